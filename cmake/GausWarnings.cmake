@@ -1,0 +1,17 @@
+# One warning set for every target of the project. Third-party headers come in as SYSTEM includes
+# (Debian installs them under /usr/include), so these flags only judge our own code.
+add_library(gaus_warnings INTERFACE)
+target_compile_options(gaus_warnings INTERFACE
+  -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Woverloaded-virtual
+  -Wimplicit-fallthrough -Wmissing-declarations)
+if(GAUS_WERROR)
+  target_compile_options(gaus_warnings INTERFACE -Werror)
+endif()
+
+# gaus_add_library(NAME SOURCES... [DEPS ...]): a static library of one module.
+function(gaus_add_library name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;PRIVATE_DEPS" ${ARGN})
+  add_library(${name} STATIC ${ARG_SOURCES})
+  target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR}/include)
+  target_link_libraries(${name} PUBLIC ${ARG_DEPS} PRIVATE gaus_warnings ${ARG_PRIVATE_DEPS})
+endfunction()

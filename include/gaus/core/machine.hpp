@@ -1,0 +1,53 @@
+// The target machine: functional units with capacities, memories with capacities, and the warp
+// (warp group) layout used by warp specialization. Machines are read from YAML
+// (configs/machines/*.yaml, see docs/formats.md) or built by the graph readers from the resource
+// description a format carries.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <gaus/core/expected.hpp>
+#include <gaus/core/types.hpp>
+
+namespace gaus {
+
+struct Resource {
+  std::string name;
+  std::optional<std::int32_t> capacity;  // unset: unlimited
+
+  bool limited() const { return capacity.has_value(); }
+  friend bool operator==(const Resource&, const Resource&) = default;
+};
+
+struct Memory {
+  std::string name;
+  std::int64_t capacity = 0;
+  friend bool operator==(const Memory&, const Memory&) = default;
+};
+
+class Machine {
+ public:
+  std::string name;
+  std::vector<Resource> resources;
+  std::vector<Memory> memories;
+  std::int32_t warps = 1;                          // warps (warp groups) available to a kernel
+  std::optional<std::int32_t> registerLimit;       // per warp; unset: unchecked
+  std::optional<std::int32_t> variableLatencyWarp; // W_vl; unset: no isolation required
+
+  std::optional<ResourceId> findResource(std::string_view resourceName) const;
+  std::optional<MemoryId> findMemory(std::string_view memoryName) const;
+  ResourceId numResources() const { return static_cast<ResourceId>(resources.size()); }
+
+  // Adds a resource, or returns the existing one of that name.
+  ResourceId addResource(std::string_view resourceName, std::optional<std::int32_t> capacity);
+
+  // Capacity as a number for hot loops: unlimited resources read as the largest int64.
+  std::int64_t capacityOrMax(ResourceId r) const;
+
+  friend bool operator==(const Machine&, const Machine&) = default;
+};
+
+}  // namespace gaus

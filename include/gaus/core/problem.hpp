@@ -1,0 +1,49 @@
+// What is asked of a scheduler: a graph, a machine and the kind of problem with its parameters.
+// Following CIRCT's scheduling library, the problem owns the data and the input check; schedulers
+// are separate free functions and the objective belongs to the method, not the problem.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <gaus/core/graph.hpp>
+#include <gaus/core/machine.hpp>
+
+namespace gaus {
+
+enum class ProblemKind {
+  // Minimize latency under resources; one iteration (edges with distance > 0 are ignored).
+  kLatency,
+  // Horizon D is given; every op completes by D. Methods minimize a secondary objective (peak
+  // stage weight, peak memory, communication) under resources.
+  kLatencyBounded,
+  // Modulo scheduling: find the smallest II (or use the given one) and a schedule that repeats
+  // every II cycles, honoring loop-carried edges and the modulo reservation table.
+  kModulo,
+  // Modulo scheduling plus a warp assignment (Twill): warps, registers, memories, isolation.
+  kModuloWarp,
+};
+
+std::string_view toString(ProblemKind kind);
+std::optional<ProblemKind> parseProblemKind(std::string_view text);
+
+struct Problem {
+  std::shared_ptr<const Graph> graph;
+  std::shared_ptr<const Machine> machine;
+  ProblemKind kind = ProblemKind::kLatency;
+  std::optional<Cycle> horizon;    // D: every op must complete by D
+  std::optional<std::int32_t> ii;  // fixed initiation interval (kModulo / kModuloWarp)
+
+  // Every input error, each naming the op, edge or resource and the number at fault: a resource
+  // id beyond the machine, a reservation on a resource of capacity 0, a zero-distance cycle, a
+  // loop-carried edge in a modulo problem without positive II, warp requirements the machine
+  // cannot meet. Empty when the input is well formed.
+  std::vector<std::string> check() const;
+
+  bool isModulo() const { return kind == ProblemKind::kModulo || kind == ProblemKind::kModuloWarp; }
+};
+
+}  // namespace gaus

@@ -1,0 +1,48 @@
+// A schedule (start time per op, optional II and warp sets) and the metrics derived from it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <gaus/core/graph.hpp>
+#include <gaus/core/machine.hpp>
+#include <gaus/core/types.hpp>
+
+namespace gaus {
+
+struct Schedule {
+  std::vector<Cycle> start;                  // start cycle per op (>= 0)
+  std::optional<std::int32_t> ii;            // initiation interval of a modulo schedule
+  std::optional<std::vector<WarpSet>> warps; // warp set per op (warp specialization)
+
+  friend bool operator==(const Schedule&, const Schedule&) = default;
+};
+
+struct ScheduleMetrics {
+  Cycle latency = 0;                   // L = max over ops of start + duration (0 when empty)
+  std::optional<std::int32_t> stages;  // ceil(L / II) for modulo schedules
+  std::vector<std::int64_t> peakUsage;  // per resource: peak units in use in any cycle (mod II)
+  // Peak of the summed `mem` of live values; a value is live from its op's start until its last
+  // consumer starts (consumer start + distance * II for loop-carried edges; GAUS.md "Memory").
+  double peakLiveMemory = 0.0;
+  // Peak summed footprint per memory kind of the machine, same liveness.
+  std::vector<std::int64_t> peakMemoryFootprint;
+};
+
+// Computes the metrics of a schedule whose shape matches the graph (one start per op). It does
+// not judge legality; verify() does.
+ScheduleMetrics computeMetrics(const Graph& graph, const Machine& machine,
+                               const Schedule& schedule);
+
+// Live interval [begin, end) of the value op `op` produces, following the rule above; empty
+// (end <= begin) for an op without consumers.
+struct LiveInterval {
+  Cycle begin = 0;
+  Cycle end = 0;
+};
+LiveInterval liveInterval(const Graph& graph, const Schedule& schedule, OpId op);
+
+std::string formatWarpSet(WarpSet set);  // "{0,2}"
+
+}  // namespace gaus

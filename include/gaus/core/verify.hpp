@@ -1,0 +1,64 @@
+// The one independent judge of a schedule. Every method's output goes through verify(), in tests
+// and in the CLI. It shares no code with any scheduler: it recomputes every constraint from the
+// problem and the start times alone.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <gaus/core/problem.hpp>
+#include <gaus/core/schedule.hpp>
+
+namespace gaus {
+
+enum class ConstraintFamily : std::uint8_t {
+  kShape,                // one start per op, starts >= 0, II > 0, warp sets present and in range
+  kPrecedence,           // t(v) + distance * II >= t(u) + delay
+  kHorizon,              // t(v) + duration(v) <= D
+  kResource,             // units in use per cycle (mod II) <= capacity
+  kWarpAssignment,       // each op on exactly min_warps warps of the machine
+  kVariableLatency,      // variable-latency ops alone on the variable-latency warp
+  kRegisterLimit,        // live registers per warp and cycle <= limit
+  kMemoryCapacity,       // live footprint per memory kind and cycle <= capacity
+  kSpillDelay,           // cross-warp edges pay the producer's spill cost
+  kBlockingConcurrency,  // an op with a blocking in-edge runs alone on its warp
+};
+inline constexpr std::size_t kNumConstraintFamilies = 10;
+std::string_view toString(ConstraintFamily family);
+
+struct Violation {
+  ConstraintFamily family;
+  std::string message;  // names the ops, times and numbers
+};
+
+struct VerifyOptions {
+  // Violations are all counted; messages are kept for the first this many (a broken schedule of
+  // a 10^6-op graph could otherwise produce millions of lines).
+  std::size_t maxMessages = 100;
+};
+
+struct VerificationReport {
+  std::vector<Violation> violations;  // the first VerifyOptions::maxMessages
+  std::array<std::int64_t, kNumConstraintFamilies> countByFamily{};
+  std::int64_t totalViolations = 0;
+  ScheduleMetrics metrics;  // computed when the shape is valid
+
+  bool ok() const { return totalViolations == 0; }
+  std::int64_t count(ConstraintFamily family) const {
+    return countByFamily[static_cast<std::size_t>(family)];
+  }
+  // One line per kept violation, plus "... and N more" when some were not kept.
+  std::string summary() const;
+};
+
+// Checks precedence with distances and II (loop-carried edges only when the schedule has an II),
+// the horizon, per-cycle resource usage over each op's reservation table (modulo II when set)
+// and, when the schedule carries warps, warp uniqueness with min_warps, variable-latency
+// isolation, register and memory capacity, cross-warp spill delay and blocking concurrency.
+VerificationReport verify(const Problem& problem, const Schedule& schedule,
+                          const VerifyOptions& options = {});
+
+}  // namespace gaus

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs every Debian package gaus needs; skips what is already installed. Safe to re-run.
+set -euo pipefail
+
+# Why each is here (README "Dependencies" says more):
+packages=(
+  build-essential cmake ccache pkg-config  # compiler, build system, compile cache
+  libfmt-dev libspdlog-dev                 # formatting and logging
+  nlohmann-json3-dev libyaml-cpp-dev       # JSON and YAML formats
+  libcli11-dev                             # command-line parsing
+  catch2                                   # unit tests (v2)
+  libeigen3-dev                            # dense linear algebra for fused CPU kernels
+  libtorch-dev                             # GauS engine (tensors, autograd, Adam)
+  libz3-dev                                # exact engine: joint SWP + WS (SMT)
+  coinor-libcbc-dev                        # exact engine: MILPs (CBC)
+  libopenmpi-dev openmpi-bin               # experiment runner scale-out
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "setup: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}"
+sudo_cmd=()
+if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,109 @@
+#include <gaus/core/problem.hpp>
+
+#include <fmt/format.h>
+
+#include <gaus/core/analysis.hpp>
+
+namespace gaus {
+
+std::string_view toString(ProblemKind kind) {
+  switch (kind) {
+    case ProblemKind::kLatency: return "latency";
+    case ProblemKind::kLatencyBounded: return "latency-bounded";
+    case ProblemKind::kModulo: return "modulo";
+    case ProblemKind::kModuloWarp: return "modulo-warp";
+  }
+  return "latency";
+}
+
+std::optional<ProblemKind> parseProblemKind(std::string_view text) {
+  for (ProblemKind kind : {ProblemKind::kLatency, ProblemKind::kLatencyBounded,
+                           ProblemKind::kModulo, ProblemKind::kModuloWarp}) {
+    if (toString(kind) == text) return kind;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> Problem::check() const {
+  std::vector<std::string> errors;
+  if (!graph) errors.emplace_back("problem has no graph");
+  if (!machine) errors.emplace_back("problem has no machine");
+  if (!errors.empty()) return errors;
+
+  if (graph->numOps() == 0) {
+    errors.emplace_back(fmt::format("graph '{}' is empty: it has no ops to schedule",
+                                    graph->name()));
+  }
+  for (OpId op = 0; op < graph->numOps(); ++op) {
+    for (const auto& block : graph->reservation(op)) {
+      if (block.resource < 0 || block.resource >= machine->numResources()) {
+        errors.push_back(fmt::format("op {} reserves resource #{}, but machine '{}' has {} "
+                                     "resources",
+                                     graph->opName(op), block.resource, machine->name,
+                                     machine->numResources()));
+        continue;
+      }
+      const Resource& resource = machine->resources[block.resource];
+      if (resource.limited() && block.units > *resource.capacity) {
+        errors.push_back(fmt::format(
+            "op {} needs {} unit(s) of resource {}, whose capacity is {}: no schedule exists; "
+            "raise the capacity of {} in the machine description",
+            graph->opName(op), block.units, resource.name, *resource.capacity, resource.name));
+      }
+    }
+    for (const auto& print : graph->footprints(op)) {
+      if (print.memory < 0 || print.memory >= static_cast<MemoryId>(machine->memories.size())) {
+        errors.push_back(fmt::format("op {} occupies memory #{}, but machine '{}' has {} "
+                                     "memories",
+                                     graph->opName(op), print.memory, machine->name,
+                                     machine->memories.size()));
+      }
+    }
+  }
+  if (const auto order = topologicalOrder(*graph); !order) errors.push_back(order.error());
+
+  if (horizon && *horizon < 0) {
+    errors.push_back(fmt::format("horizon D={} must be nonnegative", *horizon));
+  }
+  if (kind == ProblemKind::kLatencyBounded && !horizon) {
+    errors.emplace_back("a latency-bounded problem needs a horizon D (--horizon)");
+  }
+  if (ii && *ii <= 0) errors.push_back(fmt::format("II={} must be positive", *ii));
+  if (ii && !isModulo()) {
+    errors.push_back(fmt::format("II={} is given, but a {} problem has no II", *ii,
+                                 toString(kind)));
+  }
+  if (kind == ProblemKind::kModuloWarp) {
+    if (machine->warps < 1 || machine->warps > kMaxWarps) {
+      errors.push_back(fmt::format("machine '{}' has {} warps; need 1..{}", machine->name,
+                                   machine->warps, kMaxWarps));
+    }
+    if (machine->variableLatencyWarp &&
+        (*machine->variableLatencyWarp < 0 || *machine->variableLatencyWarp >= machine->warps)) {
+      errors.push_back(fmt::format("variable-latency warp {} is not among the {} warps of "
+                                   "machine '{}'",
+                                   *machine->variableLatencyWarp, machine->warps, machine->name));
+    }
+    for (OpId op = 0; op < graph->numOps(); ++op) {
+      if (graph->minWarps(op) > machine->warps) {
+        errors.push_back(fmt::format("op {} needs min_warps={}, but machine '{}' has {} warps",
+                                     graph->opName(op), graph->minWarps(op), machine->name,
+                                     machine->warps));
+      }
+      if (graph->variableLatency(op) && !machine->variableLatencyWarp) {
+        errors.push_back(fmt::format("op {} has variable latency, but machine '{}' names no "
+                                     "variable-latency warp (variable_latency_warp)",
+                                     graph->opName(op), machine->name));
+        break;
+      }
+      if (graph->variableLatency(op) && graph->minWarps(op) != 1) {
+        errors.push_back(fmt::format("variable-latency op {} needs min_warps={}, but the "
+                                     "variable-latency warp is a single warp",
+                                     graph->opName(op), graph->minWarps(op)));
+      }
+    }
+  }
+  return errors;
+}
+
+}  // namespace gaus

@@ -1,0 +1,199 @@
+#include <gaus/core/random_graph.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <numeric>
+
+namespace gaus {
+
+namespace {
+
+// xoshiro256** seeded by splitmix64: a fixed, portable stream (std::uniform_int_distribution
+// differs between standard libraries, which would make "seed 7" mean different graphs).
+class RandomStream {
+ public:
+  explicit RandomStream(std::uint64_t seed) {
+    for (auto& word : state_) {
+      seed += 0x9E3779B97F4A7C15ULL;
+      std::uint64_t z = seed;
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+      word = z ^ (z >> 31);
+    }
+  }
+
+  std::uint64_t next() {
+    const std::uint64_t result = rotl(state_[1] * 5, 7) * 9;
+    const std::uint64_t t = state_[1] << 17;
+    state_[2] ^= state_[0];
+    state_[3] ^= state_[1];
+    state_[1] ^= state_[2];
+    state_[0] ^= state_[3];
+    state_[2] ^= t;
+    state_[3] = rotl(state_[3], 45);
+    return result;
+  }
+
+  // Uniform in [0, bound): the high 32 bits times the bound, shifted (Lemire's method; bounds
+  // here are below 2^32, so the bias is under 2^-32 and the result is the same everywhere).
+  std::uint64_t below(std::uint64_t bound) { return ((next() >> 32) * bound) >> 32; }
+  std::int64_t between(std::int64_t low, std::int64_t high) {  // inclusive
+    return low + static_cast<std::int64_t>(below(static_cast<std::uint64_t>(high - low + 1)));
+  }
+  double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+
+ private:
+  static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+  std::uint64_t state_[4]{};
+};
+
+std::optional<std::string> validate(const RandomGraphOptions& options) {
+  if (options.ops < 1) return fmt::format("ops must be >= 1, got {}", options.ops);
+  if (options.averageDegree < 0) return "averageDegree must be >= 0";
+  if (options.edgeProbability < 0 || options.edgeProbability > 1) {
+    return "edgeProbability must be in [0, 1]";
+  }
+  if (options.edgeProbability > 0 && options.ops > 20000) {
+    return fmt::format("edgeProbability draws every pair: use averageDegree for {} ops",
+                       options.ops);
+  }
+  if (options.layered && (options.layers < 1 || options.maxLayerSpan < 1)) {
+    return "layered graphs need layers >= 1 and maxLayerSpan >= 1";
+  }
+  if (options.opTypes.empty()) return "at least one op type is needed";
+  for (const auto& type : options.opTypes) {
+    if (type.minLatency < 0 || type.maxLatency < type.minLatency) {
+      return fmt::format("op type {}: latency range [{}, {}] is invalid", type.name,
+                         type.minLatency, type.maxLatency);
+    }
+    if (type.occupancy < 0) return fmt::format("op type {}: occupancy must be >= 0", type.name);
+    if (type.share <= 0) return fmt::format("op type {}: share must be > 0", type.name);
+  }
+  if (options.backEdges < 0 || options.maxDistance < 1) {
+    return "backEdges must be >= 0 and maxDistance >= 1";
+  }
+  if (options.weightedFraction < 0 || options.weightedFraction > 1 ||
+      options.commFraction < 0 || options.commFraction > 1 ||
+      options.maxWeight < options.minWeight) {
+    return "weight fractions must be in [0, 1] and minWeight <= maxWeight";
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Expected<RandomInstance> generateRandomGraph(const RandomGraphOptions& options) {
+  if (const auto problem = validate(options)) return Error{"random graph: " + *problem};
+  RandomStream random(options.seed);
+  const std::int32_t n = options.ops;
+
+  RandomInstance instance;
+  instance.machine.name = "random";
+  std::vector<ResourceId> typeResource;
+  for (const auto& type : options.opTypes) {
+    typeResource.push_back(instance.machine.addResource(type.name, type.units));
+  }
+  std::vector<double> cumulativeShare;
+  double totalShare = 0;
+  for (const auto& type : options.opTypes) cumulativeShare.push_back(totalShare += type.share);
+
+  // Position p in `order` is the p-th op of a hidden topological order; ids are shuffled so
+  // that edge ids are not topologically sorted (like the GS-Schedule graphs).
+  std::vector<OpId> order(static_cast<std::size_t>(n));
+  std::iota(order.begin(), order.end(), 0);
+  for (std::int32_t i = n - 1; i > 0; --i) {
+    std::swap(order[i], order[static_cast<std::int32_t>(random.below(static_cast<std::uint64_t>(i) + 1))]);
+  }
+
+  GraphBuilder builder(fmt::format("random_{}_{}", n, options.seed));
+  const auto expectedEdges = static_cast<std::size_t>(n * options.averageDegree) +
+                             static_cast<std::size_t>(options.backEdges);
+  builder.reserve(static_cast<std::size_t>(n), expectedEdges);
+  for (std::int32_t id = 0; id < n; ++id) {
+    const double pick = random.unit() * totalShare;
+    const auto typeIndex = static_cast<std::size_t>(
+        std::upper_bound(cumulativeShare.begin(), cumulativeShare.end() - 1, pick) -
+        cumulativeShare.begin());
+    const RandomOpType& type = options.opTypes[typeIndex];
+    const auto latency = static_cast<std::int32_t>(random.between(type.minLatency, type.maxLatency));
+    const OpId op = builder.addOp(fmt::format("n{}", id), latency);
+    builder.setKind(op, type.name);
+    const std::int32_t occupancy = type.occupancy > 0 ? type.occupancy : latency;
+    if (occupancy > 0) builder.addReservation(op, {typeResource[typeIndex], 0, occupancy, 1});
+    if (options.weightedFraction > 0 && random.unit() < options.weightedFraction) {
+      const double weight =
+          options.minWeight + random.unit() * (options.maxWeight - options.minWeight);
+      builder.setWeight(op, weight);
+      builder.setMem(op, weight);
+    }
+  }
+
+  std::vector<std::pair<std::int32_t, std::int32_t>> forward;  // (from position, to position)
+  if (options.edgeProbability > 0) {
+    for (std::int32_t j = 1; j < n; ++j) {
+      for (std::int32_t i = 0; i < j; ++i) {
+        if (random.unit() < options.edgeProbability) forward.emplace_back(i, j);
+      }
+    }
+  } else if (options.layered) {
+    // Layer l holds positions [layerStart[l], layerStart[l + 1]). Every op past the first layer
+    // gets one predecessor in the previous layer, so the depth is the number of layers.
+    const std::int32_t layers = std::min(options.layers, n);
+    std::vector<std::int32_t> layerStart(static_cast<std::size_t>(layers) + 1);
+    for (std::int32_t l = 0; l <= layers; ++l) {
+      layerStart[l] = static_cast<std::int32_t>(static_cast<std::int64_t>(n) * l / layers);
+    }
+    std::vector<std::int32_t> layerOf(static_cast<std::size_t>(n));
+    for (std::int32_t l = 0; l < layers; ++l) {
+      for (std::int32_t p = layerStart[l]; p < layerStart[l + 1]; ++p) layerOf[p] = l;
+    }
+    for (std::int32_t p = layerStart[std::min(1, layers)]; p < n; ++p) {
+      const std::int32_t l = layerOf[p];
+      forward.emplace_back(
+          static_cast<std::int32_t>(random.between(layerStart[l - 1], layerStart[l] - 1)), p);
+    }
+    const auto target = static_cast<std::int64_t>(n * options.averageDegree);
+    if (layers > 1) {
+      while (static_cast<std::int64_t>(forward.size()) < target) {
+        const auto to = static_cast<std::int32_t>(random.between(layerStart[1], n - 1));
+        const std::int32_t toLayer = layerOf[to];
+        const std::int32_t fromLayer = static_cast<std::int32_t>(
+            random.between(std::max(0, toLayer - options.maxLayerSpan), toLayer - 1));
+        const auto from = static_cast<std::int32_t>(
+            random.between(layerStart[fromLayer], layerStart[fromLayer + 1] - 1));
+        forward.emplace_back(from, to);
+      }
+    }
+  } else if (n > 1) {
+    const auto target = static_cast<std::int64_t>(n * options.averageDegree);
+    for (std::int64_t k = 0; k < target; ++k) {
+      const auto to = static_cast<std::int32_t>(random.between(1, n - 1));
+      const std::int32_t low = options.maxIdSpan > 0 ? std::max(0, to - options.maxIdSpan) : 0;
+      forward.emplace_back(static_cast<std::int32_t>(random.between(low, to - 1)), to);
+    }
+  }
+  // Drop repeated pairs (a repeated dependence adds nothing) while keeping the draw order.
+  std::sort(forward.begin(), forward.end());
+  forward.erase(std::unique(forward.begin(), forward.end()), forward.end());
+  for (const auto& [from, to] : forward) {
+    const EdgeId e = builder.addEdge(order[from], order[to]);
+    if (options.commFraction > 0 && random.unit() < options.commFraction) {
+      builder.setEdgeComm(e, 1.0);
+    }
+  }
+
+  for (std::int32_t k = 0; k < options.backEdges && n > 0; ++k) {
+    const auto to = static_cast<std::int32_t>(random.between(0, n - 1));
+    const auto from = static_cast<std::int32_t>(random.between(to, n - 1));
+    const auto distance = static_cast<std::int32_t>(random.between(1, options.maxDistance));
+    builder.addEdge(order[from], order[to], std::nullopt, distance);
+  }
+
+  auto graph = std::move(builder).build();
+  if (!graph) return Error{"random graph: " + graph.error()};
+  instance.graph = std::move(graph).value();
+  return instance;
+}
+
+}  // namespace gaus

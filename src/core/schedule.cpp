@@ -1,0 +1,82 @@
+#include <gaus/core/schedule.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "usage_profile.hpp"
+
+namespace gaus {
+
+LiveInterval liveInterval(const Graph& graph, const Schedule& schedule, OpId op) {
+  const Cycle begin = schedule.start[op];
+  Cycle end = begin;
+  const std::int64_t ii = schedule.ii.value_or(0);
+  for (EdgeId e : graph.outEdges(op)) {
+    const std::int32_t distance = graph.edgeDistance(e);
+    // Without an II a loop-carried consumer belongs to another iteration: it does not extend
+    // the value's life within this one.
+    if (distance > 0 && ii == 0) continue;
+    end = std::max(end, schedule.start[graph.edgeTarget(e)] + distance * ii);
+  }
+  return {begin, end};
+}
+
+ScheduleMetrics computeMetrics(const Graph& graph, const Machine& machine,
+                               const Schedule& schedule) {
+  ScheduleMetrics metrics;
+  const OpId opCount = graph.numOps();
+  for (OpId op = 0; op < opCount; ++op) {
+    metrics.latency = std::max(metrics.latency, schedule.start[op] + graph.duration(op));
+  }
+  std::optional<std::int64_t> ii;
+  if (schedule.ii && *schedule.ii > 0) {
+    ii = *schedule.ii;
+    metrics.stages = static_cast<std::int32_t>((metrics.latency + *ii - 1) / *ii);
+  }
+
+  std::vector<detail::UsageProfile<std::int64_t>> usage(machine.resources.size(),
+                                                        detail::UsageProfile<std::int64_t>(ii));
+  for (OpId op = 0; op < opCount; ++op) {
+    for (const auto& block : graph.reservation(op)) {
+      if (block.resource >= machine.numResources()) continue;
+      usage[block.resource].add(schedule.start[op] + block.begin, block.length, block.units);
+    }
+  }
+  metrics.peakUsage.reserve(usage.size());
+  for (auto& profile : usage) metrics.peakUsage.push_back(profile.peak());
+
+  detail::UsageProfile<double> live(ii);
+  std::vector<detail::UsageProfile<std::int64_t>> footprint(
+      machine.memories.size(), detail::UsageProfile<std::int64_t>(ii));
+  for (OpId op = 0; op < opCount; ++op) {
+    const bool hasFootprint = !graph.footprints(op).empty();
+    if (graph.mem(op) == 0.0 && !hasFootprint) continue;
+    const LiveInterval interval = liveInterval(graph, schedule, op);
+    const Cycle length = interval.end - interval.begin;
+    live.add(interval.begin, length, graph.mem(op));
+    for (const auto& print : graph.footprints(op)) {
+      if (print.memory < static_cast<MemoryId>(footprint.size())) {
+        footprint[print.memory].add(interval.begin, length, print.amount);
+      }
+    }
+  }
+  metrics.peakLiveMemory = live.peak();
+  for (auto& profile : footprint) metrics.peakMemoryFootprint.push_back(profile.peak());
+  return metrics;
+}
+
+std::string formatWarpSet(WarpSet set) {
+  std::string text = "{";
+  bool first = true;
+  for (int w = 0; w < kMaxWarps; ++w) {
+    if ((set >> w) & 1U) {
+      if (!first) text += ",";
+      text += std::to_string(w);
+      first = false;
+    }
+  }
+  return text + "}";
+}
+
+}  // namespace gaus

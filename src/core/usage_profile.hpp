@@ -1,0 +1,99 @@
+// Internal to core: the sum of weighted time intervals per cycle, either over absolute cycles
+// or folded modulo II. Used by the verifier and by computeMetrics only; schedulers keep their own
+// reservation tables so that the judge shares no code with what it judges.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include <gaus/core/types.hpp>
+
+namespace gaus::detail {
+
+template <typename Amount>
+class UsageProfile {
+ public:
+  // `ii` set: cycles are taken modulo ii (an interval longer than ii wraps around and counts
+  // once per wrap). Unset: absolute cycles.
+  explicit UsageProfile(std::optional<std::int64_t> ii) : ii_(ii) {
+    if (ii_) residueDelta_.assign(static_cast<std::size_t>(*ii_) + 1, Amount{});
+  }
+
+  // Adds `amount` to every cycle of [begin, begin + length).
+  void add(Cycle begin, Cycle length, Amount amount) {
+    if (length <= 0 || amount == Amount{}) return;
+    if (ii_) {
+      const std::int64_t ii = *ii_;
+      const std::int64_t wraps = length / ii;
+      const std::int64_t rest = length % ii;
+      if (wraps > 0) everyResidue_ += amount * static_cast<Amount>(wraps);
+      if (rest > 0) {
+        const std::int64_t first = ((begin % ii) + ii) % ii;
+        const std::int64_t last = first + rest;  // exclusive, may pass ii
+        if (last <= ii) {
+          residueDelta_[first] += amount;
+          residueDelta_[last] -= amount;
+        } else {
+          residueDelta_[first] += amount;
+          residueDelta_[ii] -= amount;
+          residueDelta_[0] += amount;
+          residueDelta_[last - ii] -= amount;
+        }
+      }
+      return;
+    }
+    events_.emplace_back(begin, amount);
+    events_.emplace_back(begin + length, -amount);
+  }
+
+  // Calls visit(firstCycle, endCycle, value) for every maximal run of cycles with the same
+  // nonzero total, in increasing cycle order (residues 0..ii-1 for a modulo profile).
+  void forEachSegment(const std::function<void(Cycle, Cycle, Amount)>& visit) {
+    if (ii_) {
+      Amount running{};
+      Cycle segmentStart = 0;
+      Amount segmentValue = everyResidue_;
+      for (std::int64_t r = 0; r < *ii_; ++r) {
+        running += residueDelta_[r];
+        const Amount value = running + everyResidue_;
+        if (r == 0) {
+          segmentValue = value;
+        } else if (value != segmentValue) {
+          if (segmentValue != Amount{}) visit(segmentStart, r, segmentValue);
+          segmentStart = r;
+          segmentValue = value;
+        }
+      }
+      if (segmentValue != Amount{}) visit(segmentStart, *ii_, segmentValue);
+      return;
+    }
+    if (events_.empty()) return;
+    std::sort(events_.begin(), events_.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    Amount running{};
+    std::size_t i = 0;
+    while (i < events_.size()) {
+      const Cycle time = events_[i].first;
+      while (i < events_.size() && events_[i].first == time) running += events_[i++].second;
+      if (i < events_.size() && running != Amount{}) visit(time, events_[i].first, running);
+    }
+  }
+
+  Amount peak() {
+    Amount best{};
+    forEachSegment([&](Cycle, Cycle, Amount value) { best = std::max(best, value); });
+    return best;
+  }
+
+ private:
+  std::optional<std::int64_t> ii_;
+  std::vector<Amount> residueDelta_;
+  Amount everyResidue_{};
+  std::vector<std::pair<Cycle, Amount>> events_;
+};
+
+}  // namespace gaus::detail

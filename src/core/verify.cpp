@@ -1,0 +1,417 @@
+// The independent verifier. It recomputes every constraint of the problem model (DESIGN.md
+// "The problem model", TWILL.md section 3 for the warp families) from the start times alone.
+//
+// Choices where the sources leave room, applied identically to every method:
+// - Without an II, edges of distance > 0 belong to other iterations and are not checked.
+// - A value is live from its op's start until its last consumer starts (consumer start +
+//   distance * II); in a modulo schedule the steady state is checked, i.e. live intervals are
+//   folded modulo II so that overlapping copies of a value add up (buffers x stages).
+// - An op on a warp set of several warps holds its registers on each warp of the set.
+// - Blocking concurrency: an op with a blocking in-edge starts at cycle c on warp w; no other
+//   op on w may be executing at c, where op o executes during [t(o), t(o) + max(1, cycles(o)))
+//   and cycles(o) is the length of its reservation table.
+// - Warps differ for the spill rule when the two warp sets are not identical.
+
+#include <gaus/core/verify.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+
+#include "usage_profile.hpp"
+
+namespace gaus {
+
+std::string_view toString(ConstraintFamily family) {
+  switch (family) {
+    case ConstraintFamily::kShape: return "shape";
+    case ConstraintFamily::kPrecedence: return "precedence";
+    case ConstraintFamily::kHorizon: return "horizon";
+    case ConstraintFamily::kResource: return "resource";
+    case ConstraintFamily::kWarpAssignment: return "warp-assignment";
+    case ConstraintFamily::kVariableLatency: return "variable-latency";
+    case ConstraintFamily::kRegisterLimit: return "register-limit";
+    case ConstraintFamily::kMemoryCapacity: return "memory-capacity";
+    case ConstraintFamily::kSpillDelay: return "spill-delay";
+    case ConstraintFamily::kBlockingConcurrency: return "blocking-concurrency";
+  }
+  return "unknown";
+}
+
+std::string VerificationReport::summary() const {
+  std::string text;
+  for (const auto& violation : violations) {
+    if (!text.empty()) text += '\n';
+    text += violation.message;
+  }
+  const auto kept = static_cast<std::int64_t>(violations.size());
+  if (totalViolations > kept) text += fmt::format("\n... and {} more", totalViolations - kept);
+  return text;
+}
+
+namespace {
+
+class Judge {
+ public:
+  Judge(const Problem& problem, const Schedule& schedule, const VerifyOptions& options)
+      : graph_(*problem.graph),
+        machine_(*problem.machine),
+        problem_(problem),
+        schedule_(schedule),
+        options_(options) {
+    if (schedule.ii) ii_ = *schedule.ii;
+  }
+
+  VerificationReport run() {
+    if (!checkShape()) return std::move(report_);
+    checkPrecedence();
+    checkHorizon();
+    checkResources();
+    checkMemoryCapacity();
+    if (schedule_.warps) {
+      if (checkWarpSets()) {
+        checkVariableLatency();
+        checkRegisters();
+        checkSpillDelay();
+        checkBlockingConcurrency();
+      }
+    }
+    report_.metrics = computeMetrics(graph_, machine_, schedule_);
+    return std::move(report_);
+  }
+
+ private:
+  template <typename... Args>
+  void fail(ConstraintFamily family, fmt::format_string<Args...> format, Args&&... args) {
+    ++report_.totalViolations;
+    ++report_.countByFamily[static_cast<std::size_t>(family)];
+    if (report_.violations.size() < options_.maxMessages) {
+      report_.violations.push_back({family, fmt::format(format, std::forward<Args>(args)...)});
+    }
+  }
+  bool keepingMessages() const { return report_.violations.size() < options_.maxMessages; }
+
+  std::string iiText() const { return ii_ ? std::to_string(*ii_) : std::string("-"); }
+  std::string cycleText(Cycle cycle) const {
+    return ii_ ? fmt::format("cycle {} (mod II={})", cycle, *ii_) : fmt::format("cycle {}", cycle);
+  }
+
+  bool checkShape() {
+    const OpId opCount = graph_.numOps();
+    bool ok = true;
+    if (static_cast<std::int64_t>(schedule_.start.size()) != opCount) {
+      fail(ConstraintFamily::kShape, "schedule has {} start times for {} ops",
+           schedule_.start.size(), opCount);
+      return false;
+    }
+    if (ii_ && *ii_ <= 0) {
+      fail(ConstraintFamily::kShape, "II must be positive, got {}", *ii_);
+      return false;
+    }
+    if (problem_.isModulo() && !ii_) {
+      fail(ConstraintFamily::kShape, "a {} problem needs a schedule with an II",
+           toString(problem_.kind));
+      ok = false;
+    }
+    if (problem_.ii && ii_ && *problem_.ii != *ii_) {
+      fail(ConstraintFamily::kShape, "problem fixes II={} but the schedule has II={}",
+           *problem_.ii, *ii_);
+      ok = false;
+    }
+    for (OpId op = 0; op < opCount; ++op) {
+      if (schedule_.start[op] < 0) {
+        fail(ConstraintFamily::kShape, "op {} starts at negative cycle {}", graph_.opName(op),
+             schedule_.start[op]);
+        ok = false;
+      }
+    }
+    if (schedule_.warps && static_cast<std::int64_t>(schedule_.warps->size()) != opCount) {
+      fail(ConstraintFamily::kShape, "schedule has {} warp sets for {} ops",
+           schedule_.warps->size(), opCount);
+      ok = false;
+    }
+    if (problem_.kind == ProblemKind::kModuloWarp && !schedule_.warps) {
+      fail(ConstraintFamily::kShape, "a modulo-warp problem needs a warp set per op");
+      ok = false;
+    }
+    return ok;
+  }
+
+  void checkPrecedence() {
+    const auto& sources = graph_.edgeSources();
+    const auto& targets = graph_.edgeTargets();
+    const auto& delays = graph_.edgeDelays();
+    const auto& distances = graph_.edgeDistances();
+    const std::int64_t ii = ii_.value_or(0);
+    for (EdgeId e = 0; e < graph_.numEdges(); ++e) {
+      const std::int32_t distance = distances[e];
+      if (distance > 0 && !ii_) continue;
+      const Cycle sourceStart = schedule_.start[sources[e]];
+      const Cycle targetStart = schedule_.start[targets[e]];
+      const Cycle earliest = sourceStart + delays[e] - distance * ii;
+      if (targetStart < earliest) {
+        fail(ConstraintFamily::kPrecedence,
+             "precedence violated: {} (t={}, d={}) -> {} (t={}), δ={}, II={}: {} must start at "
+             "or after {}",
+             graph_.opName(sources[e]), sourceStart, delays[e], graph_.opName(targets[e]),
+             targetStart, distance, iiText(), graph_.opName(targets[e]), earliest);
+      }
+    }
+  }
+
+  void checkHorizon() {
+    if (!problem_.horizon) return;
+    const Cycle horizon = *problem_.horizon;
+    for (OpId op = 0; op < graph_.numOps(); ++op) {
+      const Cycle end = schedule_.start[op] + graph_.duration(op);
+      if (end > horizon) {
+        fail(ConstraintFamily::kHorizon,
+             "horizon violated: {} (t={}, duration {}) completes at {} > D={}", graph_.opName(op),
+             schedule_.start[op], graph_.duration(op), end, horizon);
+      }
+    }
+  }
+
+  // Names up to `limit` ops whose reservation on `resource` covers `cycle` (mod II).
+  std::string opsUsing(ResourceId resource, Cycle cycle, int limit = 6) const {
+    std::string names;
+    int found = 0;
+    for (OpId op = 0; op < graph_.numOps() && found <= limit; ++op) {
+      for (const auto& block : graph_.reservation(op)) {
+        if (block.resource != resource) continue;
+        if (covers(schedule_.start[op] + block.begin, block.length, cycle)) {
+          if (found == limit) {
+            names += ", ...";
+          } else {
+            names += (found == 0 ? "" : ", ") + graph_.opName(op);
+          }
+          ++found;
+          break;
+        }
+      }
+    }
+    return names;
+  }
+
+  bool covers(Cycle begin, Cycle length, Cycle cycle) const {
+    if (length <= 0) return false;
+    if (!ii_) return cycle >= begin && cycle < begin + length;
+    if (length >= *ii_) return true;
+    const Cycle offset = (((cycle - begin) % *ii_) + *ii_) % *ii_;
+    return offset < length;
+  }
+
+  void checkResources() {
+    std::optional<std::int64_t> ii;
+    if (ii_) ii = *ii_;
+    std::vector<detail::UsageProfile<std::int64_t>> usage(
+        machine_.resources.size(), detail::UsageProfile<std::int64_t>(ii));
+    for (OpId op = 0; op < graph_.numOps(); ++op) {
+      for (const auto& block : graph_.reservation(op)) {
+        if (block.resource < 0 || block.resource >= machine_.numResources()) {
+          fail(ConstraintFamily::kResource, "op {} reserves resource #{}, which the machine lacks",
+               graph_.opName(op), block.resource);
+          continue;
+        }
+        if (!machine_.resources[block.resource].limited()) continue;
+        usage[block.resource].add(schedule_.start[op] + block.begin, block.length, block.units);
+      }
+    }
+    for (ResourceId r = 0; r < machine_.numResources(); ++r) {
+      if (!machine_.resources[r].limited()) continue;
+      const std::int64_t capacity = *machine_.resources[r].capacity;
+      usage[r].forEachSegment([&](Cycle first, Cycle end, std::int64_t inUse) {
+        if (inUse <= capacity) return;
+        for (Cycle cycle = first; cycle < end; ++cycle) {
+          if (keepingMessages()) {
+            fail(ConstraintFamily::kResource,
+                 "resource {} over capacity at {}: {} units in use > capacity {} (ops {})",
+                 machine_.resources[r].name, cycleText(cycle), inUse, capacity,
+                 opsUsing(r, cycle));
+          } else {
+            // Count the rest of the run at once; the messages are full anyway.
+            report_.totalViolations += end - cycle;
+            report_.countByFamily[static_cast<std::size_t>(ConstraintFamily::kResource)] +=
+                end - cycle;
+            break;
+          }
+        }
+      });
+    }
+  }
+
+  void checkMemoryCapacity() {
+    if (machine_.memories.empty()) return;
+    std::optional<std::int64_t> ii;
+    if (ii_) ii = *ii_;
+    std::vector<detail::UsageProfile<std::int64_t>> usage(
+        machine_.memories.size(), detail::UsageProfile<std::int64_t>(ii));
+    bool any = false;
+    for (OpId op = 0; op < graph_.numOps(); ++op) {
+      const auto prints = graph_.footprints(op);
+      if (prints.empty()) continue;
+      const LiveInterval interval = liveInterval(graph_, schedule_, op);
+      for (const auto& print : prints) {
+        if (print.memory < 0 || print.memory >= static_cast<MemoryId>(usage.size())) {
+          fail(ConstraintFamily::kMemoryCapacity,
+               "op {} occupies memory #{}, which the machine lacks", graph_.opName(op),
+               print.memory);
+          continue;
+        }
+        usage[print.memory].add(interval.begin, interval.end - interval.begin, print.amount);
+        any = true;
+      }
+    }
+    if (!any) return;
+    for (MemoryId m = 0; m < static_cast<MemoryId>(usage.size()); ++m) {
+      const std::int64_t capacity = machine_.memories[m].capacity;
+      usage[m].forEachSegment([&](Cycle first, Cycle, std::int64_t inUse) {
+        if (inUse <= capacity) return;
+        fail(ConstraintFamily::kMemoryCapacity,
+             "memory {} over capacity at {}: {} live > capacity {}", machine_.memories[m].name,
+             cycleText(first), inUse, capacity);
+      });
+    }
+  }
+
+  bool checkWarpSets() {
+    const auto& warps = *schedule_.warps;
+    const std::int32_t warpCount = machine_.warps;
+    const WarpSet allowed =
+        warpCount >= kMaxWarps ? ~WarpSet{0} : ((WarpSet{1} << warpCount) - 1);
+    bool ok = true;
+    for (OpId op = 0; op < graph_.numOps(); ++op) {
+      const WarpSet set = warps[op];
+      if ((set & ~allowed) != 0) {
+        fail(ConstraintFamily::kWarpAssignment,
+             "op {} is on warps {}, but the machine has warps 0..{}", graph_.opName(op),
+             formatWarpSet(set), warpCount - 1);
+        ok = false;
+        continue;
+      }
+      const int size = std::popcount(set);
+      if (size != graph_.minWarps(op)) {
+        fail(ConstraintFamily::kWarpAssignment,
+             "op {} is on {} warp(s) {}, but needs exactly min_warps={}", graph_.opName(op), size,
+             formatWarpSet(set), graph_.minWarps(op));
+        ok = false;
+      }
+    }
+    return ok;
+  }
+
+  void checkVariableLatency() {
+    if (!machine_.variableLatencyWarp) return;
+    const std::int32_t vlWarp = *machine_.variableLatencyWarp;
+    const WarpSet vlSet = WarpSet{1} << vlWarp;
+    const auto& warps = *schedule_.warps;
+    for (OpId op = 0; op < graph_.numOps(); ++op) {
+      const bool onVl = (warps[op] & vlSet) != 0;
+      if (graph_.variableLatency(op) && warps[op] != vlSet) {
+        fail(ConstraintFamily::kVariableLatency,
+             "variable-latency op {} is on warps {}, but must be alone on the variable-latency "
+             "warp {}",
+             graph_.opName(op), formatWarpSet(warps[op]), vlWarp);
+      } else if (!graph_.variableLatency(op) && onVl) {
+        fail(ConstraintFamily::kVariableLatency,
+             "op {} (fixed latency) is on the variable-latency warp {}", graph_.opName(op),
+             vlWarp);
+      }
+    }
+  }
+
+  void checkRegisters() {
+    if (!machine_.registerLimit) return;
+    const std::int64_t limit = *machine_.registerLimit;
+    std::optional<std::int64_t> ii;
+    if (ii_) ii = *ii_;
+    const auto& warps = *schedule_.warps;
+    std::vector<detail::UsageProfile<std::int64_t>> perWarp(
+        static_cast<std::size_t>(machine_.warps), detail::UsageProfile<std::int64_t>(ii));
+    for (OpId op = 0; op < graph_.numOps(); ++op) {
+      if (graph_.regs(op) == 0) continue;
+      const LiveInterval interval = liveInterval(graph_, schedule_, op);
+      for (int w = 0; w < machine_.warps; ++w) {
+        if ((warps[op] >> w) & 1U) {
+          perWarp[w].add(interval.begin, interval.end - interval.begin, graph_.regs(op));
+        }
+      }
+    }
+    for (int w = 0; w < machine_.warps; ++w) {
+      perWarp[w].forEachSegment([&](Cycle first, Cycle, std::int64_t inUse) {
+        if (inUse <= limit) return;
+        fail(ConstraintFamily::kRegisterLimit,
+             "warp {} holds {} registers of live values at {} > limit {}", w, inUse,
+             cycleText(first), limit);
+      });
+    }
+  }
+
+  void checkSpillDelay() {
+    const auto& warps = *schedule_.warps;
+    const std::int64_t ii = ii_.value_or(0);
+    for (EdgeId e = 0; e < graph_.numEdges(); ++e) {
+      const OpId source = graph_.edgeSource(e);
+      const OpId target = graph_.edgeTarget(e);
+      const std::int32_t distance = graph_.edgeDistance(e);
+      if (distance > 0 && !ii_) continue;
+      if (warps[source] == warps[target] || graph_.spillCost(source) == 0) continue;
+      const Cycle earliest = schedule_.start[source] + graph_.edgeDelay(e) +
+                             graph_.spillCost(source) - distance * ii;
+      if (schedule_.start[target] < earliest) {
+        fail(ConstraintFamily::kSpillDelay,
+             "cross-warp edge {} (t={}, warps {}) -> {} (t={}, warps {}) needs delay {} + spill "
+             "cost {}: {} must start at or after {}",
+             graph_.opName(source), schedule_.start[source], formatWarpSet(warps[source]),
+             graph_.opName(target), schedule_.start[target], formatWarpSet(warps[target]),
+             graph_.edgeDelay(e), graph_.spillCost(source), graph_.opName(target), earliest);
+      }
+    }
+  }
+
+  void checkBlockingConcurrency() {
+    const auto& warps = *schedule_.warps;
+    for (OpId op = 0; op < graph_.numOps(); ++op) {
+      bool blocking = false;
+      for (EdgeId e : graph_.inEdges(op)) blocking = blocking || graph_.edgeBlocking(e);
+      if (!blocking) continue;
+      const Cycle issue = schedule_.start[op];
+      for (OpId other = 0; other < graph_.numOps(); ++other) {
+        if (other == op || (warps[other] & warps[op]) == 0) continue;
+        const Cycle window = std::max<Cycle>(1, graph_.reservationLength(other));
+        if (covers(schedule_.start[other], window, issue)) {
+          fail(ConstraintFamily::kBlockingConcurrency,
+               "{} waits on a blocking synchronization at {} on warps {}, while {} (t={}, {} "
+               "cycles) is executing on a shared warp",
+               graph_.opName(op), cycleText(issue), formatWarpSet(warps[op]),
+               graph_.opName(other), schedule_.start[other], window);
+        }
+      }
+    }
+  }
+
+  const Graph& graph_;
+  const Machine& machine_;
+  const Problem& problem_;
+  const Schedule& schedule_;
+  const VerifyOptions& options_;
+  std::optional<std::int32_t> ii_;
+  VerificationReport report_;
+};
+
+}  // namespace
+
+VerificationReport verify(const Problem& problem, const Schedule& schedule,
+                          const VerifyOptions& options) {
+  if (!problem.graph || !problem.machine) {
+    VerificationReport report;
+    report.totalViolations = 1;
+    report.countByFamily[0] = 1;
+    report.violations.push_back({ConstraintFamily::kShape, "problem has no graph or machine"});
+    return report;
+  }
+  return Judge(problem, schedule, options).run();
+}
+
+}  // namespace gaus

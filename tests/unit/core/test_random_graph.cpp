@@ -1,0 +1,98 @@
+#include <catch2/catch.hpp>
+
+#include <gaus/core/analysis.hpp>
+#include <gaus/core/random_graph.hpp>
+
+using namespace gaus;
+
+TEST_CASE("random graphs are deterministic for a seed and differ across seeds",
+          "[core][random]") {
+  RandomGraphOptions options;
+  options.ops = 500;
+  options.averageDegree = 3;
+  options.opTypes = {{"ADD", 1, 2, 0, 2, 2.0}, {"MUL", 2, 4, 1, 1, 1.0}};
+  options.backEdges = 5;
+  options.maxDistance = 2;
+  options.weightedFraction = 0.4;
+  options.minWeight = 1000;
+  options.maxWeight = 5000;
+  options.commFraction = 0.4;
+  options.seed = 42;
+  const auto first = generateRandomGraph(options);
+  const auto second = generateRandomGraph(options);
+  REQUIRE(first.ok());
+  REQUIRE(second.ok());
+  const Graph& a = first->graph;
+  const Graph& b = second->graph;
+  REQUIRE(a.numOps() == b.numOps());
+  REQUIRE(a.numEdges() == b.numEdges());
+  CHECK(a.edgeSources() == b.edgeSources());
+  CHECK(a.edgeTargets() == b.edgeTargets());
+  CHECK(a.latencies() == b.latencies());
+  for (OpId op = 0; op < a.numOps(); ++op) REQUIRE(a.weight(op) == b.weight(op));
+
+  options.seed = 43;
+  const auto other = generateRandomGraph(options);
+  REQUIRE(other.ok());
+  CHECK(other->graph.edgeSources() != a.edgeSources());
+}
+
+TEST_CASE("random graph options shape the graph as documented", "[core][random]") {
+  RandomGraphOptions options;
+  options.ops = 2000;
+  options.averageDegree = 3;
+  options.layered = true;
+  options.layers = 12;
+  options.maxLayerSpan = 2;
+  options.opTypes = {{"ALU", 1, 1, 1, std::nullopt, 1.0}};
+  options.weightedFraction = 0.4;
+  options.commFraction = 0.4;
+  options.seed = 7;
+  const auto instance = generateRandomGraph(options);
+  REQUIRE(instance.ok());
+  const Graph& graph = instance->graph;
+  CHECK(graph.numOps() == 2000);
+  // Duplicates are removed, so a little under ops * degree.
+  CHECK(graph.numEdges() > 5500);
+  CHECK(graph.numEdges() <= 6000);
+  const auto summary = summarizeGraph(graph, instance->machine);
+  REQUIRE(summary.ok());
+  CHECK(summary->depth == 12);  // every op past layer 0 has a predecessor one layer up
+  CHECK_FALSE(graph.hasLoopCarriedEdges());
+  int weighted = 0;
+  for (OpId op = 0; op < graph.numOps(); ++op) weighted += graph.weight(op) > 0 ? 1 : 0;
+  CHECK(weighted > 700);  // 40% of 2000 = 800, with sampling noise
+  CHECK(weighted < 900);
+  int comm = 0;
+  for (EdgeId e = 0; e < graph.numEdges(); ++e) comm += graph.edgeComm(e) > 0 ? 1 : 0;
+  CHECK(comm > 0.35 * graph.numEdges());
+  CHECK(comm < 0.45 * graph.numEdges());
+}
+
+TEST_CASE("back edges make loop-carried recurrences but never distance-0 cycles",
+          "[core][random]") {
+  RandomGraphOptions options;
+  options.ops = 300;
+  options.averageDegree = 2;
+  options.backEdges = 20;
+  options.maxDistance = 3;
+  options.seed = 9;
+  const auto instance = generateRandomGraph(options);
+  REQUIRE(instance.ok());
+  CHECK(instance->graph.hasLoopCarriedEdges());
+  CHECK(topologicalOrder(instance->graph).ok());
+  CHECK(computeRecMii(instance->graph).value >= 1);
+}
+
+TEST_CASE("invalid random graph options are rejected with the reason", "[core][random]") {
+  RandomGraphOptions options;
+  options.ops = 0;
+  auto result = generateRandomGraph(options);
+  REQUIRE_FALSE(result.ok());
+  CHECK_THAT(result.error(), Catch::Contains("ops must be >= 1"));
+  options.ops = 10;
+  options.opTypes = {{"X", 3, 1, 1, std::nullopt, 1.0}};
+  result = generateRandomGraph(options);
+  REQUIRE_FALSE(result.ok());
+  CHECK_THAT(result.error(), Catch::Contains("latency range [3, 1]"));
+}
