@@ -15,3 +15,12 @@ function(gaus_add_library name)
   target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR}/include)
   target_link_libraries(${name} PUBLIC ${ARG_DEPS} PRIVATE gaus_warnings ${ARG_PRIVATE_DEPS})
 endfunction()
+
+# gaus_register_methods(LIBRARY FUNCTION): the module LIBRARY defines
+# `void gaus::FUNCTION(gaus::MethodRegistry&)`, which adds its methods to the registry. The
+# experiment module generates the catalog that calls every registered function, so adding a
+# module never means editing a central list.
+function(gaus_register_methods library function)
+  set_property(GLOBAL APPEND PROPERTY GAUS_METHOD_LIBRARIES ${library})
+  set_property(GLOBAL APPEND PROPERTY GAUS_METHOD_REGISTRARS ${function})
+endfunction()

@@ -48,4 +48,8 @@ class Expected {
   std::variant<T, Error> storage_;
 };
 
+// The result of an operation that yields nothing but may fail: `return Done{};` or an Error.
+struct Done {};
+using Status = Expected<Done>;
+
 }  // namespace gaus

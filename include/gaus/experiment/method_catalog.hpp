@@ -1,0 +1,11 @@
+// Every scheduling method of the enabled modules, by name. The CLI and the experiment runner
+// look methods up here and never switch on method names themselves.
+#pragma once
+
+#include <gaus/core/registry.hpp>
+
+namespace gaus {
+
+const MethodRegistry& methodCatalog();
+
+}  // namespace gaus

@@ -1,0 +1,80 @@
+// Reading and writing graphs, machines and schedules. Every reader reports bad input as an
+// Error whose message names the file, the line (where the format has lines) and what was
+// expected: "hal.json:12: expected an integer delay for type 'mul', found \"two\"". Writers
+// replace their output atomically (temporary file + rename), so a failed write never leaves a
+// partial file. See docs/formats.md for every format.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <gaus/core/expected.hpp>
+#include <gaus/core/instance.hpp>
+#include <gaus/core/machine.hpp>
+#include <gaus/core/schedule.hpp>
+
+namespace gaus::io {
+
+enum class Format {
+  kNativeJson,       // gaus graph + machine (+ schedule), docs/formats.md
+  kNativeYaml,       // the same structure in YAML
+  kHeuriGym,         // HeuriGym operator scheduling JSON
+  kGml,              // networkx GML (GS-Schedule random workloads)
+  kAigerBinary,      // AIGER "aig"
+  kAigerAscii,       // AIGER "aag"
+  kTritonDdg,        // Triton ddg-0.1 JSON, one instance per loop
+  kHatschetGraphml,  // HatScheT GraphML + _RM.xml resource model
+  kDot,              // Graphviz DOT (write only)
+};
+
+std::string_view toString(Format format);
+std::optional<Format> parseFormat(std::string_view name);  // "json", "yaml", "heurigym", ...
+
+struct ReadOptions {
+  std::optional<Format> format;  // unset: sniffed from the extension and the content
+  // HatScheT: the resource model file; unset: "<graph stem>_RM.xml" beside the graph.
+  std::optional<std::filesystem::path> resourceModel;
+  // GML: edge `parameter` > 0 becomes comm 1 (GS-Schedule's binarization); off keeps the raw
+  // value as the comm weight.
+  bool binarizeComm = true;
+};
+
+// Sniffs the format: the extension first (.aig, .aag, .gml, .graphml, .yaml/.yml, .dot), then,
+// for .json, the content (a "schema_version": "ddg-0.1" key, HeuriGym's "delay"/"resource"/
+// "nodes" keys, or the native "format" key).
+Expected<Format> sniffFormat(const std::filesystem::path& path);
+
+// Reads every instance in a file: one for most formats, one per loop for Triton dumps.
+Expected<std::vector<Instance>> readInstances(const std::filesystem::path& path,
+                                              const ReadOptions& options = {});
+
+// Reads one instance. `spec` is a path, optionally followed by "#SELECTOR" choosing one of
+// several instances by index or name ("case5_addmm_bias.ddg.json#1", "...#loop1"). A file with
+// several instances and no selector is an error that lists them.
+Expected<Instance> readInstance(std::string_view spec, const ReadOptions& options = {});
+
+// A machine description in YAML (configs/machines/*.yaml).
+Expected<Machine> readMachine(const std::filesystem::path& path);
+
+// Text of an instance in a writable format (native JSON or YAML, or DOT).
+Expected<std::string> formatInstance(const Instance& instance, Format format);
+
+// Writes an instance atomically in the given format (native JSON or YAML, or DOT).
+Status writeInstance(const std::filesystem::path& path, const Instance& instance,
+                             Format format);
+
+// Schedules as JSON: {"format": "gaus-schedule", "ii": 2, "ops": {"S": {"start": 0, "warps":
+// [1]}, ...}}. Reading matches ops by name against the graph and names every missing or
+// unknown op.
+std::string formatSchedule(const Graph& graph, const Schedule& schedule);
+Expected<Schedule> readSchedule(const std::filesystem::path& path, const Graph& graph);
+Status writeSchedule(const std::filesystem::path& path, const Graph& graph,
+                             const Schedule& schedule);
+
+// Replaces `path` with `content` through a temporary file in the same folder and a rename.
+Status writeFileAtomically(const std::filesystem::path& path, std::string_view content);
+
+}  // namespace gaus::io
