@@ -46,6 +46,22 @@ TwillAttempt smtAttempt(std::string phase, std::int32_t ii, Cycle latency, const
   return attempt;
 }
 
+SmtAnswer explainFailure(const Problem& problem, std::int32_t ii, Cycle latency,
+                         const TwillOptions& options, std::string detail,
+                         std::vector<TwillAttempt>& attempts) {
+  SmtModelOptions modelOptions;
+  modelOptions.memoryModel = options.memoryModel;
+  modelOptions.breakSymmetry = options.breakSymmetry;
+  SmtQuery query;
+  query.families = options.families;
+  query.timeLimitSeconds = options.explainTimeLimitSeconds;
+  query.wantCore = true;
+  query.minimizeCore = true;
+  SmtAnswer answer = checkOnce(problem, ii, latency, modelOptions, query);
+  attempts.push_back(smtAttempt("explain", ii, latency, answer, std::move(detail)));
+  return answer;
+}
+
 std::vector<WarpRole> warpRoles(const Graph& graph, const Machine& machine,
                                 const Schedule& schedule) {
   std::vector<WarpRole> roles;
@@ -142,23 +158,13 @@ TwillExplanation explain(const ExplainContext& context, std::vector<TwillAttempt
   explanation.iiBinding = iiBinding(context.problem, context.ii);
   std::string text = "II: " + explanation.iiBinding;
 
-  detail::SmtModelOptions modelOptions;
-  modelOptions.memoryModel = options.memoryModel;
-  modelOptions.breakSymmetry = options.breakSymmetry;
   for (const IiFailure& failure : context.failures) {
     std::string reason;
     if (failure.moduloInfeasible || failure.lastLatency == 0) {
       reason = failure.milpDetail.empty() ? "no modulo schedule" : failure.milpDetail;
     } else {
-      TwillSmtModel model(context.problem, failure.ii, failure.lastLatency, modelOptions);
-      SmtQuery query;
-      query.families = options.families;
-      query.timeLimitSeconds = options.explainTimeLimitSeconds;
-      query.wantCore = true;
-      query.minimizeCore = true;
-      const SmtAnswer answer = model.check(query);
-      attempts.push_back(
-          smtAttempt("explain", failure.ii, failure.lastLatency, answer, "why this II fails"));
+      const SmtAnswer answer = explainFailure(context.problem, failure.ii, failure.lastLatency,
+                                              options, "why this II fails", attempts);
       if (answer.verdict == SmtVerdict::kUnsat) {
         reason = fmt::format(
             "every L in [{}, {}] is UNSAT; at L={} the blocking families are: {}",

@@ -47,6 +47,12 @@ TwillExplanation explain(const ExplainContext& context, std::vector<TwillAttempt
 
 std::string familyList(const std::vector<TwillFamily>& families);
 
+// Why (ii, latency) is UNSAT: a fresh model checked with a deletion-minimized core within
+// options.explainTimeLimitSeconds; the check is logged in `attempts` with `detail`.
+SmtAnswer explainFailure(const Problem& problem, std::int32_t ii, Cycle latency,
+                         const TwillOptions& options, std::string detail,
+                         std::vector<TwillAttempt>& attempts);
+
 // The log line of one SMT check.
 TwillAttempt smtAttempt(std::string phase, std::int32_t ii, Cycle latency, const SmtAnswer& answer,
                         std::string detail = {});

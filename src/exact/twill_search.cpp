@@ -210,6 +210,31 @@ std::string blockingSummary(const std::vector<TwillAttempt>& attempts, std::int3
   return text.empty() ? "the latency bound alone (no family in the cores)" : text;
 }
 
+// Names the families that block the last (II, L) tried, by a deletion-minimized unsat core
+// (the cores of the search are not minimized, so they tend to list every family involved),
+// followed by how often each family appeared in the search's cores.
+std::string minimalBlockers(const Problem& problem, const std::vector<IiFailure>& failures,
+                            const TwillOptions& options, std::vector<TwillAttempt>& attempts) {
+  const std::string frequency =
+      blockingSummary(attempts, failures.empty() ? 0 : failures.front().ii);
+  const IiFailure* last = nullptr;
+  for (const auto& failure : failures) {
+    if (!failure.moduloInfeasible && failure.lastLatency > 0) last = &failure;
+  }
+  if (last == nullptr) return "every II failed the modulo MILP (resources and recurrences)";
+  const SmtAnswer answer = detail::explainFailure(problem, last->ii, last->lastLatency, options,
+                                                  "minimal core of the last check", attempts);
+  if (answer.verdict != SmtVerdict::kUnsat) {
+    return "blocking constraint families: " + frequency;
+  }
+  return fmt::format(
+      "at II={}, L={} the constraint families {} together admit no schedule (minimal unsat "
+      "core); over the search: {}",
+      last->ii, last->lastLatency,
+      answer.core.empty() ? std::string("(none: L is too short)") : detail::familyList(answer.core),
+      frequency);
+}
+
 }  // namespace
 
 TwillSolution solveTwill(const Problem& input, const TwillOptions& options) {
@@ -368,11 +393,10 @@ TwillSolution solveTwill(const Problem& input, const TwillOptions& options) {
           "raise time-limit",
           options.totalTimeLimitSeconds.value_or(0.0));
     } else {
-      solution.message = fmt::format(
-          "no modulo schedule with a warp assignment for II in [{}, {}]{}; blocking constraint "
-          "families: {}",
-          first, last, conclusive ? "" : " (some checks timed out: raise smt-time-limit)",
-          blockingSummary(solution.attempts, first));
+      solution.message =
+          fmt::format("no modulo schedule with a warp assignment for II in [{}, {}]{}; {}", first,
+                      last, conclusive ? "" : " (some checks timed out: raise smt-time-limit)",
+                      minimalBlockers(work, failures, options, solution.attempts));
     }
     return done();
   }
@@ -420,16 +444,13 @@ TwillSolution solveTwill(const Problem& input, const TwillOptions& options) {
 
 TwillCheck checkTwill(const Problem& problem, std::int32_t ii, Cycle latency,
                       const TwillCheckOptions& options) {
-  detail::SmtModelOptions modelOptions;
-  modelOptions.memoryModel = options.memoryModel;
-  modelOptions.breakSymmetry = options.breakSymmetry;
-  TwillSmtModel model(problem, ii, latency, modelOptions);
   SmtQuery query;
   query.families = options.families;
   query.timeLimitSeconds = options.timeLimitSeconds;
   query.wantCore = true;
   query.minimizeCore = options.minimizeCore;
-  SmtAnswer answer = model.check(query);
+  SmtAnswer answer =
+      detail::checkOnce(problem, ii, latency, {options.memoryModel, options.breakSymmetry}, query);
   TwillCheck check;
   check.verdict = answer.verdict;
   check.schedule = std::move(answer.schedule);

@@ -35,6 +35,9 @@
 #include <fmt/format.h>
 #include <z3++.h>
 
+#include <gaus/core/analysis.hpp>
+
+#include "start_schedule.hpp"
 #include "symmetry.hpp"
 
 namespace gaus::exact::detail {
@@ -98,14 +101,26 @@ struct TwillSmtModel::Impl {
     for (int w = 0; w < warps(); ++w) apart.push_back(!(onWarp[a][w] && onWarp[b][w]));
     return z3::mk_and(apart);
   }
-  // (x - y) mod II for residues x, y in [0, II).
-  z3::expr residueDistance(const z3::expr& x, const z3::expr& y) {
-    return z3::ite(x >= y, x - y, x - y + integer(ii));
+  // (difference mod II) in [low, high], for a difference in (-II, 2 II), as a disjunction of
+  // linear atoms (cheaper for the arithmetic solver than nested if-then-else terms).
+  z3::expr moduloInRange(const z3::expr& difference, std::int64_t low, std::int64_t high) {
+    z3::expr_vector cases(context);
+    for (std::int64_t shift : {std::int64_t{0}, std::int64_t{ii}, -std::int64_t{ii}}) {
+      const z3::expr d = difference + integer(shift);
+      cases.push_back(d >= integer(low) && d <= integer(high) && d >= 0 && d < integer(ii));
+    }
+    return z3::mk_or(cases);
   }
-  // Copies of op's value live at residue rho: q + [((rho - r) mod II) < m] for lifetime q II + m.
+  // The value of `op` has a partial copy live at residue rho: rho lies in the last m cycles of
+  // its lifetime q II + m folded from the start residue, i.e. (rho - r) mod II < m. With the
+  // q whole copies, q + [partial] copies are live at rho.
+  z3::expr partialCopyLive(OpId op, std::int32_t rho) {
+    const z3::expr offset = integer(rho) - residue[op];
+    return (offset >= 0 && offset < *lifeRemainder[op]) ||
+           (offset < 0 && offset + integer(ii) < *lifeRemainder[op]);
+  }
   z3::expr liveCopies(OpId op, std::int32_t rho) {
-    const z3::expr offset = residueDistance(integer(rho), residue[op]);
-    return *lifeQuotient[op] + z3::ite(offset < *lifeRemainder[op], integer(1), integer(0));
+    return *lifeQuotient[op] + z3::ite(partialCopyLive(op, rho), integer(1), integer(0));
   }
 
   void build() {
@@ -122,6 +137,12 @@ struct TwillSmtModel::Impl {
       for (int w = 0; w < warps(); ++w) {
         row.push_back(context.bool_const(fmt::format("w_{}_{}", op, w).c_str()));
       }
+      // Every op runs somewhere. Structural, not part of the warp-uniqueness family: with that
+      // family off an op may be replicated on several warps, but never on none (which would
+      // make every warp family vacuous and put uniqueness in every unsat core).
+      z3::expr_vector any(context);
+      for (const auto& literal : row) any.push_back(literal);
+      solver.add(z3::mk_or(any));
       onWarp.push_back(std::move(row));
     }
     for (int w = 0; w < warps(); ++w) {
@@ -146,16 +167,16 @@ struct TwillSmtModel::Impl {
     if (options.breakSymmetry) buildSymmetryBreaking();
   }
 
-  // Lifetimes of values that occupy registers or memory: end >= t(op) and >= every consumer's
-  // start + distance II. Only lower bounds: a larger end only tightens the capacity rows, so
-  // the solver may take the exact one whenever a solution exists.
+  // Lifetimes of values with a memory footprint: end >= t(op) and >= every consumer's start +
+  // distance II, lifetime end - t(op) = q II + m. Only lower bounds on end: a larger end only
+  // tightens the capacity rows, so the solver may take the exact one whenever a solution exists.
   void buildLiveness() {
     const OpId count = graph.numOps();
     liveEnd.assign(static_cast<std::size_t>(count), std::nullopt);
     lifeQuotient.assign(static_cast<std::size_t>(count), std::nullopt);
     lifeRemainder.assign(static_cast<std::size_t>(count), std::nullopt);
     for (OpId op = 0; op < count; ++op) {
-      if (graph.regs(op) == 0 && graph.footprints(op).empty()) continue;
+      if (graph.footprints(op).empty()) continue;
       const z3::expr end = context.int_const(fmt::format("end_{}", op).c_str());
       solver.add(end >= start[op]);
       for (EdgeId e : graph.outEdges(op)) {
@@ -170,7 +191,45 @@ struct TwillSmtModel::Impl {
     }
   }
 
+  // Literals "the value of op is live at absolute cycle tau" for tau in [0, horizon): t(op) <=
+  // tau and some consumer starts (plus distance II) after tau. Built from bound atoms only, which
+  // the arithmetic solver propagates cheaply; the register rows over them are pseudo-Boolean.
+  std::vector<z3::expr> liveLiterals(OpId op) {
+    Cycle horizon = 0;
+    for (EdgeId e : graph.outEdges(op)) {
+      const OpId consumer = graph.edgeTarget(e);
+      horizon = std::max(horizon, latency - graph.duration(consumer) +
+                                      static_cast<Cycle>(graph.edgeDistance(e)) * ii);
+    }
+    std::vector<z3::expr> live;
+    for (Cycle tau = 0; tau < horizon; ++tau) {
+      z3::expr_vector later(context);
+      for (EdgeId e : graph.outEdges(op)) {
+        later.push_back(start[graph.edgeTarget(e)] +
+                            integer(static_cast<Cycle>(graph.edgeDistance(e)) * ii) >=
+                        integer(tau + 1));
+      }
+      const z3::expr literal = context.bool_const(fmt::format("live_{}_{}", op, tau).c_str());
+      solver.add(literal == (start[op] <= integer(tau) && z3::mk_or(later)));
+      live.push_back(literal);
+    }
+    return live;
+  }
+
   void buildDependence() {
+    // Implied bounds: ASAP over all edges at this II and ALAP from L. They prune the search and
+    // decide at once when the dependences alone leave no room within L.
+    const auto earliest = moduloAsapTimes(graph, ii);
+    std::optional<std::vector<Cycle>> latest;
+    if (earliest) latest = latestStarts(graph, ii, latency, *earliest);
+    if (!latest) {
+      add(TwillFamily::kDependence, context.bool_val(false));
+      return;
+    }
+    for (OpId op = 0; op < graph.numOps(); ++op) {
+      add(TwillFamily::kDependence,
+          start[op] >= integer((*earliest)[op]) && start[op] <= integer((*latest)[op]));
+    }
     for (EdgeId e = 0; e < graph.numEdges(); ++e) {
       const OpId u = graph.edgeSource(e);
       const OpId v = graph.edgeTarget(e);
@@ -224,11 +283,9 @@ struct TwillSmtModel::Impl {
                 add(TwillFamily::kCapacity, context.bool_val(false));
               continue;
             }
-            // d = (r_y - r_x + shift) mod II, with r_y - r_x + shift in (-II, 2 II).
-            const z3::expr raw = residue[y.op] - residue[x.op] + integer(shift);
-            const z3::expr d = z3::ite(raw < 0, raw + integer(ii),
-                                       z3::ite(raw >= integer(ii), raw - integer(ii), raw));
-            add(TwillFamily::kCapacity, d >= integer(lx) && d <= integer(ii - ly));
+            // (r_y - r_x + shift) mod II in [lx, II - ly], with r_y - r_x + shift in (-II, 2 II).
+            add(TwillFamily::kCapacity,
+                moduloInRange(residue[y.op] - residue[x.op] + integer(shift), lx, ii - ly));
           }
         }
         continue;
@@ -306,22 +363,29 @@ struct TwillSmtModel::Impl {
     if (!machine.registerLimit) return;
     const std::int64_t limit = *machine.registerLimit;
     std::vector<OpId> holders;
+    std::vector<std::vector<z3::expr>> live;
     std::int64_t worst = 0;
-    const std::int64_t maxCopies = (latency + ii - 1) / ii + 1;
     for (OpId op = 0; op < graph.numOps(); ++op) {
-      if (graph.regs(op) == 0) continue;
+      if (graph.regs(op) == 0 || graph.outEdges(op).empty()) continue;
       holders.push_back(op);
-      worst += graph.regs(op) * maxCopies;
+      live.push_back(liveLiterals(op));
+      worst += graph.regs(op) * static_cast<std::int64_t>((live.back().size() + ii - 1) / ii);
     }
     if (worst <= limit) return;
     for (int w = 0; w < warps(); ++w) {
       for (std::int32_t rho = 0; rho < ii; ++rho) {
-        z3::expr_vector total(context);
-        for (OpId op : holders) {
-          total.push_back(
-              z3::ite(onWarp[op][w], integer(graph.regs(op)) * liveCopies(op, rho), integer(0)));
+        z3::expr_vector terms(context);
+        std::vector<int> weights;
+        for (std::size_t h = 0; h < holders.size(); ++h) {
+          for (std::size_t tau = static_cast<std::size_t>(rho); tau < live[h].size(); tau += ii) {
+            terms.push_back(onWarp[holders[h]][w] && live[h][tau]);
+            weights.push_back(graph.regs(holders[h]));
+          }
         }
-        add(TwillFamily::kRegisterLimit, z3::sum(total) <= integer(limit));
+        if (terms.empty()) continue;
+        add(TwillFamily::kRegisterLimit,
+            z3::pble(terms, weights.data(),
+                     static_cast<int>(std::min<std::int64_t>(limit, INT32_MAX))));
       }
     }
   }
@@ -350,7 +414,7 @@ struct TwillSmtModel::Impl {
           add(TwillFamily::kBlockingConcurrency, apart);
         } else {
           add(TwillFamily::kBlockingConcurrency,
-              apart || residueDistance(residue[op], residue[other]) >= integer(window));
+              apart || moduloInRange(residue[op] - residue[other], window, ii - 1));
         }
       }
     }
@@ -513,6 +577,12 @@ TwillSmtModel::~TwillSmtModel() = default;
 
 SmtAnswer TwillSmtModel::check(const SmtQuery& query) {
   return impl_->check(query);
+}
+
+SmtAnswer checkOnce(const Problem& problem, std::int32_t ii, Cycle latency,
+                    const SmtModelOptions& options, const SmtQuery& query) {
+  TwillSmtModel model(problem, ii, latency, options);
+  return model.check(query);
 }
 
 std::int32_t countWarpsUsed(const Schedule& schedule) {

@@ -59,6 +59,10 @@ class TwillSmtModel {
   std::unique_ptr<Impl> impl_;
 };
 
+// Builds the model at (ii, latency) and runs one query on it.
+SmtAnswer checkOnce(const Problem& problem, std::int32_t ii, Cycle latency,
+                    const SmtModelOptions& options, const SmtQuery& query);
+
 // Warps used (bits set in any op's warp set) and cross-warp edges (edges between different warp
 // sets, self-loops excluded) of a schedule with warps.
 std::int32_t countWarpsUsed(const Schedule& schedule);
