@@ -165,8 +165,9 @@ class IiAttempt {
     // Ops holding each resource, lowest priority first: the order in which forced placements
     // evict them.
     holderOffset_.assign(static_cast<std::size_t>(machine_.numResources()) + 1, 0);
-    for (OpId op = 0; op < opCount; ++op)
+    for (OpId op = 0; op < opCount; ++op) {
       forEachResource(op, [&](ResourceId r) { ++holderOffset_[r + 1]; });
+    }
     for (std::size_t r = 1; r < holderOffset_.size(); ++r) holderOffset_[r] += holderOffset_[r - 1];
     holders_.resize(static_cast<std::size_t>(holderOffset_.back()));
     std::vector<std::int64_t> cursor(holderOffset_.begin(), holderOffset_.end() - 1);
@@ -308,7 +309,7 @@ std::string namesOnCycle(const Graph& graph, const std::vector<OpId>& ops) {
   return text;
 }
 
-// What bounds II from below, e.g. "ResMII (TC) = 2 >= RecMII = 1 (cycle O -> O)".
+// What bounds II from below, e.g. "ResMII (TC) = 2 >= RecMII (cycle O -> O) = 1".
 std::string describeMii(const Graph& graph, const Machine& machine, const ResMii& resMii,
                         const RecMii& recMii) {
   const std::string res =
@@ -424,8 +425,14 @@ Result iterativeModuloSchedule(const Problem& problem, const ImsOptions& options
   }
   if (problem.ii) fixedIi = *problem.ii;
   if (options.ii) fixedIi = *options.ii;
-  if (fixedIi && *fixedIi < 1)
+  if (fixedIi && *fixedIi < 1) {
     return errorResult(fmt::format("ims: II={} must be positive", *fixedIi));
+  }
+  constexpr std::int64_t kLargestIi = std::numeric_limits<std::int32_t>::max();
+  if (mii > kLargestIi) {
+    return errorResult(fmt::format("ims: MII={} ({}) exceeds the largest II a schedule holds, {}",
+                                   mii, result.bounds.iiBoundReason, kLargestIi));
+  }
   if (fixedIi && *fixedIi < mii) {
     Result below = infeasible(fmt::format("ims: II={} is below the lower bound MII={}: {}",
                                           *fixedIi, mii, result.bounds.iiBoundReason));
@@ -435,21 +442,24 @@ Result iterativeModuloSchedule(const Problem& problem, const ImsOptions& options
   }
   if (options.maxIi && *options.maxIi < mii) {
     return errorResult(
-        fmt::format("ims: max_ii={} is below the lower bound MII={} ({}); raise "
-                    "max_ii",
+        fmt::format("ims: max_ii={} is below the lower bound MII={} ({}); raise max_ii",
                     *options.maxIi, mii, result.bounds.iiBoundReason));
   }
 
   // The non-overlapped schedule: the termination bound and the answer of last resort.
   auto oneIteration = listSchedule(problem);
   if (!oneIteration) return errorResult("ims: " + oneIteration.error());
-  const Cycle fallbackIi = std::max<Cycle>(nonOverlappedIi(graph, *oneIteration), mii);
+  // Capped to what a schedule holds; past the cap the fallback is not offered.
+  const Cycle fallbackIi =
+      std::min(std::max<Cycle>(nonOverlappedIi(graph, *oneIteration), mii), kLargestIi + 1);
   result.extra.emplace_back("non_overlapped_ii", static_cast<double>(fallbackIi));
   const bool fallbackMeetsHorizon =
       !problem.horizon || latencyOf(graph, oneIteration->start) <= *problem.horizon;
 
   const std::int64_t firstIi = fixedIi.value_or(mii);
-  const std::int64_t lastIi = fixedIi ? *fixedIi : options.maxIi.value_or(fallbackIi);
+  const std::int64_t lastIi =
+      fixedIi ? *fixedIi
+              : std::min(options.maxIi ? std::int64_t{*options.maxIi} : fallbackIi, kLargestIi);
   const auto budget = static_cast<std::int64_t>(
       std::ceil(options.budgetFactor * static_cast<double>(graph.numOps())));
   const Deadline deadline(context.timeLimitSeconds);

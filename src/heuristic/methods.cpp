@@ -19,13 +19,32 @@ using heuristic::ListPriority;
 
 constexpr const char* kPriorityChoices = "height, alap, mobility, successors";
 
+// Values that parsed but are out of range, beside what OptionReader reports itself (unknown
+// options, unparsable values).
+class OptionProblems {
+ public:
+  void add(std::string problem) {
+    problems_ += (problems_.empty() ? "" : "; ") + std::move(problem);
+  }
+  // Empty when every option was understood; otherwise one message naming the method.
+  std::string finish(const OptionReader& reader, std::string_view method) const {
+    const std::string fromReader = reader.finish();  // already names the method
+    if (problems_.empty()) return fromReader;
+    if (fromReader.empty()) return fmt::format("method {}: {}", method, problems_);
+    return fromReader + "; " + problems_;
+  }
+
+ private:
+  std::string problems_;
+};
+
 std::optional<ListPriority> readPriority(OptionReader& reader, std::string_view name,
-                                         ListPriority defaultValue, std::string& errors) {
+                                         ListPriority defaultValue, OptionProblems& problems) {
   const std::string text = reader.getString(name, std::string(heuristic::toString(defaultValue)));
   const auto parsed = heuristic::parseListPriority(text);
   if (!parsed || *parsed == ListPriority::kCustom) {
-    errors += fmt::format("{}option '{}' expects one of {}, got '{}'", errors.empty() ? "" : "; ",
-                          name, kPriorityChoices, text);
+    problems.add(
+        fmt::format("option '{}' expects one of {}, got '{}'", name, kPriorityChoices, text));
     return std::nullopt;
   }
   return parsed;
@@ -33,16 +52,13 @@ std::optional<ListPriority> readPriority(OptionReader& reader, std::string_view 
 
 Result runList(const Problem& problem, const MethodOptions& options, const RunContext&) {
   OptionReader reader("list", options);
-  std::string errors;
+  OptionProblems problems;
   heuristic::ListSchedulerOptions listOptions;
-  const auto priority = readPriority(reader, "priority", ListPriority::kHeight, errors);
-  const auto tieBreak = readPriority(reader, "tie_break", ListPriority::kSuccessors, errors);
-  if (const std::string unknown = reader.finish(); !unknown.empty()) {
-    errors = unknown + (errors.empty() ? "" : "; " + errors);
-  } else if (!errors.empty()) {
-    errors = "method list: " + errors;
+  const auto priority = readPriority(reader, "priority", ListPriority::kHeight, problems);
+  const auto tieBreak = readPriority(reader, "tie_break", ListPriority::kSuccessors, problems);
+  if (std::string message = problems.finish(reader, "list"); !message.empty()) {
+    return errorResult(std::move(message));
   }
-  if (!errors.empty()) return errorResult(errors);
   listOptions.priority = *priority;
   listOptions.tieBreak = *tieBreak;
 
@@ -91,7 +107,7 @@ Result runList(const Problem& problem, const MethodOptions& options, const RunCo
 }
 
 std::optional<std::int32_t> readOptionalIi(
-    OptionReader& reader, std::string_view name, std::string& errors,
+    OptionReader& reader, std::string_view name, OptionProblems& problems,
     std::vector<std::pair<std::string, std::string>>& unset) {
   const auto value = reader.getOptionalInt(name);
   if (!value) {
@@ -99,9 +115,8 @@ std::optional<std::int32_t> readOptionalIi(
     return std::nullopt;
   }
   if (*value < 1 || *value > std::numeric_limits<std::int32_t>::max()) {
-    errors +=
-        fmt::format("{}option '{}' expects an II in [1, {}], got {}", errors.empty() ? "" : "; ",
-                    name, std::numeric_limits<std::int32_t>::max(), *value);
+    problems.add(fmt::format("option '{}' expects an II in [1, {}], got {}", name,
+                             std::numeric_limits<std::int32_t>::max(), *value));
     return std::nullopt;
   }
   return static_cast<std::int32_t>(*value);
@@ -109,28 +124,27 @@ std::optional<std::int32_t> readOptionalIi(
 
 Result runIms(const Problem& problem, const MethodOptions& options, const RunContext& context) {
   OptionReader reader("ims", options);
-  std::string errors;
+  OptionProblems problems;
   std::vector<std::pair<std::string, std::string>> unset;
   heuristic::ImsOptions imsOptions;
-  imsOptions.ii = readOptionalIi(reader, "ii", errors, unset);
+  imsOptions.ii = readOptionalIi(reader, "ii", problems, unset);
   imsOptions.budgetFactor = reader.getDouble("budget_factor", imsOptions.budgetFactor);
-  imsOptions.maxIi = readOptionalIi(reader, "max_ii", errors, unset);
+  imsOptions.maxIi = readOptionalIi(reader, "max_ii", problems, unset);
   const std::string placement =
       reader.getString("placement", std::string(heuristic::toString(imsOptions.placement)));
   if (const auto parsed = heuristic::parseImsPlacement(placement)) {
     imsOptions.placement = *parsed;
   } else {
-    errors += fmt::format("{}option 'placement' expects one of rau, bounded, both, got '{}'",
-                          errors.empty() ? "" : "; ", placement);
+    problems.add(
+        fmt::format("option 'placement' expects one of rau, bounded, both, got '{}'", placement));
   }
   if (!(imsOptions.budgetFactor > 0)) {
-    errors += fmt::format("{}option 'budget_factor' must be positive, got {}",
-                          errors.empty() ? "" : "; ", imsOptions.budgetFactor);
+    problems.add(
+        fmt::format("option 'budget_factor' must be positive, got {}", imsOptions.budgetFactor));
   }
-  if (const std::string unknown = reader.finish(); !unknown.empty()) {
-    return errorResult(unknown + (errors.empty() ? "" : "; " + errors));
+  if (std::string message = problems.finish(reader, "ims"); !message.empty()) {
+    return errorResult(std::move(message));
   }
-  if (!errors.empty()) return errorResult("method ims: " + errors);
 
   Result result = heuristic::iterativeModuloSchedule(problem, imsOptions, context);
   result.options = reader.used();
