@@ -256,3 +256,37 @@ TEST_CASE("ims: random loop bodies verify with MII <= II <= the non-overlapped I
   CHECK(evictions > 0);
   WARN("ims reached II = MII on " << atMii << " of " << total << " random loop bodies");
 }
+
+TEST_CASE("ims: a horizon on a modulo problem raises II until one iteration fits in D",
+          "[heuristic][ims]") {
+  // At II 2 the toy's schedule S:0 P:1 O:3 takes 4 cycles, over D = 3. At II 3, HeightR is again
+  // S 3, P 2, O 1; S at 0, P at 1, O at its Estart 2 (TC residue 2 is free): length 3 = D.
+  const auto toy = test::toyFlashAttention();
+  const Problem problem = toy.problem(ProblemKind::kModulo, 3);
+  const Result result = iterativeModuloSchedule(problem);
+  REQUIRE(result.status == SolveStatus::kFeasible);
+  REQUIRE(result.schedule);
+  CHECK(result.schedule->ii == 3);
+  CHECK(result.schedule->start == std::vector<Cycle>{0, 1, 2});
+  CHECK_FALSE(result.bounds.iiProvenOptimal);
+  CHECK_THAT(result.log.front(), Catch::Contains("II=2 (rau placement): scheduled, but its "
+                                                 "length 4 exceeds D=3"));
+  CHECK(verify(problem, *result.schedule).ok());
+}
+
+TEST_CASE("ims: larger loop bodies of every shape verify", "[heuristic][ims][property][.slow]") {
+  for (int shape = 0; shape < 4; ++shape) {
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+      const std::int32_t ops = shape == 3 ? 150 : 1000;
+      const Problem problem =
+          test::randomProblem(loopShape(shape, ops, seed), ProblemKind::kModulo);
+      const Result result = iterativeModuloSchedule(problem);
+      INFO("shape " << shape << " seed " << seed << ": " << result.message);
+      REQUIRE(result.schedule);
+      const auto report = verify(problem, *result.schedule);
+      INFO(report.summary());
+      REQUIRE(report.ok());
+      CHECK(*result.schedule->ii >= *result.bounds.lowerBound);
+    }
+  }
+}

@@ -304,3 +304,22 @@ TEST_CASE("list: zero-latency ops and unlimited resources start at their ready t
   const auto topo = topologicalOrder(*problem.graph);
   CHECK(schedule->start == asapTimes(*problem.graph, *topo));
 }
+
+TEST_CASE("list: large DAGs of every shape verify within the bounds",
+          "[heuristic][list][property][.slow]") {
+  for (int shape = 0; shape < 4; ++shape) {
+    const Problem problem =
+        test::randomProblem(randomShape(shape, 200000, 11), ProblemKind::kLatency);
+    ListSchedulerOptions options;
+    options.tieBreak = ListPriority::kSuccessors;
+    const auto schedule = listSchedule(problem, options);
+    REQUIRE(schedule.ok());
+    const auto report = verify(problem, *schedule);
+    INFO("shape " << shape << ": " << report.summary());
+    REQUIRE(report.ok());
+    const Graph& graph = *problem.graph;
+    const auto topo = topologicalOrder(graph);
+    CHECK(report.metrics.latency >= criticalPathLength(graph, asapTimes(graph, *topo)));
+    CHECK(report.metrics.latency <= serialLatency(graph));
+  }
+}
