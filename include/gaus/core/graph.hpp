@@ -214,6 +214,7 @@ class GraphBuilder {
   OpId numOps() const { return static_cast<OpId>(latency_.size()); }
   EdgeId numEdges() const { return static_cast<EdgeId>(edgeSource_.size()); }
   std::int32_t latency(OpId op) const { return latency_[op]; }
+  const std::string& opName(OpId op) const { return opName_[op]; }
 
   // Builds the graph. Fails (naming the op or edge) on an edge to a missing op, a negative
   // latency, delay, distance, reservation block or footprint, or min_warps < 1. Duplicate op
