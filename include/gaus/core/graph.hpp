@@ -190,6 +190,8 @@ class GraphBuilder {
   explicit GraphBuilder(std::string graphName = {}) : name_(std::move(graphName)) {}
 
   void reserve(std::size_t ops, std::size_t edges);
+  // Readers learn a graph's name only after its ops (a document's members come in any order).
+  void setName(std::string graphName) { name_ = std::move(graphName); }
 
   OpId addOp(const OpAttributes& attributes);
   OpId addOp(std::string name, std::int32_t latency);
