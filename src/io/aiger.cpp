@@ -10,6 +10,7 @@
 // fed by a loop-carried edge (distance 1) from the driver of their next state; the symbol table
 // and comments are skipped; AIGER 1.9's B/C/J/F sections are refused.
 
+#include <algorithm>
 #include <charconv>
 #include <unordered_map>
 
@@ -23,6 +24,10 @@
 namespace gaus::io {
 
 namespace {
+
+// Binary files list no inputs (they are implied by the header); up to this many, or 16 per byte
+// of the file, are believed.
+constexpr std::int64_t kMaxImplicitInputs = std::int64_t{1} << 20;
 
 struct Header {
   bool binary = false;
@@ -76,7 +81,8 @@ class AigerReader {
                                         fmt::format("M = {}", header.maxVariable)));
     }
     // Every line or gate takes at least two bytes, so a count the file cannot hold is refused
-    // before anything is allocated for it.
+    // before anything is allocated for it. Binary inputs take no bytes at all; an input count far
+    // beyond anything the file could use is taken for a corrupt header as well.
     const std::int64_t lines =
         (header.binary ? 0 : header.inputs) + header.latches + header.outputs + header.ands;
     const auto left = static_cast<std::int64_t>(text_.size() - position_);
@@ -86,6 +92,13 @@ class AigerReader {
                                                     "declares",
                                                     lines),
                                         fmt::format("{} bytes after the header", left)));
+    }
+    const std::int64_t inputLimit = std::max<std::int64_t>(kMaxImplicitInputs, 16 * left);
+    if (header.binary && header.inputs > inputLimit) {
+      throw InputError(1, expectedFound(fmt::format("at most {} inputs in a binary file of {} "
+                                                    "bytes",
+                                                    inputLimit, text_.size()),
+                                        fmt::format("I = {}", header.inputs)));
     }
     return header;
   }

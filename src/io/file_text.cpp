@@ -14,9 +14,10 @@
 namespace gaus::io {
 
 std::string readFileText(const std::filesystem::path& path) {
+  // Only regular files: a FIFO or a device such as /dev/zero could make the read never end.
   std::error_code error;
-  if (std::filesystem::is_directory(path, error)) {
-    throw InputError(path, 0, expectedFound("a file", "a directory"));
+  if (std::filesystem::exists(path, error) && !std::filesystem::is_regular_file(path, error)) {
+    throw InputError(path, 0, expectedFound("a regular file", "a directory or device"));
   }
   const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
                                                              &std::fclose);

@@ -144,7 +144,7 @@ Expected<Format> sniffFormat(const std::filesystem::path& path) {
   if (!std::filesystem::is_regular_file(path, error)) {
     return Error{locate(path, 0,
                         std::filesystem::exists(path, error)
-                            ? "expected a file, found a directory or device"
+                            ? "expected a regular file, found a directory or device"
                             : "cannot open the file: no such file")};
   }
   char head[512] = {};

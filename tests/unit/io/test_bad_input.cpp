@@ -1,6 +1,10 @@
 // Bad input across the formats (issue "Bad input"): each case checks the whole one-line
 // message, "PATH:LINE: expected X, found Y", with the line of the offending token counted by
 // hand in the file under tests/data/bad/.
+#include <fstream>
+#include <iterator>
+#include <random>
+
 #include <catch2/catch.hpp>
 
 #include <gaus/io/io.hpp>
@@ -162,7 +166,8 @@ TEST_CASE("a missing file and a directory are errors, not crashes", "[io][bad]")
   const auto missing = dataPath("bad/no_such_file.json");
   CHECK(loadError(missing) == missing.string() + ": cannot open the file: no such file");
   const auto folder = dataPath("bad");
-  CHECK(loadError(folder) == folder.string() + ": expected a file, found a directory or device");
+  CHECK(loadError(folder) ==
+        folder.string() + ": expected a regular file, found a directory or device");
 }
 
 TEST_CASE("nesting too deep for the tree is refused, not a stack overflow", "[io][bad]") {
@@ -181,4 +186,86 @@ TEST_CASE("a top-level key given twice is refused", "[io][bad]") {
       "twice.json", "{\"format\": \"gaus-0.1\",\n \"ops\": [{\"name\": \"a\"}],\n \"ops\": []}");
   CHECK(loadError(path) ==
         path.string() + ":3: expected each top-level key once, found \"ops\" a second time");
+}
+
+TEST_CASE("AIGER: a binary header declaring billions of inputs is refused", "[io][bad][aiger]") {
+  // Binary inputs take no bytes, so only the header's plausibility can stop 2e9 op allocations.
+  CHECK(loadError(bad("huge_inputs.aig")) ==
+        bad("huge_inputs.aig") +
+            ":1: expected at most 1048576 inputs in a binary file of 32 bytes, found I = "
+            "2000000000");
+}
+
+TEST_CASE("a device is refused even when the format is given", "[io][bad]") {
+  // Without the check, reading /dev/zero would never end.
+  io::ReadOptions options;
+  options.format = io::Format::kNativeJson;
+  CHECK(loadError("/dev/zero", options) ==
+        "/dev/zero: expected a regular file, found a directory or device");
+}
+
+namespace {
+
+// The sample files the robustness tests damage, each copied into `folder` (with the resource
+// model the HatScheT graph needs); `damage(copy, text, name)` runs once per file.
+template <typename Damage>
+void forEachSampleFile(const gaus::test::TempFolder& folder, Damage&& damage) {
+  std::filesystem::copy_file(dataPath("hatschet/tiny_RM.xml"), folder.file("tiny_RM.xml"),
+                             std::filesystem::copy_options::overwrite_existing);
+  for (const char* name : {"native/toy_fa.json", "native/toy_fa.yaml", "gml/tiny.gml",
+                           "aiger/and2.aig", "aiger/latch.aag", "hatschet/tiny.graphml"}) {
+    const auto source = dataPath(name);
+    std::ifstream stream(source, std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(stream)),
+                           std::istreambuf_iterator<char>());
+    damage(folder.file(source.filename().string()), text, name);
+  }
+}
+
+// Writes `content` to `copy` and reads it: it loads, or fails with one line naming the file.
+bool loadsOrFailsCleanly(const std::filesystem::path& copy, const std::string& content) {
+  std::ofstream(copy, std::ios::binary | std::ios::trunc) << content;
+  const auto loaded = io::readInstances(copy);
+  if (loaded) return true;
+  CHECK_THAT(loaded.error(), Catch::StartsWith(copy.string() + ":"));
+  CHECK(loaded.error().find('\n') == std::string::npos);
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("every prefix of a valid file loads or fails with a located message",
+          "[io][bad][robustness]") {
+  // Truncation at every byte: the readers never crash or hang, and every failure names the file.
+  gaus::test::TempFolder folder;
+  forEachSampleFile(folder, [](const auto& copy, const std::string& text, const char* name) {
+    std::size_t failures = 0;
+    for (std::size_t length = 0; length < text.size(); ++length) {
+      INFO(name << " cut at " << length);
+      failures += loadsOrFailsCleanly(copy, text.substr(0, length)) ? 0 : 1;
+    }
+    // The empty prefix fails, the whole file loads (latch.aag also loads once its gates are
+    // complete: what follows is symbols and comments).
+    INFO(name << ": " << failures << " of " << text.size() << " prefixes fail");
+    CHECK(failures > 0);
+    CHECK(loadsOrFailsCleanly(copy, text));
+  });
+}
+
+TEST_CASE("random byte changes never crash a reader", "[io][bad][robustness]") {
+  // 300 mutants per file, each with 1-3 bytes replaced by random ones (a fixed seed, so a
+  // failure reproduces): each loads or fails with a one-line message naming the file.
+  gaus::test::TempFolder folder;
+  std::mt19937 rng(20240611);
+  forEachSampleFile(folder, [&rng](const auto& copy, const std::string& text, const char* name) {
+    for (int mutant = 0; mutant < 300; ++mutant) {
+      std::string changed = text;
+      const int changes = 1 + static_cast<int>(rng() % 3);
+      for (int c = 0; c < changes; ++c) {
+        changed[rng() % changed.size()] = static_cast<char>(rng() % 256);
+      }
+      INFO(name << " mutant " << mutant);
+      loadsOrFailsCleanly(copy, changed);
+    }
+  });
 }
