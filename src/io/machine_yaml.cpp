@@ -166,4 +166,13 @@ Expected<Machine> readMachine(const std::filesystem::path& path) {
   }
 }
 
+Expected<Machine> findMachine(std::string_view reference, const std::filesystem::path& folder) {
+  const auto file = findMachineFile(reference, folder);
+  if (!file) {
+    return Error{fmt::format("machine {}: expected a machine file ({}), found none",
+                             quoteText(reference), describeMachineSearch())};
+  }
+  return readMachine(*file);
+}
+
 }  // namespace gaus::io

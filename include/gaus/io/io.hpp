@@ -59,6 +59,12 @@ Expected<Instance> readInstance(std::string_view spec, const ReadOptions& option
 // A machine description in YAML (configs/machines/*.yaml), or JSON for a .json file.
 Expected<Machine> readMachine(const std::filesystem::path& path);
 
+// A machine given by a path or by name ("hls_small" for configs/machines/hls_small.yaml), found
+// the way a document's "machine": "NAME" is (docs/formats.md "machine"), starting from `folder`:
+// for `--machine` options.
+Expected<Machine> findMachine(std::string_view reference,
+                              const std::filesystem::path& folder = ".");
+
 // Text of an instance in a writable format (native JSON or YAML, or DOT). Fails for a format
 // gaus does not write and for values JSON cannot hold (a non-finite weight).
 Expected<std::string> formatInstance(const Instance& instance, Format format);

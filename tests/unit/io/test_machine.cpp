@@ -46,3 +46,16 @@ TEST_CASE("a bad machine file names its line", "[io][machine]") {
             ":2: expected a key of the machine (name, resources, memories, warps, "
             "register_limit, variable_latency_warp), found \"resource\"");
 }
+
+TEST_CASE("findMachine takes a name of configs/machines or a path", "[io][machine]") {
+  const auto byName = io::findMachine("hls_medium");
+  REQUIRE(byName.ok());
+  CHECK(byName->resources[0] == Resource{"ADD", 4});
+  const auto byPath = io::findMachine("machines/two_alus.yaml", gaus::test::dataPath("native"));
+  REQUIRE(byPath.ok());
+  CHECK(byPath->name == "two_alus");
+  const auto missing = io::findMachine("warp_drive");
+  REQUIRE_FALSE(missing.ok());
+  CHECK_THAT(missing.error(),
+             Catch::StartsWith("machine \"warp_drive\": expected a machine file (looked for it"));
+}
