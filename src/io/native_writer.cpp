@@ -217,6 +217,14 @@ std::string formatNativeDocument(const Instance& instance, bool yaml) {
   writer.end();
 
   if (instance.schedule) {
+    const Schedule& schedule = *instance.schedule;
+    if (static_cast<OpId>(schedule.start.size()) != graph.numOps() ||
+        (schedule.warps && static_cast<OpId>(schedule.warps->size()) != graph.numOps())) {
+      throw InputError(0, expectedFound(fmt::format("a start time (and warp set) for each of the "
+                                                    "{} ops in the schedule",
+                                                    graph.numOps()),
+                                        fmt::format("{} start times", schedule.start.size())));
+    }
     writer.beginObject("schedule");
     writeScheduleFields(writer, graph, *instance.schedule);
     writer.end();

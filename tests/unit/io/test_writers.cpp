@@ -127,3 +127,18 @@ TEST_CASE("an instance that cannot be written leaves the old file in place", "[i
   CHECK(folder.entries() == std::vector<std::string>{"graph.json"});
   CHECK_FALSE(io::writeInstance(path, instance, io::Format::kGml).ok());  // not writable
 }
+
+TEST_CASE("a schedule that does not fit the graph is not written", "[io][schedule]") {
+  Instance toy = gaus::test::toyFlashAttention();
+  toy.schedule = Schedule{{0, 2}, 2, std::nullopt};  // two starts for three ops
+  const auto text = io::formatInstance(toy, io::Format::kNativeJson);
+  REQUIRE_FALSE(text.ok());
+  CHECK(text.error() ==
+        "instance 'toy_fa': expected a start time (and warp set) for each of the 3 "
+        "ops in the schedule, found 2 start times");
+  gaus::test::TempFolder folder;
+  CHECK(io::writeSchedule(folder.file("s.json"), *toy.graph, *toy.schedule).error() ==
+        folder.file("s.json").string() +
+            ": the schedule has 2 start times for the 3 ops of graph 'toy_fa'");
+  CHECK(folder.entries().empty());
+}
