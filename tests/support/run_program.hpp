@@ -41,8 +41,16 @@ inline ProgramOutput runProgram(const std::string& program, const std::vector<st
   const auto outPath = folder / "out.txt";
   const auto errPath = folder / "err.txt";
   std::string command = shellQuote(program);
-  for (const auto& arg : args) command += " " + shellQuote(arg);
-  command += " >" + shellQuote(outPath.string()) + " 2>" + shellQuote(errPath.string());
+  // Appended piece by piece: `" " + std::string` trips GCC 12's -Wrestrict false positive
+  // (GCC bug 105329) in Release builds.
+  for (const auto& arg : args) {
+    command += ' ';
+    command += shellQuote(arg);
+  }
+  command += " >";
+  command += shellQuote(outPath.string());
+  command += " 2>";
+  command += shellQuote(errPath.string());
   ProgramOutput output;
   const int status = std::system(command.c_str());
   output.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
