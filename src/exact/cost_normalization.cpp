@@ -11,6 +11,9 @@
 // - The paper does not say how a normalized schedule maps back to cycles. Here one normalized
 //   cycle stands for timeUnit = max ceil(C_i / C'_i) raw cycles, which makes the scaled schedule
 //   legal in raw cycles (cost_normalization.hpp), and a nonzero cost whose C' is 0 is given 1.
+// - When the result zeroes a cost or distorts a ratio beyond NormalizationOptions::
+//   maxRatioError, a third solve minimizes F with the sum fixed at U, and the mapping with the
+//   smaller worst ratio error is kept (see the comment at that solve).
 // - CBC instead of SCIP.
 
 #include <algorithm>
@@ -35,9 +38,10 @@ using detail::MilpStatus;
 using detail::VariableId;
 
 // Builds the normalization MILP over `scaled` (values divided by their gcd). Variables 0..k-1 are
-// C', variable k is F. Phase 1 (fStar unset) minimizes F; phase 2 maximizes sum C' with F <= F*.
+// C', variable k is F. Phase 1 (fStar unset) minimizes F; phase 2 maximizes sum C' with F <= F*;
+// the fallback (sumExactly) minimizes F with the sum fixed at U.
 MilpModel normalizationModel(const std::vector<std::int64_t>& scaled, std::int64_t sumBound,
-                             std::optional<std::int64_t> fStar) {
+                             std::optional<std::int64_t> fStar, bool sumExactly = false) {
   MilpModel model;
   const auto count = static_cast<VariableId>(scaled.size());
   const double sumCost = fStar ? 1.0 : 0.0;
@@ -63,7 +67,8 @@ MilpModel normalizationModel(const std::vector<std::int64_t>& scaled, std::int64
   }
   LinearExpression sum;
   for (VariableId i = 0; i < count; ++i) sum.add(i, 1.0);
-  model.addRow(sum, 1.0, static_cast<double>(sumBound));
+  model.addRow(sum, sumExactly ? static_cast<double>(sumBound) : 1.0,
+               static_cast<double>(sumBound));
   model.setMaximize(fStar.has_value());
   return model;
 }
@@ -80,15 +85,21 @@ std::int64_t crossError(const std::vector<std::int64_t>& scaled,
   return worst;
 }
 
-// A start for the first solve: C' proportional to C, rounded, with the sum at most U.
+// A start: C' proportional to C, rounded down, with the sum at most U (exactly U when asked: the
+// remainder goes to the largest value).
 std::vector<double> proportionalStart(const std::vector<std::int64_t>& scaled,
-                                      std::int64_t sumBound) {
+                                      std::int64_t sumBound, bool sumExactly = false) {
   const double total = std::accumulate(scaled.begin(), scaled.end(), 0.0);
   std::vector<std::int64_t> mapped;
   for (std::int64_t value : scaled) {
     mapped.push_back(static_cast<std::int64_t>(std::floor(value * sumBound / total)));
   }
-  if (std::accumulate(mapped.begin(), mapped.end(), std::int64_t{0}) == 0) mapped.back() = 1;
+  const std::int64_t sum = std::accumulate(mapped.begin(), mapped.end(), std::int64_t{0});
+  if (sumExactly) {
+    mapped.back() += sumBound - sum;
+  } else if (sum == 0) {
+    mapped.back() = 1;
+  }
   std::vector<double> start(mapped.begin(), mapped.end());
   start.push_back(static_cast<double>(crossError(scaled, mapped)));
   return start;
@@ -146,8 +157,9 @@ std::string CostNormalization::describe() const {
   for (std::size_t i = 0; i < values.size(); ++i) {
     text += fmt::format("{}{}->{}", i == 0 ? "" : ", ", values[i], normalized[i]);
   }
-  return fmt::format("{} (F*={}, worst ratio error {:.1f}%)", text, worstCrossError,
-                     100.0 * worstRatioError);
+  return fmt::format("{} (F{}={}, worst ratio error {:.1f}%{})", text, fixedScale ? "" : "*",
+                     worstCrossError, 100.0 * worstRatioError,
+                     fixedScale ? ", sum fixed at U" : "");
 }
 
 Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
@@ -200,8 +212,33 @@ Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
   }
   result.normalized = mapped;
   result.worstCrossError = fStar;
-  result.normalizedSum = std::accumulate(mapped.begin(), mapped.end(), std::int64_t{0});
   result.worstRatioError = worstRatioError(result.values, mapped);
+  if (options.fixedScaleFallback && (result.worstRatioError > options.maxRatioError ||
+                                     std::count(mapped.begin(), mapped.end(), 0) > 0)) {
+    // Departure: F is an absolute cross error, which small C' keep small too, so the paper's
+    // optimum can map most costs to 0 or 1. Fixing the sum at U compares mappings at one scale;
+    // the one with the smaller worst ratio error (then fewer zeros) is kept.
+    MilpModel fixed = normalizationModel(scaled, options.sumBound, std::nullopt, true);
+    fixed.setStart(proportionalStart(scaled, options.sumBound, true));
+    const auto fixedSolution = fixed.solve(options.timeLimitSeconds);
+    if (fixedSolution.hasSolution()) {
+      std::vector<std::int64_t> candidate;
+      for (VariableId i = 0; i < count; ++i) candidate.push_back(fixedSolution.integerValue(i));
+      const double error = worstRatioError(result.values, candidate);
+      const auto zeros = [](const std::vector<std::int64_t>& v) {
+        return std::count(v.begin(), v.end(), 0);
+      };
+      if (error < result.worstRatioError ||
+          (error == result.worstRatioError && zeros(candidate) < zeros(mapped))) {
+        mapped = std::move(candidate);
+        result.normalized = mapped;
+        result.worstRatioError = error;
+        result.worstCrossError = crossError(scaled, mapped);
+        result.fixedScale = true;
+      }
+    }
+  }
+  result.normalizedSum = std::accumulate(mapped.begin(), mapped.end(), std::int64_t{0});
   result.provenOptimal =
       firstSolution.status == MilpStatus::kOptimal && secondSolution.status == MilpStatus::kOptimal;
   if (!result.provenOptimal) {

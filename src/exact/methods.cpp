@@ -29,7 +29,8 @@ std::vector<OptionDoc> moduloMilpDocs() {
   return {
       {"formulation", "auto", "modulo MILP form: stage-residue, time-indexed, or auto"},
       {"windows", "true", "bound each op's start by ASAP/ALAP at the current II"},
-      {"start", "true", "start CBC from a greedy schedule (also bounds L)"},
+      {"start", "true", "start CBC from a heuristic schedule (also bounds L)"},
+      {"start-heuristic", "best", "where the start comes from: greedy, ims, or best (both)"},
       {"symmetry", "true", "order interchangeable ops"},
   };
 }
@@ -66,6 +67,13 @@ Expected<ModuloMilpOptions> readModuloMilp(OptionReader& reader, double timeLimi
   milp.formulation = *parsed;
   milp.useWindows = reader.getBool("windows", true);
   milp.useStart = reader.getBool("start", true);
+  const std::string heuristic = reader.getString("start-heuristic", "best");
+  const auto parsedHeuristic = parseStartHeuristic(heuristic);
+  if (!parsedHeuristic) {
+    return Error{
+        fmt::format("option 'start-heuristic' expects greedy, ims or best, got '{}'", heuristic)};
+  }
+  milp.startHeuristic = *parsedHeuristic;
   milp.breakSymmetry = reader.getBool("symmetry", true);
   milp.timeLimitSeconds = timeLimit;
   return milp;

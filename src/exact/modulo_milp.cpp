@@ -10,8 +10,9 @@
 // - Windows: M(v) lies in [ASAP(v), ALAP(v)] at the current II, where ASAP is the longest path
 //   over all edges weighted d - distance II and ALAP is taken from an upper bound on L (a
 //   greedy modulo schedule's latency). The window fixes the stage range and, when narrower
-//   than II, removes residues.
-// - The greedy schedule is also CBC's first incumbent.
+//   than II, removes residues. The upper bound on L is the start schedule's latency.
+// - The start schedule (the better of a greedy placement and iterative modulo scheduling, Rau,
+//   MICRO 1994, from the heuristic module) is CBC's first incumbent.
 // - Interchangeable ops are ordered (symmetry.hpp).
 // - With an upper bound on L and narrow windows, the time-indexed form (time_indexed.cpp) is
 //   used instead: one binary per op and start cycle, which folds each start to its residue.
@@ -27,7 +28,9 @@
 
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/registry.hpp>
+#include <gaus/core/verify.hpp>
 #include <gaus/exact/modulo_milp.hpp>
+#include <gaus/heuristic/iterative_modulo_scheduler.hpp>
 
 #include "milp_solver.hpp"
 #include "normalized_solve.hpp"
@@ -217,7 +220,53 @@ std::optional<std::string> reservationTooLong(const Graph& graph, const Machine&
   return std::nullopt;
 }
 
+// The start schedule at `ii` with the smallest latency among the heuristics asked for: the
+// greedy placement of start_schedule.cpp and iterative modulo scheduling (heuristic module).
+// A heuristic schedule is checked with the verifier before it is used as an incumbent.
+std::optional<std::vector<Cycle>> startSchedule(const Problem& problem, std::int32_t ii,
+                                                StartHeuristic heuristic) {
+  const Graph& graph = *problem.graph;
+  std::optional<std::vector<Cycle>> best;
+  auto consider = [&](const std::vector<Cycle>& start) {
+    if (!best || detail::scheduleLatency(graph, start) < detail::scheduleLatency(graph, *best)) {
+      best = start;
+    }
+  };
+  if (heuristic != StartHeuristic::kIms) {
+    if (auto greedy = detail::greedySchedule(graph, *problem.machine, ii)) consider(greedy->start);
+  }
+  if (heuristic != StartHeuristic::kGreedy) {
+    Problem modulo = problem;
+    modulo.kind = ProblemKind::kModulo;
+    modulo.ii = ii;
+    heuristic::ImsOptions ims;
+    ims.ii = ii;
+    const Result result = heuristic::iterativeModuloSchedule(modulo, ims);
+    if (result.schedule && verify(modulo, *result.schedule).ok()) consider(result.schedule->start);
+  }
+  return best;
+}
+
 }  // namespace
+
+std::string_view toString(StartHeuristic heuristic) {
+  switch (heuristic) {
+    case StartHeuristic::kGreedy:
+      return "greedy";
+    case StartHeuristic::kIms:
+      return "ims";
+    case StartHeuristic::kBest:
+      return "best";
+  }
+  return "best";
+}
+
+std::optional<StartHeuristic> parseStartHeuristic(std::string_view text) {
+  for (auto heuristic : {StartHeuristic::kGreedy, StartHeuristic::kIms, StartHeuristic::kBest}) {
+    if (toString(heuristic) == text) return heuristic;
+  }
+  return std::nullopt;
+}
 
 std::string_view toString(ModuloFormulation formulation) {
   switch (formulation) {
@@ -296,10 +345,8 @@ ModuloAttempt solveModuloAtIi(const Problem& problem, std::int32_t ii,
   // A first schedule: bound on L and incumbent.
   std::optional<std::vector<Cycle>> start;
   if (options.useStart) {
-    if (auto greedy = detail::greedySchedule(graph, machine, ii)) {
-      start = greedy->start;
-      if (breaking) detail::orderBySymmetries(symmetries, *start);
-    }
+    start = startSchedule(problem, ii, options.startHeuristic);
+    if (start && breaking) detail::orderBySymmetries(symmetries, *start);
   }
   std::optional<Cycle> latencyUpper = options.latencyBound;
   if (start) {

@@ -37,7 +37,10 @@ struct NormalizationOptions {
   std::int64_t largeCostThreshold = 64;
   // A mapping whose worst relative ratio error exceeds this is reported with a warning.
   double maxRatioError = 0.25;
-  double timeLimitSeconds = 10.0;  // for each of the two MILP solves
+  double timeLimitSeconds = 10.0;  // for each MILP solve
+  // When the paper's mapping zeroes a cost or distorts a ratio beyond maxRatioError, also solve
+  // with the sum fixed at U and keep the better mapping (cost_normalization.cpp).
+  bool fixedScaleFallback = true;
 };
 
 // The result of the normalization MILP on a pool of costs.
@@ -45,12 +48,14 @@ struct CostNormalization {
   std::vector<std::int64_t> values;      // the distinct positive raw costs, increasing
   std::vector<std::int64_t> normalized;  // C' per value, same order
   std::int64_t divisor = 1;              // gcd of the values, divided out before solving
-  // F* = max over pairs i < j of |C_i C'_j - C_j C'_i|, with C = values / divisor.
+  // F* = max over pairs i < j of |C_i C'_j - C_j C'_i|, with C = values / divisor (of the kept
+  // mapping: the fallback's F when fixedScale).
   std::int64_t worstCrossError = 0;
   // max over pairs with both C' > 0 of |(C'_i / C'_j) / (C_i / C_j) - 1|.
   double worstRatioError = 0.0;
   std::int64_t normalizedSum = 0;
   bool provenOptimal = false;  // both solves proven optimal within their time limits
+  bool fixedScale = false;     // the fallback with the sum fixed at U was kept
   double seconds = 0.0;
   std::vector<std::string> warnings;  // zeroed values, distorted ratios, time limit
 

@@ -22,15 +22,25 @@ enum class ModuloFormulation {
 std::string_view toString(ModuloFormulation formulation);
 std::optional<ModuloFormulation> parseModuloFormulation(std::string_view text);
 
+// Where the first schedule of a modulo MILP comes from (incumbent and bound on L).
+enum class StartHeuristic {
+  kGreedy,  // list placement with a folded reservation table (start_schedule.cpp)
+  kIms,     // iterative modulo scheduling at the fixed II (heuristic module)
+  kBest,    // both; the one with the smaller latency
+};
+std::string_view toString(StartHeuristic heuristic);
+std::optional<StartHeuristic> parseStartHeuristic(std::string_view text);
+
 struct ModuloMilpOptions {
   ModuloFormulation formulation = ModuloFormulation::kAuto;
   // kAuto picks the time-indexed form when the average window width is at most this many
   // times II (it then has at most that many times the stage/residue model's binaries; the
   // default is measured in docs/benchmarks.md, "Exact engine").
   double timeIndexedWindowFactor = 2.0;
-  bool useWindows = true;     // bound each op's start from ASAP/ALAP at the current II
-  bool useStart = true;       // a greedy modulo schedule as CBC's first incumbent and bound on L
-  bool breakSymmetry = true;  // order interchangeable ops (twins, one sub-tile automorphism)
+  bool useWindows = true;  // bound each op's start from ASAP/ALAP at the current II
+  bool useStart = true;    // a heuristic schedule as CBC's first incumbent and bound on L
+  StartHeuristic startHeuristic = StartHeuristic::kBest;
+  bool breakSymmetry = true;       // order interchangeable ops (twins, one sub-tile automorphism)
   double timeLimitSeconds = 60.0;  // per II
   // Upper bound on L (e.g. from a heuristic); tightens the windows like the greedy start does.
   std::optional<Cycle> latencyBound;

@@ -10,14 +10,23 @@
 #include <gaus/exact/methods.hpp>
 #include <gaus/exact/modulo_milp.hpp>
 #include <gaus/exact/twill.hpp>
+#include <gaus/io/io.hpp>
 
-#include "kernels.hpp"
+#include "test_support.hpp"
 #include "toy_graphs.hpp"
 
 using namespace gaus;
 using namespace gaus::exact;
 
 namespace {
+
+// A built-in kernel: configs/kernels/NAME.yaml, its machine from configs/machines/.
+Instance loadKernel(const std::string& name) {
+  auto instance = io::readInstance(test::sourcePath("configs/kernels/" + name + ".yaml").string());
+  INFO(name);
+  REQUIRE(instance.ok());
+  return std::move(instance).value();
+}
 
 TwillSolution solve(const Instance& instance, TwillOptions options = {}) {
   options.smtTimeLimitSeconds = 120.0;
@@ -109,7 +118,7 @@ TEST_CASE("twill toy FA: I = 1 infeasible, I* = 2, L = 4, S:0 and O:3", "[exact]
   // TWILL.md / paper Fig. 1. I = 1 fails the tensor core (S and O need two TC cycles); at I = 2
   // the minimum L is 4 with S:0 and O:3 forced (S:1 would put O at residue 1 with S). P may sit
   // at 1 or 2 (both optimal; the paper draws P:2), so P is only checked to be one of them.
-  const auto toy = test::toyFlashAttention();
+  const auto toy = loadKernel("toy_fa");
   const Problem problem = toy.problem(ProblemKind::kModuloWarp);
   CHECK(solveModuloAtIi(toy.problem(ProblemKind::kModulo), 1).verdict ==
         AttemptVerdict::kInfeasible);
@@ -147,7 +156,7 @@ TEST_CASE("twill through the registry: verified, with the attempt log and the ex
           "[exact][twill]") {
   MethodRegistry registry;
   registerExactMethods(registry);
-  const auto toy = test::toyFlashAttention();
+  const auto toy = loadKernel("toy_fa");
   const Result result = registry.run("twill", toy.problem(ProblemKind::kModuloWarp),
                                      {{"explain", "true"}, {"time-limit", "30"}});
   INFO(result.message);
@@ -170,7 +179,7 @@ TEST_CASE("twill GEMM (Hopper): loads on the variable-latency warp, MMA apart, I
   // The WGMMA holds the tensor core 4 units per K step and the loads are streaming, so I = 4
   // (ResMII of TC). Loads must run alone on warp 0 (variable latency) and the MMA elsewhere: the
   // producer/consumer split of CUTLASS and Triton, with 2 warps proven minimal.
-  const auto gemm = test::gemmHopper();
+  const auto gemm = loadKernel("gemm_hopper");
   const TwillSolution solution = solve(gemm);
   REQUIRE(solution.status == SolveStatus::kOptimal);
   CHECK(*solution.ii == 4);
@@ -191,7 +200,7 @@ TEST_CASE("twill FA forward (Hopper, two sub-tiles): I* = ResMII(TC), FA3 ping-p
   // current O of a sub-tile (S(j+1) before PV(j), the FA3 pipeline); one sub-tile's exp overlaps
   // the other's GEMMs (ping-pong). The WGMMA waits (blocking edges into the softmax and the
   // rescale) keep the two sub-tiles on two consumer warps: with the producer, 3 warps.
-  const auto fa = test::flashAttentionHopper();
+  const auto fa = loadKernel("fa_fwd_hopper");
   TwillOptions options;
   options.explain = true;
   const TwillSolution solution = solve(fa, options);
@@ -224,17 +233,16 @@ TEST_CASE("twill FA forward (Hopper, two sub-tiles): I* = ResMII(TC), FA3 ping-p
   CHECK_THAT(solution.explanation.text, Catch::Contains("ResMII: unit TC"));
 }
 
-TEST_CASE("twill FA forward (Blackwell, two sub-tiles): roles found and the three ablations",
+TEST_CASE("twill FA forward (Blackwell, two sub-tiles): I* = 16 and the roles found",
           "[exact][twill][.slow]") {
   // TC and EXP both need 16 units per iteration (B200's tensor cores are 2x Hopper's, its exp
   // units are not), so I* = 16. The target is FA4's five roles (load, MMA, two softmax groups,
   // correction); this cost model gets four warps, proven minimal (docs/exact.md says why and
-  // what the cost model would need for five). The three ablations are UNSAT at the smallest
-  // modulo-feasible I:
+  // what the cost model would need for five). The ablations follow as separate cases:
   // - fewer warps: 3 warps (one load warp and two compute warps);
   // - no sub-tiling: one tile of twice the rows (its own smallest modulo-feasible I);
   // - no cross-warp communication: every fixed-latency op's spill cost above any L tried.
-  const auto fa = test::flashAttentionBlackwell();
+  const auto fa = loadKernel("fa_fwd_blackwell");
   const TwillSolution solution = solve(fa);
   REQUIRE(solution.status == SolveStatus::kOptimal);
   CHECK(*solution.ii == 16);
@@ -245,25 +253,33 @@ TEST_CASE("twill FA forward (Blackwell, two sub-tiles): roles found and the thre
   CHECK(warps[opNamed(fa, "load_k")] == WarpSet{1});
   CHECK(warps[opNamed(fa, "load_v")] == WarpSet{1});
   CHECK(solution.verification->ok());
+}
 
+// The three ablations of TWILL.md, each UNSAT at the smallest modulo-feasible I of the kernel
+// it runs on (16 for the two-sub-tile kernel: TC and EXP both need 16 units per iteration).
+TEST_CASE("twill FA Blackwell ablation: 3 warps are UNSAT at I = 16", "[exact][twill][.slow]") {
+  const auto fa = loadKernel("fa_fwd_blackwell");
   const std::int32_t smallest = smallestModuloFeasibleIi(fa);
   CHECK(smallest == 16);
-  TwillOptions atSmallest;
-  atSmallest.maxIi = smallest;
-  SECTION("fewer warps") {
-    atSmallest.warps = 3;
-    const TwillSolution ablated = solve(fa, atSmallest);
-    CHECK(ablated.status == SolveStatus::kInfeasible);
-  }
-  SECTION("no sub-tiling") {
-    const auto single = mergedSubTiles(fa);
-    TwillOptions options;
-    options.maxIi = smallestModuloFeasibleIi(single);
-    const TwillSolution ablated = solve(single, options);
-    CHECK(ablated.status == SolveStatus::kInfeasible);
-  }
-  SECTION("no cross-warp communication") {
-    const TwillSolution ablated = solve(withSpillCost(fa, 64), atSmallest);
-    CHECK(ablated.status == SolveStatus::kInfeasible);
-  }
+  TwillOptions options;
+  options.maxIi = smallest;
+  options.warps = 3;
+  CHECK(solve(fa, options).status == SolveStatus::kInfeasible);
+}
+
+TEST_CASE("twill FA Blackwell ablation: no sub-tiling is UNSAT at its smallest I",
+          "[exact][twill][.slow]") {
+  const auto single = mergedSubTiles(loadKernel("fa_fwd_blackwell"));
+  TwillOptions options;
+  options.maxIi = smallestModuloFeasibleIi(single);
+  const TwillSolution solution = solve(single, options);
+  CHECK(solution.status == SolveStatus::kInfeasible);
+}
+
+TEST_CASE("twill FA Blackwell ablation: no cross-warp communication is UNSAT at I = 16",
+          "[exact][twill][.slow]") {
+  const auto fa = loadKernel("fa_fwd_blackwell");
+  TwillOptions options;
+  options.maxIi = smallestModuloFeasibleIi(fa);
+  CHECK(solve(withSpillCost(fa, 64), options).status == SolveStatus::kInfeasible);
 }
