@@ -102,7 +102,9 @@ std::vector<BufferUsage> bufferUsage(const Graph& graph, const Schedule& schedul
       buffer.op = op;
       buffer.memory = print.memory;
       buffer.amount = print.amount;
-      buffer.buffers = static_cast<std::int32_t>((length + ii - 1) / ii);
+      // The ring the memory model allocates: at least one buffer when the value is consumed.
+      const std::int64_t least = graph.outEdges(op).empty() ? 0 : 1;
+      buffer.buffers = static_cast<std::int32_t>(std::max(least, (length + ii - 1) / ii));
       usage.push_back(buffer);
     }
   }

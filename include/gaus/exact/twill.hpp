@@ -57,8 +57,8 @@ struct TwillFamilySet {
 
 // How memory footprints count against a memory's capacity.
 enum class MemoryModel {
-  // Each value gets a ring of ceil(lifetime / II) buffers for the whole loop (how kernels
-  // allocate shared and tensor memory: buffers x stages). Stricter than kCycles.
+  // Each value gets a ring of max(1, ceil(lifetime / II)) buffers for the whole loop (how
+  // kernels allocate shared and tensor memory: buffers x stages). Stricter than kCycles.
   kBuffers,
   // Footprints of the values live at each residue (the verifier's rule).
   kCycles,
@@ -115,7 +115,7 @@ struct BufferUsage {
   OpId op = 0;
   MemoryId memory = 0;
   std::int64_t amount = 0;   // per buffer
-  std::int32_t buffers = 0;  // ceil(lifetime / II), at least 1 when live
+  std::int32_t buffers = 0;  // max(1, ceil(lifetime / II)) for a consumed value
   std::int64_t total() const { return amount * buffers; }
 };
 
