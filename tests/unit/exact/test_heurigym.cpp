@@ -1,14 +1,14 @@
 // The acyclic latency MILP on the HeuriGym operator-scheduling set (shared/benchmarks): its
 // latency is never worse than list scheduling's, and where it proves optimality it equals the
 // benchmark's reference latency (baseline.json, found by a commercial MILP solver).
+#include <filesystem>
+
 #include <catch2/catch.hpp>
 
 #include <gaus/core/verify.hpp>
 #include <gaus/exact/latency_milp.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
 #include <gaus/io/io.hpp>
-
-#include <filesystem>
 
 #include "test_support.hpp"
 
@@ -22,8 +22,8 @@ int checkFolder(const std::string& folder, const std::vector<std::string>& names
                 double timeLimit) {
   int proven = 0;
   for (const auto& name : names) {
-    const auto path =
-        test::sharedPath("benchmarks/heurigym-operator-scheduling/" + folder + "/" + name + ".json");
+    const auto path = test::sharedPath("benchmarks/heurigym-operator-scheduling/" + folder + "/" +
+                                       name + ".json");
     auto instance = io::readInstance(path.string());
     INFO(path.string());
     REQUIRE(instance.ok());
@@ -63,12 +63,14 @@ TEST_CASE("HeuriGym (every instance): MILP <= list, = baseline when optimal",
           "[exact][latency][heurigym][.slow]") {
   // 60 s per instance (docs/benchmarks.md "Exact engine" lists the figures).
   int proven = checkFolder("demo", {"demo", "hal", "horner"}, 60.0);
-  proven += checkFolder("small", {"arf", "collapse", "cosine1", "cosine2", "ewf", "feedback",
-                                  "fir1", "fir2", "h2v2", "motion"},
+  proven += checkFolder("small",
+                        {"arf", "collapse", "cosine1", "cosine2", "ewf", "feedback", "fir1", "fir2",
+                         "h2v2", "motion"},
                         60.0);
-  proven += checkFolder("medium", {"idctcol", "interpolate", "invert", "jpeg_fdct", "jpeg_idct",
-                                   "matmul", "smooth", "write"},
-                        60.0);
+  proven += checkFolder(
+      "medium",
+      {"idctcol", "interpolate", "invert", "jpeg_fdct", "jpeg_idct", "matmul", "smooth", "write"},
+      60.0);
   // 20 of 21 measured proven optimal in 60 s (jpeg_idct times out); allow one more to time out
   // on a loaded machine.
   CHECK(proven >= 19);

@@ -1,6 +1,6 @@
 // The Twill search on the built-in kernels (TWILL.md "Built-in kernels and expected results").
-// The toy and GEMM run by default; the Flash-Attention kernels take several seconds each and are
-// tagged [.slow].
+// The kernels solve in a few seconds at most (docs/benchmarks.md) and run by default; the
+// Blackwell ablations take longer and are tagged [.slow].
 #include <algorithm>
 
 #include <catch2/catch.hpp>
@@ -194,7 +194,7 @@ TEST_CASE("twill GEMM (Hopper): loads on the variable-latency warp, MMA apart, I
 }
 
 TEST_CASE("twill FA forward (Hopper, two sub-tiles): I* = ResMII(TC), FA3 ping-pong",
-          "[exact][twill][.slow]") {
+          "[exact][twill]") {
   // Per sub-tile S and PV hold the TC 4 units each: ResMII(TC) = 16; exp needs 2 x 4 = 8 of
   // EXP. Expected (TWILL.md): I* = 16; some sub-tile's next-iteration S is issued before the
   // current O of a sub-tile (S(j+1) before PV(j), the FA3 pipeline); one sub-tile's exp overlaps
@@ -234,7 +234,7 @@ TEST_CASE("twill FA forward (Hopper, two sub-tiles): I* = ResMII(TC), FA3 ping-p
 }
 
 TEST_CASE("twill FA forward (Blackwell, two sub-tiles): I* = 16 and the roles found",
-          "[exact][twill][.slow]") {
+          "[exact][twill]") {
   // TC and EXP both need 16 units per iteration (B200's tensor cores are 2x Hopper's, its exp
   // units are not), so I* = 16. The target is FA4's five roles (load, MMA, two softmax groups,
   // correction); this cost model gets four warps, proven minimal (docs/exact.md says why and
@@ -282,4 +282,81 @@ TEST_CASE("twill FA Blackwell ablation: no cross-warp communication is UNSAT at 
   TwillOptions options;
   options.maxIi = smallestModuloFeasibleIi(fa);
   CHECK(solve(withSpillCost(fa, 64), options).status == SolveStatus::kInfeasible);
+}
+
+TEST_CASE("twill search: a blocking wait pushes II above MII, and the explanation says why",
+          "[exact][twill]") {
+  // c holds the ALU 3 cycles (MII = 3); b waits on a blocking synchronization from a. With one
+  // warp, b would issue while c executes at every residue of II = 3, so II = 3 is UNSAT for
+  // every L; at II = 4 c leaves one residue free. Expected: II = 4, and the explanation blames
+  // blocking-concurrency for II = 3.
+  Machine machine;
+  machine.name = "one_warp";
+  const ResourceId alu = machine.addResource("ALU", 1);
+  GraphBuilder builder("blocking_pushes_ii");
+  const OpId a = builder.addOp("a", 1);
+  const OpId b = builder.addOp("b", 1);
+  const OpId c = builder.addOp("c", 3);
+  builder.addReservation(c, {alu, 0, 3, 1});
+  builder.setEdgeBlocking(builder.addEdge(a, b, 1, 0), true);
+  const auto instance = test::makeInstance(std::move(builder), machine);
+  TwillOptions options;
+  options.explain = true;
+  const TwillSolution solution = solve(instance, options);
+  REQUIRE(solution.status == SolveStatus::kOptimal);
+  CHECK(solution.mii == 3);
+  CHECK(*solution.ii == 4);
+  REQUIRE(solution.explanation.iiFailures.size() == 1);
+  CHECK(solution.explanation.iiFailures[0].first == 3);
+  CHECK_THAT(solution.explanation.iiFailures[0].second, Catch::Contains("blocking-concurrency"));
+  CHECK_THAT(solution.explanation.iiBinding, Catch::Contains("warp constraints"));
+}
+
+TEST_CASE("twill search: nothing satisfiable up to the bound names the blocking family",
+          "[exact][twill]") {
+  // a's value needs 300 registers for at least one cycle (a -> b, delay 1) but a warp holds
+  // 240: no II up to the non-overlapped bound helps, and the message must say register-limit.
+  Machine machine;
+  machine.name = "small_registers";
+  machine.addResource("ALU", 1);
+  machine.warps = 2;
+  machine.registerLimit = 240;
+  GraphBuilder builder("too_many_registers");
+  const OpId a = builder.addOp("a", 1);
+  builder.addReservation(a, {0, 0, 1, 1});
+  builder.setRegs(a, 300);
+  const OpId b = builder.addOp("b", 1);
+  builder.addEdge(a, b, 1, 0);
+  const auto instance = test::makeInstance(std::move(builder), machine);
+  const TwillSolution solution = solve(instance);
+  CHECK(solution.status == SolveStatus::kInfeasible);
+  CHECK_THAT(solution.message, Catch::Contains("register-limit"));
+  CHECK_FALSE(solution.schedule);
+  // Every II from MII to the bound was tried and logged.
+  CHECK(std::count_if(solution.attempts.begin(), solution.attempts.end(),
+                      [](const TwillAttempt& attempt) { return attempt.phase == "smt"; }) >= 1);
+}
+
+TEST_CASE("ilp through the registry: latency and modulo problems, options checked",
+          "[exact][registry]") {
+  MethodRegistry registry;
+  registerExactMethods(registry);
+  const auto toy = loadKernel("toy_fa");
+  // Latency: S, P, O in a chain of 1-cycle ops: L = 3. Modulo: II = 2 (TWILL.md toy).
+  const Result latency = registry.run("ilp", toy.problem(ProblemKind::kLatency), {});
+  REQUIRE(latency.status == SolveStatus::kOptimal);
+  CHECK(latency.verified());
+  CHECK(*latency.objective == 3);
+  const Result modulo = registry.run("ilp", toy.problem(ProblemKind::kModulo),
+                                     {{"formulation", "stage-residue"}, {"search-from", "1"}});
+  REQUIRE(modulo.status == SolveStatus::kOptimal);
+  CHECK(modulo.verified());
+  CHECK(*modulo.objective == 2);
+  CHECK(modulo.log.size() == 2);  // II = 1 infeasible, II = 2 optimal
+  const Result typo = registry.run("ilp", toy.problem(ProblemKind::kModulo), {{"formulaton", "x"}});
+  CHECK(typo.status == SolveStatus::kError);
+  CHECK_THAT(typo.message, Catch::Contains("unknown option 'formulaton'"));
+  const Result bad = registry.run("ilp", toy.problem(ProblemKind::kModulo), {{"normalize", "yes"}});
+  CHECK(bad.status == SolveStatus::kError);
+  CHECK_THAT(bad.message, Catch::Contains("'normalize' expects on, off or auto"));
 }
