@@ -1,12 +1,12 @@
 #include "bench_support.hpp"
 
-#include <fmt/format.h>
-#include <sys/resource.h>
-#include <unistd.h>
-
 #include <ctime>
 #include <fstream>
+#include <sys/resource.h>
 #include <thread>
+#include <unistd.h>
+
+#include <fmt/format.h>
 
 namespace gaus::bench {
 
@@ -106,8 +106,8 @@ std::vector<std::pair<std::string, std::string>> environmentNotes() {
       break;
     }
   }
-  notes.emplace_back("cpu", fmt::format("{} ({} hardware threads)", cpu,
-                                        std::thread::hardware_concurrency()));
+  notes.emplace_back(
+      "cpu", fmt::format("{} ({} hardware threads)", cpu, std::thread::hardware_concurrency()));
   char date[32];
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));

@@ -2,12 +2,12 @@
 // report that prints as a table and as JSON (for docs/benchmarks.md and for scripts).
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 namespace gaus::bench {
 
@@ -31,17 +31,17 @@ struct Figure {
   std::string name;
   double value = 0;
   std::string unit;
-  std::optional<double> atMost;  // target: value <= atMost
-  std::optional<double> atLeast; // target: value >= atLeast
-  bool passes() const {
-    return (!atMost || value <= *atMost) && (!atLeast || value >= *atLeast);
-  }
+  std::optional<double> atMost;   // target: value <= atMost
+  std::optional<double> atLeast;  // target: value >= atLeast
+  bool passes() const { return (!atMost || value <= *atMost) && (!atLeast || value >= *atLeast); }
 };
 
 class Report {
  public:
   explicit Report(std::string title) : title_(std::move(title)) {}
-  void note(std::string key, std::string value) { notes_.emplace_back(std::move(key), std::move(value)); }
+  void note(std::string key, std::string value) {
+    notes_.emplace_back(std::move(key), std::move(value));
+  }
   void add(Figure figure) { figures_.push_back(std::move(figure)); }
   void addTable(std::string heading, std::vector<std::string> columns,
                 std::vector<std::vector<std::string>> rows);

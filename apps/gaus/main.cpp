@@ -1,11 +1,11 @@
 // gaus: schedule dependence graphs. One file per subcommand; this file wires them up and turns
 // every failure into one line on stderr and a non-zero exit.
 
-#include <CLI/CLI.hpp>
-#include <fmt/format.h>
-
 #include <cstdio>
 #include <exception>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "command.hpp"
 

@@ -2,15 +2,14 @@
 // tests of the command line).
 #pragma once
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 namespace gaus::test {
@@ -42,8 +41,8 @@ inline std::string readWholeFile(const std::filesystem::path& path) {
 }
 
 inline ProgramOutput runProgram(const std::string& program, const std::vector<std::string>& args) {
-  const auto folder = std::filesystem::temp_directory_path() /
-                      ("gaus-test-" + std::to_string(::getpid()));
+  const auto folder =
+      std::filesystem::temp_directory_path() / ("gaus-test-" + std::to_string(::getpid()));
   std::filesystem::create_directories(folder);
   const auto outPath = folder / "out.txt";
   const auto errPath = folder / "err.txt";
