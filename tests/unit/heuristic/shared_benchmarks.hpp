@@ -1,11 +1,10 @@
-// Running the heuristic methods on the shared benchmarks (../shared/benchmarks): the files of a
-// benchmark folder, and one method run through the registry, which verifies the schedule.
+// Running the heuristic methods on the shared benchmarks (../shared/benchmarks; the files of a
+// folder come from test_support.hpp): reading, the lower bound on II, and IMS through the
+// registry, which verifies the schedule.
 #pragma once
 
 #include <algorithm>
 #include <filesystem>
-#include <string>
-#include <string_view>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -19,21 +18,6 @@
 #include "test_support.hpp"
 
 namespace gaus::test {
-
-// Every file below benchmarks/<folder> whose name ends with `suffix`, sorted by path so that
-// failures name the same instance on every run.
-inline std::vector<std::filesystem::path> sharedBenchmarkFiles(const std::string& folder,
-                                                               std::string_view suffix) {
-  std::vector<std::filesystem::path> files;
-  const auto root = sharedPath("benchmarks/" + folder);
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
-    if (entry.is_regular_file() && entry.path().filename().string().ends_with(suffix)) {
-      files.push_back(entry.path());
-    }
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
 
 inline std::vector<Instance> readAllInstances(const std::filesystem::path& file) {
   auto instances = io::readInstances(file);
