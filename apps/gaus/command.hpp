@@ -68,5 +68,6 @@ void addVerifyCommand(CLI::App& app);
 void addGenerateCommand(CLI::App& app);
 void addConvertCommand(CLI::App& app);
 void addScheduleCommand(CLI::App& app);
+void addTwillCommand(CLI::App& app);  // only in builds with the exact engine
 
 }  // namespace gaus::cli

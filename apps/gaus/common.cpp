@@ -45,7 +45,7 @@ io::ReadOptions InputFlags::readOptions() const {
 }
 
 Machine loadMachine(const std::string& nameOrPath) {
-  auto machine = io::readMachine(nameOrPath);
+  auto machine = io::findMachine(nameOrPath);
   if (!machine) throw CommandError(machine.error());
   return std::move(machine).value();
 }
