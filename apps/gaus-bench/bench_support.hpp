@@ -9,10 +9,21 @@
 
 #include <nlohmann/json.hpp>
 
+#include <gaus/core/random_graph.hpp>
+
 namespace gaus::bench {
 
 // Peak resident set size of this process so far, in bytes (getrusage ru_maxrss).
 std::int64_t peakRssBytes();
+
+// Lowers the kernel's peak-RSS mark (VmHWM) to the current resident size after handing freed
+// heap pages back to the system, so that peakRssSinceResetBytes() covers only what runs next
+// (memory still held, such as an input built before, counts in full). False where
+// /proc/self/clear_refs cannot be written; ru_maxrss (peakRssBytes) is never reset.
+bool resetPeakRss();
+// VmHWM of /proc/self/status in bytes: the peak since the last resetPeakRss(), or since the
+// start. Nullopt when it cannot be read.
+std::optional<std::int64_t> peakRssSinceResetBytes();
 
 class Stopwatch {
  public:
@@ -60,6 +71,9 @@ class Report {
   std::vector<Figure> figures_;
   std::vector<Table> tables_;
 };
+
+// "ALU (latency 1-2, busy 1, 8 units), ...": the op types of a generated graph, for a note.
+std::string describeOpTypes(const std::vector<RandomOpType>& types);
 
 // Machine and build facts printed with every report: host name, CPU model, cores, date.
 std::vector<std::pair<std::string, std::string>> environmentNotes();

@@ -28,6 +28,9 @@ int main(int argc, char** argv) {
   gaus::bench::BenchOptions options;
   app.add_flag("--json", options.json, "Print JSON instead of markdown");
   gaus::bench::addFoundationSuite(app, options);
+  gaus::bench::addListSuite(app, options);
+  gaus::bench::addImsSuite(app, options);
+  gaus::bench::addHeuristicTablesSuite(app, options);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
