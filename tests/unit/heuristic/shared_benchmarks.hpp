@@ -12,6 +12,7 @@
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/instance.hpp>
 #include <gaus/core/registry.hpp>
+#include <gaus/core/verify.hpp>
 #include <gaus/heuristic/methods.hpp>
 #include <gaus/io/io.hpp>
 

@@ -6,8 +6,6 @@
 // the op's whole delay is gaus's max(start + duration), since the reader gives each op one
 // block of its type for `delay` cycles (docs/formats.md "HeuriGym").
 
-#include <cmath>
-
 #include <catch2/catch.hpp>
 
 #include <gaus/core/analysis.hpp>
