@@ -1,12 +1,13 @@
 #include "bench_support.hpp"
 
-#include <fmt/format.h>
-#include <sys/resource.h>
-#include <unistd.h>
-
 #include <ctime>
 #include <fstream>
+#include <malloc.h>
+#include <sys/resource.h>
 #include <thread>
+#include <unistd.h>
+
+#include <fmt/format.h>
 
 namespace gaus::bench {
 
@@ -14,6 +15,22 @@ std::int64_t peakRssBytes() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   return static_cast<std::int64_t>(usage.ru_maxrss) * 1024;  // Linux reports kilobytes
+}
+
+bool resetPeakRss() {
+  malloc_trim(0);
+  std::ofstream clearRefs("/proc/self/clear_refs");
+  clearRefs << "5";  // 5: reset the peak resident set size (proc(5), Linux >= 4.0)
+  clearRefs.flush();
+  return static_cast<bool>(clearRefs);
+}
+
+std::optional<std::int64_t> peakRssSinceResetBytes() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::stoll(line.substr(6)) * 1024;  // in kB
+  }
+  return std::nullopt;
 }
 
 void Report::addTable(std::string heading, std::vector<std::string> columns,
@@ -96,6 +113,18 @@ nlohmann::json Report::json() const {
   return json;
 }
 
+std::string describeOpTypes(const std::vector<RandomOpType>& types) {
+  std::string text;
+  for (const auto& type : types) {
+    const std::string busy =
+        type.occupancy == 0 ? "its latency" : fmt::format("{} cycle(s)", type.occupancy);
+    text += fmt::format("{}{} (latency {}-{}, busy {}, {} unit(s))", text.empty() ? "" : ", ",
+                        type.name, type.minLatency, type.maxLatency, busy,
+                        type.units ? std::to_string(*type.units) : "unlimited");
+  }
+  return text;
+}
+
 std::vector<std::pair<std::string, std::string>> environmentNotes() {
   std::vector<std::pair<std::string, std::string>> notes;
   std::string cpu = "unknown";
@@ -106,8 +135,8 @@ std::vector<std::pair<std::string, std::string>> environmentNotes() {
       break;
     }
   }
-  notes.emplace_back("cpu", fmt::format("{} ({} hardware threads)", cpu,
-                                        std::thread::hardware_concurrency()));
+  notes.emplace_back(
+      "cpu", fmt::format("{} ({} hardware threads)", cpu, std::thread::hardware_concurrency()));
   char date[32];
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));

@@ -2,12 +2,12 @@
 // reading it back from native JSON, the analyses (topological order, ASAP/ALAP, critical path,
 // ResMII/RecMII), verify() of the ASAP schedule, and the peak resident memory.
 
-#include <fmt/format.h>
+#include <filesystem>
+#include <iostream>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <filesystem>
-#include <iostream>
+#include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/random_graph.hpp>
@@ -19,6 +19,14 @@
 namespace gaus::bench {
 
 namespace {
+
+struct FoundationBenchFlags {
+  std::int32_t ops = 1000000;
+  double degree = 3.0;
+  std::uint64_t seed = 1;
+  std::string file;  // native JSON input; generated when missing
+  bool regenerate = false;
+};
 
 RandomGraphOptions foundationGraphOptions(std::int32_t ops, double degree, std::uint64_t seed) {
   RandomGraphOptions options;
@@ -61,8 +69,6 @@ void prepareInput(const std::filesystem::path& file, const RandomGraphOptions& o
     throw std::runtime_error("generating the benchmark input failed");
   }
 }
-
-}  // namespace
 
 Report runFoundationBench(const FoundationBenchFlags& flags) {
   Report report("Foundation: load, analysis and verify");
@@ -122,10 +128,25 @@ Report runFoundationBench(const FoundationBenchFlags& flags) {
   Stopwatch verifyClock;
   const VerificationReport verification = verify(problem, schedule);
   const double verifySeconds = verifyClock.seconds();
-  if (!verification.ok()) throw std::runtime_error("ASAP schedule failed: " + verification.summary());
+  if (!verification.ok())
+    throw std::runtime_error("ASAP schedule failed: " + verification.summary());
   report.add({"verify ASAP schedule", verifySeconds, "s", 1.0, std::nullopt});
   report.add({"peak RSS", static_cast<double>(peakRssBytes()) / 1e9, "GB", 2.0, std::nullopt});
   return report;
+}
+
+}  // namespace
+
+void addFoundationSuite(CLI::App& app, BenchOptions& options) {
+  auto flags = std::make_shared<FoundationBenchFlags>();
+  CLI::App* command = app.add_subcommand(
+      "foundation", "Load (native JSON), analysis and verify of a generated DAG; peak RSS");
+  command->add_option("--ops", flags->ops, "Ops")->capture_default_str();
+  command->add_option("--degree", flags->degree, "Average out-degree")->capture_default_str();
+  command->add_option("--seed", flags->seed, "Seed")->capture_default_str();
+  command->add_option("--file", flags->file, "Native JSON input (generated there when missing)");
+  command->add_flag("--regenerate", flags->regenerate, "Generate the input anew");
+  command->callback([flags, &options] { emitReport(runFoundationBench(*flags), options); });
 }
 
 }  // namespace gaus::bench

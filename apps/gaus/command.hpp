@@ -2,13 +2,13 @@
 // turning failures into a one-line error and a non-zero exit.
 #pragma once
 
-#include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
-
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <gaus/core/instance.hpp>
 #include <gaus/core/result.hpp>
@@ -18,8 +18,8 @@ namespace gaus::cli {
 
 // Exit codes of every subcommand.
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailure = 1;       // bad input, method error, failed verification
-inline constexpr int kExitUsage = 2;         // wrong command line (CLI11)
+inline constexpr int kExitFailure = 1;  // bad input, method error, failed verification
+inline constexpr int kExitUsage = 2;    // wrong command line (CLI11)
 
 // A failure to report as "gaus: error: MESSAGE" with exit code kExitFailure.
 class CommandError : public std::runtime_error {
@@ -33,11 +33,11 @@ int& exitCode();
 
 // Flags shared by the subcommands that read a graph.
 struct InputFlags {
-  std::string format;                  // --format: override sniffing
-  std::string resourceModel;           // --resources: HatScheT resource model
-  std::string machine;                 // --machine: YAML file or name in configs/machines
-  std::vector<std::string> capacities; // --capacity NAME=N (repeatable), N or "inf"
-  bool rawComm = false;                // --raw-comm: keep GML edge parameters unbinarized
+  std::string format;                   // --format: override sniffing
+  std::string resourceModel;            // --resources: HatScheT resource model
+  std::string machine;                  // --machine: YAML file or name in configs/machines
+  std::vector<std::string> capacities;  // --capacity NAME=N (repeatable), N or "inf"
+  bool rawComm = false;                 // --raw-comm: keep GML edge parameters unbinarized
 
   void addTo(CLI::App& command);
   io::ReadOptions readOptions() const;
@@ -68,5 +68,6 @@ void addVerifyCommand(CLI::App& app);
 void addGenerateCommand(CLI::App& app);
 void addConvertCommand(CLI::App& app);
 void addScheduleCommand(CLI::App& app);
+void addTwillCommand(CLI::App& app);  // only in builds with the exact engine
 
 }  // namespace gaus::cli

@@ -1,8 +1,8 @@
-#include <fmt/format.h>
-
 #include <charconv>
 #include <cstdio>
 #include <limits>
+
+#include <fmt/format.h>
 
 #include "command.hpp"
 
@@ -33,9 +33,10 @@ io::ReadOptions InputFlags::readOptions() const {
   if (!format.empty()) {
     options.format = io::parseFormat(format);
     if (!options.format) {
-      throw CommandError(fmt::format("unknown format '{}' (known: json, yaml, heurigym, gml, "
-                                     "aiger, aag, triton, graphml)",
-                                     format));
+      throw CommandError(
+          fmt::format("unknown format '{}' (known: json, yaml, heurigym, gml, "
+                      "aiger, aag, triton, graphml)",
+                      format));
     }
   }
   if (!resourceModel.empty()) options.resourceModel = resourceModel;
@@ -44,7 +45,7 @@ io::ReadOptions InputFlags::readOptions() const {
 }
 
 Machine loadMachine(const std::string& nameOrPath) {
-  auto machine = io::readMachine(nameOrPath);
+  auto machine = io::findMachine(nameOrPath);
   if (!machine) throw CommandError(machine.error());
   return std::move(machine).value();
 }
@@ -70,9 +71,10 @@ Instance applyMachineFlags(Instance instance, const InputFlags& flags) {
     if (!resource) {
       std::string known;
       for (const auto& r : machine.resources) known += (known.empty() ? "" : ", ") + r.name;
-      throw CommandError(fmt::format("--capacity '{}': the machine has no resource '{}' "
-                                     "(resources: {})",
-                                     setting, name, known));
+      throw CommandError(
+          fmt::format("--capacity '{}': the machine has no resource '{}' "
+                      "(resources: {})",
+                      setting, name, known));
     }
     if (value == "inf") {
       machine.resources[*resource].capacity.reset();
@@ -82,8 +84,8 @@ Instance applyMachineFlags(Instance instance, const InputFlags& flags) {
     const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), capacity);
     if (error != std::errc{} || end != value.data() + value.size() || capacity < 0 ||
         capacity > kMaxInputValue) {
-      throw CommandError(fmt::format("--capacity '{}': expected a count in [0, {}] or inf",
-                                     setting, kMaxInputValue));
+      throw CommandError(fmt::format("--capacity '{}': expected a count in [0, {}] or inf", setting,
+                                     kMaxInputValue));
     }
     machine.resources[*resource].capacity = static_cast<std::int32_t>(capacity);
   }
@@ -175,8 +177,8 @@ nlohmann::json resultToJson(const Instance& instance, const Result& result) {
   json["iterations"] = result.stats.iterations;
   json["solver_calls"] = result.stats.solverCalls;
   nlohmann::json bounds;
-  bounds["lower_bound"] =
-      result.bounds.lowerBound ? nlohmann::json(*result.bounds.lowerBound) : nlohmann::json(nullptr);
+  bounds["lower_bound"] = result.bounds.lowerBound ? nlohmann::json(*result.bounds.lowerBound)
+                                                   : nlohmann::json(nullptr);
   bounds["ii_proven_optimal"] = result.bounds.iiProvenOptimal;
   bounds["latency_proven_optimal"] = result.bounds.latencyProvenOptimal;
   if (!result.bounds.iiBoundReason.empty()) bounds["ii_bound"] = result.bounds.iiBoundReason;
@@ -189,7 +191,8 @@ nlohmann::json resultToJson(const Instance& instance, const Result& result) {
   json["extra"] = extra;
   json["log"] = result.log;
   if (result.schedule) {
-    json["ii"] = result.schedule->ii ? nlohmann::json(*result.schedule->ii) : nlohmann::json(nullptr);
+    json["ii"] =
+        result.schedule->ii ? nlohmann::json(*result.schedule->ii) : nlohmann::json(nullptr);
   }
   json["verified"] = result.verified();
   if (result.verification) {
@@ -205,9 +208,9 @@ std::string describeMetrics(const Machine& machine, const ScheduleMetrics& metri
   for (std::size_t r = 0; r < metrics.peakUsage.size() && r < machine.resources.size(); ++r) {
     const auto& resource = machine.resources[r];
     if (metrics.peakUsage[r] == 0) continue;
-    usage += fmt::format("{}{} {}/{}", usage.empty() ? "" : ", ", resource.name,
-                         metrics.peakUsage[r],
-                         resource.capacity ? std::to_string(*resource.capacity) : "inf");
+    usage +=
+        fmt::format("{}{} {}/{}", usage.empty() ? "" : ", ", resource.name, metrics.peakUsage[r],
+                    resource.capacity ? std::to_string(*resource.capacity) : "inf");
   }
   if (!usage.empty()) text += "\npeak usage: " + usage;
   if (metrics.peakLiveMemory > 0) {

@@ -1,8 +1,8 @@
 // gaus convert IN OUT: any readable input to native JSON / YAML or DOT.
 
-#include <fmt/format.h>
-
 #include <iostream>
+
+#include <fmt/format.h>
 
 #include "command.hpp"
 
@@ -31,9 +31,10 @@ io::Format outputFormat(const ConvertFlags& flags) {
   }
   if (flags.output.ends_with(".dot")) return io::Format::kDot;
   if (flags.output.ends_with(".json") || flags.output == "-") return io::Format::kNativeJson;
-  throw CommandError(fmt::format("{}: cannot tell the output format from the extension; use "
-                                 "--to json|yaml|dot",
-                                 flags.output));
+  throw CommandError(
+      fmt::format("{}: cannot tell the output format from the extension; use "
+                  "--to json|yaml|dot",
+                  flags.output));
 }
 
 void runConvert(const ConvertFlags& flags) {

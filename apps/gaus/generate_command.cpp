@@ -1,9 +1,9 @@
 // gaus generate: deterministic random dependence graphs (core/random_graph.hpp).
 
-#include <fmt/format.h>
-
 #include <charconv>
 #include <iostream>
+
+#include <fmt/format.h>
 
 #include <gaus/core/random_graph.hpp>
 
@@ -41,8 +41,8 @@ RandomOpType parseType(const std::string& spec) {
     begin = colon + 1;
   }
   if (fields.size() < 2 || fields.size() > 5 || fields[0].empty()) {
-    throw CommandError(fmt::format(
-        "--type '{}': expected NAME:MIN-MAX[:OCCUPANCY[:UNITS[:SHARE]]]", spec));
+    throw CommandError(
+        fmt::format("--type '{}': expected NAME:MIN-MAX[:OCCUPANCY[:UNITS[:SHARE]]]", spec));
   }
   RandomOpType type;
   type.name = fields[0];

@@ -1,8 +1,8 @@
 // gaus info GRAPH: sizes, critical path, ResMII / RecMII and what binds them, components.
 
-#include <fmt/format.h>
-
 #include <iostream>
+
+#include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
 
@@ -68,8 +68,8 @@ std::string describeSummary(const Instance& instance, const GraphSummary& summar
   std::string text = fmt::format("{} ({})\n", instance.name, instance.sourcePath);
   text += fmt::format("ops {}, edges {} ({} loop-carried), weak components {}\n", summary.ops,
                       summary.edges, summary.loopCarriedEdges, summary.weakComponents);
-  text += fmt::format("critical path {} cycles, depth {} ops\n", summary.criticalPath,
-                      summary.depth);
+  text +=
+      fmt::format("critical path {} cycles, depth {} ops\n", summary.criticalPath, summary.depth);
   std::string resources;
   for (const auto& resource : machine.resources) {
     resources += fmt::format("{}{}={}", resources.empty() ? "" : ", ", resource.name,
@@ -86,7 +86,8 @@ std::string describeSummary(const Instance& instance, const GraphSummary& summar
   }
   text += fmt::format(", MII {}\n", std::max(summary.resMii.value, summary.recMii.value));
   if (summary.nontrivialSccs > 0) text += fmt::format("recurrences: {}\n", summary.nontrivialSccs);
-  if (summary.resMii.infeasible) text += fmt::format("infeasible: {}\n", *summary.resMii.infeasible);
+  if (summary.resMii.infeasible)
+    text += fmt::format("infeasible: {}\n", *summary.resMii.infeasible);
   for (const auto& [name, value] : instance.reference) {
     text += fmt::format("reference {}: {}\n", name, value);
   }

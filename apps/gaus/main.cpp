@@ -1,11 +1,11 @@
 // gaus: schedule dependence graphs. One file per subcommand; this file wires them up and turns
 // every failure into one line on stderr and a non-zero exit.
 
-#include <CLI/CLI.hpp>
-#include <fmt/format.h>
-
 #include <cstdio>
 #include <exception>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "command.hpp"
 
@@ -19,6 +19,9 @@ int main(int argc, char** argv) {
   gaus::cli::addGenerateCommand(app);
   gaus::cli::addConvertCommand(app);
   gaus::cli::addScheduleCommand(app);
+#ifdef GAUS_HAVE_EXACT
+  gaus::cli::addTwillCommand(app);
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

@@ -1,11 +1,11 @@
 // gaus schedule GRAPH --method NAME: runs one method of the catalog, verifies the schedule and
 // prints the result; gaus methods: lists the methods and their options.
 
-#include <fmt/format.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <iostream>
+#include <unistd.h>
+
+#include <fmt/format.h>
 
 #include <gaus/experiment/method_catalog.hpp>
 
@@ -44,9 +44,10 @@ ProblemKind resolveKind(const ScheduleFlags& flags, const MethodInfo& method) {
   if (!flags.kind.empty()) {
     const auto kind = parseProblemKind(flags.kind);
     if (!kind) {
-      throw CommandError(fmt::format("--kind '{}': expected latency, latency-bounded, modulo or "
-                                     "modulo-warp",
-                                     flags.kind));
+      throw CommandError(
+          fmt::format("--kind '{}': expected latency, latency-bounded, modulo or "
+                      "modulo-warp",
+                      flags.kind));
     }
     return *kind;
   }
@@ -145,16 +146,14 @@ void addScheduleCommand(CLI::App& app) {
   CLI::App* command = app.add_subcommand(
       "schedule", "Schedule a graph with one method; the result is verified before it is shown");
   command->add_option("graph", flags->graph, "Input graph (FILE#N picks one loop)")->required();
-  command->add_option("-m,--method", flags->method, "Method (gaus methods lists them)")
-      ->required();
+  command->add_option("-m,--method", flags->method, "Method (gaus methods lists them)")->required();
   flags->input.addTo(*command);
   command->add_option("--kind", flags->kind,
                       "Problem: latency, latency-bounded, modulo, modulo-warp (default: implied)");
   command->add_option("--ii", flags->ii, "Fixed initiation interval (modulo)");
   command->add_option("--horizon", flags->horizon, "Horizon D: every op completes by D");
   command->add_option("--time-limit", flags->timeLimit, "Seconds for the whole call");
-  command->add_option("--device", flags->device, "cpu, cuda or auto (GauS)")
-      ->capture_default_str();
+  command->add_option("--device", flags->device, "cpu, cuda or auto (GauS)")->capture_default_str();
   command->add_option("--seed", flags->seed, "Random seed")->capture_default_str();
   command->add_option("--formulation", flags->formulation, "GauS formulation: A, B, C or L");
   command->add_option("-O,--option", flags->options, "Method option KEY=VALUE (repeatable)");

@@ -1,8 +1,8 @@
 // gaus verify GRAPH SCHEDULE: the independent verifier on a schedule file.
 
-#include <fmt/format.h>
-
 #include <iostream>
+
+#include <fmt/format.h>
 
 #include <gaus/core/verify.hpp>
 
@@ -64,8 +64,7 @@ void addVerifyCommand(CLI::App& app) {
   CLI::App* command =
       app.add_subcommand("verify", "Check a schedule against a graph with the verifier");
   command->add_option("graph", flags->graph, "Input graph")->required();
-  command->add_option("schedule", flags->schedule, "Schedule JSON (gaus-schedule-0.1)")
-      ->required();
+  command->add_option("schedule", flags->schedule, "Schedule JSON (gaus-schedule-0.1)")->required();
   flags->input.addTo(*command);
   command->add_option("--horizon", flags->horizon, "Also check that every op completes by D");
   command->add_option("--max-messages", flags->maxMessages,

@@ -99,8 +99,9 @@ Machine loadMachineFile(const std::filesystem::path& path) {
   }
 }
 
-std::optional<std::filesystem::path> findMachineFile(std::string_view reference,
-                                                     const std::filesystem::path& documentFolder) {
+std::optional<std::filesystem::path> findConfigFile(std::string_view subfolder,
+                                                    std::string_view reference,
+                                                    const std::filesystem::path& documentFolder) {
   namespace fs = std::filesystem;
   const fs::path given(reference);
   // A reference names a file as given, or a machine by its name without the extension.
@@ -117,10 +118,10 @@ std::optional<std::filesystem::path> findMachineFile(std::string_view reference,
     folders.emplace_back();
   } else {
     folders.push_back(documentFolder);
-    // configs/machines/ of the document's project: its folder or any folder above it.
+    // configs/<subfolder>/ of the document's project: its folder or any folder above it.
     fs::path folder = fs::absolute(documentFolder).lexically_normal();
     while (true) {
-      folders.push_back(folder / "configs" / "machines");
+      folders.push_back(folder / "configs" / subfolder);
       if (folder == folder.parent_path() || folder.empty()) break;
       folder = folder.parent_path();
     }
@@ -129,12 +130,12 @@ std::optional<std::filesystem::path> findMachineFile(std::string_view reference,
       while (!rest.empty()) {
         const auto colon = rest.find(':');
         const std::string_view entry = rest.substr(0, colon);
-        if (!entry.empty()) folders.push_back(fs::path(entry) / "machines");
+        if (!entry.empty()) folders.push_back(fs::path(entry) / subfolder);
         rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
       }
     }
     if (std::string_view(GAUS_SOURCE_CONFIG_DIR).size() > 0) {
-      folders.push_back(fs::path(GAUS_SOURCE_CONFIG_DIR) / "machines");
+      folders.push_back(fs::path(GAUS_SOURCE_CONFIG_DIR) / subfolder);
     }
   }
   for (const fs::path& folder : folders) {
@@ -144,6 +145,11 @@ std::optional<std::filesystem::path> findMachineFile(std::string_view reference,
     }
   }
   return std::nullopt;
+}
+
+std::optional<std::filesystem::path> findMachineFile(std::string_view reference,
+                                                     const std::filesystem::path& documentFolder) {
+  return findConfigFile("machines", reference, documentFolder);
 }
 
 std::string describeMachineSearch() {
@@ -164,6 +170,11 @@ Expected<Machine> readMachine(const std::filesystem::path& path) {
   } catch (const std::exception& error) {
     return Error{locate(path, 0, error.what())};
   }
+}
+
+std::optional<std::filesystem::path> findKernelFile(std::string_view reference,
+                                                    const std::filesystem::path& folder) {
+  return findConfigFile("kernels", reference, folder);
 }
 
 Expected<Machine> findMachine(std::string_view reference, const std::filesystem::path& folder) {

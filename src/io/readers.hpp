@@ -51,10 +51,14 @@ Instance finishInstance(GraphBuilder&& builder, Machine machine, std::string nam
 Machine machineFromJson(const JsonValue& value, std::string_view defaultName);
 // A machine file (YAML, or JSON by extension); errors name that file.
 Machine loadMachineFile(const std::filesystem::path& path);
-// Where a machine named by a string lives: `reference` as a path from `documentFolder` (with or
-// without .yaml), else NAME.yaml in configs/machines/ of the document's folder or any folder
-// above it, else in $GAUS_CONFIG_DIR/machines (a colon-separated list), else in the source tree's
-// configs/machines.
+// Where a configuration file named by a string lives: `reference` as a path from
+// `documentFolder` (with or without .yaml), else NAME.yaml in configs/<subfolder>/ of the
+// document's folder or any folder above it, else in $GAUS_CONFIG_DIR/<subfolder> (a
+// colon-separated list), else in the source tree's configs/<subfolder>.
+std::optional<std::filesystem::path> findConfigFile(std::string_view subfolder,
+                                                    std::string_view reference,
+                                                    const std::filesystem::path& documentFolder);
+// findConfigFile for machines (configs/machines).
 std::optional<std::filesystem::path> findMachineFile(std::string_view reference,
                                                      const std::filesystem::path& documentFolder);
 // The search above in words, for messages.

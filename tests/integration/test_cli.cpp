@@ -1,8 +1,8 @@
-#include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <filesystem>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "run_program.hpp"
 #include "test_support.hpp"
@@ -16,7 +16,9 @@ gaus::test::ProgramOutput gaus_(const std::vector<std::string>& args) {
   return runProgram(GAUS_BINARY, args);
 }
 
-std::string cli(const std::string& name) { return dataPath("cli/" + name).string(); }
+std::string cli(const std::string& name) {
+  return dataPath("cli/" + name).string();
+}
 
 std::filesystem::path scratch(const std::string& name) {
   const auto folder = std::filesystem::temp_directory_path() / "gaus-cli-tests";
@@ -60,16 +62,14 @@ TEST_CASE("verify accepts S:0 P:2 O:3 and rejects the TC clash of S:0 P:1 O:2", 
   CHECK_THAT(clash.out, Catch::Contains("resource TC over capacity at cycle 0 (mod II=2)"));
 }
 
-TEST_CASE("bad input: one line naming the file and line, non-zero exit, no output file",
-          "[cli]") {
+TEST_CASE("bad input: one line naming the file and line, non-zero exit, no output file", "[cli]") {
   const auto output = scratch("never-written.json");
   std::filesystem::remove(output);
   SECTION("truncated JSON") {
     const auto run = gaus_({"convert", cli("truncated.json"), output.string()});
     CHECK(run.exitCode == 1);
     CHECK(lineCount(run.err) == 1);
-    CHECK_THAT(run.err, Catch::StartsWith("gaus: error: ") &&
-                            Catch::Contains("truncated.json:6"));
+    CHECK_THAT(run.err, Catch::StartsWith("gaus: error: ") && Catch::Contains("truncated.json:6"));
   }
   SECTION("missing file") {
     const auto run = gaus_({"info", cli("no-such-file.json")});
@@ -88,11 +88,11 @@ TEST_CASE("bad input: one line naming the file and line, non-zero exit, no outpu
 TEST_CASE("generate is deterministic and convert round-trips through YAML", "[cli]") {
   const auto first = scratch("gen1.json");
   const auto second = scratch("gen2.json");
-  REQUIRE(gaus_({"generate", "--ops", "200", "--degree", "2.5", "--back-edges", "3", "--seed",
-                 "5", "-o", first.string()})
+  REQUIRE(gaus_({"generate", "--ops", "200", "--degree", "2.5", "--back-edges", "3", "--seed", "5",
+                 "-o", first.string()})
               .exitCode == 0);
-  REQUIRE(gaus_({"generate", "--ops", "200", "--degree", "2.5", "--back-edges", "3", "--seed",
-                 "5", "-o", second.string()})
+  REQUIRE(gaus_({"generate", "--ops", "200", "--degree", "2.5", "--back-edges", "3", "--seed", "5",
+                 "-o", second.string()})
               .exitCode == 0);
   CHECK(gaus::test::readWholeFile(first) == gaus::test::readWholeFile(second));
 

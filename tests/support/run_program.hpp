@@ -2,15 +2,14 @@
 // tests of the command line).
 #pragma once
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 namespace gaus::test {
@@ -22,9 +21,16 @@ struct ProgramOutput {
 };
 
 inline std::string shellQuote(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
+  std::string quoted(1, '\'');
+  for (char c : text) {
+    if (c == '\'') {
+      quoted.append("'\\''");
+    } else {
+      quoted.push_back(c);
+    }
+  }
+  quoted.push_back('\'');
+  return quoted;
 }
 
 inline std::string readWholeFile(const std::filesystem::path& path) {
@@ -35,22 +41,21 @@ inline std::string readWholeFile(const std::filesystem::path& path) {
 }
 
 inline ProgramOutput runProgram(const std::string& program, const std::vector<std::string>& args) {
-  const auto folder = std::filesystem::temp_directory_path() /
-                      ("gaus-test-" + std::to_string(::getpid()));
+  const auto folder =
+      std::filesystem::temp_directory_path() / ("gaus-test-" + std::to_string(::getpid()));
   std::filesystem::create_directories(folder);
   const auto outPath = folder / "out.txt";
   const auto errPath = folder / "err.txt";
+  // Appends piece by piece: GCC 12 at -O3 warns falsely (-Wrestrict) on `" " + string`.
   std::string command = shellQuote(program);
-  // Appended piece by piece: `" " + std::string` trips GCC 12's -Wrestrict false positive
-  // (GCC bug 105329) in Release builds.
   for (const auto& arg : args) {
-    command += ' ';
-    command += shellQuote(arg);
+    command.push_back(' ');
+    command.append(shellQuote(arg));
   }
-  command += " >";
-  command += shellQuote(outPath.string());
-  command += " 2>";
-  command += shellQuote(errPath.string());
+  command.append(" >");
+  command.append(shellQuote(outPath.string()));
+  command.append(" 2>");
+  command.append(shellQuote(errPath.string()));
   ProgramOutput output;
   const int status = std::system(command.c_str());
   output.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

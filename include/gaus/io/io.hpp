@@ -65,6 +65,11 @@ Expected<Machine> readMachine(const std::filesystem::path& path);
 Expected<Machine> findMachine(std::string_view reference,
                               const std::filesystem::path& folder = ".");
 
+// A built-in kernel given by a path or by name ("toy_fa" for configs/kernels/toy_fa.yaml), found
+// like machines (in configs/kernels/ instead of configs/machines/): for `gaus twill KERNEL`.
+std::optional<std::filesystem::path> findKernelFile(std::string_view reference,
+                                                    const std::filesystem::path& folder = ".");
+
 // Text of an instance in a writable format (native JSON or YAML, or DOT). Fails for a format
 // gaus does not write and for values JSON cannot hold (a non-finite weight).
 Expected<std::string> formatInstance(const Instance& instance, Format format);
