@@ -54,6 +54,10 @@ class Report {
     notes_.emplace_back(std::move(key), std::move(value));
   }
   void add(Figure figure) { figures_.push_back(std::move(figure)); }
+  // A figure without a target (informative).
+  void add(std::string name, double value, std::string unit = {}) {
+    add(Figure{std::move(name), value, std::move(unit), std::nullopt, std::nullopt});
+  }
   void addTable(std::string heading, std::vector<std::string> columns,
                 std::vector<std::vector<std::string>> rows);
   bool allPass() const;

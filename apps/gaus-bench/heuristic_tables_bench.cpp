@@ -16,10 +16,10 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
-#include <gaus/experiment/method_catalog.hpp>
 #include <gaus/io/io.hpp>
 
 #include "bench_main.hpp"
+#include "shared_benchmarks.hpp"
 
 namespace gaus::bench {
 
@@ -29,33 +29,9 @@ struct HeuristicTablesFlags {
   std::string shared = GAUS_SHARED_DIR;
 };
 
-// The files below `folder` whose name ends with `suffix`, sorted by path.
-std::vector<std::filesystem::path> benchmarkFiles(const std::filesystem::path& folder,
-                                                  std::string_view suffix) {
-  if (!std::filesystem::is_directory(folder)) {
-    throw std::runtime_error(
-        fmt::format("no benchmark folder {}: pass the folder holding benchmarks/ with --shared",
-                    folder.string()));
-  }
-  std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(folder)) {
-    if (entry.is_regular_file() && entry.path().filename().string().ends_with(suffix)) {
-      files.push_back(entry.path());
-    }
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
-std::vector<Instance> readAll(const std::filesystem::path& file) {
-  auto instances = io::readInstances(file);
-  if (!instances) throw std::runtime_error(instances.error());
-  return std::move(instances).value();
-}
-
 // Runs a method of the catalog; anything but a verified schedule stops the suite.
 Result runVerified(std::string_view method, const Instance& instance, ProblemKind kind) {
-  Result result = methodCatalog().run(method, instance.problem(kind), {});
+  Result result = runCatalogMethod(method, instance, kind);
   if (!result.schedule || !result.verified()) {
     throw std::runtime_error(fmt::format("{} on {}: no verified schedule ({}: {})", method,
                                          instance.name, toString(result.status), result.message));
@@ -82,33 +58,6 @@ LoopOutcome scheduleLoop(const Instance& instance) {
   return outcome;
 }
 
-double referenceFigure(const Instance& instance, std::string_view name) {
-  const auto it = instance.reference.find(name);
-  if (it == instance.reference.end()) {
-    throw std::runtime_error(
-        fmt::format("{} ({}) carries no reference {}", instance.name, instance.sourcePath, name));
-  }
-  return it->second;
-}
-
-std::string ratioText(double ratio) {
-  return fmt::format("{:.3f}", ratio);
-}
-
-// Geometric mean of positive ratios (1 for none).
-class GeometricMean {
- public:
-  void add(double ratio) {
-    logSum_ += std::log(ratio);
-    ++count_;
-  }
-  double value() const { return count_ == 0 ? 1.0 : std::exp(logSum_ / count_); }
-
- private:
-  double logSum_ = 0;
-  int count_ = 0;
-};
-
 void addHeuriGymTable(Report& report, const std::filesystem::path& benchmarks) {
   struct Row {
     std::string instance;
@@ -123,7 +72,7 @@ void addHeuriGymTable(Report& report, const std::filesystem::path& benchmarks) {
   const auto folder = benchmarks / "heurigym-operator-scheduling";
   for (const auto& file : benchmarkFiles(folder, ".json")) {
     if (file.filename() == "baseline.json") continue;
-    for (const Instance& instance : readAll(file)) {
+    for (const Instance& instance : readBenchmarkInstances(file)) {
       const Result result = runVerified("list", instance, ProblemKind::kLatency);
       seconds += result.stats.seconds;
       const Graph& graph = *instance.graph;
@@ -169,7 +118,7 @@ void addTritonTable(Report& report, const std::filesystem::path& benchmarks) {
   int atMii = 0;
   int atOrBelowTriton = 0;
   for (const auto& file : benchmarkFiles(benchmarks / "triton-ddg", ".ddg.json")) {
-    for (const Instance& instance : readAll(file)) {
+    for (const Instance& instance : readBenchmarkInstances(file)) {
       const LoopOutcome loop = scheduleLoop(instance);
       const double tritonIi = referenceFigure(instance, "heuristic_ii");
       ++loops;
@@ -206,7 +155,7 @@ void addMachSuiteTable(Report& report, const std::filesystem::path& benchmarks) 
   double seconds = 0;
   GeometricMean mean;
   for (const auto& file : benchmarkFiles(benchmarks / "hatschet-machsuite", ".graphml")) {
-    for (const Instance& instance : readAll(file)) {
+    for (const Instance& instance : readBenchmarkInstances(file)) {
       const LoopOutcome loop = scheduleLoop(instance);
       seconds += loop.result.stats.seconds;
       const double ratio = loop.iiOverMii();

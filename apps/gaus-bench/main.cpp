@@ -31,6 +31,12 @@ int main(int argc, char** argv) {
   gaus::bench::addListSuite(app, options);
   gaus::bench::addImsSuite(app, options);
   gaus::bench::addHeuristicTablesSuite(app, options);
+#ifdef GAUS_HAVE_EXACT
+  gaus::bench::addExactKernelsSuite(app, options);
+  gaus::bench::addExactHeuriGymSuite(app, options);
+  gaus::bench::addExactMachSuiteSuite(app, options);
+  gaus::bench::addExactTritonSuite(app, options);
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

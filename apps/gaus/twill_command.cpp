@@ -2,13 +2,14 @@
 // Prints I, L, stages, the schedule per warp, the role of each warp, the attempt log and, with
 // --explain, what binds I and why ops were split across warps.
 
-#include <fmt/format.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <unistd.h>
 
+#include <fmt/format.h>
+
+#include <gaus/core/analysis.hpp>
 #include <gaus/exact/twill.hpp>
 
 #include "command.hpp"
@@ -33,7 +34,8 @@ struct TwillFlags {
   std::string output;
 };
 
-// A kernel name ("toy_fa") resolves to configs/kernels/toy_fa.yaml when no such file exists.
+// A kernel name ("toy_fa") resolves to configs/kernels/toy_fa.yaml when no such file exists;
+// a name that is neither is reported in one line with the built-in kernels.
 std::string resolveInput(const std::string& input) {
   const auto hash = input.find('#');
   const std::string path = input.substr(0, hash);
@@ -41,7 +43,12 @@ std::string resolveInput(const std::string& input) {
   if (const auto kernel = io::findKernelFile(path)) {
     return kernel->string() + (hash == std::string::npos ? "" : input.substr(hash));
   }
-  return input;  // the reader reports the missing file
+  std::string known;
+  for (const auto& name : io::builtInKernelNames()) known += (known.empty() ? "" : ", ") + name;
+  throw CommandError(fmt::format(
+      "{}: no such file, and no built-in kernel of that name (expected a graph file or one of: "
+      "{})",
+      path, known.empty() ? std::string("none found in configs/kernels") : known));
 }
 
 exact::TwillOptions twillOptions(const TwillFlags& flags) {
@@ -54,8 +61,8 @@ exact::TwillOptions twillOptions(const TwillFlags& flags) {
   if (!flags.memoryModel.empty()) {
     const auto model = exact::parseMemoryModel(flags.memoryModel);
     if (!model) {
-      throw CommandError(fmt::format("--memory-model '{}': expected buffers or cycles",
-                                     flags.memoryModel));
+      throw CommandError(
+          fmt::format("--memory-model '{}': expected buffers or cycles", flags.memoryModel));
     }
     options.memoryModel = *model;
   }
@@ -85,13 +92,13 @@ std::string describeSchedule(const Graph& graph, const exact::TwillSolution& sol
   std::string text;
   for (std::size_t r = 0; r < solution.roles.size(); ++r) {
     const auto& role = solution.roles[r];
-    text += fmt::format("warp {} role {}: {}{}\n", formatWarpSet(role.warps), r,
+    text += fmt::format("role {} on warps {}: {}{}, {} op{}\n", r, formatWarpSet(role.warps),
                         role.units.empty() ? "no units" : role.units,
-                        role.variableLatency ? " (variable latency)" : "");
+                        role.variableLatency ? " (variable latency)" : "", role.ops.size(),
+                        role.ops.size() == 1 ? "" : "s");
     std::vector<OpId> ops = role.ops;
     std::sort(ops.begin(), ops.end(), [&](OpId a, OpId b) {
-      return schedule.start[a] != schedule.start[b] ? schedule.start[a] < schedule.start[b]
-                                                    : a < b;
+      return schedule.start[a] != schedule.start[b] ? schedule.start[a] < schedule.start[b] : a < b;
     });
     for (OpId op : ops) {
       const Cycle start = schedule.start[op];
@@ -100,6 +107,32 @@ std::string describeSchedule(const Graph& graph, const exact::TwillSolution& sol
     }
   }
   return text;
+}
+
+nlohmann::json familiesToJson(const std::vector<exact::TwillFamily>& families) {
+  nlohmann::json names = nlohmann::json::array();
+  for (auto family : families) names.push_back(std::string(exact::toString(family)));
+  return names;
+}
+
+// What binds I, why each smaller I failed, and for each pair of roles whether they could share
+// a warp set and which constraint families forbid it.
+nlohmann::json explanationToJson(const exact::TwillSolution& solution) {
+  const exact::TwillExplanation& explanation = solution.explanation;
+  nlohmann::json json;
+  json["ii_binding"] = explanation.iiBinding;
+  json["ii_failures"] = nlohmann::json::array();
+  for (const auto& [ii, reason] : explanation.iiFailures) {
+    json["ii_failures"].push_back({{"ii", ii}, {"reason", reason}});
+  }
+  json["splits"] = nlohmann::json::array();
+  for (const auto& split : explanation.splits) {
+    json["splits"].push_back({{"roles", {split.firstRole, split.secondRole}},
+                              {"merged", std::string(exact::toString(split.mergedVerdict))},
+                              {"families", familiesToJson(split.blocking)}});
+  }
+  json["text"] = explanation.text;
+  return json;
 }
 
 nlohmann::json solutionToJson(const Instance& instance, const exact::TwillSolution& solution) {
@@ -139,7 +172,8 @@ nlohmann::json solutionToJson(const Instance& instance, const exact::TwillSoluti
   }
   if (solution.schedule) {
     nlohmann::json start = nlohmann::json::object();
-    for (OpId op = 0; op < graph.numOps(); ++op) start[graph.opName(op)] = solution.schedule->start[op];
+    for (OpId op = 0; op < graph.numOps(); ++op)
+      start[graph.opName(op)] = solution.schedule->start[op];
     json["start"] = start;
   }
   json["buffers"] = nlohmann::json::array();
@@ -151,7 +185,13 @@ nlohmann::json solutionToJson(const Instance& instance, const exact::TwillSoluti
   }
   json["attempts"] = nlohmann::json::array();
   for (const auto& attempt : solution.attempts) json["attempts"].push_back(attempt.describe());
-  if (!solution.explanation.text.empty()) json["explanation"] = solution.explanation.text;
+  if (solution.normalization && solution.timeUnit != 1) {
+    json["normalization"] = {{"time_unit", solution.timeUnit},
+                             {"mapping", solution.normalization->describe()},
+                             {"worst_ratio_error", solution.normalization->worstRatioError},
+                             {"proven_optimal", solution.normalization->provenOptimal}};
+  }
+  if (!solution.explanation.text.empty()) json["explanation"] = explanationToJson(solution);
   json["seconds"] = solution.seconds;
   nlohmann::json options = nlohmann::json::object();
   for (const auto& [name, value] : solution.options) options[name] = value;
@@ -163,39 +203,87 @@ nlohmann::json solutionToJson(const Instance& instance, const exact::TwillSoluti
   return json;
 }
 
+// "I = 2 (proven minimal)", or with normalized costs "I = 260 cycles (5 units of 52; minimal in
+// normalized units)": the optimality claim always says in which units it holds.
+std::string describeIi(const exact::TwillSolution& solution) {
+  const std::int64_t unit = solution.timeUnit;
+  if (unit == 1) {
+    return fmt::format("I = {}{}", *solution.ii,
+                       solution.iiProvenMinimal ? " (proven minimal)" : " (not proven minimal)");
+  }
+  return fmt::format("I = {} cycles ({} units of {}; {})", *solution.ii, *solution.ii / unit, unit,
+                     solution.iiProvenMinimal ? "minimal in normalized units"
+                                              : "not proven minimal even in normalized units");
+}
+
+// "MII 16 = ResMII (unit TC); RecMII 5", in the units the search used.
+std::string describeMii(const Instance& instance, const exact::TwillSolution& solution) {
+  std::string text = fmt::format("MII {} = max(ResMII {}, RecMII {}): {}", solution.mii,
+                                 solution.resMii, solution.recMii, solution.miiReason);
+  if (solution.timeUnit != 1) {
+    // The raw bounds, for comparison with the raw I above.
+    const Graph& graph = *instance.graph;
+    text += fmt::format(" (normalized units); raw ResMII {}, RecMII {} cycles",
+                        computeResMii(graph, *instance.machine).value, computeRecMii(graph).value);
+  }
+  return text;
+}
+
+// Per memory: the buffers x stages of its values against its capacity.
+std::string describeBuffers(const Instance& instance, const exact::TwillSolution& solution) {
+  const Graph& graph = *instance.graph;
+  const Machine& machine = *instance.machine;
+  std::string text;
+  for (std::size_t m = 0; m < machine.memories.size(); ++m) {
+    std::int64_t total = 0;
+    std::string values;
+    for (const auto& buffer : solution.buffers) {
+      if (static_cast<std::size_t>(buffer.memory) != m) continue;
+      total += buffer.total();
+      values += fmt::format("{}{} {} x {}", values.empty() ? "" : ", ", graph.opName(buffer.op),
+                            buffer.buffers, buffer.amount);
+    }
+    if (values.empty()) continue;
+    text += fmt::format("memory {}: {} of {} ({})\n", machine.memories[m].name, total,
+                        machine.memories[m].capacity, values);
+  }
+  return text;
+}
+
 std::string describeSolution(const Instance& instance, const exact::TwillSolution& solution) {
   const Graph& graph = *instance.graph;
   std::string text = fmt::format("{}: {} ({:.3f} s)\n", instance.name, toString(solution.status),
                                  solution.seconds);
   if (!solution.message.empty()) text += solution.message + "\n";
-  text += fmt::format("MII {} (ResMII {}, RecMII {}{}{})\n", solution.mii, solution.resMii,
-                      solution.recMii, solution.miiReason.empty() ? "" : "; ",
-                      solution.miiReason);
-  if (solution.normalization && solution.timeUnit != 1) {
-    text += fmt::format("costs normalized: 1 unit = {} cycles\n", solution.timeUnit);
+  const bool normalized = solution.normalization && solution.timeUnit != 1;
+  if (normalized) {
+    text += fmt::format("costs normalized: 1 unit = {} cycles; {}\n", solution.timeUnit,
+                        solution.normalization->describe());
   }
   if (solution.ii) {
-    text += fmt::format("I = {}{}, L = {}, stages {}\n", *solution.ii,
-                        solution.iiProvenMinimal ? " (proven minimal)" : "",
+    text += fmt::format("{}, L = {}{}, stages {}\n", describeIi(solution),
                         solution.latency ? std::to_string(*solution.latency) : "-",
+                        normalized ? " cycles" : "",
                         solution.stages ? std::to_string(*solution.stages) : "-");
+  }
+  text += describeMii(instance, solution) + "\n";
+  if (solution.ii) {
     text += fmt::format("warps used {}{}, cross-warp edges {}{}\n", solution.warpsUsed,
                         solution.warpsProvenMinimal ? " (minimal)" : "", solution.crossWarpEdges,
                         solution.crossEdgesProvenMinimal ? " (minimal)" : "");
   }
   if (solution.schedule && solution.ii) text += describeSchedule(graph, solution);
-  for (const auto& buffer : solution.buffers) {
-    text += fmt::format("buffer {} in {}: {} x {} = {}\n", graph.opName(buffer.op),
-                        instance.machine->memories[buffer.memory].name, buffer.amount,
-                        buffer.buffers, buffer.total());
-  }
-  text += "attempts:\n";
+  text += describeBuffers(instance, solution);
+  text += normalized ? "attempts (II and L in normalized units):\n" : "attempts:\n";
   for (const auto& attempt : solution.attempts) text += "  " + attempt.describe() + "\n";
-  if (!solution.explanation.text.empty()) text += "explanation:\n" + solution.explanation.text + "\n";
+  if (!solution.explanation.text.empty()) {
+    text += normalized ? "explanation (normalized units):\n" : "explanation:\n";
+    text += solution.explanation.text + "\n";
+  }
   if (solution.verification) {
-    text += solution.verification->ok() ? "verified: true\n"
-                                        : "verified: false\n" + solution.verification->summary() +
-                                              "\n";
+    text += solution.verification->ok()
+                ? "verified: true\n"
+                : "verified: false\n" + solution.verification->summary() + "\n";
   }
   return text;
 }
@@ -229,8 +317,9 @@ void addTwillCommand(CLI::App& app) {
   auto flags = std::make_shared<TwillFlags>();
   CLI::App* command = app.add_subcommand(
       "twill", "Optimal joint software pipelining and warp specialization of a loop body (Z3)");
-  command->add_option("graph", flags->input,
-                      "Loop body: a graph file, or a built-in kernel name (configs/kernels)")
+  command
+      ->add_option("graph", flags->input,
+                   "Loop body: a graph file, or a built-in kernel name (configs/kernels)")
       ->required();
   flags->inputFlags.addTo(*command);
   command->add_option("--warps", flags->warps, "Warps (warp groups) available");

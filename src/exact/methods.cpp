@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <gaus/core/analysis.hpp>
 #include <gaus/exact/latency_milp.hpp>
 #include <gaus/exact/methods.hpp>
 #include <gaus/exact/modulo_milp.hpp>
@@ -29,6 +30,8 @@ std::vector<OptionDoc> moduloMilpDocs() {
   return {
       {"formulation", "auto", "modulo MILP form: stage-residue, time-indexed, or auto"},
       {"windows", "true", "bound each op's start by ASAP/ALAP at the current II"},
+      {"residue-links", "true",
+       "link the residues of ops whose start difference a recurrence confines (stage-residue)"},
       {"start", "true", "start CBC from a heuristic schedule (also bounds L)"},
       {"start-heuristic", "best", "where the start comes from: greedy, ims, or best (both)"},
       {"symmetry", "true", "order interchangeable ops"},
@@ -66,6 +69,7 @@ Expected<ModuloMilpOptions> readModuloMilp(OptionReader& reader, double timeLimi
   }
   milp.formulation = *parsed;
   milp.useWindows = reader.getBool("windows", true);
+  milp.linkResidues = reader.getBool("residue-links", true);
   milp.useStart = reader.getBool("start", true);
   const std::string heuristic = reader.getString("start-heuristic", "best");
   const auto parsedHeuristic = parseStartHeuristic(heuristic);
@@ -131,6 +135,11 @@ Result runTwill(const Problem& problem, const MethodOptions& options, const RunC
   TwillSolution solution = solveTwill(problem, *twill);
   solution.options = std::move(echo);
   Result result = toResult(solution);
+  if (!result.bounds.lowerBound) {
+    result.bounds.lowerBound =
+        static_cast<double>(std::max(computeResMii(*problem.graph, *problem.machine).value,
+                                     computeRecMii(*problem.graph).value));
+  }
   if (result.status == SolveStatus::kError && result.message.empty()) {
     result.message = "twill failed";
   }

@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -52,13 +53,89 @@ Cycle floorDivide(Cycle a, Cycle b) {
   return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
 
+// Two ops of one recurrence whose start difference t(to) - t(from) the recurrence confines to
+// [low, high] at the current II, fewer than II values: their residues are linked.
+struct ResidueLink {
+  OpId from = 0;
+  OpId to = 0;
+  Cycle low = 0;
+  Cycle high = 0;
+};
+
+// Links within each strongly connected component: longest paths dist(a, b) under the weights
+// delay - distance II bound every schedule's t(b) - t(a) to [dist(a, b), -dist(b, a)]. Each op
+// is linked to the first op of its component at a fixed distance (both directions tight: the
+// difference is one value), and every edge inside a component whose window is narrower than II
+// links its ends. Components above kMaxLinkedComponent ops are skipped (the all-pairs longest
+// paths are cubic in their size).
+std::vector<ResidueLink> residueLinks(const Graph& graph, std::int32_t ii) {
+  constexpr std::int32_t kMaxLinkedComponent = 400;
+  constexpr Cycle kNoPath = std::numeric_limits<Cycle>::min() / 4;
+  std::vector<ResidueLink> links;
+  const Components components = stronglyConnectedComponents(graph);
+  std::vector<std::int32_t> local(static_cast<std::size_t>(graph.numOps()), -1);
+  for (std::int32_t c = 0; c < components.count; ++c) {
+    const std::int32_t size = components.size(c);
+    if (size < 2 || size > kMaxLinkedComponent) continue;
+    const OpId* members = components.members.data() + components.offset[c];
+    for (std::int32_t i = 0; i < size; ++i) local[members[i]] = i;
+    std::vector<Cycle> dist(static_cast<std::size_t>(size) * size, kNoPath);
+    const auto at = [&](std::int32_t a, std::int32_t b) -> Cycle& {
+      return dist[static_cast<std::size_t>(a) * size + b];
+    };
+    for (std::int32_t i = 0; i < size; ++i) {
+      at(i, i) = 0;
+      for (EdgeId e : graph.outEdges(members[i])) {
+        if (components.componentOf[graph.edgeTarget(e)] != c) continue;
+        const Cycle weight = graph.edgeDelay(e) - graph.edgeDistance(e) * static_cast<Cycle>(ii);
+        Cycle& entry = at(i, local[graph.edgeTarget(e)]);
+        entry = std::max(entry, weight);
+      }
+    }
+    for (std::int32_t k = 0; k < size; ++k) {
+      for (std::int32_t i = 0; i < size; ++i) {
+        if (at(i, k) == kNoPath) continue;
+        for (std::int32_t j = 0; j < size; ++j) {
+          if (at(k, j) != kNoPath) at(i, j) = std::max(at(i, j), at(i, k) + at(k, j));
+        }
+      }
+    }
+    // Fixed offsets to the first op whose difference is fixed; otherwise narrow edges.
+    std::vector<std::int32_t> anchor(static_cast<std::size_t>(size), -1);
+    for (std::int32_t i = 0; i < size; ++i) {
+      for (std::int32_t a = 0; a < i && anchor[i] < 0; ++a) {
+        if (anchor[a] < 0 && at(a, i) + at(i, a) == 0) anchor[i] = a;
+      }
+      if (anchor[i] >= 0) {
+        const Cycle offset = at(anchor[i], i);
+        links.push_back({members[anchor[i]], members[i], offset, offset});
+      }
+    }
+    const auto root = [&](std::int32_t i) { return anchor[i] < 0 ? i : anchor[i]; };
+    std::set<std::pair<std::int32_t, std::int32_t>> linked;
+    for (std::int32_t i = 0; i < size; ++i) {
+      for (EdgeId e : graph.outEdges(members[i])) {
+        if (components.componentOf[graph.edgeTarget(e)] != c) continue;
+        const std::int32_t j = local[graph.edgeTarget(e)];
+        if (i == j || root(i) == root(j)) continue;
+        const Cycle low = at(i, j);
+        const Cycle high = -at(j, i);
+        if (high - low + 1 >= ii || !linked.insert({i, j}).second) continue;
+        links.push_back({members[i], members[j], low, high});
+      }
+    }
+  }
+  return links;
+}
+
 // The paper's stage/residue model over the given windows (latest may be unbounded).
 class StageResidueModel {
  public:
   StageResidueModel(const Graph& graph, const Machine& machine, std::int32_t ii,
                     const std::vector<Cycle>& earliest,
                     const std::optional<std::vector<Cycle>>& latest, Cycle latencyLower,
-                    std::optional<Cycle> latencyUpper, const detail::SymmetryOrderings* symmetries)
+                    std::optional<Cycle> latencyUpper, const detail::SymmetryOrderings* symmetries,
+                    const std::vector<ResidueLink>& links)
       : graph_(graph), ii_(ii) {
     const OpId count = graph.numOps();
     for (OpId op = 0; op < count; ++op) {
@@ -127,6 +204,20 @@ class StageResidueModel {
       LinearExpression row = startOf(op, -1.0);
       row.add(latency_, 1.0);
       model_.addGreaterEqual(row, static_cast<double>(graph.duration(op)));
+    }
+    // t(to) - t(from) in [low, high] implies r(to) = r(from) + k (mod II) for some k there:
+    // rho[to][s] <= sum over k of rho[from][s - k]. Not in the paper: the LP relaxation spreads
+    // fractional residues over a recurrence that leaves no choice, and only these rows let CBC
+    // see the clash (docs/benchmarks.md "Exact engine", MachSuite).
+    for (const ResidueLink& link : links) {
+      for (std::int32_t slot = 0; slot < ii; ++slot) {
+        LinearExpression row;
+        row.add(residue(link.to, slot), 1.0);
+        for (Cycle k = link.low; k <= link.high; ++k) {
+          row.add(residue(link.from, static_cast<std::int32_t>(((slot - k) % ii + ii) % ii)), -1.0);
+        }
+        model_.addLessEqual(row, 0.0);
+      }
     }
     if (symmetries != nullptr) {
       for (const auto& [first, second] : symmetries->before) {
@@ -198,6 +289,57 @@ AttemptVerdict verdictOf(MilpStatus status) {
       return AttemptVerdict::kError;
   }
   return AttemptVerdict::kError;
+}
+
+// An upper bound on L that loses no schedule: when any modulo schedule exists at `ii`, one
+// exists with latency <= this bound. It bounds the windows (and the stage variables) when no
+// start schedule is found, without which CBC cannot prove an II infeasible: unbounded integer
+// stages leave the LP relaxation feasible at every node.
+//
+// Proof. Take a schedule t and keep its residues r(v) = t(v) mod ii: unit usage depends on them
+// only. The stages k(v) must satisfy k(v) - k(u) >= w(e) = ceil((d - distance ii - r(v) +
+// r(u)) / ii) on every edge, a system of difference constraints that t's stages solve, so it has
+// no positive cycle and a least solution k* >= 0, where k*(v) is the weight of a simple path P
+// ending at v (from an op s with k*(s) = 0). Since ii w(e) <= d - distance ii - r(v) + r(u) +
+// ii - 1, telescoping along P gives t*(v) = ii k*(v) + r(v) <= r(s) + sum_P (d - distance ii) +
+// |P| (ii - 1) <= ASAP(v) + h(v) (ii - 1), with h(v) the most ops on a simple path ending at v
+// (at most the sizes of the strongly connected components along a path of the condensation).
+// t* meets every edge and reservation and starts at or after ASAP; interchangeable ops keep
+// their order after swapping them, which does not change L.
+Cycle existenceLatencyBound(const Graph& graph, std::int32_t ii,
+                            const std::vector<Cycle>& earliest) {
+  const Components components = stronglyConnectedComponents(graph);
+  // Most ops on a simple path ending in each component, over the condensation in Kahn order.
+  std::vector<std::int64_t> pathOps(static_cast<std::size_t>(components.count), 0);
+  std::vector<std::int32_t> pendingInputs(static_cast<std::size_t>(components.count), 0);
+  for (EdgeId e = 0; e < graph.numEdges(); ++e) {
+    const auto from = components.componentOf[graph.edgeSource(e)];
+    const auto to = components.componentOf[graph.edgeTarget(e)];
+    if (from != to) ++pendingInputs[to];
+  }
+  std::vector<std::int32_t> ready;
+  for (std::int32_t c = 0; c < components.count; ++c) {
+    if (pendingInputs[c] == 0) ready.push_back(c);
+  }
+  while (!ready.empty()) {
+    const std::int32_t c = ready.back();
+    ready.pop_back();
+    pathOps[c] += components.size(c);
+    for (std::int64_t i = components.offset[c]; i < components.offset[c + 1]; ++i) {
+      for (EdgeId e : graph.outEdges(components.members[i])) {
+        const auto to = components.componentOf[graph.edgeTarget(e)];
+        if (to == c) continue;
+        pathOps[to] = std::max(pathOps[to], pathOps[c]);
+        if (--pendingInputs[to] == 0) ready.push_back(to);
+      }
+    }
+  }
+  Cycle bound = 0;
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    bound = std::max(
+        bound, earliest[op] + pathOps[components.componentOf[op]] * (ii - 1) + graph.duration(op));
+  }
+  return bound;
 }
 
 // A reservation that cannot fit at any II this small: a block on a unit of capacity c whose
@@ -349,6 +491,10 @@ ModuloAttempt solveModuloAtIi(const Problem& problem, std::int32_t ii,
     if (start && breaking) detail::orderBySymmetries(symmetries, *start);
   }
   std::optional<Cycle> latencyUpper = options.latencyBound;
+  if (options.useWindows) {
+    const Cycle lossless = existenceLatencyBound(graph, ii, *earliest);
+    latencyUpper = latencyUpper ? std::min(*latencyUpper, lossless) : lossless;
+  }
   if (start) {
     const Cycle startLatency = detail::scheduleLatency(graph, *start);
     latencyUpper = latencyUpper ? std::min(*latencyUpper, startLatency) : startLatency;
@@ -397,8 +543,10 @@ ModuloAttempt solveModuloAtIi(const Problem& problem, std::int32_t ii,
     solution = model.model().solve(options.timeLimitSeconds);
     if (solution.hasSolution()) decoded = model.decode(solution);
   } else {
+    const std::vector<ResidueLink> links =
+        options.linkResidues ? residueLinks(graph, ii) : std::vector<ResidueLink>{};
     StageResidueModel model(graph, machine, ii, *earliest, latest, latencyLower, latencyUpper,
-                            breaking);
+                            breaking, links);
     if (startUsable) model.model().setStart(model.encode(*start));
     attempt.variables = model.shape().variables;
     attempt.rows = model.shape().rows;
@@ -533,6 +681,8 @@ Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options)
     if (attempt.verdict == AttemptVerdict::kError) return errorResult(attempt.detail);
     if (!attempt.schedule) {
       if (attempt.verdict != AttemptVerdict::kInfeasible) everySmallerProven = false;
+      // Every II up to this one is proven infeasible: the next one is a lower bound.
+      if (everySmallerProven) result.bounds.lowerBound = static_cast<double>(ii) + 1.0;
       continue;
     }
     result.schedule = attempt.schedule;

@@ -17,12 +17,18 @@ Result solveWithNormalization(
   for (const auto& warning : normalized->normalization.warnings) result.log.push_back(warning);
   result.extra.emplace_back("time_unit", static_cast<double>(normalized->timeUnit));
   if (result.schedule) result.schedule = toRawSchedule(*normalized, *result.schedule);
-  if (result.status == SolveStatus::kOptimal) {
-    result.status = SolveStatus::kFeasible;
-    result.bounds.iiProvenOptimal = false;
-    result.bounds.latencyProvenOptimal = false;
-    result.bounds.lowerBound.reset();
+  // Bounds and optimality hold in normalized units only: keep them as extra figures and clear
+  // them from the raw answer, whatever the status.
+  if (result.bounds.lowerBound) {
+    result.extra.emplace_back("normalized_lower_bound", *result.bounds.lowerBound);
   }
+  result.extra.emplace_back("normalized_ii_proven", result.bounds.iiProvenOptimal ? 1.0 : 0.0);
+  result.extra.emplace_back("normalized_latency_proven",
+                            result.bounds.latencyProvenOptimal ? 1.0 : 0.0);
+  result.bounds.iiProvenOptimal = false;
+  result.bounds.latencyProvenOptimal = false;
+  result.bounds.lowerBound.reset();
+  if (result.status == SolveStatus::kOptimal) result.status = SolveStatus::kFeasible;
   return result;
 }
 

@@ -13,8 +13,10 @@ namespace gaus::exact::detail {
 // Calls `solve(problem, timeUnit)` on the problem itself (timeUnit 1) or on its normalized
 // restatement. In the latter case the schedule is mapped back to raw cycles, the mapping and its
 // warnings open the log, "time_unit" is added to the extra figures, and a kOptimal answer
-// becomes kFeasible with its optimality flags and lower bound cleared (optimal only in
-// normalized units). `solve` receives the time unit to scale its own raw-cycle options.
+// becomes kFeasible. Whatever the status, the lower bound and the optimality flags (which hold
+// in normalized units only) move to the extra figures "normalized_lower_bound",
+// "normalized_ii_proven" and "normalized_latency_proven" (1 or 0). `solve` receives the time unit
+// to scale its own raw-cycle options.
 Result solveWithNormalization(
     const Problem& problem, const NormalizationOptions& options,
     const std::function<Result(const Problem&, std::int64_t timeUnit)>& solve);

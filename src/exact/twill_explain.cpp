@@ -111,6 +111,20 @@ std::vector<BufferUsage> bufferUsage(const Graph& graph, const Schedule& schedul
   return usage;
 }
 
+// The ops of the recurrence that binds RecMII ("S -> P -> O"), at most eight of them.
+std::string recurrenceOps(const Graph& graph, const RecMii& recMii) {
+  constexpr std::size_t kShown = 8;
+  std::string text;
+  for (std::size_t i = 0; i < recMii.bindingCycle.size() && i < kShown; ++i) {
+    if (i > 0) text += " -> ";
+    text += graph.opName(recMii.bindingCycle[i]);
+  }
+  if (recMii.bindingCycle.size() > kShown) {
+    text += fmt::format(" ... ({} ops)", recMii.bindingCycle.size());
+  }
+  return text;
+}
+
 namespace {
 
 std::string roleName(const WarpRole& role, std::size_t index) {
@@ -139,17 +153,28 @@ std::string iiBinding(const Problem& problem, std::int32_t ii) {
       }
     }
     const Resource& unit = machine.resources[*resMii.binding];
-    return fmt::format(
+    std::string text = fmt::format(
         "ResMII: unit {} is busy {} unit-cycles per iteration at capacity {}, so "
         "II >= {}",
         unit.name, demand, unit.capacity.value_or(0), resMii.value);
+    if (recMii.value == resMii.value) {
+      text += fmt::format("; the recurrence through {} needs II >= {} as well",
+                          recurrenceOps(graph, recMii), recMii.value);
+    }
+    return text;
   }
-  std::string cycle;
-  for (std::size_t i = 0; i < recMii.bindingCycle.size(); ++i) {
-    if (i > 0) cycle += " -> ";
-    cycle += graph.opName(recMii.bindingCycle[i]);
+  return fmt::format("RecMII: the recurrence through {} needs II >= {}",
+                     recurrenceOps(graph, recMii), recMii.value);
+}
+
+// A "where" block giving the meaning of every family named, each once, in the order of the enum.
+std::string familyMeanings(const std::vector<TwillFamily>& named) {
+  std::string text;
+  for (TwillFamily family : kAllTwillFamilies) {
+    if (std::find(named.begin(), named.end(), family) == named.end()) continue;
+    text += fmt::format("\n  {}: {}", toString(family), describe(family));
   }
-  return fmt::format("RecMII: the recurrence {} needs II >= {}", cycle, recMii.value);
+  return text.empty() ? text : "\nwhere" + text;
 }
 
 }  // namespace
@@ -159,6 +184,10 @@ TwillExplanation explain(const ExplainContext& context, std::vector<TwillAttempt
   const TwillOptions& options = context.options;
   explanation.iiBinding = iiBinding(context.problem, context.ii);
   std::string text = "II: " + explanation.iiBinding;
+  std::vector<TwillFamily> named;  // every family the explanation names
+  const auto note = [&named](const std::vector<TwillFamily>& core) {
+    named.insert(named.end(), core.begin(), core.end());
+  };
 
   for (const IiFailure& failure : context.failures) {
     std::string reason;
@@ -168,6 +197,7 @@ TwillExplanation explain(const ExplainContext& context, std::vector<TwillAttempt
       const SmtAnswer answer = explainFailure(context.problem, failure.ii, failure.lastLatency,
                                               options, "why this II fails", attempts);
       if (answer.verdict == SmtVerdict::kUnsat) {
+        note(answer.core);
         reason = fmt::format(
             "every L in [{}, {}] is UNSAT; at L={} the blocking families are: {}",
             failure.firstLatency, failure.lastLatency, failure.lastLatency,
@@ -185,6 +215,10 @@ TwillExplanation explain(const ExplainContext& context, std::vector<TwillAttempt
 
   const auto& roles = context.roles;
   const Graph& graph = *context.problem.graph;
+  if (roles.size() == 1) {
+    text += fmt::format("\nall ops run on warps {}: nothing forces a split",
+                        formatWarpSet(roles.front().warps));
+  }
   for (std::size_t a = 0; a < roles.size(); ++a) {
     for (std::size_t b = a + 1; b < roles.size(); ++b) {
       RoleSplitReason split;
@@ -213,6 +247,7 @@ TwillExplanation explain(const ExplainContext& context, std::vector<TwillAttempt
       split.mergedVerdict = answer.verdict;
       split.blocking = answer.core;
       if (answer.verdict == SmtVerdict::kUnsat) {
+        note(split.blocking);
         text += fmt::format(
             "\n{} and {} cannot share a warp set at II={}, L={}: {}", roleName(roles[a], a),
             roleName(roles[b], b), context.ii, context.latency,
@@ -228,7 +263,7 @@ TwillExplanation explain(const ExplainContext& context, std::vector<TwillAttempt
       explanation.splits.push_back(split);
     }
   }
-  explanation.text = std::move(text);
+  explanation.text = std::move(text) + familyMeanings(named);
   return explanation;
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include <gaus/core/analysis.hpp>
 #include <gaus/core/problem.hpp>
 #include <gaus/exact/twill.hpp>
 
@@ -46,6 +47,9 @@ struct ExplainContext {
 TwillExplanation explain(const ExplainContext& context, std::vector<TwillAttempt>& attempts);
 
 std::string familyList(const std::vector<TwillFamily>& families);
+
+// The ops of the recurrence that binds RecMII ("S -> P -> O"), the first eight of a longer one.
+std::string recurrenceOps(const Graph& graph, const RecMii& recMii);
 
 // Why (ii, latency) is UNSAT: a fresh model checked with a deletion-minimized core within
 // options.explainTimeLimitSeconds; the check is logged in `attempts` with `detail`.

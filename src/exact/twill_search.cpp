@@ -59,6 +59,28 @@ std::string_view toString(TwillFamily family) {
   return "unknown";
 }
 
+std::string_view describe(TwillFamily family) {
+  switch (family) {
+    case TwillFamily::kDependence:
+      return "every edge's delay is met: t(v) + distance II >= t(u) + delay";
+    case TwillFamily::kCapacity:
+      return "no unit is reserved beyond its capacity at any residue";
+    case TwillFamily::kMemory:
+      return "the buffers of live values fit each memory's capacity";
+    case TwillFamily::kWarpUniqueness:
+      return "each op runs on exactly min_warps warps of the machine's count";
+    case TwillFamily::kVariableLatency:
+      return "variable-latency ops (asynchronous loads) run alone on the variable-latency warp";
+    case TwillFamily::kRegisterLimit:
+      return "the registers of values live on a warp stay within the per-warp limit";
+    case TwillFamily::kSpillDelay:
+      return "an edge between two warps also waits for the producer's spill cost";
+    case TwillFamily::kBlockingConcurrency:
+      return "an op with a blocking input issues when no other op of its warp is executing";
+  }
+  return "unknown";
+}
+
 std::optional<TwillFamily> parseTwillFamily(std::string_view text) {
   for (TwillFamily family : kAllTwillFamilies) {
     if (toString(family) == text) return family;
@@ -181,12 +203,8 @@ std::string miiReason(const Graph& graph, const Machine& machine, const ResMii& 
     return fmt::format("ResMII={} (unit {})", resMii.value,
                        machine.resources[*resMii.binding].name);
   }
-  std::string cycle;
-  for (std::size_t i = 0; i < recMii.bindingCycle.size() && i < 8; ++i) {
-    if (i > 0) cycle += " -> ";
-    cycle += graph.opName(recMii.bindingCycle[i]);
-  }
-  return fmt::format("RecMII={} (recurrence {})", recMii.value, cycle);
+  return fmt::format("RecMII={} (recurrence {})", recMii.value,
+                     detail::recurrenceOps(graph, recMii));
 }
 
 // The most frequent families over the cores of a range of attempts, for the final message.
@@ -466,7 +484,14 @@ Result toResult(const TwillSolution& solution) {
   result.schedule = solution.schedule;
   result.objectiveName = "ii";
   if (solution.ii) result.objective = *solution.ii;
-  result.bounds.lowerBound = static_cast<double>(solution.mii * solution.timeUnit);
+  // The MII and the proof of minimality hold in the units solved: with normalized costs they
+  // go to the extra figures, and no raw lower bound is claimed here (runTwill adds the raw MII).
+  if (!solution.normalization) {
+    result.bounds.lowerBound = static_cast<double>(solution.mii);
+  } else {
+    result.extra.emplace_back("normalized_mii", static_cast<double>(solution.mii));
+    result.extra.emplace_back("normalized_ii_proven", solution.iiProvenMinimal ? 1.0 : 0.0);
+  }
   result.bounds.iiProvenOptimal = solution.status == SolveStatus::kOptimal;
   result.bounds.iiBoundReason = solution.miiReason;
   for (const auto& attempt : solution.attempts) {

@@ -2,6 +2,7 @@
 // machine files of configs/machines/, plus the search for a machine named by a string.
 
 #include <cstdlib>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -99,6 +100,37 @@ Machine loadMachineFile(const std::filesystem::path& path) {
   }
 }
 
+namespace {
+
+// configs/<subfolder>/ of the document's project (its folder or any folder above it), of
+// $GAUS_CONFIG_DIR and of the source tree, in the order they are searched.
+std::vector<std::filesystem::path> configFolders(std::string_view subfolder,
+                                                 const std::filesystem::path& documentFolder) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> folders;
+  fs::path folder = fs::absolute(documentFolder).lexically_normal();
+  while (true) {
+    folders.push_back(folder / "configs" / subfolder);
+    if (folder == folder.parent_path() || folder.empty()) break;
+    folder = folder.parent_path();
+  }
+  if (const char* configDirs = std::getenv("GAUS_CONFIG_DIR")) {
+    std::string_view rest(configDirs);
+    while (!rest.empty()) {
+      const auto colon = rest.find(':');
+      const std::string_view entry = rest.substr(0, colon);
+      if (!entry.empty()) folders.push_back(fs::path(entry) / subfolder);
+      rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
+    }
+  }
+  if (std::string_view(GAUS_SOURCE_CONFIG_DIR).size() > 0) {
+    folders.push_back(fs::path(GAUS_SOURCE_CONFIG_DIR) / subfolder);
+  }
+  return folders;
+}
+
+}  // namespace
+
 std::optional<std::filesystem::path> findConfigFile(std::string_view subfolder,
                                                     std::string_view reference,
                                                     const std::filesystem::path& documentFolder) {
@@ -118,25 +150,8 @@ std::optional<std::filesystem::path> findConfigFile(std::string_view subfolder,
     folders.emplace_back();
   } else {
     folders.push_back(documentFolder);
-    // configs/<subfolder>/ of the document's project: its folder or any folder above it.
-    fs::path folder = fs::absolute(documentFolder).lexically_normal();
-    while (true) {
-      folders.push_back(folder / "configs" / subfolder);
-      if (folder == folder.parent_path() || folder.empty()) break;
-      folder = folder.parent_path();
-    }
-    if (const char* configDirs = std::getenv("GAUS_CONFIG_DIR")) {
-      std::string_view rest(configDirs);
-      while (!rest.empty()) {
-        const auto colon = rest.find(':');
-        const std::string_view entry = rest.substr(0, colon);
-        if (!entry.empty()) folders.push_back(fs::path(entry) / subfolder);
-        rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
-      }
-    }
-    if (std::string_view(GAUS_SOURCE_CONFIG_DIR).size() > 0) {
-      folders.push_back(fs::path(GAUS_SOURCE_CONFIG_DIR) / subfolder);
-    }
+    const auto configs = configFolders(subfolder, documentFolder);
+    folders.insert(folders.end(), configs.begin(), configs.end());
   }
   for (const fs::path& folder : folders) {
     for (const fs::path& candidate : candidates(folder)) {
@@ -175,6 +190,21 @@ Expected<Machine> readMachine(const std::filesystem::path& path) {
 std::optional<std::filesystem::path> findKernelFile(std::string_view reference,
                                                     const std::filesystem::path& folder) {
   return findConfigFile("kernels", reference, folder);
+}
+
+std::vector<std::string> builtInKernelNames(const std::filesystem::path& folder) {
+  namespace fs = std::filesystem;
+  std::set<std::string> names;
+  for (const fs::path& kernels : configFolders("kernels", folder)) {
+    std::error_code error;
+    for (fs::directory_iterator it(kernels, error), end; !error && it != end; it.increment(error)) {
+      const fs::path& path = it->path();
+      if (path.extension() == ".yaml" || path.extension() == ".yml") {
+        names.insert(path.stem().string());
+      }
+    }
+  }
+  return {names.begin(), names.end()};
 }
 
 Expected<Machine> findMachine(std::string_view reference, const std::filesystem::path& folder) {

@@ -38,7 +38,10 @@ struct ModuloMilpOptions {
   // default is measured in docs/benchmarks.md, "Exact engine").
   double timeIndexedWindowFactor = 2.0;
   bool useWindows = true;  // bound each op's start from ASAP/ALAP at the current II
-  bool useStart = true;    // a heuristic schedule as CBC's first incumbent and bound on L
+  // Stage/residue form: link the residues of ops of one recurrence whose start difference it
+  // confines to fewer than II values (modulo_milp.cpp, residueLinks).
+  bool linkResidues = true;
+  bool useStart = true;  // a heuristic schedule as CBC's first incumbent and bound on L
   StartHeuristic startHeuristic = StartHeuristic::kBest;
   bool breakSymmetry = true;       // order interchangeable ops (twins, one sub-tile automorphism)
   double timeLimitSeconds = 60.0;  // per II
@@ -94,7 +97,9 @@ std::int32_t nonOverlappedIi(const Graph& graph);
 // Status kOptimal when every smaller II was proven infeasible (or is below MII) and L is proven
 // minimal; kFeasible or kTimeout otherwise, with the message saying which attempt was not
 // conclusive. Result::log has one line per II, Result::extra "latency", "mii", "res_mii",
-// "rec_mii" and, when normalized, "time_unit".
+// "rec_mii" and, when normalized, "time_unit" and "normalized_ii" (normalized_solve.hpp).
+// Bounds::lowerBound is the smallest II not proven infeasible (MII, or one above the last II of
+// an unbroken run of infeasibility proofs from MII), in raw cycles: the raw MII when normalized.
 Result searchModulo(const Problem& problem, const ModuloSearchOptions& options = {});
 
 }  // namespace gaus::exact

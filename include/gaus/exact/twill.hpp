@@ -39,6 +39,9 @@ enum class TwillFamily : std::uint8_t {
 };
 inline constexpr std::size_t kNumTwillFamilies = 8;
 std::string_view toString(TwillFamily family);
+// What the family requires, in words ("variable-latency ops run alone on the variable-latency
+// warp"), for explanations.
+std::string_view describe(TwillFamily family);
 std::optional<TwillFamily> parseTwillFamily(std::string_view text);
 inline constexpr std::array<TwillFamily, kNumTwillFamilies> kAllTwillFamilies = {
     TwillFamily::kDependence,     TwillFamily::kCapacity,           TwillFamily::kMemory,
@@ -187,7 +190,9 @@ struct TwillCheckOptions {
 TwillCheck checkTwill(const Problem& problem, std::int32_t ii, Cycle latency,
                       const TwillCheckOptions& options = {});
 
-// The solution as a method Result (schedule, status, log lines, extra figures).
+// The solution as a method Result (schedule, status, log lines, extra figures). With normalized
+// costs the MII and the minimality proof are in normalized units: they become the extra figures
+// "normalized_mii" and "normalized_ii_proven", and Bounds::lowerBound is left unset.
 Result toResult(const TwillSolution& solution);
 
 }  // namespace gaus::exact

@@ -70,6 +70,10 @@ Expected<Machine> findMachine(std::string_view reference,
 std::optional<std::filesystem::path> findKernelFile(std::string_view reference,
                                                     const std::filesystem::path& folder = ".");
 
+// The names of the built-in kernels: the stems of the YAML files in every configs/kernels/
+// folder findKernelFile searches from `folder`, sorted, each once.
+std::vector<std::string> builtInKernelNames(const std::filesystem::path& folder = ".");
+
 // Text of an instance in a writable format (native JSON or YAML, or DOT). Fails for a format
 // gaus does not write and for values JSON cannot hold (a non-finite weight).
 Expected<std::string> formatInstance(const Instance& instance, Format format);

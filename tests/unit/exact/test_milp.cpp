@@ -238,7 +238,7 @@ TEST_CASE("modulo MILP: min L matches brute force on tiny random loop graphs", "
                                       computeRecMii(instance.graph).value);
     for (std::int64_t ii = mii; ii <= mii + 2; ++ii) {
       const auto reference = test::bruteForceMinLatency(problem, static_cast<std::int32_t>(ii), 30);
-      std::vector<ModuloMilpOptions> variants(4);
+      std::vector<ModuloMilpOptions> variants(6);
       variants[0].formulation = ModuloFormulation::kStageResidue;
       variants[1].formulation = ModuloFormulation::kTimeIndexed;
       variants[2].useWindows = false;
@@ -246,6 +246,12 @@ TEST_CASE("modulo MILP: min L matches brute force on tiny random loop graphs", "
       variants[2].breakSymmetry = false;
       variants[2].formulation = ModuloFormulation::kStageResidue;
       variants[3].breakSymmetry = false;
+      // No start: the windows come from the lossless bound on L alone, which must not cut off
+      // the optimum; with and without the residue links.
+      variants[4].useStart = false;
+      variants[4].formulation = ModuloFormulation::kStageResidue;
+      variants[5] = variants[4];
+      variants[5].linkResidues = false;
       for (const auto& variant : variants) {
         const auto attempt = solveModuloAtIi(problem, static_cast<std::int32_t>(ii), variant);
         INFO("seed " << seed << " II " << ii << " " << attempt.formulation << " "
@@ -262,6 +268,38 @@ TEST_CASE("modulo MILP: min L matches brute force on tiny random loop graphs", "
     }
   }
   CHECK(compared >= 100);
+}
+
+TEST_CASE("modulo MILP: a recurrence fixing two clashing residues makes MII infeasible",
+          "[exact][modulo]") {
+  // a and b hold the one unit U for a cycle each; a -> b (delay 2) and b -> a (delay 0,
+  // distance 1) fix t(b) - t(a) = 2 at II = 2 (ResMII = RecMII = 2), the same residue: no
+  // schedule. At II = 3 the difference is 2 or 3 and a:0, b:2 fits (L = 3). No heuristic finds
+  // a start at II = 2, so the MILP must prove it from the windows of the lossless bound on L.
+  Machine machine;
+  const ResourceId unit = machine.addResource("U", 1);
+  GraphBuilder builder("fixed_offset");
+  const OpId a = builder.addOp("a", 1);
+  builder.addReservation(a, {unit, 0, 1, 1});
+  const OpId b = builder.addOp("b", 1);
+  builder.addReservation(b, {unit, 0, 1, 1});
+  builder.addEdge(a, b, 2, 0);
+  builder.addEdge(b, a, 0, 1);
+  const auto instance = test::makeInstance(std::move(builder), machine);
+  const Problem problem = instance.problem(ProblemKind::kModulo);
+  for (bool links : {true, false}) {
+    ModuloMilpOptions options;
+    options.formulation = ModuloFormulation::kStageResidue;
+    options.linkResidues = links;
+    options.timeLimitSeconds = 30;
+    INFO("residue links " << links);
+    CHECK(solveModuloAtIi(problem, 2, options).verdict == AttemptVerdict::kInfeasible);
+  }
+  const Result search = searchModulo(problem);
+  REQUIRE(search.status == SolveStatus::kOptimal);
+  CHECK(*search.objective == 3);
+  CHECK(*search.bounds.lowerBound == 3);  // II = 2 proven infeasible
+  CHECK(verify(problem, *search.schedule).ok());
 }
 
 TEST_CASE("modulo search: from MII and from 1 give the same II", "[exact][modulo]") {

@@ -1,0 +1,157 @@
+// End-to-end tests of `gaus twill` (builds with the exact engine): the built-in kernels by name,
+// the summary and the JSON, the explanation, normalized costs and a bad kernel name.
+#include <algorithm>
+#include <filesystem>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "run_program.hpp"
+#include "test_support.hpp"
+
+using gaus::test::runProgram;
+
+namespace {
+
+gaus::test::ProgramOutput gaus_(const std::vector<std::string>& args) {
+  return runProgram(GAUS_BINARY, args);
+}
+
+nlohmann::json twillJson(const std::vector<std::string>& args) {
+  std::vector<std::string> all{"twill"};
+  all.insert(all.end(), args.begin(), args.end());
+  all.push_back("--json");
+  const auto run = gaus_(all);
+  INFO(run.err);
+  REQUIRE(run.exitCode == 0);
+  return nlohmann::json::parse(run.out);
+}
+
+std::size_t lineCount(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+}  // namespace
+
+TEST_CASE("twill toy_fa by name: I = 2, L = 4, one role holding S, P, O", "[cli][twill]") {
+  // TWILL.md (paper Fig. 1): two 1-cycle tensor-core ops on one tensor core make I = 1
+  // infeasible and I* = 2; S -> P -> O with delays 1 and O's TC slot at residue 1 give L = 4,
+  // S:0 and O:3 (P at 1 or 2), 2 stages; one warp suffices (no variable-latency op).
+  const auto run = gaus_({"twill", "toy_fa"});
+  INFO(run.err);
+  REQUIRE(run.exitCode == 0);
+  CHECK_THAT(run.out, Catch::Contains("toy_fa: optimal") &&
+                          Catch::Contains("I = 2 (proven minimal), L = 4, stages 2") &&
+                          Catch::Contains("role 0 on warps {0}: TC+EXP, 3 ops") &&
+                          Catch::Contains("verified: true"));
+
+  const auto json = twillJson({"toy_fa"});
+  CHECK(json["status"] == "optimal");
+  CHECK(json["ii"] == 2);
+  CHECK(json["latency"] == 4);
+  CHECK(json["stages"] == 2);
+  CHECK(json["ii_proven_minimal"] == true);
+  CHECK(json["mii"]["res_mii"] == 2);
+  CHECK(json["mii"]["rec_mii"] == 1);
+  CHECK(json["start"]["S"] == 0);
+  CHECK(json["start"]["O"] == 3);
+  CHECK(json["warps_used"] == 1);
+  REQUIRE(json["roles"].size() == 1);
+  CHECK(json["roles"][0]["ops"] == nlohmann::json::array({"S", "P", "O"}));
+  CHECK(json["roles"][0]["units"] == "TC+EXP");
+  CHECK(json["verified"] == true);
+  // The log starts with the modulo MILP at I = 2 (the search starts at MII = 2).
+  REQUIRE(!json["attempts"].empty());
+  CHECK_THAT(json["attempts"][0].get<std::string>(), Catch::StartsWith("II=2 L=4 milp optimal"));
+}
+
+TEST_CASE("twill --explain says what binds I and why ops were split", "[cli][twill]") {
+  SECTION("toy_fa: the tensor core binds I, one warp") {
+    // TC carries S and O: 2 busy cycles per iteration on one unit, so I >= 2.
+    const auto run = gaus_({"twill", "toy_fa", "--explain"});
+    REQUIRE(run.exitCode == 0);
+    CHECK_THAT(run.out,
+               Catch::Contains("explanation:\nII: ResMII: unit TC is busy 2 unit-cycles per "
+                               "iteration at capacity 1, so II >= 2") &&
+                   Catch::Contains("all ops run on warps {0}: nothing forces a split"));
+    const auto json = twillJson({"toy_fa", "--explain"});
+    CHECK_THAT(json["explanation"]["ii_binding"].get<std::string>(),
+               Catch::StartsWith("ResMII: unit TC"));
+    CHECK(json["explanation"]["splits"].empty());
+  }
+  SECTION("gemm_hopper: the MMA binds I, the loads are split off by variable latency") {
+    // configs/kernels/gemm_hopper.yaml: the WGMMA holds the tensor core 4 cycles and carries
+    // its accumulator (delay 4, distance 1), so ResMII = RecMII = 4; the two TMA loads are
+    // variable-latency ops, which must run alone on the variable-latency warp.
+    const auto json = twillJson({"gemm_hopper", "--explain"});
+    CHECK(json["ii"] == 4);
+    CHECK(json["warps_used"] == 2);
+    const auto& explanation = json["explanation"];
+    CHECK_THAT(explanation["ii_binding"].get<std::string>(),
+               Catch::Contains("unit TC is busy 4") &&
+                   Catch::Contains("the recurrence through mma needs II >= 4 as well"));
+    REQUIRE(explanation["splits"].size() == 1);
+    CHECK(explanation["splits"][0]["merged"] == "unsat");
+    CHECK(explanation["splits"][0]["families"] == nlohmann::json::array({"variable-latency"}));
+    CHECK_THAT(explanation["text"].get<std::string>(),
+               Catch::Contains("variable-latency: variable-latency ops"));
+  }
+}
+
+TEST_CASE("twill on normalized costs states I in cycles and where it is minimal", "[cli][twill]") {
+  // Triton's GEMM dump: costs 96..559 cycles normalize to 2..11 units of 52 cycles; the
+  // normalized MII is 5 units (the MMA), so I = 5 units = 260 raw cycles, minimal only in
+  // normalized units (the raw MII is 256).
+  const auto path =
+      gaus::test::sharedPath("benchmarks/triton-ddg/case1_simple_gemm.ddg.json").string();
+  const auto run = gaus_({"twill", path});
+  INFO(run.err);
+  REQUIRE(run.exitCode == 0);
+  CHECK_THAT(run.out,
+             Catch::Contains("I = 260 cycles (5 units of 52; minimal in normalized units)") &&
+                 Catch::Contains("raw ResMII 256, RecMII 256 cycles") &&
+                 Catch::Contains("attempts (II and L in normalized units):"));
+  const auto json = twillJson({path});
+  CHECK(json["status"] == "feasible");  // optimal in normalized units only
+  CHECK(json["time_unit"] == 52);
+  CHECK(json["normalization"]["time_unit"] == 52);
+  CHECK(json["verified"] == true);
+}
+
+TEST_CASE("twill with an unknown kernel name: one line naming it and the built-in kernels",
+          "[cli][twill]") {
+  const auto run = gaus_({"twill", "no_such_kernel"});
+  CHECK(run.exitCode == 1);
+  CHECK(run.out.empty());
+  CHECK(lineCount(run.err) == 1);
+  CHECK_THAT(run.err, Catch::StartsWith("gaus: error: no_such_kernel: no such file") &&
+                          Catch::Contains("toy_fa") && Catch::Contains("fa_fwd_hopper"));
+}
+
+TEST_CASE("twill --explain on every built-in kernel: optimal, verified, every split explained",
+          "[cli][twill][.slow]") {
+  // configs/kernels: each kernel is solved to a proven minimal I at its ResMII (the tensor core
+  // binds in each cost model: TWILL.md "Built-in kernels"), and the explanation decides every
+  // pair of warp roles (could share a warp set, or the families that forbid it).
+  int kernels = 0;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(gaus::test::sourcePath("configs/kernels"))) {
+    if (entry.path().extension() != ".yaml") continue;
+    const std::string name = entry.path().stem().string();
+    INFO(name);
+    const auto json = twillJson({name, "--explain"});
+    ++kernels;
+    CHECK(json["status"] == "optimal");
+    CHECK(json["verified"] == true);
+    CHECK(json["ii"] == json["mii"]["res_mii"]);
+    const auto& explanation = json["explanation"];
+    CHECK_THAT(explanation["ii_binding"].get<std::string>(), Catch::StartsWith("ResMII: unit TC"));
+    const std::size_t roles = json["roles"].size();
+    REQUIRE(explanation["splits"].size() == roles * (roles - 1) / 2);
+    for (const auto& split : explanation["splits"]) {
+      CHECK((split["merged"] == "unsat" || split["merged"] == "sat"));
+      if (split["merged"] == "unsat") CHECK(!split["families"].empty());
+    }
+  }
+  CHECK(kernels == 4);  // toy_fa, gemm_hopper, fa_fwd_hopper, fa_fwd_blackwell
+}
