@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <gaus/core/expected.hpp>
@@ -97,10 +98,11 @@ struct GausOptions {
 };
 
 // Reads GausOptions from a string map, naming every unknown option and bad value. The seed,
-// device and time limit default to the RunContext's. `used` receives every option with its
-// value, for Result::options.
-Expected<GausOptions> readGausOptions(const MethodOptions& options, const RunContext& context,
-                                      std::vector<std::pair<std::string, std::string>>* used);
+// device and time limit default to the RunContext's.
+Expected<GausOptions> readGausOptions(const MethodOptions& options, const RunContext& context);
+
+// Every option with the value `options` holds, by its string name: what a result echoes.
+std::vector<std::pair<std::string, std::string>> describeOptions(const GausOptions& options);
 
 // The documentation of every option, for `--help-method gaus`.
 std::vector<OptionDoc> gausOptionDocs();
