@@ -130,6 +130,8 @@ const std::array kOptionTable = {
     OptionEntry{"release", &GausOptions::releaseTimes,
                 "legalize never before round(mu): auto (A and B), on, off"},
     OptionEntry{"objective", &GausOptions::moduloObjective, "C: auto, none, latency or memory"},
+    OptionEntry{"horizon_search", &GausOptions::horizonSearch,
+                "L and C: linear, bisect, or auto (bisect gaps over 32)"},
     OptionEntry{"horizon_slack", &GausOptions::horizonSlack,
                 "C without a horizon: D = (1 + slack) * the start's latency"},
     OptionEntry{"device", &GausOptions::device, "auto, cpu or cuda"},
@@ -237,6 +239,8 @@ void checkRanges(const GausOptions& o, std::vector<std::string>& errors) {
   require(o.horizonSlack >= 0, "horizon_slack", o.horizonSlack, ">= 0");
   require(o.threads >= 0, "threads", o.threads, ">= 0");
   require(o.progressIntervalSeconds >= 0, "progress_interval", o.progressIntervalSeconds, ">= 0");
+  require(o.horizonSearch == "auto" || o.horizonSearch == "linear" || o.horizonSearch == "bisect",
+          "horizon_search", o.horizonSearch, "auto, linear or bisect");
   require(o.releaseTimes == "auto" || o.releaseTimes == "on" || o.releaseTimes == "off", "release",
           o.releaseTimes, "auto, on or off");
 }

@@ -22,6 +22,7 @@
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
 
+#include "descending_search.hpp"
 #include "formulation.hpp"
 #include "initialization.hpp"
 #include "legalization.hpp"
@@ -92,6 +93,13 @@ bool useReleaseTimes(const Run& run) {
   if (run.options.releaseTimes == "off") return false;
   return run.formulation == Formulation::kStageWeight ||
          run.formulation == Formulation::kPeakMemory;
+}
+
+// Option horizon_search: "auto" bisects gaps wider than 32 cycles (or II steps).
+SearchStrategy searchStrategy(const Run& run, double gap) {
+  if (run.options.horizonSearch == "linear") return SearchStrategy::kLinear;
+  if (run.options.horizonSearch == "bisect") return SearchStrategy::kBisect;
+  return gap > 32 ? SearchStrategy::kBisect : SearchStrategy::kLinear;
 }
 
 bool verified(const Problem& problem, const Schedule& schedule) {
@@ -204,8 +212,7 @@ void searchLatency(Run& run, const std::vector<OpId>& order) {
   run.result.log.push_back(fmt::format("start: L={} ({})", best.objective,
                                        run.givenSchedule ? "given" : "list scheduling"));
   bool firstAttempt = true;
-  while (best.objective > lowerBound && !run.state.exhausted()) {
-    const auto horizon = static_cast<Cycle>(best.objective) - 1;
+  const auto attemptAt = [&](std::int64_t horizon) -> std::optional<std::int64_t> {
     const std::vector<Cycle> alap = alapAt(run, order, horizon);
     const WindowGeometry geometry = makeWindowGeometry(horizon, run.options);
     const FormulationModel model(problem, Formulation::kLatency, ModuloObjective::kNone,
@@ -232,9 +239,14 @@ void searchLatency(Run& run, const std::vector<OpId>& order) {
                                              ? fmt::format("legal L={}", outcome.best->objective)
                                              : std::string("no legal schedule within D"),
                                          outcome.updates, run.state.elapsedSeconds() - began));
+    // A candidate between D and the best known is kept even when the attempt failed.
     if (outcome.best && outcome.best->objective < best.objective) best = *outcome.best;
-    if (!outcome.succeeded) break;
-  }
+    if (!outcome.succeeded) return std::nullopt;
+    return static_cast<std::int64_t>(best.objective);
+  };
+  descendingSearch(static_cast<std::int64_t>(lowerBound), static_cast<std::int64_t>(best.objective),
+                   searchStrategy(run, best.objective - lowerBound), attemptAt,
+                   [&run] { return run.state.exhausted(); });
   run.result.schedule = best.schedule;
   run.result.objective = best.objective;
   run.result.objectiveName = "latency";
@@ -404,19 +416,25 @@ void searchModulo(Run& run, const std::vector<OpId>& order) {
     // Search II downwards from the start's.
     run.result.bounds.lowerBound = static_cast<double>(minIi);
     run.result.bounds.iiBoundReason = resMii.value >= recMii.value ? "ResMII" : "RecMII";
-    while (best && *best->schedule.ii > minIi && !run.state.exhausted()) {
-      const std::int32_t ii = *best->schedule.ii - 1;
+    const auto attemptAt = [&](std::int64_t ii) -> std::optional<std::int64_t> {
       const Cycle horizon = moduloHorizon(run, best->schedule);
       const double scale = run.moduloObjective == ModuloObjective::kLatency
                                ? static_cast<double>(horizon)
                                : std::max(objectiveOf(run, best->schedule), 1e-9);
       const double began = run.state.elapsedSeconds();
-      AttemptOutcome outcome = attemptAtIi(run, order, ii, horizon, best, scale, true);
+      AttemptOutcome outcome =
+          attemptAtIi(run, order, static_cast<std::int32_t>(ii), horizon, best, scale, true);
       run.result.log.push_back(fmt::format("II={} D={}: {} after {} updates, {:.2f}s", ii, horizon,
                                            outcome.succeeded ? "legal" : "no legal schedule",
                                            outcome.updates, run.state.elapsedSeconds() - began));
-      if (!outcome.succeeded) break;
+      if (!outcome.succeeded) return std::nullopt;
       best = std::move(outcome.best);
+      return *best->schedule.ii;
+    };
+    if (best) {
+      descendingSearch(minIi, *best->schedule.ii,
+                       searchStrategy(run, static_cast<double>(*best->schedule.ii - minIi)),
+                       attemptAt, [&run] { return run.state.exhausted(); });
     }
     run.result.objectiveName = "ii";
   }

@@ -27,27 +27,29 @@ struct EdgeSpan {
         jt(std::max<std::int64_t>(0, width - 1 - c)) {}
 };
 
+// V_e for every edge, walking each op's out-edges so that its pmf row stays in cache.
 template <typename Real>
 void precedenceForwardKernel(const Real* pmf, const Real* cdf, const std::int64_t* offset,
                              std::int64_t batch, std::int64_t ops, std::int64_t width,
                              const PrecedenceIndex& edges, Real* violation) {
-  at::parallel_for(0, batch * edges.edges(), kParallelGrain,
-                   [&](std::int64_t begin, std::int64_t end) {
-                     for (std::int64_t item = begin; item < end; ++item) {
-                       const std::int64_t b = item / edges.edges();
-                       const std::int64_t e = item % edges.edges();
-                       const std::int64_t u = b * ops + edges.source[e];
-                       const std::int64_t v = b * ops + edges.target[e];
-                       const EdgeSpan span(offset[u], edges.shift[e], offset[v], width);
-                       const Real* pu = pmf + u * width;
-                       const Real* cv = cdf + v * width + span.c;
-                       Real sum = 0;
-                       for (std::int64_t j = span.j0; j <= span.j1; ++j) sum += pu[j] * cv[j];
-                       if (span.jt < width)
-                         sum += span.jt == 0 ? Real(1) : 1 - cdf[u * width + span.jt - 1];
-                       violation[item] = sum;
-                     }
-                   });
+  at::parallel_for(0, batch * ops, kParallelGrain / 8, [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t row = begin; row < end; ++row) {
+      const std::int64_t b = row / ops;
+      const std::int64_t op = row % ops;
+      const Real* pu = pmf + row * width;
+      const Real* cu = cdf + row * width;
+      for (std::int64_t k = edges.bySource.offset[op]; k < edges.bySource.offset[op + 1]; ++k) {
+        const std::int64_t e = edges.bySource.item[k];
+        const std::int64_t v = b * ops + edges.target[e];
+        const EdgeSpan span(offset[row], edges.shift[e], offset[v], width);
+        const Real* cv = cdf + v * width + span.c;
+        Real sum = 0;
+        for (std::int64_t j = span.j0; j <= span.j1; ++j) sum += pu[j] * cv[j];
+        if (span.jt < width) sum += span.jt == 0 ? Real(1) : 1 - cu[span.jt - 1];
+        violation[b * edges.edges() + e] = sum;
+      }
+    }
+  });
 }
 
 template <typename Real>

@@ -85,6 +85,9 @@ struct GausOptions {
   // keep), not for L and C (whose list priority round(mu) is enough).
   std::string releaseTimes = "auto";  // auto | on | off
   ModuloObjective moduloObjective = ModuloObjective::kAuto;
+  // L and C's outer search: linear (D - 1 after each success, stop at the first failure),
+  // bisect, or auto (bisect when the gap to the lower bound exceeds 32).
+  std::string horizonSearch = "auto";
   double horizonSlack = 0.5;  // C without a horizon: D = (1 + slack) * the start's latency
 
   // ---- runtime (GAUS.md "Engineering") ----
