@@ -117,7 +117,10 @@ const std::array kOptionTable = {
     OptionEntry{"harden", &GausOptions::harden, "weight of sum(sigma) in the loss"},
     OptionEntry{"window_k", &GausOptions::windowK, "window W = 2 * ceil(k * sigma_max) + 1"},
     OptionEntry{"dense", &GausOptions::dense, "use the |V| x D model (W = D; for tests)"},
-    OptionEntry{"batch", &GausOptions::batch, "B: independent starts optimized as one batch"},
+    OptionEntry{"batch", &GausOptions::batch,
+                "B: independent starts optimized as one batch (0: 8 up to 2,500 ops, fewer above)"},
+    OptionEntry{"mixed_starts", &GausOptions::mixedStarts,
+                "odd batch rows start from the ASAP/ALAP midpoint, the others from a schedule"},
     OptionEntry{"updates_per_round", &GausOptions::updatesPerRound,
                 "multiplier updates per round before mu restarts from the best schedule"},
     OptionEntry{"patience", &GausOptions::patience,
@@ -230,7 +233,7 @@ void checkRanges(const GausOptions& o, std::vector<std::string>& errors) {
   require(o.tau > 0, "tau", o.tau, "> 0");
   require(o.alpha >= 0, "alpha", o.alpha, ">= 0");
   require(o.harden >= 0, "harden", o.harden, ">= 0");
-  require(o.batch >= 1, "batch", o.batch, ">= 1");
+  require(o.batch >= 0, "batch", o.batch, ">= 0 (0: auto)");
   require(o.updatesPerRound >= 1, "updates_per_round", o.updatesPerRound, ">= 1");
   require(o.patience >= 1, "patience", o.patience, ">= 1");
   require(!o.timeLimitSeconds || *o.timeLimitSeconds > 0, "time_limit",

@@ -181,13 +181,14 @@ StartingPoint firstStartingPoint(const Run& run, const Schedule* start,
 
 std::optional<Candidate> legalizeAcyclicCandidate(const Run& run, const std::vector<double>& mu,
                                                   std::optional<Cycle> horizon) {
-  const std::vector<Cycle> key = roundedStarts(mu);
+  const std::vector<Cycle> rounded = roundedStarts(mu);
+  const std::vector<double> priority(rounded.begin(), rounded.end());
   const bool release = useReleaseTimes(run);
-  auto schedule = legalizeAcyclic(run.problem, key, release);
+  auto schedule = legalizeAcyclic(run.problem, priority, release ? &rounded : nullptr);
   if (!schedule) return std::nullopt;
   // With release times the schedule may overrun the horizon where plain priority would not.
   if (horizon && release && latencyOf(run, *schedule) > static_cast<double>(*horizon)) {
-    schedule = legalizeAcyclic(run.problem, key, false);
+    schedule = legalizeAcyclic(run.problem, priority, nullptr);
     if (!schedule) return std::nullopt;
   }
   if (horizon && latencyOf(run, *schedule) > static_cast<double>(*horizon)) return std::nullopt;
@@ -221,6 +222,7 @@ void searchLatency(Run& run, const std::vector<OpId>& order) {
     spec.model = &model;
     spec.start = firstAttempt ? firstStartingPoint(run, &best.schedule, alap)
                               : scheduleStart(best.schedule, run.asap, alap, run.options);
+    if (run.options.mixedStarts) spec.alternateStart = midpointStart(run.asap, alap, run.options);
     spec.legalize = [&](const std::vector<double>& mu) {
       return legalizeAcyclicCandidate(run, mu, std::nullopt);
     };
@@ -295,6 +297,9 @@ void optimizeAtHorizon(Run& run, const std::vector<OpId>& order) {
   AttemptSpec spec;
   spec.model = &model;
   spec.start = firstStartingPoint(run, start ? &*start : nullptr, alap);
+  if (run.options.mixedStarts && best) {
+    spec.alternateStart = scheduleStart(best->schedule, run.asap, alap, run.options);
+  }
   spec.legalize = [&](const std::vector<double>& mu) {
     return legalizeAcyclicCandidate(run, mu, horizon);
   };
@@ -358,6 +363,9 @@ AttemptOutcome attemptAtIi(Run& run, const std::vector<OpId>& order, std::int32_
   spec.start = !best              ? midpointStart(run.asap, alap, run.options)
                : stopAtFirstLegal ? scheduleStart(best->schedule, run.asap, alap, run.options)
                                   : firstStartingPoint(run, &best->schedule, alap);
+  if (run.options.mixedStarts && best) {
+    spec.alternateStart = midpointStart(run.asap, alap, run.options);
+  }
   spec.legalize = [&](const std::vector<double>& mu) -> std::optional<Candidate> {
     auto schedule = legalizeModulo(atIi, ii, roundedStarts(mu), alap, useReleaseTimes(run));
     if (!schedule || !verified(atIi, *schedule)) return std::nullopt;
@@ -474,17 +482,22 @@ Result scheduleWithGaus(const Problem& problem, const GausOptions& options,
   auto order = topologicalOrder(*problem.graph);
   if (!order) return errorResult(order.error());
   if (options.threads > 0) at::set_num_threads(static_cast<int>(options.threads));
+  GausOptions resolved = options;
+  if (resolved.batch == 0) {
+    const std::int64_t ops = std::max<std::int64_t>(problem.graph->numOps(), 1);
+    resolved.batch = std::clamp<std::int64_t>(20000 / ops, 1, 8);
+  }
 
   Run run{problem,
           *problem.graph,
-          options,
+          resolved,
           *settings,
           *formulation,
           ModuloObjective::kNone,
           context.initialSchedule,
           asapTimes(*problem.graph, *order),
           0,
-          RunState(options, context),
+          RunState(resolved, context),
           std::move(trace).value(),
           std::mt19937_64(options.seed),
           Result{}};
@@ -520,7 +533,7 @@ Result scheduleWithGaus(const Problem& problem, const GausOptions& options,
           run.state.elapsedSeconds(), run.state.steps());
     }
   }
-  result.options = describeOptions(options);
+  result.options = describeOptions(resolved);
   result.options.emplace_back("formulation_used", std::string(toString(run.formulation)));
   result.options.emplace_back("device_used", run.settings.device.str());
   result.options.emplace_back("kernels_used", run.settings.fused ? "fused" : "torch");

@@ -28,22 +28,26 @@ StartingPoint scheduleStart(const Schedule& schedule, const std::vector<Cycle>& 
   return start;
 }
 
-std::pair<torch::Tensor, torch::Tensor> batchedStart(const StartingPoint& start, std::int64_t batch,
-                                                     std::int64_t horizon,
+std::pair<torch::Tensor, torch::Tensor> batchedStart(const StartingPoint& start,
+                                                     const StartingPoint* alternate,
+                                                     std::int64_t batch, std::int64_t horizon,
                                                      const GausOptions& options,
                                                      std::mt19937_64& random,
                                                      const TensorSettings& settings) {
   const auto ops = static_cast<std::int64_t>(start.mu.size());
   std::vector<double> mu, sigma;
   mu.reserve(static_cast<std::size_t>(batch * ops));
+  sigma.reserve(static_cast<std::size_t>(batch * ops));
   std::normal_distribution<double> noise(0.0, options.restartNoise);
   const double upper = static_cast<double>(horizon - 1);
+  const std::int64_t firstNoisyRow = alternate != nullptr ? 2 : 1;
   for (std::int64_t b = 0; b < batch; ++b) {
+    const StartingPoint& row = b % 2 == 1 && alternate != nullptr ? *alternate : start;
     for (std::int64_t i = 0; i < ops; ++i) {
-      const double shift = b == 0 ? 0.0 : noise(random);
-      mu.push_back(std::clamp(start.mu[i] + shift, 0.0, upper));
+      const double shift = b < firstNoisyRow ? 0.0 : noise(random);
+      mu.push_back(std::clamp(row.mu[i] + shift, 0.0, upper));
     }
-    sigma.insert(sigma.end(), start.sigma.begin(), start.sigma.end());
+    sigma.insert(sigma.end(), row.sigma.begin(), row.sigma.end());
   }
   return {toRealTensor(mu, settings).view({batch, ops}),
           toRealTensor(sigma, settings).view({batch, ops})};

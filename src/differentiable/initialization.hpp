@@ -1,7 +1,8 @@
 // Starting points of the means and widths (GAUS.md "Initialization"): the midpoint of
 // [ASAP_i, ALAP_i] at the horizon with sigma_i = clamp(kappa * (ALAP_i - ASAP_i), sigma_min,
-// sigma_max), or a given schedule's start times with sigma_i = sigma_restart. Batch rows after
-// the first add seeded Gaussian noise of std. dev. restart_noise to the means (multi-start).
+// sigma_max), or a given schedule's start times with sigma_i = sigma_restart. Multi-start: odd
+// batch rows may start elsewhere (the midpoint, when the others start from a schedule), and rows
+// from 2 on add seeded Gaussian noise of std. dev. restart_noise to the means.
 #pragma once
 
 #include <cstdint>
@@ -32,10 +33,12 @@ StartingPoint midpointStart(const std::vector<Cycle>& asap, const std::vector<Cy
 StartingPoint scheduleStart(const Schedule& schedule, const std::vector<Cycle>& asap,
                             const std::vector<Cycle>& alap, const GausOptions& options);
 
-// [B, V] mean and width tensors: row 0 is `start`, rows 1..B-1 add noise to the means; every
-// mean is clamped into [0, D - 1].
-std::pair<torch::Tensor, torch::Tensor> batchedStart(const StartingPoint& start, std::int64_t batch,
-                                                     std::int64_t horizon,
+// [B, V] mean and width tensors: even rows start from `start`, odd rows from `alternate` when
+// it is given (else from `start` too); the rows after these one or two clean starts add noise to
+// the means; every mean is clamped into [0, D - 1].
+std::pair<torch::Tensor, torch::Tensor> batchedStart(const StartingPoint& start,
+                                                     const StartingPoint* alternate,
+                                                     std::int64_t batch, std::int64_t horizon,
                                                      const GausOptions& options,
                                                      std::mt19937_64& random,
                                                      const TensorSettings& settings);

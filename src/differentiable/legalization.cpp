@@ -17,13 +17,13 @@ std::vector<Cycle> roundedStarts(const std::vector<double>& mu) {
   return rounded;
 }
 
-Expected<Schedule> legalizeAcyclic(const Problem& problem, const std::vector<Cycle>& key,
-                                   bool useReleaseTimes) {
+Expected<Schedule> legalizeAcyclic(const Problem& problem, const std::vector<double>& priority,
+                                   const std::vector<Cycle>* releaseTime) {
   heuristic::ListSchedulerOptions options;
   options.priority = heuristic::ListPriority::kCustom;
   options.tieBreak = heuristic::ListPriority::kAlap;
-  options.customKey.assign(key.begin(), key.end());
-  if (useReleaseTimes) options.releaseTime = key;
+  options.customKey = priority;
+  if (releaseTime != nullptr) options.releaseTime = *releaseTime;
   return heuristic::listSchedule(problem, options);
 }
 

@@ -29,7 +29,9 @@ AttemptOutcome runAttempt(const AttemptSpec& spec, const GausOptions& options,
   AttemptOutcome outcome;
   const FormulationModel& model = *spec.model;
   const std::int64_t horizon = model.geometry().horizon;
-  auto [mu, sigma] = batchedStart(spec.start, options.batch, horizon, options, random, settings);
+  const StartingPoint* alternate = spec.alternateStart ? &*spec.alternateStart : nullptr;
+  auto [mu, sigma] =
+      batchedStart(spec.start, alternate, options.batch, horizon, options, random, settings);
   AugmentedLagrangian lagrangian(model, options, mu, sigma);
   std::optional<double> threshold = spec.objectiveToBeat;
   std::int64_t roundsWithoutImprovement = 0;
@@ -87,7 +89,7 @@ AttemptOutcome runAttempt(const AttemptSpec& spec, const GausOptions& options,
     const StartingPoint restart =
         outcome.best && spec.restartFrom ? spec.restartFrom(*outcome.best) : spec.start;
     auto [restartMu, restartSigma] =
-        batchedStart(restart, options.batch, horizon, options, random, settings);
+        batchedStart(restart, alternate, options.batch, horizon, options, random, settings);
     lagrangian.restart(restartMu, restartSigma);
   }
   return outcome;

@@ -56,6 +56,8 @@ class RunState {
 struct AttemptSpec {
   const FormulationModel* model = nullptr;
   StartingPoint start;
+  // Odd batch rows start (and restart) here when set: a second kind of start for diversity.
+  std::optional<StartingPoint> alternateStart;
   // Legalizes the means of one batch row; nullopt when they give no legal candidate.
   std::function<std::optional<Candidate>(const std::vector<double>& mu)> legalize;
   // Where a round restarts when a legal candidate is known.

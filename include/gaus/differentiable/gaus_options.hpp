@@ -60,7 +60,7 @@ struct GausOptions {
   bool dense = false;         // W = D: the |V| x D reference model (tests only)
   double kappa = 1.0 / 6.0;   // initial sigma = clamp(kappa * (ALAP - ASAP), min, max)
   double sigmaRestart = 1.0;  // sigma when mu restarts from a schedule
-  double restartNoise = 1.0;  // std. dev. (steps) added to mu of batch rows 1..B-1
+  double restartNoise = 1.0;  // std. dev. (steps) of the noise on mu of the noisy batch rows
 
   // ---- augmented Lagrangian with Adam (GAUS.md "Augmented Lagrangian") ----
   double learningRate = 0.05;   // lr, in time steps
@@ -74,7 +74,12 @@ struct GausOptions {
   double harden = 1.0e-3;       // weight of sum(sigma): pulls distributions toward points
 
   // ---- outer loop (GAUS.md "Legalization") ----
-  std::int64_t batch = 4;                  // B: independent starts optimized together
+  // B: independent starts optimized together; 0 = auto: clamp(20000 / |V|, 1, 8), i.e. 8 rows
+  // for graphs up to 2,500 ops (cheap there, and it finds more) down to 1 from 20,000 ops on.
+  std::int64_t batch = 0;
+  // Odd batch rows start from the ASAP/ALAP midpoint when the others start from a schedule (and
+  // from the schedule when the others start from the midpoint): two kinds of start per batch.
+  bool mixedStarts = true;
   std::int64_t updatesPerRound = 20;       // multiplier updates before a restart from the best
   std::int64_t patience = 3;               // rounds without improvement before giving up
   std::optional<double> timeLimitSeconds;  // unset: RunContext's, else 60 s
