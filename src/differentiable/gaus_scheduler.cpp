@@ -475,7 +475,8 @@ Result scheduleWithGaus(const Problem& problem, const GausOptions& options,
   auto formulation = resolveFormulation(problem, options.formulation);
   if (!formulation) return errorResult("method gaus: " + formulation.error());
   if (options.initialization == Initialization::kGiven && context.initialSchedule == nullptr) {
-    return errorResult("method gaus: init=given needs an initial schedule (--init FILE)");
+    return errorResult(
+        "method gaus: init=given needs an initial schedule (RunContext::initialSchedule)");
   }
   auto trace = ProgressTrace::open(context, options.tracePath, options.progressIntervalSeconds);
   if (!trace) return errorResult("method gaus: " + trace.error());
