@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds in Release and runs the main job.
+# Installs what is missing, builds in Release and runs the main job: a tour of gaus on bundled
+# kernels and the shared benchmark graphs (the experiment runner will take this over).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/setup.sh"
@@ -7,10 +8,38 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${GAUS_BUILD_DIR:-$root/build}"
 gaus="$build_dir/apps/gaus/gaus"
 shared="${GAUS_SHARED_DIR:-$root/../shared}"
-graph="$shared/benchmarks/heurigym-operator-scheduling/small/ewf.json"
+benchmarks="$shared/benchmarks"
+out="${GAUS_OUT_DIR:-$root/out}"
+mkdir -p "$out"
 
-echo "== gaus info $graph"
-"$gaus" info "$graph"
-echo
-echo "== gaus schedule $graph --method list"
-"$gaus" schedule "$graph" --method list
+step() { printf '\n== %s\n' "$*"; }
+
+ewf="$benchmarks/heurigym-operator-scheduling/small/ewf.json"
+step "gaus info $ewf"
+"$gaus" info "$ewf"
+
+step "list scheduling (heuristic baseline)"
+"$gaus" schedule "$ewf" --method list -o "$out/ewf.list.json"
+"$gaus" verify "$ewf" "$out/ewf.list.json"
+
+if "$gaus" methods | grep -q '^ilp:'; then
+  step "exact latency (MILP) of the same graph"
+  "$gaus" schedule "$ewf" --method ilp --time-limit 60
+fi
+
+if "$gaus" methods | grep -q '^gaus:'; then
+  step "GauS (formulation L) of the same graph"
+  "$gaus" schedule "$ewf" --method gaus --time-limit 20 --seed 1
+fi
+
+loop="$benchmarks/hatschet-machsuite/md_grid/graph6.graphml"
+step "iterative modulo scheduling of a MachSuite loop"
+"$gaus" schedule "$loop" --method ims
+
+if "$gaus" --help | grep -q 'twill'; then
+  step "optimal software pipelining + warp specialization of built-in kernels"
+  "$gaus" twill toy_fa --explain
+  "$gaus" twill fa_fwd_hopper
+fi
+
+printf '\nschedules written to %s\n' "$out"

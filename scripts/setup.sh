@@ -7,6 +7,7 @@ packages=(
   build-essential cmake ccache pkg-config  # compiler, build system, compile cache
   libfmt-dev libspdlog-dev                 # formatting and logging
   nlohmann-json3-dev libyaml-cpp-dev       # JSON and YAML formats
+  libpugixml-dev                           # XML: HatScheT GraphML graphs and resource models
   libcli11-dev                             # command-line parsing
   catch2                                   # unit tests (v2)
   libeigen3-dev                            # dense linear algebra for fused CPU kernels

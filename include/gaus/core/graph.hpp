@@ -190,6 +190,8 @@ class GraphBuilder {
   explicit GraphBuilder(std::string graphName = {}) : name_(std::move(graphName)) {}
 
   void reserve(std::size_t ops, std::size_t edges);
+  // Readers learn a graph's name only after its ops (a document's members come in any order).
+  void setName(std::string graphName) { name_ = std::move(graphName); }
 
   OpId addOp(const OpAttributes& attributes);
   OpId addOp(std::string name, std::int32_t latency);
@@ -214,6 +216,7 @@ class GraphBuilder {
   OpId numOps() const { return static_cast<OpId>(latency_.size()); }
   EdgeId numEdges() const { return static_cast<EdgeId>(edgeSource_.size()); }
   std::int32_t latency(OpId op) const { return latency_[op]; }
+  const std::string& opName(OpId op) const { return opName_[op]; }
 
   // Builds the graph. Fails (naming the op or edge) on an edge to a missing op, a negative
   // latency, delay, distance, reservation block or footprint, or min_warps < 1. Duplicate op

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include <gaus/core/expected.hpp>
@@ -14,12 +15,18 @@ class MethodRegistry;
 
 namespace gaus::heuristic {
 
+// Heights and ALAP times include delays and durations. ALAP = critical path - height, so kAlap
+// orders ops exactly as kHeight does; it is kept as the tie-break of a custom key (GauS).
 enum class ListPriority {
-  kHeight,    // longest path to a sink (larger first): the textbook default
-  kAlap,      // smaller ALAP first
-  kMobility,  // smaller ALAP - ASAP first
-  kCustom,    // ListSchedulerOptions::customKey, smaller first (GauS legalization: round(mu))
+  kHeight,      // longest path to a sink (larger first): the textbook default
+  kAlap,        // smaller ALAP first
+  kMobility,    // smaller ALAP - ASAP first
+  kCustom,      // ListSchedulerOptions::customKey, smaller first (GauS legalization: round(mu))
+  kSuccessors,  // more distance-0 successors first (a common tie-break: frees more ops)
 };
+// "height", "alap", "mobility", "custom", "successors"
+std::string_view toString(ListPriority priority);
+std::optional<ListPriority> parseListPriority(std::string_view text);
 
 struct ListSchedulerOptions {
   ListPriority priority = ListPriority::kHeight;
@@ -34,8 +41,11 @@ struct ListSchedulerOptions {
 
 // Schedules every op at the earliest cycle >= its ready time (all distance-0 predecessors done:
 // start + delay) where its whole reservation table fits, taking ready ops in priority order.
-// Edges with distance > 0 are ignored (one iteration). Fails only on invalid input (a resource
-// an op needs more units of than exist, a distance-0 cycle), naming it.
+// Edges with distance > 0 are ignored (one iteration), and so is any horizon of the problem (the
+// caller compares the latency with it). Fails only on invalid input (a resource an op needs
+// more units of than exist, a distance-0 cycle, options of the wrong size), naming it, or on a
+// schedule spanning more cycles than the resource table may hold (delays near 2^27 cycles on
+// limited resources).
 Expected<Schedule> listSchedule(const Problem& problem, const ListSchedulerOptions& options = {});
 
 }  // namespace gaus::heuristic

@@ -56,23 +56,35 @@ Expected<std::vector<Instance>> readInstances(const std::filesystem::path& path,
 // several instances and no selector is an error that lists them.
 Expected<Instance> readInstance(std::string_view spec, const ReadOptions& options = {});
 
-// A machine description in YAML (configs/machines/*.yaml).
+// A machine description in YAML (configs/machines/*.yaml), or JSON for a .json file.
 Expected<Machine> readMachine(const std::filesystem::path& path);
 
-// Text of an instance in a writable format (native JSON or YAML, or DOT).
+// A machine given by a path or by name ("hls_small" for configs/machines/hls_small.yaml), found
+// the way a document's "machine": "NAME" is (docs/formats.md "machine"), starting from `folder`:
+// for `--machine` options.
+Expected<Machine> findMachine(std::string_view reference,
+                              const std::filesystem::path& folder = ".");
+
+// A built-in kernel given by a path or by name ("toy_fa" for configs/kernels/toy_fa.yaml), found
+// like machines (in configs/kernels/ instead of configs/machines/): for `gaus twill KERNEL`.
+std::optional<std::filesystem::path> findKernelFile(std::string_view reference,
+                                                    const std::filesystem::path& folder = ".");
+
+// Text of an instance in a writable format (native JSON or YAML, or DOT). Fails for a format
+// gaus does not write and for values JSON cannot hold (a non-finite weight).
 Expected<std::string> formatInstance(const Instance& instance, Format format);
 
 // Writes an instance atomically in the given format (native JSON or YAML, or DOT).
-Status writeInstance(const std::filesystem::path& path, const Instance& instance,
-                             Format format);
+Status writeInstance(const std::filesystem::path& path, const Instance& instance, Format format);
 
-// Schedules as JSON: {"format": "gaus-schedule", "ii": 2, "ops": {"S": {"start": 0, "warps":
-// [1]}, ...}}. Reading matches ops by name against the graph and names every missing or
-// unknown op.
+// Schedules as JSON (docs/formats.md "Schedule JSON"): {"format": "gaus-schedule-0.1", "graph":
+// "toy_fa", "ii": 2, "start": {"S": 0, ...}, "warps": {"S": [1], ...}}, ii and warps optional.
+// Reading matches ops by name against the graph: every op needs a start, and an unknown op is an
+// error naming it.
 std::string formatSchedule(const Graph& graph, const Schedule& schedule);
 Expected<Schedule> readSchedule(const std::filesystem::path& path, const Graph& graph);
 Status writeSchedule(const std::filesystem::path& path, const Graph& graph,
-                             const Schedule& schedule);
+                     const Schedule& schedule);
 
 // Replaces `path` with `content` through a temporary file in the same folder and a rename.
 Status writeFileAtomically(const std::filesystem::path& path, std::string_view content);

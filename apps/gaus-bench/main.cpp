@@ -1,0 +1,43 @@
+// gaus-bench: the benchmark program. Speed, memory and quality figures of docs/benchmarks.md
+// come from here, never from timed unit tests. Each suite prints a markdown section (or JSON
+// with --json) and exits non-zero when a figure misses its target.
+
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "bench_main.hpp"
+
+namespace gaus::bench {
+
+void emitReport(const Report& report, BenchOptions& options) {
+  if (options.json) {
+    std::cout << report.json().dump(2) << '\n';
+  } else {
+    std::cout << report.markdown() << std::flush;
+  }
+  if (!report.allPass()) options.exitCode = 1;
+}
+
+}  // namespace gaus::bench
+
+int main(int argc, char** argv) {
+  CLI::App app{"gaus-bench: measure speed, memory and schedule quality", "gaus-bench"};
+  app.require_subcommand(1);
+  gaus::bench::BenchOptions options;
+  app.add_flag("--json", options.json, "Print JSON instead of markdown");
+  gaus::bench::addFoundationSuite(app, options);
+  gaus::bench::addListSuite(app, options);
+  gaus::bench::addImsSuite(app, options);
+  gaus::bench::addHeuristicTablesSuite(app, options);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return app.exit(error);
+  } catch (const std::exception& error) {
+    std::cerr << fmt::format("gaus-bench: error: {}\n", error.what());
+    return 1;
+  }
+  return options.exitCode;
+}

@@ -1,0 +1,250 @@
+#include <charconv>
+#include <cstdio>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "command.hpp"
+
+namespace gaus::cli {
+
+int& exitCode() {
+  static int code = kExitOk;
+  return code;
+}
+
+void InputFlags::addTo(CLI::App& command) {
+  command.add_option("--format", format,
+                     "Input format (json, yaml, heurigym, gml, aiger, aag, triton, graphml); "
+                     "default: sniffed from the extension and content");
+  command.add_option("--resources", resourceModel,
+                     "HatScheT resource model (default: <graph>_RM.xml beside the graph)");
+  command.add_option("--machine", machine,
+                     "Machine YAML file, or a name in configs/machines (e.g. hopper); replaces "
+                     "the machine the input carries, matching resources by name");
+  command.add_option("--capacity", capacities,
+                     "Set a resource's capacity: NAME=N or NAME=inf (repeatable)");
+  command.add_flag("--raw-comm", rawComm,
+                   "GML: keep edge parameters as communication weights (default: 0/1)");
+}
+
+io::ReadOptions InputFlags::readOptions() const {
+  io::ReadOptions options;
+  if (!format.empty()) {
+    options.format = io::parseFormat(format);
+    if (!options.format) {
+      throw CommandError(
+          fmt::format("unknown format '{}' (known: json, yaml, heurigym, gml, "
+                      "aiger, aag, triton, graphml)",
+                      format));
+    }
+  }
+  if (!resourceModel.empty()) options.resourceModel = resourceModel;
+  options.binarizeComm = !rawComm;
+  return options;
+}
+
+Machine loadMachine(const std::string& nameOrPath) {
+  auto machine = io::findMachine(nameOrPath);
+  if (!machine) throw CommandError(machine.error());
+  return std::move(machine).value();
+}
+
+namespace {
+
+Instance applyMachineFlags(Instance instance, const InputFlags& flags) {
+  if (!flags.machine.empty()) {
+    auto rebound = rebindMachine(instance, loadMachine(flags.machine));
+    if (!rebound) throw CommandError(fmt::format("{}: {}", instance.sourcePath, rebound.error()));
+    instance = std::move(rebound).value();
+  }
+  if (flags.capacities.empty()) return instance;
+  Machine machine = *instance.machine;
+  for (const auto& setting : flags.capacities) {
+    const auto equals = setting.find('=');
+    if (equals == std::string::npos) {
+      throw CommandError(fmt::format("--capacity '{}': expected NAME=N or NAME=inf", setting));
+    }
+    const std::string name = setting.substr(0, equals);
+    const std::string value = setting.substr(equals + 1);
+    const auto resource = machine.findResource(name);
+    if (!resource) {
+      std::string known;
+      for (const auto& r : machine.resources) known += (known.empty() ? "" : ", ") + r.name;
+      throw CommandError(
+          fmt::format("--capacity '{}': the machine has no resource '{}' "
+                      "(resources: {})",
+                      setting, name, known));
+    }
+    if (value == "inf") {
+      machine.resources[*resource].capacity.reset();
+      continue;
+    }
+    std::int64_t capacity = -1;
+    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), capacity);
+    if (error != std::errc{} || end != value.data() + value.size() || capacity < 0 ||
+        capacity > kMaxInputValue) {
+      throw CommandError(fmt::format("--capacity '{}': expected a count in [0, {}] or inf", setting,
+                                     kMaxInputValue));
+    }
+    machine.resources[*resource].capacity = static_cast<std::int32_t>(capacity);
+  }
+  instance.machine = std::make_shared<const Machine>(std::move(machine));
+  return instance;
+}
+
+}  // namespace
+
+std::vector<Instance> loadInstances(const std::string& spec, const InputFlags& flags) {
+  const io::ReadOptions options = flags.readOptions();
+  std::vector<Instance> instances;
+  if (spec.find('#') != std::string::npos) {
+    auto one = io::readInstance(spec, options);
+    if (!one) throw CommandError(one.error());
+    instances.push_back(std::move(one).value());
+  } else {
+    auto all = io::readInstances(spec, options);
+    if (!all) throw CommandError(all.error());
+    instances = std::move(all).value();
+  }
+  for (auto& instance : instances) instance = applyMachineFlags(std::move(instance), flags);
+  return instances;
+}
+
+Instance loadInstance(const std::string& spec, const InputFlags& flags) {
+  auto one = io::readInstance(spec, flags.readOptions());
+  if (!one) throw CommandError(one.error());
+  return applyMachineFlags(std::move(one).value(), flags);
+}
+
+void writeOutput(const std::string& path, const std::string& text) {
+  if (path == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return;
+  }
+  const auto written = io::writeFileAtomically(path, text);
+  if (!written) throw CommandError(written.error());
+}
+
+nlohmann::json metricsToJson(const Machine& machine, const ScheduleMetrics& metrics) {
+  nlohmann::json json;
+  json["latency"] = metrics.latency;
+  json["stages"] = metrics.stages ? nlohmann::json(*metrics.stages) : nlohmann::json(nullptr);
+  nlohmann::json usage = nlohmann::json::object();
+  for (std::size_t r = 0; r < metrics.peakUsage.size() && r < machine.resources.size(); ++r) {
+    usage[machine.resources[r].name] = metrics.peakUsage[r];
+  }
+  json["peak_usage"] = usage;
+  json["peak_live_memory"] = metrics.peakLiveMemory;
+  nlohmann::json footprint = nlohmann::json::object();
+  for (std::size_t m = 0; m < metrics.peakMemoryFootprint.size() && m < machine.memories.size();
+       ++m) {
+    footprint[machine.memories[m].name] = metrics.peakMemoryFootprint[m];
+  }
+  json["peak_memory_footprint"] = footprint;
+  return json;
+}
+
+nlohmann::json verificationToJson(const Machine& machine, const VerificationReport& report) {
+  nlohmann::json json;
+  json["verified"] = report.ok();
+  json["violation_count"] = report.totalViolations;
+  nlohmann::json byFamily = nlohmann::json::object();
+  for (std::size_t f = 0; f < kNumConstraintFamilies; ++f) {
+    if (report.countByFamily[f] > 0) {
+      byFamily[std::string(toString(static_cast<ConstraintFamily>(f)))] = report.countByFamily[f];
+    }
+  }
+  json["violations_by_family"] = byFamily;
+  nlohmann::json messages = nlohmann::json::array();
+  for (const auto& violation : report.violations) messages.push_back(violation.message);
+  json["violations"] = messages;
+  if (report.ok() || report.count(ConstraintFamily::kShape) == 0) {
+    json["metrics"] = metricsToJson(machine, report.metrics);
+  }
+  return json;
+}
+
+nlohmann::json resultToJson(const Instance& instance, const Result& result) {
+  nlohmann::json json;
+  json["instance"] = instance.name;
+  json["status"] = std::string(toString(result.status));
+  if (!result.message.empty()) json["message"] = result.message;
+  if (result.objective) {
+    json["objective"] = {{"name", result.objectiveName}, {"value", *result.objective}};
+  }
+  json["seconds"] = result.stats.seconds;
+  json["iterations"] = result.stats.iterations;
+  json["solver_calls"] = result.stats.solverCalls;
+  nlohmann::json bounds;
+  bounds["lower_bound"] = result.bounds.lowerBound ? nlohmann::json(*result.bounds.lowerBound)
+                                                   : nlohmann::json(nullptr);
+  bounds["ii_proven_optimal"] = result.bounds.iiProvenOptimal;
+  bounds["latency_proven_optimal"] = result.bounds.latencyProvenOptimal;
+  if (!result.bounds.iiBoundReason.empty()) bounds["ii_bound"] = result.bounds.iiBoundReason;
+  json["bounds"] = bounds;
+  nlohmann::json options = nlohmann::json::object();
+  for (const auto& [name, value] : result.options) options[name] = value;
+  json["options"] = options;
+  nlohmann::json extra = nlohmann::json::object();
+  for (const auto& [name, value] : result.extra) extra[name] = value;
+  json["extra"] = extra;
+  json["log"] = result.log;
+  if (result.schedule) {
+    json["ii"] =
+        result.schedule->ii ? nlohmann::json(*result.schedule->ii) : nlohmann::json(nullptr);
+  }
+  json["verified"] = result.verified();
+  if (result.verification) {
+    json["verification"] = verificationToJson(*instance.machine, *result.verification);
+  }
+  return json;
+}
+
+std::string describeMetrics(const Machine& machine, const ScheduleMetrics& metrics) {
+  std::string text = fmt::format("latency {}", metrics.latency);
+  if (metrics.stages) text += fmt::format(", stages {}", *metrics.stages);
+  std::string usage;
+  for (std::size_t r = 0; r < metrics.peakUsage.size() && r < machine.resources.size(); ++r) {
+    const auto& resource = machine.resources[r];
+    if (metrics.peakUsage[r] == 0) continue;
+    usage +=
+        fmt::format("{}{} {}/{}", usage.empty() ? "" : ", ", resource.name, metrics.peakUsage[r],
+                    resource.capacity ? std::to_string(*resource.capacity) : "inf");
+  }
+  if (!usage.empty()) text += "\npeak usage: " + usage;
+  if (metrics.peakLiveMemory > 0) {
+    text += fmt::format("\npeak live memory: {}", metrics.peakLiveMemory);
+  }
+  for (std::size_t m = 0; m < metrics.peakMemoryFootprint.size() && m < machine.memories.size();
+       ++m) {
+    text += fmt::format("\npeak {}: {} of {}", machine.memories[m].name,
+                        metrics.peakMemoryFootprint[m], machine.memories[m].capacity);
+  }
+  return text;
+}
+
+std::string describeResult(const Instance& instance, const Result& result) {
+  std::string text = fmt::format("{}: {}", instance.name, toString(result.status));
+  if (result.objective) {
+    text += fmt::format(", {} {}", result.objectiveName, *result.objective);
+  }
+  text += fmt::format(" ({:.3f} s)", result.stats.seconds);
+  if (!result.message.empty()) text += "\n" + result.message;
+  if (result.schedule && result.schedule->ii) text += fmt::format("\nII {}", *result.schedule->ii);
+  if (!result.bounds.iiBoundReason.empty()) text += " (" + result.bounds.iiBoundReason + ")";
+  if (result.bounds.lowerBound) {
+    text += fmt::format("\nlower bound {}", *result.bounds.lowerBound);
+  }
+  if (result.verification) {
+    if (result.verification->ok()) {
+      text += "\n" + describeMetrics(*instance.machine, result.verification->metrics);
+      text += "\nverified: true";
+    } else {
+      text += "\nverified: false\n" + result.verification->summary();
+    }
+  }
+  return text;
+}
+
+}  // namespace gaus::cli

@@ -1,0 +1,76 @@
+// gaus verify GRAPH SCHEDULE: the independent verifier on a schedule file.
+
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include <gaus/core/verify.hpp>
+
+#include "command.hpp"
+
+namespace gaus::cli {
+
+namespace {
+
+struct VerifyFlags {
+  std::string graph;
+  std::string schedule;
+  InputFlags input;
+  std::optional<Cycle> horizon;
+  std::size_t maxMessages = 20;
+  bool json = false;
+};
+
+void runVerify(const VerifyFlags& flags) {
+  const Instance instance = loadInstance(flags.graph, flags.input);
+  auto schedule = io::readSchedule(flags.schedule, *instance.graph);
+  if (!schedule) throw CommandError(schedule.error());
+  // The problem kind follows from what the schedule carries.
+  ProblemKind kind = ProblemKind::kLatency;
+  if (schedule->warps) {
+    kind = ProblemKind::kModuloWarp;
+  } else if (schedule->ii) {
+    kind = ProblemKind::kModulo;
+  } else if (flags.horizon) {
+    kind = ProblemKind::kLatencyBounded;
+  }
+  const Problem problem = instance.problem(kind, flags.horizon);
+  if (const auto errors = problem.check(); !errors.empty()) {
+    throw CommandError(fmt::format("{}: {}", flags.graph, errors.front()));
+  }
+  VerifyOptions options;
+  options.maxMessages = flags.maxMessages;
+  const VerificationReport report = verify(problem, *schedule, options);
+  if (flags.json) {
+    nlohmann::json json = verificationToJson(*instance.machine, report);
+    json["instance"] = instance.name;
+    json["schedule"] = flags.schedule;
+    std::cout << json.dump(2) << '\n';
+  } else if (report.ok()) {
+    std::cout << fmt::format("{}: schedule {} verified\n{}\nverified: true\n", instance.name,
+                             flags.schedule, describeMetrics(*instance.machine, report.metrics));
+  } else {
+    std::cout << fmt::format("{}: schedule {} has {} violation(s)\n{}\nverified: false\n",
+                             instance.name, flags.schedule, report.totalViolations,
+                             report.summary());
+  }
+  if (!report.ok()) exitCode() = kExitFailure;
+}
+
+}  // namespace
+
+void addVerifyCommand(CLI::App& app) {
+  auto flags = std::make_shared<VerifyFlags>();
+  CLI::App* command =
+      app.add_subcommand("verify", "Check a schedule against a graph with the verifier");
+  command->add_option("graph", flags->graph, "Input graph")->required();
+  command->add_option("schedule", flags->schedule, "Schedule JSON (gaus-schedule-0.1)")->required();
+  flags->input.addTo(*command);
+  command->add_option("--horizon", flags->horizon, "Also check that every op completes by D");
+  command->add_option("--max-messages", flags->maxMessages,
+                      "Violations listed in full (all are counted)");
+  command->add_flag("--json", flags->json, "Print JSON instead of a summary");
+  command->callback([flags] { runVerify(*flags); });
+}
+
+}  // namespace gaus::cli

@@ -1,0 +1,30 @@
+// Acyclic, resource-constrained latency minimization as a time-indexed MILP on CBC (TWILL.md
+// section 2, last paragraph): the exact baseline for the HeuriGym operator-scheduling set.
+#pragma once
+
+#include <optional>
+
+#include <gaus/core/problem.hpp>
+#include <gaus/core/result.hpp>
+#include <gaus/exact/cost_normalization.hpp>
+
+namespace gaus::exact {
+
+struct LatencyMilpOptions {
+  double timeLimitSeconds = 60.0;
+  // Upper bound on the latency, which sets every op's latest start. Unset: the latency of a list
+  // schedule (or the problem's horizon, when smaller).
+  std::optional<Cycle> latencyBound;
+  bool useStart = true;       // hand CBC the list schedule as its first incumbent
+  bool breakSymmetry = true;  // order twin ops (symmetry.hpp)
+  NormalizationOptions normalization;
+};
+
+// Minimizes max over ops of start + duration under resources (edges of distance > 0 ignored).
+// Status kOptimal when CBC proves it; kTimeout with the best schedule when the time limit
+// stops it (Bounds::lowerBound holds CBC's bound); kFeasible when the problem was normalized
+// (optimal in normalized units, scaled back to raw cycles). Result::extra holds
+// "list_latency", "variables", "rows" and, when normalized, "time_unit".
+Result solveLatencyMilp(const Problem& problem, const LatencyMilpOptions& options = {});
+
+}  // namespace gaus::exact

@@ -1,0 +1,100 @@
+// Modulo scheduling at a fixed II minimizing the latency L (the stage/residue MILP of Twill,
+// Soi et al., OSDI'26, arXiv 2512.18134, phase 1; TWILL.md section 2), and the search over II
+// from MII = max(ResMII, RecMII) upward.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <gaus/core/problem.hpp>
+#include <gaus/core/result.hpp>
+#include <gaus/exact/cost_normalization.hpp>
+
+namespace gaus::exact {
+
+enum class ModuloFormulation {
+  kStageResidue,  // binary residue rho[v][r], integer stage: the paper's model
+  kTimeIndexed,   // binary x[v][t] over each op's window (needs an upper bound on L)
+  kAuto,          // time-indexed when an upper bound on L is known and the windows are small
+};
+std::string_view toString(ModuloFormulation formulation);
+std::optional<ModuloFormulation> parseModuloFormulation(std::string_view text);
+
+// Where the first schedule of a modulo MILP comes from (incumbent and bound on L).
+enum class StartHeuristic {
+  kGreedy,  // list placement with a folded reservation table (start_schedule.cpp)
+  kIms,     // iterative modulo scheduling at the fixed II (heuristic module)
+  kBest,    // both; the one with the smaller latency
+};
+std::string_view toString(StartHeuristic heuristic);
+std::optional<StartHeuristic> parseStartHeuristic(std::string_view text);
+
+struct ModuloMilpOptions {
+  ModuloFormulation formulation = ModuloFormulation::kAuto;
+  // kAuto picks the time-indexed form when the average window width is at most this many
+  // times II (it then has at most that many times the stage/residue model's binaries; the
+  // default is measured in docs/benchmarks.md, "Exact engine").
+  double timeIndexedWindowFactor = 2.0;
+  bool useWindows = true;  // bound each op's start from ASAP/ALAP at the current II
+  bool useStart = true;    // a heuristic schedule as CBC's first incumbent and bound on L
+  StartHeuristic startHeuristic = StartHeuristic::kBest;
+  bool breakSymmetry = true;       // order interchangeable ops (twins, one sub-tile automorphism)
+  double timeLimitSeconds = 60.0;  // per II
+  // Upper bound on L (e.g. from a heuristic); tightens the windows like the greedy start does.
+  std::optional<Cycle> latencyBound;
+};
+
+enum class AttemptVerdict {
+  kOptimal,     // a schedule, L proven minimal at this II
+  kFeasible,    // a schedule, L not proven minimal (time limit)
+  kInfeasible,  // proven: no modulo schedule at this II
+  kTimeout,     // time limit, nothing found and nothing proven
+  kError,
+};
+std::string_view toString(AttemptVerdict verdict);
+
+struct ModuloAttempt {
+  std::int32_t ii = 0;
+  AttemptVerdict verdict = AttemptVerdict::kError;
+  std::optional<Schedule> schedule;  // with II set
+  std::optional<Cycle> latency;      // of the schedule
+  std::optional<Cycle> latencyLowerBound;
+  double seconds = 0.0;
+  std::string formulation;  // "stage-residue" | "time-indexed" | "recurrence" (no solve needed)
+  std::int64_t variables = 0;
+  std::int64_t rows = 0;
+  std::string detail;  // why infeasible, what timed out
+
+  bool hasSchedule() const { return schedule.has_value(); }
+};
+
+// One MILP at a fixed II. Infeasible without a solve when II is below RecMII or a reservation
+// does not fit in II cycles.
+ModuloAttempt solveModuloAtIi(const Problem& problem, std::int32_t ii,
+                              const ModuloMilpOptions& options = {});
+
+struct ModuloSearchOptions {
+  ModuloMilpOptions milp;
+  // Search from II = 1 instead of MII (values below MII are infeasible; tests compare the two).
+  bool startFromOne = false;
+  // Largest II tried. Unset: the length of a non-overlapped schedule (one iteration after the
+  // other, always modulo-feasible), see nonOverlappedIi().
+  std::optional<std::int32_t> maxIi;
+  std::optional<double> totalTimeLimitSeconds;
+  NormalizationOptions normalization;
+};
+
+// A II at which one iteration fits without overlapping the next: every reservation, delay and
+// loop-carried edge is met by a serial schedule. Upper bound of the II search.
+std::int32_t nonOverlappedIi(const Graph& graph);
+
+// Tries II = MII (or 1), MII + 1, ... and returns the first II with a schedule, at its minimal L.
+// Status kOptimal when every smaller II was proven infeasible (or is below MII) and L is proven
+// minimal; kFeasible or kTimeout otherwise, with the message saying which attempt was not
+// conclusive. Result::log has one line per II, Result::extra "latency", "mii", "res_mii",
+// "rec_mii" and, when normalized, "time_unit".
+Result searchModulo(const Problem& problem, const ModuloSearchOptions& options = {});
+
+}  // namespace gaus::exact

@@ -1,0 +1,193 @@
+// Joint software pipelining and warp specialization (Twill: Soi, Yadav, Kjolstad, Aiken, Mehri
+// Dehnavi, Garland, Bauer, "Optimal Software Pipelining and Warp Specialization for Tensor Core
+// GPUs", OSDI'26, arXiv 2512.18134; TWILL.md). For the body of a loop, find the smallest II at
+// which a modulo schedule and a warp assignment exist that respect dependences, unit capacity,
+// memory and register capacity, variable-latency isolation, cross-warp spill delay and blocking
+// synchronization; then, beyond the paper, the assignment with the fewest warps and cross-warp
+// edges, and an explanation of the answer.
+//
+// Everything here is solver-free data: the CLI (`gaus twill`) prints a TwillSolution as it is.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <gaus/core/problem.hpp>
+#include <gaus/core/result.hpp>
+#include <gaus/core/verify.hpp>
+#include <gaus/exact/cost_normalization.hpp>
+#include <gaus/exact/modulo_milp.hpp>
+
+namespace gaus::exact {
+
+// The constraint families of the SMT model (TWILL.md section 3), each of which can be switched
+// off (ablations, tests) and is named when it blocks a solution.
+enum class TwillFamily : std::uint8_t {
+  kDependence,           // t(v) + distance II >= t(u) + delay
+  kCapacity,             // units per residue <= capacity
+  kMemory,               // liveness and memory capacity per memory kind
+  kWarpUniqueness,       // each op on exactly min_warps warps
+  kVariableLatency,      // variable-latency ops alone on the variable-latency warp
+  kRegisterLimit,        // live registers per warp and residue <= limit
+  kSpillDelay,           // cross-warp edges pay the producer's spill cost
+  kBlockingConcurrency,  // an op with a blocking in-edge runs alone on its warp when it issues
+};
+inline constexpr std::size_t kNumTwillFamilies = 8;
+std::string_view toString(TwillFamily family);
+std::optional<TwillFamily> parseTwillFamily(std::string_view text);
+inline constexpr std::array<TwillFamily, kNumTwillFamilies> kAllTwillFamilies = {
+    TwillFamily::kDependence,     TwillFamily::kCapacity,           TwillFamily::kMemory,
+    TwillFamily::kWarpUniqueness, TwillFamily::kVariableLatency,    TwillFamily::kRegisterLimit,
+    TwillFamily::kSpillDelay,     TwillFamily::kBlockingConcurrency};
+
+struct TwillFamilySet {
+  std::array<bool, kNumTwillFamilies> enabled{true, true, true, true, true, true, true, true};
+  bool has(TwillFamily family) const { return enabled[static_cast<std::size_t>(family)]; }
+  TwillFamilySet without(TwillFamily family) const {
+    TwillFamilySet copy = *this;
+    copy.enabled[static_cast<std::size_t>(family)] = false;
+    return copy;
+  }
+};
+
+// How memory footprints count against a memory's capacity.
+enum class MemoryModel {
+  // Each value gets a ring of max(1, ceil(lifetime / II)) buffers for the whole loop (how
+  // kernels allocate shared and tensor memory: buffers x stages). Stricter than kCycles.
+  kBuffers,
+  // Footprints of the values live at each residue (the verifier's rule).
+  kCycles,
+};
+std::string_view toString(MemoryModel model);
+std::optional<MemoryModel> parseMemoryModel(std::string_view text);
+
+struct TwillOptions {
+  NormalizationOptions normalization;
+  ModuloMilpOptions milp;             // phase 1 (its time limit is per II)
+  double smtTimeLimitSeconds = 60.0;  // per (II, L) satisfiability check
+  std::optional<double> totalTimeLimitSeconds;
+  std::optional<std::int32_t> maxIi;  // unset: nonOverlappedIi() of the graph
+  std::optional<std::int32_t> warps;  // overrides the machine's warp count
+  // Stages beyond the MILP's that the inner loop may try at one II. 0 is Algorithm 1 of the
+  // paper (L grows while ceil(L / II) is unchanged).
+  std::int32_t extraStages = 0;
+  MemoryModel memoryModel = MemoryModel::kBuffers;
+  TwillFamilySet families;                 // all on; switch off for ablations
+  bool breakSymmetry = true;               // interchangeable ops and warps
+  bool minimizeWarps = true;               // after SAT: fewest warps used ...
+  bool minimizeCrossWarpEdges = true;      // ... then fewest cross-warp edges
+  double minimizeTimeLimitSeconds = 10.0;  // per minimization step
+  bool explain = false;                    // what binds II, why ops were split
+  double explainTimeLimitSeconds = 10.0;   // per explanation query
+};
+
+enum class SmtVerdict { kSat, kUnsat, kTimeout, kUnknown };
+std::string_view toString(SmtVerdict verdict);
+
+// One line of the attempt log.
+struct TwillAttempt {
+  std::string phase;  // "milp", "smt", "minimize-warps", "minimize-cross-edges", "explain"
+  std::int32_t ii = 0;
+  std::optional<Cycle> latency;
+  std::string verdict;  // "sat", "unsat", "timeout", "optimal", "infeasible", ...
+  double seconds = 0.0;
+  std::vector<TwillFamily> blocking;  // UNSAT: the families of the unsat core
+  std::string detail;
+
+  std::string describe() const;  // "II=2 L=4 smt sat 0.003s"
+};
+
+// The ops that share one warp set, and what they do.
+struct WarpRole {
+  WarpSet warps = 0;
+  std::vector<OpId> ops;
+  std::string units;  // the units its ops use, "TMA", "TC", "EXP+ALU"
+  bool variableLatency = false;
+};
+
+// A value held in a memory kind, with its buffers x stages.
+struct BufferUsage {
+  OpId op = 0;
+  MemoryId memory = 0;
+  std::int64_t amount = 0;   // per buffer
+  std::int32_t buffers = 0;  // max(1, ceil(lifetime / II)) for a consumed value
+  std::int64_t total() const { return amount * buffers; }
+};
+
+struct RoleSplitReason {
+  std::size_t firstRole = 0;
+  std::size_t secondRole = 0;
+  SmtVerdict mergedVerdict = SmtVerdict::kUnknown;  // unsat: they cannot share a warp set
+  std::vector<TwillFamily> blocking;                // the families that forbid merging
+};
+
+struct TwillExplanation {
+  std::string iiBinding;  // "ResMII: TC (16 of 16 cycles)", "warp constraints above MII=6 ..."
+  // For every II tried below the answer: why it failed (MILP infeasible, or the families that
+  // made every L UNSAT).
+  std::vector<std::pair<std::int32_t, std::string>> iiFailures;
+  std::vector<RoleSplitReason> splits;
+  std::string text;  // all of the above as readable lines
+};
+
+struct TwillSolution {
+  SolveStatus status = SolveStatus::kError;
+  std::string message;
+
+  std::optional<std::int32_t> ii;      // raw cycles
+  std::optional<Cycle> latency;        // raw cycles
+  std::optional<std::int32_t> stages;  // ceil(L / II)
+  std::optional<Schedule> schedule;    // raw cycles, with II and warps
+  std::optional<Schedule> normalizedSchedule;
+  std::optional<CostNormalization> normalization;
+  std::int64_t timeUnit = 1;  // raw cycles per normalized cycle
+
+  std::int64_t mii = 0, resMii = 0, recMii = 0;  // of the problem solved (normalized units)
+  std::string miiReason;
+  bool iiProvenMinimal = false;  // every smaller II failed conclusively (under extraStages)
+  bool warpsProvenMinimal = false;
+  bool crossEdgesProvenMinimal = false;
+
+  std::vector<WarpRole> roles;
+  std::int32_t warpsUsed = 0;
+  std::int32_t crossWarpEdges = 0;
+  std::vector<BufferUsage> buffers;
+  std::vector<TwillAttempt> attempts;
+  TwillExplanation explanation;
+  std::optional<VerificationReport> verification;  // of `schedule` against the raw problem
+  std::vector<std::pair<std::string, std::string>> options;  // echo, filled by the method
+  double seconds = 0.0;
+};
+
+// Runs the search (Algorithm 1 with the guards of TWILL.md section 4), the minimizations and,
+// when asked, the explanation. The problem must be kModuloWarp (or kModulo: warps default to
+// the machine's). A fixed problem.ii restricts the search to that II.
+TwillSolution solveTwill(const Problem& problem, const TwillOptions& options = {});
+
+// One satisfiability check of the SMT model at (ii, latency), in the problem's own units. For
+// tests and ablations; `core` lists the families of the unsat core on kUnsat.
+struct TwillCheck {
+  SmtVerdict verdict = SmtVerdict::kUnknown;
+  std::optional<Schedule> schedule;
+  std::vector<TwillFamily> core;
+  double seconds = 0.0;
+};
+struct TwillCheckOptions {
+  TwillFamilySet families;
+  MemoryModel memoryModel = MemoryModel::kBuffers;
+  double timeLimitSeconds = 60.0;
+  bool breakSymmetry = true;
+  bool minimizeCore = true;  // shrink the core until removing any family makes it SAT
+};
+TwillCheck checkTwill(const Problem& problem, std::int32_t ii, Cycle latency,
+                      const TwillCheckOptions& options = {});
+
+// The solution as a method Result (schedule, status, log lines, extra figures).
+Result toResult(const TwillSolution& solution);
+
+}  // namespace gaus::exact

@@ -1,0 +1,14 @@
+// The heuristic methods in the method registry:
+//   "list"  list scheduling (latency and latency-bounded problems), objective: latency;
+//   "ims"   iterative modulo scheduling (modulo problems), objective: II.
+// Their options, defaults and meaning are listed by MethodInfo::options (`gaus schedule
+// --method list --help-method`).
+#pragma once
+
+namespace gaus {
+
+class MethodRegistry;
+
+void registerHeuristicMethods(MethodRegistry& registry);
+
+}  // namespace gaus

@@ -1,0 +1,371 @@
+// Cost normalization: Twill (Soi et al., OSDI'26, arXiv 2512.18134), section 5.2, as restated in
+// TWILL.md section 1. Given the distinct costs C of a problem, find integers C' >= 0 with
+//     minimize F  s.t.  -F <= C_i C'_j - C_j C'_i <= F  (i < j),   1 <= sum C' <= U,
+// then, since the optimal face is not unique and may zero out most entries, a second solve that
+// maximizes sum C' subject to F <= F*.
+//
+// Departures from the paper:
+// - The pool is divided by its gcd first. The optimum is the same up to that factor, the rows
+//   have smaller coefficients, and scaling every cost by k gives the identical MILP, hence the
+//   identical C' (the paper does not say how ties are broken beyond the second solve).
+// - The paper does not say how a normalized schedule maps back to cycles. Here one normalized
+//   cycle stands for timeUnit = max ceil(C_i / C'_i) raw cycles, which makes the scaled schedule
+//   legal in raw cycles (cost_normalization.hpp), and a nonzero cost whose C' is 0 is given 1.
+// - When the result zeroes a cost or distorts a ratio beyond NormalizationOptions::
+//   maxRatioError, a third solve minimizes F with the sum fixed at U, and the mapping with the
+//   smaller worst ratio error is kept (see the comment at that solve).
+// - CBC instead of SCIP.
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include <gaus/exact/cost_normalization.hpp>
+
+#include "milp_solver.hpp"
+
+namespace gaus::exact {
+
+namespace {
+
+using detail::LinearExpression;
+using detail::MilpModel;
+using detail::MilpStatus;
+using detail::VariableId;
+
+// Builds the normalization MILP over `scaled` (values divided by their gcd). Variables 0..k-1 are
+// C', variable k is F. Phase 1 (fStar unset) minimizes F; phase 2 maximizes sum C' with F <= F*;
+// the fallback (sumExactly) minimizes F with the sum fixed at U.
+MilpModel normalizationModel(const std::vector<std::int64_t>& scaled, std::int64_t sumBound,
+                             std::optional<std::int64_t> fStar, bool sumExactly = false) {
+  MilpModel model;
+  const auto count = static_cast<VariableId>(scaled.size());
+  const double sumCost = fStar ? 1.0 : 0.0;
+  for (VariableId i = 0; i < count; ++i) {
+    model.addVariable(0, static_cast<double>(sumBound), true, sumCost, fmt::format("c{}", i));
+  }
+  // F is integral at the optimum (integer data), so declaring it integer loses nothing and lets
+  // CBC round its bound up.
+  const VariableId f = model.addVariable(0, fStar ? static_cast<double>(*fStar) : 1e30, true,
+                                         fStar ? 0.0 : 1.0, "F");
+  for (VariableId i = 0; i < count; ++i) {
+    for (VariableId j = i + 1; j < count; ++j) {
+      // C_i C'_j - C_j C'_i - F <= 0 and C_i C'_j - C_j C'_i + F >= 0.
+      LinearExpression upper;
+      upper.add(j, static_cast<double>(scaled[i]));
+      upper.add(i, -static_cast<double>(scaled[j]));
+      LinearExpression lower = upper;
+      upper.add(f, -1.0);
+      lower.add(f, 1.0);
+      model.addLessEqual(upper, 0.0);
+      model.addGreaterEqual(lower, 0.0);
+    }
+  }
+  LinearExpression sum;
+  for (VariableId i = 0; i < count; ++i) sum.add(i, 1.0);
+  model.addRow(sum, sumExactly ? static_cast<double>(sumBound) : 1.0,
+               static_cast<double>(sumBound));
+  model.setMaximize(fStar.has_value());
+  return model;
+}
+
+// The largest |C_i C'_j - C_j C'_i| of a mapping.
+std::int64_t crossError(const std::vector<std::int64_t>& scaled,
+                        const std::vector<std::int64_t>& mapped) {
+  std::int64_t worst = 0;
+  for (std::size_t i = 0; i < scaled.size(); ++i) {
+    for (std::size_t j = i + 1; j < scaled.size(); ++j) {
+      worst = std::max(worst, std::abs(scaled[i] * mapped[j] - scaled[j] * mapped[i]));
+    }
+  }
+  return worst;
+}
+
+// A start: C' proportional to C, rounded down, with the sum at most U (exactly U when asked: the
+// remainder goes to the largest value).
+std::vector<double> proportionalStart(const std::vector<std::int64_t>& scaled,
+                                      std::int64_t sumBound, bool sumExactly = false) {
+  const double total = std::accumulate(scaled.begin(), scaled.end(), 0.0);
+  std::vector<std::int64_t> mapped;
+  for (std::int64_t value : scaled) {
+    mapped.push_back(static_cast<std::int64_t>(std::floor(value * sumBound / total)));
+  }
+  const std::int64_t sum = std::accumulate(mapped.begin(), mapped.end(), std::int64_t{0});
+  if (sumExactly) {
+    mapped.back() += sumBound - sum;
+  } else if (sum == 0) {
+    mapped.back() = 1;
+  }
+  std::vector<double> start(mapped.begin(), mapped.end());
+  start.push_back(static_cast<double>(crossError(scaled, mapped)));
+  return start;
+}
+
+// |(C'_i / C'_j) / (C_i / C_j) - 1| over pairs with both C' > 0.
+double worstRatioError(const std::vector<std::int64_t>& values,
+                       const std::vector<std::int64_t>& mapped) {
+  double worst = 0.0;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    for (std::size_t j = 0; j < values.size(); ++j) {
+      if (i == j || mapped[i] == 0 || mapped[j] == 0) continue;
+      const double ratio = (static_cast<double>(mapped[i]) / static_cast<double>(mapped[j])) /
+                           (static_cast<double>(values[i]) / static_cast<double>(values[j]));
+      worst = std::max(worst, std::abs(ratio - 1.0));
+    }
+  }
+  return worst;
+}
+
+std::int64_t ceilDivide(std::int64_t numerator, std::int64_t denominator) {
+  return (numerator + denominator - 1) / denominator;
+}
+
+}  // namespace
+
+std::string_view toString(NormalizationMode mode) {
+  switch (mode) {
+    case NormalizationMode::kOff:
+      return "off";
+    case NormalizationMode::kOn:
+      return "on";
+    case NormalizationMode::kAuto:
+      return "auto";
+  }
+  return "auto";
+}
+
+std::optional<NormalizationMode> parseNormalizationMode(std::string_view text) {
+  for (auto mode : {NormalizationMode::kOff, NormalizationMode::kOn, NormalizationMode::kAuto}) {
+    if (toString(mode) == text) return mode;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::int64_t> CostNormalization::map(std::int64_t raw) const {
+  if (raw == 0) return 0;
+  const auto it = std::lower_bound(values.begin(), values.end(), raw);
+  if (it == values.end() || *it != raw) return std::nullopt;
+  return normalized[static_cast<std::size_t>(it - values.begin())];
+}
+
+std::string CostNormalization::describe() const {
+  std::string text;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    text += fmt::format("{}{}->{}", i == 0 ? "" : ", ", values[i], normalized[i]);
+  }
+  return fmt::format("{} (F{}={}, worst ratio error {:.1f}%{})", text, fixedScale ? "" : "*",
+                     worstCrossError, 100.0 * worstRatioError,
+                     fixedScale ? ", sum fixed at U" : "");
+}
+
+Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
+                                           const NormalizationOptions& options) {
+  const auto begin = std::chrono::steady_clock::now();
+  CostNormalization result;
+  for (std::int64_t cost : costs) {
+    if (cost < 0) return Error{fmt::format("cost normalization: negative cost {}", cost)};
+    if (cost > 0) result.values.push_back(cost);
+  }
+  std::sort(result.values.begin(), result.values.end());
+  result.values.erase(std::unique(result.values.begin(), result.values.end()), result.values.end());
+  if (options.sumBound < 1) {
+    return Error{fmt::format("cost normalization: the bound U on the sum must be >= 1, got {}",
+                             options.sumBound)};
+  }
+  if (result.values.empty()) {
+    result.provenOptimal = true;
+    return result;
+  }
+  result.divisor = 0;
+  for (std::int64_t value : result.values) result.divisor = std::gcd(result.divisor, value);
+  std::vector<std::int64_t> scaled;
+  for (std::int64_t value : result.values) scaled.push_back(value / result.divisor);
+
+  // Phase 1: minimize F.
+  MilpModel first = normalizationModel(scaled, options.sumBound, std::nullopt);
+  first.setStart(proportionalStart(scaled, options.sumBound));
+  const auto firstSolution = first.solve(options.timeLimitSeconds);
+  if (!firstSolution.hasSolution()) {
+    return Error{fmt::format("cost normalization MILP over {} values: {} after {:.2f}s",
+                             scaled.size(), detail::toString(firstSolution.status),
+                             firstSolution.seconds)};
+  }
+  const auto count = static_cast<VariableId>(scaled.size());
+  std::vector<std::int64_t> mapped;
+  for (VariableId i = 0; i < count; ++i) mapped.push_back(firstSolution.integerValue(i));
+  const std::int64_t fStar = crossError(scaled, mapped);
+
+  // Phase 2: maximize sum C' at F <= F*, starting from the phase-1 optimum.
+  MilpModel second = normalizationModel(scaled, options.sumBound, fStar);
+  std::vector<double> secondStart(mapped.begin(), mapped.end());
+  secondStart.push_back(static_cast<double>(fStar));
+  second.setStart(std::move(secondStart));
+  const auto secondSolution = second.solve(options.timeLimitSeconds);
+  if (secondSolution.hasSolution()) {
+    std::vector<std::int64_t> better;
+    for (VariableId i = 0; i < count; ++i) better.push_back(secondSolution.integerValue(i));
+    if (crossError(scaled, better) <= fStar) mapped = std::move(better);
+  }
+  result.normalized = mapped;
+  result.worstCrossError = fStar;
+  result.worstRatioError = worstRatioError(result.values, mapped);
+  if (options.fixedScaleFallback && (result.worstRatioError > options.maxRatioError ||
+                                     std::count(mapped.begin(), mapped.end(), 0) > 0)) {
+    // Departure: F is an absolute cross error, which small C' keep small too, so the paper's
+    // optimum can map most costs to 0 or 1. Fixing the sum at U compares mappings at one scale;
+    // the one with the smaller worst ratio error (then fewer zeros) is kept.
+    MilpModel fixed = normalizationModel(scaled, options.sumBound, std::nullopt, true);
+    fixed.setStart(proportionalStart(scaled, options.sumBound, true));
+    const auto fixedSolution = fixed.solve(options.timeLimitSeconds);
+    if (fixedSolution.hasSolution()) {
+      std::vector<std::int64_t> candidate;
+      for (VariableId i = 0; i < count; ++i) candidate.push_back(fixedSolution.integerValue(i));
+      const double error = worstRatioError(result.values, candidate);
+      const auto zeros = [](const std::vector<std::int64_t>& v) {
+        return std::count(v.begin(), v.end(), 0);
+      };
+      if (error < result.worstRatioError ||
+          (error == result.worstRatioError && zeros(candidate) < zeros(mapped))) {
+        mapped = std::move(candidate);
+        result.normalized = mapped;
+        result.worstRatioError = error;
+        result.worstCrossError = crossError(scaled, mapped);
+        result.fixedScale = true;
+      }
+    }
+  }
+  result.normalizedSum = std::accumulate(mapped.begin(), mapped.end(), std::int64_t{0});
+  result.provenOptimal =
+      firstSolution.status == MilpStatus::kOptimal && secondSolution.status == MilpStatus::kOptimal;
+  if (!result.provenOptimal) {
+    result.warnings.push_back(fmt::format(
+        "cost normalization not proven optimal within {}s per solve (phase 1 {}, phase 2 {})",
+        options.timeLimitSeconds, detail::toString(firstSolution.status),
+        detail::toString(secondSolution.status)));
+  }
+  std::string zeroed;
+  for (std::size_t i = 0; i < mapped.size(); ++i) {
+    if (mapped[i] == 0) zeroed += fmt::format("{}{}", zeroed.empty() ? "" : ", ", result.values[i]);
+  }
+  if (!zeroed.empty()) {
+    result.warnings.push_back(
+        fmt::format("cost normalization maps {} to 0 (negligible next to the largest cost {}); the "
+                    "normalized problem uses 1 for them",
+                    zeroed, result.values.back()));
+  }
+  if (result.worstRatioError > options.maxRatioError) {
+    result.warnings.push_back(fmt::format(
+        "cost normalization distorts a ratio by {:.0f}% (> {:.0f}%): raise the sum bound U "
+        "(option normalize-sum, now {})",
+        100.0 * result.worstRatioError, 100.0 * options.maxRatioError, options.sumBound));
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  return result;
+}
+
+std::vector<std::int64_t> costPool(const Graph& graph) {
+  std::vector<std::int64_t> pool;
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    pool.push_back(graph.latency(op));
+    pool.push_back(graph.spillCost(op));
+    for (const auto& block : graph.reservation(op)) pool.push_back(block.length);
+  }
+  for (EdgeId e = 0; e < graph.numEdges(); ++e) pool.push_back(graph.edgeDelay(e));
+  std::sort(pool.begin(), pool.end());
+  pool.erase(std::unique(pool.begin(), pool.end()), pool.end());
+  if (!pool.empty() && pool.front() == 0) pool.erase(pool.begin());
+  return pool;
+}
+
+bool costsAreLarge(const Graph& graph, std::int64_t threshold) {
+  const auto pool = costPool(graph);
+  return !pool.empty() && pool.back() > threshold;
+}
+
+Expected<bool> shouldNormalize(const Problem& problem, const NormalizationOptions& options) {
+  switch (options.mode) {
+    case NormalizationMode::kOff:
+      return false;
+    case NormalizationMode::kOn:
+      if (problem.ii) {
+        return Error{
+            fmt::format("normalization changes the II, but the problem fixes II={}: "
+                        "use normalize=off or leave the II free",
+                        *problem.ii)};
+      }
+      return true;
+    case NormalizationMode::kAuto:
+      return !problem.ii && costsAreLarge(*problem.graph, options.largeCostThreshold);
+  }
+  return false;
+}
+
+Expected<NormalizedProblem> normalizeProblem(const Problem& problem,
+                                             const NormalizationOptions& options) {
+  const Graph& graph = *problem.graph;
+  const auto pool = costPool(graph);
+  auto normalization = normalizeCosts(pool, options);
+  if (!normalization) return Error{normalization.error()};
+
+  NormalizedProblem result;
+  result.normalization = std::move(normalization).value();
+  const CostNormalization& mapping = result.normalization;
+  // A nonzero cost never maps below 1 (see the header).
+  auto mapped = [&](std::int64_t raw) -> std::int64_t {
+    if (raw == 0) return 0;
+    return std::max<std::int64_t>(1, mapping.map(raw).value_or(1));
+  };
+  result.timeUnit = 1;
+  for (std::int64_t value : mapping.values) {
+    result.timeUnit = std::max(result.timeUnit, ceilDivide(value, mapped(value)));
+  }
+  const std::int64_t unit = result.timeUnit;
+
+  GraphBuilder builder(graph.name());
+  builder.reserve(static_cast<std::size_t>(graph.numOps()),
+                  static_cast<std::size_t>(graph.numEdges()));
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    OpAttributes attributes = graph.opAttributes(op);
+    attributes.latency = static_cast<std::int32_t>(mapped(attributes.latency));
+    attributes.spillCost = static_cast<std::int32_t>(mapped(attributes.spillCost));
+    for (auto& block : attributes.reservation) {
+      // Raw [b, b + l) must lie inside the scaled [unit b', unit (b' + l')).
+      const std::int64_t begin = block.begin / unit;
+      const std::int64_t end = ceilDivide(block.begin + block.length, unit);
+      const std::int64_t length =
+          block.length == 0 ? 0 : std::max(mapped(block.length), end - begin);
+      block.begin = static_cast<std::int32_t>(begin);
+      block.length = static_cast<std::int32_t>(length);
+    }
+    builder.addOp(attributes);
+  }
+  for (EdgeId e = 0; e < graph.numEdges(); ++e) {
+    EdgeAttributes attributes = graph.edgeAttributes(e);
+    attributes.delay = static_cast<std::int32_t>(mapped(graph.edgeDelay(e)));
+    const EdgeId added = builder.addEdge(attributes);
+    builder.setEdgeComm(added, attributes.comm);
+    builder.setEdgeBlocking(added, attributes.blocking);
+  }
+  auto normalizedGraph = std::move(builder).build(true);
+  if (!normalizedGraph) {
+    return Error{fmt::format("cost normalization: rebuilding graph '{}' failed: {}", graph.name(),
+                             normalizedGraph.error())};
+  }
+  result.problem = problem;
+  result.problem.graph = std::make_shared<const Graph>(std::move(normalizedGraph).value());
+  if (problem.horizon) result.problem.horizon = *problem.horizon / unit;
+  return result;
+}
+
+Schedule toRawSchedule(const NormalizedProblem& normalized, const Schedule& schedule) {
+  Schedule raw = schedule;
+  for (auto& start : raw.start) start *= normalized.timeUnit;
+  if (raw.ii) raw.ii = static_cast<std::int32_t>(*raw.ii * normalized.timeUnit);
+  return raw;
+}
+
+}  // namespace gaus::exact

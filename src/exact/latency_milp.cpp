@@ -1,0 +1,154 @@
+// Acyclic latency minimization under resources: a time-indexed MILP (TWILL.md section 2, last
+// paragraph; the model itself is in time_indexed.cpp). Windows: ASAP from the critical path,
+// ALAP from an upper bound on the latency, which is the latency of a list schedule (also CBC's
+// first incumbent). The lower bound on L is the larger of the critical path and, per resource,
+// the busy cycles divided by the capacity.
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include <gaus/core/analysis.hpp>
+#include <gaus/exact/latency_milp.hpp>
+
+#include "normalized_solve.hpp"
+#include "start_schedule.hpp"
+#include "time_indexed.hpp"
+
+namespace gaus::exact {
+
+namespace {
+
+using detail::MilpStatus;
+
+// max over limited resources of ceil(units x cycles reserved / capacity): every cycle can hold
+// at most `capacity` units, so the schedule is at least that long.
+Cycle resourceLatencyBound(const Graph& graph, const Machine& machine) {
+  std::vector<std::int64_t> busy(machine.resources.size(), 0);
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    for (const auto& block : graph.reservation(op)) {
+      busy[block.resource] += static_cast<std::int64_t>(block.units) * block.length;
+    }
+  }
+  Cycle bound = 0;
+  for (ResourceId r = 0; r < machine.numResources(); ++r) {
+    if (!machine.resources[r].limited() || *machine.resources[r].capacity <= 0) continue;
+    bound = std::max(
+        bound, (busy[r] + *machine.resources[r].capacity - 1) / *machine.resources[r].capacity);
+  }
+  return bound;
+}
+
+Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options) {
+  const Graph& graph = *problem.graph;
+  const Machine& machine = *problem.machine;
+  auto order = topologicalOrder(graph);
+  if (!order) return errorResult(order.error());
+  const std::vector<Cycle> asap = asapTimes(graph, *order);
+  const Cycle criticalPath = criticalPathLength(graph, asap);
+  const Cycle lower = std::max(criticalPath, resourceLatencyBound(graph, machine));
+
+  Result result;
+  result.objectiveName = "latency";
+  const auto list = detail::greedySchedule(graph, machine, std::nullopt);
+  if (!list) return errorResult("latency MILP: the list schedule failed (distance-0 cycle?)");
+  const Cycle listLatency = detail::scheduleLatency(graph, list->start);
+  result.extra.emplace_back("list_latency", static_cast<double>(listLatency));
+  Cycle upper = listLatency;
+  if (options.latencyBound) upper = std::min(upper, *options.latencyBound);
+  if (problem.horizon) upper = std::min(upper, *problem.horizon);
+  if (upper < lower) {
+    result.status = SolveStatus::kInfeasible;
+    result.message = fmt::format(
+        "no schedule completes within {} cycles: the critical path and resource bound is {}", upper,
+        lower);
+    return result;
+  }
+
+  auto latest = detail::latestStarts(graph, std::nullopt, upper, asap);
+  if (!latest) {
+    result.status = SolveStatus::kInfeasible;
+    result.message = fmt::format("no schedule completes within {} cycles", upper);
+    return result;
+  }
+  const auto symmetries = detail::findSymmetries(graph);
+  detail::TimeIndexedModel model(graph, machine, std::nullopt, {asap, *latest}, lower, upper,
+                                 options.breakSymmetry ? &symmetries : nullptr);
+  const bool startFits = listLatency <= upper;
+  if (options.useStart && startFits) {
+    std::vector<Cycle> start = list->start;
+    if (options.breakSymmetry) detail::orderBySymmetries(symmetries, start);
+    model.model().setStart(model.encode(start));
+  }
+  result.extra.emplace_back("variables", static_cast<double>(model.shape().variables));
+  result.extra.emplace_back("rows", static_cast<double>(model.shape().rows));
+  const auto solution = model.model().solve(options.timeLimitSeconds);
+  result.stats.solverCalls = 1;
+  result.stats.iterations = solution.nodes;
+  result.log.push_back(
+      fmt::format("latency MILP: L in [{}, {}], {} variables, {} rows: {} in "
+                  "{:.2f}s",
+                  lower, upper, model.shape().variables, model.shape().rows,
+                  detail::toString(solution.status), solution.seconds));
+  result.bounds.lowerBound = static_cast<double>(lower);
+  if (solution.bound) {
+    result.bounds.lowerBound = std::max<double>(lower, std::ceil(*solution.bound - 1e-6));
+  }
+  switch (solution.status) {
+    case MilpStatus::kOptimal:
+    case MilpStatus::kFeasible: {
+      Schedule schedule;
+      schedule.start = model.decode(solution);
+      const Cycle latency = detail::scheduleLatency(graph, schedule.start);
+      result.schedule = std::move(schedule);
+      result.objective = static_cast<double>(latency);
+      if (solution.status == MilpStatus::kOptimal) {
+        result.status = SolveStatus::kOptimal;
+        result.bounds.lowerBound = static_cast<double>(latency);
+        result.bounds.latencyProvenOptimal = true;
+      } else {
+        result.status = SolveStatus::kTimeout;
+        result.message = fmt::format(
+            "time limit {}s reached: latency {} not proven optimal (lower bound {}); raise "
+            "time-limit",
+            options.timeLimitSeconds, latency, *result.bounds.lowerBound);
+      }
+      break;
+    }
+    case MilpStatus::kInfeasible:
+      result.status = SolveStatus::kInfeasible;
+      result.message = fmt::format("no schedule completes within {} cycles", upper);
+      break;
+    case MilpStatus::kTimeout:
+      if (startFits) {
+        result.schedule = *list;
+        result.objective = static_cast<double>(listLatency);
+      }
+      result.status = SolveStatus::kTimeout;
+      result.message =
+          fmt::format("time limit {}s reached before CBC found a schedule{}",
+                      options.timeLimitSeconds, startFits ? "; returning the list schedule" : "");
+      break;
+    case MilpStatus::kError:
+      return errorResult("latency MILP: CBC abandoned the model (numerical difficulties)");
+  }
+  return result;
+}
+
+}  // namespace
+
+Result solveLatencyMilp(const Problem& problem, const LatencyMilpOptions& options) {
+  Result result = detail::solveWithNormalization(
+      problem, options.normalization, [&](const Problem& solved, std::int64_t timeUnit) {
+        LatencyMilpOptions inner = options;
+        if (inner.latencyBound) inner.latencyBound = *inner.latencyBound / timeUnit;
+        return solveInUnits(solved, inner);
+      });
+  if (result.schedule) {
+    result.objective =
+        static_cast<double>(detail::scheduleLatency(*problem.graph, result.schedule->start));
+  }
+  return result;
+}
+
+}  // namespace gaus::exact

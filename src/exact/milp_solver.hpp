@@ -1,0 +1,85 @@
+// Internal to the exact engine: a small mixed-integer program builder solved by CBC. The three
+// MILPs of this module (cost normalization, acyclic latency, modulo at a fixed II) build their
+// rows here, so that only milp_solver.cpp includes CBC.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gaus::exact::detail {
+
+using VariableId = std::int32_t;
+
+// A linear expression as parallel index / coefficient arrays (duplicate indices are summed).
+struct LinearExpression {
+  std::vector<VariableId> variables;
+  std::vector<double> coefficients;
+
+  void add(VariableId variable, double coefficient) {
+    variables.push_back(variable);
+    coefficients.push_back(coefficient);
+  }
+};
+
+enum class MilpStatus {
+  kOptimal,     // proven optimal
+  kFeasible,    // a solution, stopped before proving optimality (time limit)
+  kInfeasible,  // proven infeasible
+  kTimeout,     // stopped on the time limit without any solution
+  kError,       // abandoned (numerical trouble) or unbounded
+};
+
+struct MilpSolution {
+  MilpStatus status = MilpStatus::kError;
+  std::vector<double> values;       // per variable, when a solution exists
+  std::optional<double> objective;  // of the best solution
+  std::optional<double> bound;      // best proven bound on the objective
+  double seconds = 0.0;
+  std::int64_t nodes = 0;
+
+  bool hasSolution() const {
+    return status == MilpStatus::kOptimal || status == MilpStatus::kFeasible;
+  }
+  // Value of an integer variable, rounded (CBC returns doubles within its integer tolerance).
+  std::int64_t integerValue(VariableId variable) const;
+};
+
+class MilpModel {
+ public:
+  // Minimizes by default; the objective is the sum of each variable's cost.
+  VariableId addVariable(double lower, double upper, bool integer, double cost,
+                         std::string name = {});
+  void addRow(const LinearExpression& row, double lower, double upper);
+  void addLessEqual(const LinearExpression& row, double upper);
+  void addGreaterEqual(const LinearExpression& row, double lower);
+  void addEqual(const LinearExpression& row, double value);
+  void setMaximize(bool maximize) { maximize_ = maximize; }
+  // A known solution (all variables) handed to CBC as its first incumbent.
+  void setStart(std::vector<double> values) { start_ = std::move(values); }
+
+  VariableId numVariables() const { return static_cast<VariableId>(lower_.size()); }
+  std::int64_t numRows() const { return static_cast<std::int64_t>(rowLower_.size()); }
+  double lowerBound(VariableId v) const { return lower_[v]; }
+  double upperBound(VariableId v) const { return upper_[v]; }
+
+  // Solves with CBC on one thread (CI has two cores shared by several jobs) within the time
+  // limit (seconds; <= 0 means none).
+  MilpSolution solve(double timeLimitSeconds) const;
+
+ private:
+  std::vector<double> lower_, upper_, cost_;
+  std::vector<char> integer_;
+  std::vector<std::string> names_;
+  std::vector<std::int64_t> rowStart_{0};
+  std::vector<VariableId> rowIndex_;
+  std::vector<double> rowValue_;
+  std::vector<double> rowLower_, rowUpper_;
+  std::optional<std::vector<double>> start_;
+  bool maximize_ = false;
+};
+
+std::string_view toString(MilpStatus status);
+
+}  // namespace gaus::exact::detail

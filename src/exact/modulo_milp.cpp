@@ -1,0 +1,628 @@
+// Modulo scheduling at a fixed II minimizing L: phase 1 of Twill (Soi et al., OSDI'26, arXiv
+// 2512.18134, section 5 and Algorithm 1), as restated in TWILL.md section 2:
+//     rho[v][r] binary (r < II), stage[v] >= 0 integer, M(v) = II stage[v] + sum_r r rho[v][r]
+//     sum_r rho[v][r] = 1;  M(v) - M(u) >= d - distance II;  per unit and residue, the units
+//     reserved there <= capacity;  L >= M(v) + duration(v);  minimize L
+// and the search over II from MII = max(ResMII, RecMII) upward.
+//
+// Departures from the paper, all for speed (TWILL.md section 2 "Speed"; figures in
+// docs/benchmarks.md "Exact engine"):
+// - Windows: M(v) lies in [ASAP(v), ALAP(v)] at the current II, where ASAP is the longest path
+//   over all edges weighted d - distance II and ALAP is taken from an upper bound on L (a
+//   greedy modulo schedule's latency). The window fixes the stage range and, when narrower
+//   than II, removes residues. The upper bound on L is the start schedule's latency.
+// - The start schedule (the better of a greedy placement and iterative modulo scheduling, Rau,
+//   MICRO 1994, from the heuristic module) is CBC's first incumbent.
+// - Interchangeable ops are ordered (symmetry.hpp).
+// - With an upper bound on L and narrow windows, the time-indexed form (time_indexed.cpp) is
+//   used instead: one binary per op and start cycle, which folds each start to its residue.
+// - L >= M(v) + duration(v) with the project's duration = max(latency, reservation length)
+//   (contributing.md), where TWILL.md writes max(1, cycles(v)); they differ only for ops of
+//   duration 0, which here do not lengthen the schedule.
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include <gaus/core/analysis.hpp>
+#include <gaus/core/registry.hpp>
+#include <gaus/core/verify.hpp>
+#include <gaus/exact/modulo_milp.hpp>
+#include <gaus/heuristic/iterative_modulo_scheduler.hpp>
+
+#include "milp_solver.hpp"
+#include "normalized_solve.hpp"
+#include "start_schedule.hpp"
+#include "symmetry.hpp"
+#include "time_indexed.hpp"
+
+namespace gaus::exact {
+
+namespace {
+
+using detail::LinearExpression;
+using detail::MilpModel;
+using detail::MilpSolution;
+using detail::MilpStatus;
+using detail::VariableId;
+
+Cycle floorDivide(Cycle a, Cycle b) {
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+// The paper's stage/residue model over the given windows (latest may be unbounded).
+class StageResidueModel {
+ public:
+  StageResidueModel(const Graph& graph, const Machine& machine, std::int32_t ii,
+                    const std::vector<Cycle>& earliest,
+                    const std::optional<std::vector<Cycle>>& latest, Cycle latencyLower,
+                    std::optional<Cycle> latencyUpper, const detail::SymmetryOrderings* symmetries)
+      : graph_(graph), ii_(ii) {
+    const OpId count = graph.numOps();
+    for (OpId op = 0; op < count; ++op) {
+      firstResidue_.push_back(model_.numVariables());
+      const Cycle low = earliest[op];
+      const Cycle high = latest ? (*latest)[op] : std::numeric_limits<Cycle>::max();
+      for (std::int32_t r = 0; r < ii; ++r) {
+        // Residue r is reachable when some t = r (mod ii) lies in [low, high].
+        const Cycle first = low + (((r - low) % ii) + ii) % ii;
+        model_.addVariable(0, first <= high ? 1 : 0, true, 0.0);
+      }
+      const double stageUpper = latest ? static_cast<double>(floorDivide((*latest)[op], ii)) : 1e30;
+      stage_.push_back(
+          model_.addVariable(static_cast<double>(floorDivide(low, ii)), stageUpper, true, 0.0));
+    }
+    latency_ = model_.addVariable(static_cast<double>(latencyLower),
+                                  latencyUpper ? static_cast<double>(*latencyUpper) : 1e30, true,
+                                  1.0, "L");
+
+    for (OpId op = 0; op < count; ++op) {
+      LinearExpression once;
+      for (std::int32_t r = 0; r < ii; ++r) once.add(residue(op, r), 1.0);
+      model_.addEqual(once, 1.0);
+      // Window rows (the stage bounds alone allow the ends of the first and last stages).
+      LinearExpression start = startOf(op, 1.0);
+      model_.addRow(start, static_cast<double>(earliest[op]),
+                    latest ? static_cast<double>((*latest)[op]) : 1e30);
+    }
+    for (EdgeId e = 0; e < graph.numEdges(); ++e) {
+      const OpId u = graph.edgeSource(e);
+      const OpId v = graph.edgeTarget(e);
+      if (u == v) continue;  // delay <= distance * ii holds once ii >= RecMII
+      LinearExpression row = startOf(v, 1.0);
+      const LinearExpression minus = startOf(u, -1.0);
+      row.variables.insert(row.variables.end(), minus.variables.begin(), minus.variables.end());
+      row.coefficients.insert(row.coefficients.end(), minus.coefficients.begin(),
+                              minus.coefficients.end());
+      model_.addGreaterEqual(row, static_cast<double>(graph.edgeDelay(e)) -
+                                      static_cast<double>(graph.edgeDistance(e)) * ii);
+    }
+    // Capacity per unit and residue: op v holds block (f, begin, length, units) at residues
+    // (r_v + begin + j) mod ii, i.e. residue rho of the unit is held when r_v = rho - begin - j.
+    for (ResourceId f = 0; f < machine.numResources(); ++f) {
+      if (!machine.resources[f].limited()) continue;
+      std::vector<LinearExpression> rows(static_cast<std::size_t>(ii));
+      double demand = 0.0;
+      for (OpId op = 0; op < count; ++op) {
+        for (const auto& block : graph.reservation(op)) {
+          if (block.resource != f) continue;
+          demand += static_cast<double>(block.units) * block.length;
+          for (std::int32_t slot = 0; slot < ii; ++slot) {
+            for (std::int32_t j = 0; j < block.length; ++j) {
+              const std::int32_t r =
+                  static_cast<std::int32_t>((((slot - block.begin - j) % ii) + ii) % ii);
+              rows[slot].add(residue(op, r), block.units);
+            }
+          }
+        }
+      }
+      const double capacity = *machine.resources[f].capacity;
+      for (auto& row : rows) {
+        if (!row.variables.empty() && demand > capacity) model_.addLessEqual(row, capacity);
+      }
+    }
+    for (OpId op = 0; op < count; ++op) {
+      LinearExpression row = startOf(op, -1.0);
+      row.add(latency_, 1.0);
+      model_.addGreaterEqual(row, static_cast<double>(graph.duration(op)));
+    }
+    if (symmetries != nullptr) {
+      for (const auto& [first, second] : symmetries->before) {
+        LinearExpression row = startOf(first, 1.0);
+        const LinearExpression minus = startOf(second, -1.0);
+        row.variables.insert(row.variables.end(), minus.variables.begin(), minus.variables.end());
+        row.coefficients.insert(row.coefficients.end(), minus.coefficients.begin(),
+                                minus.coefficients.end());
+        model_.addLessEqual(row, 0.0);
+      }
+    }
+  }
+
+  MilpModel& model() { return model_; }
+  detail::ModelShape shape() const { return {model_.numVariables(), model_.numRows()}; }
+
+  std::vector<double> encode(const std::vector<Cycle>& start) const {
+    std::vector<double> values(static_cast<std::size_t>(model_.numVariables()), 0.0);
+    for (OpId op = 0; op < graph_.numOps(); ++op) {
+      values[residue(op, static_cast<std::int32_t>(start[op] % ii_))] = 1.0;
+      values[stage_[op]] = static_cast<double>(start[op] / ii_);
+    }
+    values[latency_] = static_cast<double>(detail::scheduleLatency(graph_, start));
+    return values;
+  }
+
+  std::vector<Cycle> decode(const MilpSolution& solution) const {
+    std::vector<Cycle> start(static_cast<std::size_t>(graph_.numOps()), 0);
+    for (OpId op = 0; op < graph_.numOps(); ++op) {
+      std::int32_t best = 0;
+      for (std::int32_t r = 1; r < ii_; ++r) {
+        if (solution.values[residue(op, r)] > solution.values[residue(op, best)]) best = r;
+      }
+      start[op] = static_cast<Cycle>(ii_) * solution.integerValue(stage_[op]) + best;
+    }
+    return start;
+  }
+
+ private:
+  VariableId residue(OpId op, std::int32_t r) const {
+    return static_cast<VariableId>(firstResidue_[op] + r);
+  }
+  LinearExpression startOf(OpId op, double sign) const {
+    LinearExpression expression;
+    expression.add(stage_[op], sign * ii_);
+    for (std::int32_t r = 1; r < ii_; ++r) expression.add(residue(op, r), sign * r);
+    return expression;
+  }
+
+  const Graph& graph_;
+  std::int32_t ii_;
+  std::vector<VariableId> firstResidue_;
+  std::vector<VariableId> stage_;
+  VariableId latency_ = 0;
+  MilpModel model_;
+};
+
+AttemptVerdict verdictOf(MilpStatus status) {
+  switch (status) {
+    case MilpStatus::kOptimal:
+      return AttemptVerdict::kOptimal;
+    case MilpStatus::kFeasible:
+      return AttemptVerdict::kFeasible;
+    case MilpStatus::kInfeasible:
+      return AttemptVerdict::kInfeasible;
+    case MilpStatus::kTimeout:
+      return AttemptVerdict::kTimeout;
+    case MilpStatus::kError:
+      return AttemptVerdict::kError;
+  }
+  return AttemptVerdict::kError;
+}
+
+// A reservation that cannot fit at any II this small: a block on a unit of capacity c whose
+// units times length exceed c times II (it would overlap itself).
+std::optional<std::string> reservationTooLong(const Graph& graph, const Machine& machine,
+                                              std::int32_t ii) {
+  std::vector<std::int64_t> demand(machine.resources.size(), 0);
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    for (const auto& block : graph.reservation(op)) {
+      demand[block.resource] += static_cast<std::int64_t>(block.units) * block.length;
+    }
+  }
+  for (ResourceId r = 0; r < machine.numResources(); ++r) {
+    if (!machine.resources[r].limited()) continue;
+    if (demand[r] > *machine.resources[r].capacity * static_cast<std::int64_t>(ii)) {
+      return fmt::format("resource {} needs {} unit-cycles per iteration > capacity {} x II {}",
+                         machine.resources[r].name, demand[r], *machine.resources[r].capacity, ii);
+    }
+  }
+  return std::nullopt;
+}
+
+// The start schedule at `ii` with the smallest latency among the heuristics asked for: the
+// greedy placement of start_schedule.cpp and iterative modulo scheduling (heuristic module).
+// A heuristic schedule is checked with the verifier before it is used as an incumbent.
+std::optional<std::vector<Cycle>> startSchedule(const Problem& problem, std::int32_t ii,
+                                                StartHeuristic heuristic) {
+  const Graph& graph = *problem.graph;
+  std::optional<std::vector<Cycle>> best;
+  auto consider = [&](const std::vector<Cycle>& start) {
+    if (!best || detail::scheduleLatency(graph, start) < detail::scheduleLatency(graph, *best)) {
+      best = start;
+    }
+  };
+  if (heuristic != StartHeuristic::kIms) {
+    if (auto greedy = detail::greedySchedule(graph, *problem.machine, ii)) consider(greedy->start);
+  }
+  if (heuristic != StartHeuristic::kGreedy) {
+    Problem modulo = problem;
+    modulo.kind = ProblemKind::kModulo;
+    modulo.ii = ii;
+    heuristic::ImsOptions ims;
+    ims.ii = ii;
+    const Result result = heuristic::iterativeModuloSchedule(modulo, ims);
+    if (result.schedule && verify(modulo, *result.schedule).ok()) consider(result.schedule->start);
+  }
+  return best;
+}
+
+}  // namespace
+
+std::string_view toString(StartHeuristic heuristic) {
+  switch (heuristic) {
+    case StartHeuristic::kGreedy:
+      return "greedy";
+    case StartHeuristic::kIms:
+      return "ims";
+    case StartHeuristic::kBest:
+      return "best";
+  }
+  return "best";
+}
+
+std::optional<StartHeuristic> parseStartHeuristic(std::string_view text) {
+  for (auto heuristic : {StartHeuristic::kGreedy, StartHeuristic::kIms, StartHeuristic::kBest}) {
+    if (toString(heuristic) == text) return heuristic;
+  }
+  return std::nullopt;
+}
+
+std::string_view toString(ModuloFormulation formulation) {
+  switch (formulation) {
+    case ModuloFormulation::kStageResidue:
+      return "stage-residue";
+    case ModuloFormulation::kTimeIndexed:
+      return "time-indexed";
+    case ModuloFormulation::kAuto:
+      return "auto";
+  }
+  return "auto";
+}
+
+std::optional<ModuloFormulation> parseModuloFormulation(std::string_view text) {
+  for (auto formulation : {ModuloFormulation::kStageResidue, ModuloFormulation::kTimeIndexed,
+                           ModuloFormulation::kAuto}) {
+    if (toString(formulation) == text) return formulation;
+  }
+  return std::nullopt;
+}
+
+std::string_view toString(AttemptVerdict verdict) {
+  switch (verdict) {
+    case AttemptVerdict::kOptimal:
+      return "optimal";
+    case AttemptVerdict::kFeasible:
+      return "feasible";
+    case AttemptVerdict::kInfeasible:
+      return "infeasible";
+    case AttemptVerdict::kTimeout:
+      return "timeout";
+    case AttemptVerdict::kError:
+      return "error";
+  }
+  return "error";
+}
+
+ModuloAttempt solveModuloAtIi(const Problem& problem, std::int32_t ii,
+                              const ModuloMilpOptions& options) {
+  const Graph& graph = *problem.graph;
+  const Machine& machine = *problem.machine;
+  ModuloAttempt attempt;
+  attempt.ii = ii;
+  const auto begin = std::chrono::steady_clock::now();
+  auto finish = [&](ModuloAttempt& done) -> ModuloAttempt {
+    done.seconds = secondsSince(begin);
+    return std::move(done);
+  };
+  if (ii < 1) {
+    attempt.verdict = AttemptVerdict::kError;
+    attempt.detail = fmt::format("II must be positive, got {}", ii);
+    return finish(attempt);
+  }
+  if (auto reason = reservationTooLong(graph, machine, ii)) {
+    attempt.verdict = AttemptVerdict::kInfeasible;
+    attempt.formulation = "resource bound";
+    attempt.detail = *reason;
+    return finish(attempt);
+  }
+  auto earliest = moduloAsapTimes(graph, ii);
+  if (!earliest) {
+    attempt.verdict = AttemptVerdict::kInfeasible;
+    attempt.formulation = "recurrence";
+    attempt.detail = earliest.error();
+    return finish(attempt);
+  }
+  if (!options.useWindows) earliest->assign(earliest->size(), 0);
+  Cycle latencyLower = 0;
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    latencyLower = std::max(latencyLower, (*earliest)[op] + graph.duration(op));
+  }
+
+  const detail::SymmetryOrderings symmetries = detail::findSymmetries(graph);
+  const detail::SymmetryOrderings* breaking = options.breakSymmetry ? &symmetries : nullptr;
+
+  // A first schedule: bound on L and incumbent.
+  std::optional<std::vector<Cycle>> start;
+  if (options.useStart) {
+    start = startSchedule(problem, ii, options.startHeuristic);
+    if (start && breaking) detail::orderBySymmetries(symmetries, *start);
+  }
+  std::optional<Cycle> latencyUpper = options.latencyBound;
+  if (start) {
+    const Cycle startLatency = detail::scheduleLatency(graph, *start);
+    latencyUpper = latencyUpper ? std::min(*latencyUpper, startLatency) : startLatency;
+  }
+  std::optional<std::vector<Cycle>> latest;
+  if (latencyUpper && options.useWindows) {
+    latest = detail::latestStarts(graph, ii, *latencyUpper, *earliest);
+    if (!latest) {
+      // Only possible with a caller's bound below every schedule's latency.
+      attempt.verdict = AttemptVerdict::kInfeasible;
+      attempt.formulation = "windows";
+      attempt.detail =
+          fmt::format("no modulo schedule at II={} completes within L={}", ii, *latencyUpper);
+      return finish(attempt);
+    }
+  }
+  const bool startUsable =
+      start && (!latencyUpper || detail::scheduleLatency(graph, *start) <= *latencyUpper);
+
+  ModuloFormulation formulation = options.formulation;
+  if (formulation == ModuloFormulation::kAuto) {
+    formulation = ModuloFormulation::kStageResidue;
+    if (latest) {
+      double width = 0.0;
+      for (OpId op = 0; op < graph.numOps(); ++op) {
+        width += static_cast<double>((*latest)[op] - (*earliest)[op] + 1);
+      }
+      if (width <= options.timeIndexedWindowFactor * ii * graph.numOps()) {
+        formulation = ModuloFormulation::kTimeIndexed;
+      }
+    }
+  }
+  if (formulation == ModuloFormulation::kTimeIndexed && !latest) {
+    // The time-indexed form needs finite windows: without a bound on L fall back.
+    formulation = ModuloFormulation::kStageResidue;
+  }
+
+  MilpSolution solution;
+  std::vector<Cycle> decoded;
+  if (formulation == ModuloFormulation::kTimeIndexed) {
+    detail::TimeIndexedModel model(graph, machine, ii, {*earliest, *latest}, latencyLower,
+                                   *latencyUpper, breaking);
+    if (startUsable) model.model().setStart(model.encode(*start));
+    attempt.variables = model.shape().variables;
+    attempt.rows = model.shape().rows;
+    solution = model.model().solve(options.timeLimitSeconds);
+    if (solution.hasSolution()) decoded = model.decode(solution);
+  } else {
+    StageResidueModel model(graph, machine, ii, *earliest, latest, latencyLower, latencyUpper,
+                            breaking);
+    if (startUsable) model.model().setStart(model.encode(*start));
+    attempt.variables = model.shape().variables;
+    attempt.rows = model.shape().rows;
+    solution = model.model().solve(options.timeLimitSeconds);
+    if (solution.hasSolution()) decoded = model.decode(solution);
+  }
+  attempt.formulation = std::string(toString(formulation));
+  attempt.verdict = verdictOf(solution.status);
+  if (solution.bound) {
+    attempt.latencyLowerBound =
+        std::max(latencyLower, static_cast<Cycle>(std::ceil(*solution.bound - 1e-6)));
+  }
+  if (solution.hasSolution()) {
+    Schedule schedule;
+    schedule.start = std::move(decoded);
+    schedule.ii = ii;
+    attempt.latency = detail::scheduleLatency(graph, schedule.start);
+    attempt.schedule = std::move(schedule);
+    if (attempt.verdict == AttemptVerdict::kOptimal) attempt.latencyLowerBound = attempt.latency;
+  } else if (attempt.verdict == AttemptVerdict::kTimeout && startUsable) {
+    // CBC found nothing better in time; the greedy start is still a schedule.
+    Schedule schedule;
+    schedule.start = *start;
+    schedule.ii = ii;
+    attempt.latency = detail::scheduleLatency(graph, schedule.start);
+    attempt.schedule = std::move(schedule);
+    attempt.verdict = AttemptVerdict::kFeasible;
+  }
+  switch (attempt.verdict) {
+    case AttemptVerdict::kInfeasible:
+      attempt.detail = fmt::format("CBC proved no modulo schedule exists at II={}", ii);
+      break;
+    case AttemptVerdict::kTimeout:
+      attempt.detail = fmt::format("time limit {}s at II={}: nothing found, nothing proven",
+                                   options.timeLimitSeconds, ii);
+      break;
+    case AttemptVerdict::kFeasible:
+      attempt.detail = fmt::format("time limit {}s at II={}: L={} not proven minimal",
+                                   options.timeLimitSeconds, ii, *attempt.latency);
+      break;
+    case AttemptVerdict::kError:
+      attempt.detail = fmt::format("CBC abandoned the model at II={}", ii);
+      break;
+    case AttemptVerdict::kOptimal:
+      break;
+  }
+  return finish(attempt);
+}
+
+std::int32_t nonOverlappedIi(const Graph& graph) {
+  // Serial schedule in a topological order of the distance-0 edges: each op starts when the
+  // previous one has completed and its predecessors' delays have passed.
+  auto order = topologicalOrder(graph);
+  if (!order) return 1;
+  std::vector<Cycle> start(static_cast<std::size_t>(graph.numOps()), 0);
+  Cycle previousEnd = 0;
+  for (OpId op : *order) {
+    Cycle t = previousEnd;
+    for (EdgeId e : graph.inEdges(op)) {
+      if (graph.edgeDistance(e) == 0) {
+        t = std::max(t, start[graph.edgeSource(e)] + graph.edgeDelay(e));
+      }
+    }
+    start[op] = t;
+    previousEnd = t + graph.duration(op);
+  }
+  Cycle ii = std::max<Cycle>(1, detail::scheduleLatency(graph, start));
+  for (EdgeId e = 0; e < graph.numEdges(); ++e) {
+    const std::int32_t distance = graph.edgeDistance(e);
+    if (distance == 0) continue;
+    const Cycle need = start[graph.edgeSource(e)] + graph.edgeDelay(e) - start[graph.edgeTarget(e)];
+    ii = std::max(ii, (need + distance - 1) / distance);
+  }
+  return static_cast<std::int32_t>(std::min<Cycle>(ii, kMaxInputValue));
+}
+
+namespace {
+
+Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options) {
+  const Graph& graph = *problem.graph;
+  const Machine& machine = *problem.machine;
+  Result result;
+  result.objectiveName = "ii";
+  const ResMii resMii = computeResMii(graph, machine);
+  const RecMii recMii = computeRecMii(graph);
+  if (resMii.infeasible) {
+    result.status = SolveStatus::kInfeasible;
+    result.message = *resMii.infeasible;
+    return result;
+  }
+  if (recMii.infeasible) {
+    result.status = SolveStatus::kInfeasible;
+    result.message = *recMii.infeasible;
+    return result;
+  }
+  const std::int64_t mii = std::max(resMii.value, recMii.value);
+  result.extra.emplace_back("mii", static_cast<double>(mii));
+  result.extra.emplace_back("res_mii", static_cast<double>(resMii.value));
+  result.extra.emplace_back("rec_mii", static_cast<double>(recMii.value));
+  result.bounds.lowerBound = static_cast<double>(mii);
+  result.bounds.iiBoundReason =
+      resMii.value >= recMii.value
+          ? fmt::format("ResMII ({})", resMii.binding ? machine.resources[*resMii.binding].name
+                                                      : std::string("no limited resource"))
+          : fmt::format("RecMII (cycle through {})",
+                        recMii.bindingCycle.empty() ? std::string("?")
+                                                    : graph.opName(recMii.bindingCycle.front()));
+
+  const std::int32_t first = options.startFromOne ? 1 : static_cast<std::int32_t>(mii);
+  const std::int32_t last =
+      options.maxIi ? *options.maxIi : std::max<std::int32_t>(first, nonOverlappedIi(graph));
+  const Deadline deadline(options.totalTimeLimitSeconds);
+  bool everySmallerProven = true;  // every II below the current one was proven infeasible
+  for (std::int32_t ii = first; ii <= last; ++ii) {
+    if (deadline.expired()) {
+      result.status = SolveStatus::kTimeout;
+      result.message = fmt::format("total time limit {}s reached at II={} (MII={})",
+                                   *options.totalTimeLimitSeconds, ii, mii);
+      return result;
+    }
+    ModuloMilpOptions milp = options.milp;
+    milp.timeLimitSeconds = std::min(milp.timeLimitSeconds, deadline.remainingSeconds());
+    const ModuloAttempt attempt = solveModuloAtIi(problem, ii, milp);
+    ++result.stats.solverCalls;
+    result.log.push_back(
+        fmt::format("II={} {} ({}{}{}) {:.3f}s", ii, toString(attempt.verdict), attempt.formulation,
+                    attempt.latency ? fmt::format(", L={}", *attempt.latency) : std::string(),
+                    attempt.variables > 0
+                        ? fmt::format(", {} variables, {} rows", attempt.variables, attempt.rows)
+                        : std::string(),
+                    attempt.seconds));
+    if (attempt.verdict == AttemptVerdict::kError) return errorResult(attempt.detail);
+    if (!attempt.schedule) {
+      if (attempt.verdict != AttemptVerdict::kInfeasible) everySmallerProven = false;
+      continue;
+    }
+    result.schedule = attempt.schedule;
+    result.objective = ii;
+    result.extra.emplace_back("latency", static_cast<double>(*attempt.latency));
+    const bool iiProven = everySmallerProven || ii <= mii;
+    result.bounds.iiProvenOptimal = iiProven;
+    result.bounds.latencyProvenOptimal = attempt.verdict == AttemptVerdict::kOptimal;
+    if (iiProven && attempt.verdict == AttemptVerdict::kOptimal) {
+      result.status = SolveStatus::kOptimal;
+    } else {
+      result.status = SolveStatus::kFeasible;
+      result.message =
+          iiProven ? attempt.detail : "II not proven minimal: an attempt at a smaller II timed out";
+    }
+    return result;
+  }
+  result.status = everySmallerProven ? SolveStatus::kInfeasible : SolveStatus::kTimeout;
+  result.message = fmt::format("no modulo schedule at II in [{}, {}]{}", first, last,
+                               everySmallerProven ? "" : " (some attempts timed out)");
+  return result;
+}
+
+}  // namespace
+
+Result searchModulo(const Problem& problem, const ModuloSearchOptions& options) {
+  if (problem.ii) {
+    // A fixed II: one attempt.
+    const ModuloAttempt attempt = solveModuloAtIi(problem, *problem.ii, options.milp);
+    Result result;
+    result.objectiveName = "latency";
+    result.stats.solverCalls = 1;
+    result.log.push_back(fmt::format("II={} {} ({}) {:.3f}s", *problem.ii,
+                                     toString(attempt.verdict), attempt.formulation,
+                                     attempt.seconds));
+    result.schedule = attempt.schedule;
+    if (attempt.latency) result.objective = static_cast<double>(*attempt.latency);
+    if (attempt.latencyLowerBound) {
+      result.bounds.lowerBound = static_cast<double>(*attempt.latencyLowerBound);
+    }
+    result.bounds.latencyProvenOptimal = attempt.verdict == AttemptVerdict::kOptimal;
+    switch (attempt.verdict) {
+      case AttemptVerdict::kOptimal:
+        result.status = SolveStatus::kOptimal;
+        break;
+      case AttemptVerdict::kFeasible:
+        result.status = SolveStatus::kTimeout;
+        break;
+      case AttemptVerdict::kInfeasible:
+        result.status = SolveStatus::kInfeasible;
+        break;
+      case AttemptVerdict::kTimeout:
+        result.status = SolveStatus::kTimeout;
+        break;
+      case AttemptVerdict::kError:
+        result.status = SolveStatus::kError;
+        break;
+    }
+    result.message = attempt.detail;
+    return result;
+  }
+  Result result = detail::solveWithNormalization(
+      problem, options.normalization, [&](const Problem& solved, std::int64_t timeUnit) {
+        ModuloSearchOptions inner = options;
+        if (inner.maxIi) {
+          inner.maxIi =
+              static_cast<std::int32_t>(std::max<std::int64_t>(1, *inner.maxIi / timeUnit));
+        }
+        Result inUnits = searchInUnits(solved, inner);
+        if (timeUnit > 1 && inUnits.schedule) {
+          inUnits.extra.emplace_back("normalized_ii", static_cast<double>(*inUnits.schedule->ii));
+        }
+        return inUnits;
+      });
+  if (result.schedule) {
+    result.objective = *result.schedule->ii;
+    for (auto& [name, value] : result.extra) {
+      if (name == "latency") {
+        value =
+            static_cast<double>(detail::scheduleLatency(*problem.graph, result.schedule->start));
+      }
+    }
+  }
+  if (!result.bounds.lowerBound) {
+    // The MII of the normalized problem means nothing in raw cycles: report the raw one.
+    result.bounds.lowerBound =
+        static_cast<double>(std::max(computeResMii(*problem.graph, *problem.machine).value,
+                                     computeRecMii(*problem.graph).value));
+  }
+  return result;
+}
+
+}  // namespace gaus::exact

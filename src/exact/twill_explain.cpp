@@ -1,0 +1,235 @@
+// Explaining a Twill answer (beyond the paper; TWILL.md "Going beyond the paper": which unit or
+// recurrence binds II, which constraint forced a warp split).
+// - What binds II: at II = MII, the unit of ResMII or the recurrence of RecMII. Above MII, every
+//   smaller II failed: either the modulo MILP proved no modulo schedule (resources and
+//   recurrences together), or every L of the stage range was UNSAT; for the latter the SMT is
+//   asked again at the largest L with a deletion-minimized unsat core, whose families are what
+//   forbids that II.
+// - Why ops were split across warps: for each pair of warp roles, the SMT is asked at the
+//   answer's (II, L) with the ops of both roles forced onto one warp set; an UNSAT answer with a
+//   minimized core names the families that forbid merging them, a SAT answer says the split
+//   was a free choice.
+
+#include "twill_explain.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <gaus/core/analysis.hpp>
+
+namespace gaus::exact::detail {
+
+std::string familyList(const std::vector<TwillFamily>& families) {
+  std::string text;
+  for (TwillFamily family : families) {
+    if (!text.empty()) text += ", ";
+    text += toString(family);
+  }
+  return text;
+}
+
+TwillAttempt smtAttempt(std::string phase, std::int32_t ii, Cycle latency, const SmtAnswer& answer,
+                        std::string detail) {
+  TwillAttempt attempt;
+  attempt.phase = std::move(phase);
+  attempt.ii = ii;
+  attempt.latency = latency;
+  attempt.verdict = std::string(toString(answer.verdict));
+  attempt.seconds = answer.seconds;
+  attempt.blocking = answer.core;
+  attempt.detail = std::move(detail);
+  if (attempt.detail.empty() && !answer.reason.empty()) attempt.detail = answer.reason;
+  return attempt;
+}
+
+SmtAnswer explainFailure(const Problem& problem, std::int32_t ii, Cycle latency,
+                         const TwillOptions& options, std::string detail,
+                         std::vector<TwillAttempt>& attempts) {
+  SmtModelOptions modelOptions;
+  modelOptions.memoryModel = options.memoryModel;
+  modelOptions.breakSymmetry = options.breakSymmetry;
+  SmtQuery query;
+  query.families = options.families;
+  query.timeLimitSeconds = options.explainTimeLimitSeconds;
+  query.wantCore = true;
+  query.minimizeCore = true;
+  SmtAnswer answer = checkOnce(problem, ii, latency, modelOptions, query);
+  attempts.push_back(smtAttempt("explain", ii, latency, answer, std::move(detail)));
+  return answer;
+}
+
+std::vector<WarpRole> warpRoles(const Graph& graph, const Machine& machine,
+                                const Schedule& schedule) {
+  std::vector<WarpRole> roles;
+  if (!schedule.warps) return roles;
+  std::map<WarpSet, std::size_t> index;
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    const WarpSet set = (*schedule.warps)[op];
+    auto [it, added] = index.emplace(set, roles.size());
+    if (added) {
+      roles.push_back({});
+      roles.back().warps = set;
+    }
+    WarpRole& role = roles[it->second];
+    role.ops.push_back(op);
+    role.variableLatency = role.variableLatency || graph.variableLatency(op);
+  }
+  for (WarpRole& role : roles) {
+    std::set<ResourceId> used;
+    for (OpId op : role.ops) {
+      for (const auto& block : graph.reservation(op)) used.insert(block.resource);
+    }
+    std::vector<std::string> names;
+    for (ResourceId r : used) names.push_back(machine.resources[r].name);
+    role.units = names.empty() ? std::string("-") : fmt::format("{}", fmt::join(names, "+"));
+  }
+  return roles;
+}
+
+std::vector<BufferUsage> bufferUsage(const Graph& graph, const Schedule& schedule) {
+  std::vector<BufferUsage> usage;
+  const std::int64_t ii = schedule.ii.value_or(1);
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    if (graph.footprints(op).empty()) continue;
+    const LiveInterval live = liveInterval(graph, schedule, op);
+    const std::int64_t length = std::max<Cycle>(0, live.end - live.begin);
+    for (const auto& print : graph.footprints(op)) {
+      BufferUsage buffer;
+      buffer.op = op;
+      buffer.memory = print.memory;
+      buffer.amount = print.amount;
+      // The ring the memory model allocates: at least one buffer when the value is consumed.
+      const std::int64_t least = graph.outEdges(op).empty() ? 0 : 1;
+      buffer.buffers = static_cast<std::int32_t>(std::max(least, (length + ii - 1) / ii));
+      usage.push_back(buffer);
+    }
+  }
+  return usage;
+}
+
+namespace {
+
+std::string roleName(const WarpRole& role, std::size_t index) {
+  return fmt::format("role {} (warps {}, {})", index, formatWarpSet(role.warps), role.units);
+}
+
+std::string iiBinding(const Problem& problem, std::int32_t ii) {
+  const Graph& graph = *problem.graph;
+  const Machine& machine = *problem.machine;
+  const ResMii resMii = computeResMii(graph, machine);
+  const RecMii recMii = computeRecMii(graph);
+  const std::int64_t mii = std::max(resMii.value, recMii.value);
+  if (ii > mii) {
+    return fmt::format(
+        "warp constraints: II={} is above MII={} (ResMII={}, RecMII={}); every "
+        "smaller II failed as listed",
+        ii, mii, resMii.value, recMii.value);
+  }
+  if (resMii.value >= recMii.value && resMii.binding) {
+    std::int64_t demand = 0;
+    for (OpId op = 0; op < graph.numOps(); ++op) {
+      for (const auto& block : graph.reservation(op)) {
+        if (block.resource == *resMii.binding) {
+          demand += static_cast<std::int64_t>(block.units) * block.length;
+        }
+      }
+    }
+    const Resource& unit = machine.resources[*resMii.binding];
+    return fmt::format(
+        "ResMII: unit {} is busy {} unit-cycles per iteration at capacity {}, so "
+        "II >= {}",
+        unit.name, demand, unit.capacity.value_or(0), resMii.value);
+  }
+  std::string cycle;
+  for (std::size_t i = 0; i < recMii.bindingCycle.size(); ++i) {
+    if (i > 0) cycle += " -> ";
+    cycle += graph.opName(recMii.bindingCycle[i]);
+  }
+  return fmt::format("RecMII: the recurrence {} needs II >= {}", cycle, recMii.value);
+}
+
+}  // namespace
+
+TwillExplanation explain(const ExplainContext& context, std::vector<TwillAttempt>& attempts) {
+  TwillExplanation explanation;
+  const TwillOptions& options = context.options;
+  explanation.iiBinding = iiBinding(context.problem, context.ii);
+  std::string text = "II: " + explanation.iiBinding;
+
+  for (const IiFailure& failure : context.failures) {
+    std::string reason;
+    if (failure.moduloInfeasible || failure.lastLatency == 0) {
+      reason = failure.milpDetail.empty() ? "no modulo schedule" : failure.milpDetail;
+    } else {
+      const SmtAnswer answer = explainFailure(context.problem, failure.ii, failure.lastLatency,
+                                              options, "why this II fails", attempts);
+      if (answer.verdict == SmtVerdict::kUnsat) {
+        reason = fmt::format(
+            "every L in [{}, {}] is UNSAT; at L={} the blocking families are: {}",
+            failure.firstLatency, failure.lastLatency, failure.lastLatency,
+            answer.core.empty() ? std::string("none (L too short)") : familyList(answer.core));
+      } else {
+        reason = fmt::format("L in [{}, {}] not satisfiable within the time limits ({} at L={})",
+                             failure.firstLatency, failure.lastLatency, toString(answer.verdict),
+                             failure.lastLatency);
+      }
+    }
+    if (!failure.conclusive) reason += " (not conclusive: a check timed out)";
+    explanation.iiFailures.emplace_back(failure.ii, reason);
+    text += fmt::format("\nII={} fails: {}", failure.ii, reason);
+  }
+
+  const auto& roles = context.roles;
+  const Graph& graph = *context.problem.graph;
+  for (std::size_t a = 0; a < roles.size(); ++a) {
+    for (std::size_t b = a + 1; b < roles.size(); ++b) {
+      RoleSplitReason split;
+      split.firstRole = a;
+      split.secondRole = b;
+      std::vector<OpId> group = roles[a].ops;
+      group.insert(group.end(), roles[b].ops.begin(), roles[b].ops.end());
+      const bool sameSize = std::all_of(group.begin(), group.end(), [&](OpId op) {
+        return graph.minWarps(op) == graph.minWarps(group.front());
+      });
+      if (!sameSize) {
+        text += fmt::format("\n{} and {}: ops need different numbers of warps (min_warps)",
+                            roleName(roles[a], a), roleName(roles[b], b));
+        explanation.splits.push_back(split);
+        continue;
+      }
+      SmtQuery query;
+      query.families = options.families;
+      query.restrictions.sameWarpSet.push_back(group);
+      query.timeLimitSeconds = options.explainTimeLimitSeconds;
+      query.wantCore = true;
+      query.minimizeCore = true;
+      const SmtAnswer answer = context.model.check(query);
+      attempts.push_back(smtAttempt("explain", context.ii, context.latency, answer,
+                                    fmt::format("merge roles {} and {}", a, b)));
+      split.mergedVerdict = answer.verdict;
+      split.blocking = answer.core;
+      if (answer.verdict == SmtVerdict::kUnsat) {
+        text += fmt::format(
+            "\n{} and {} cannot share a warp set at II={}, L={}: {}", roleName(roles[a], a),
+            roleName(roles[b], b), context.ii, context.latency,
+            split.blocking.empty() ? std::string("warp count") : familyList(split.blocking));
+      } else if (answer.verdict == SmtVerdict::kSat) {
+        text += fmt::format("\n{} and {} could share a warp set (the split is a free choice)",
+                            roleName(roles[a], a), roleName(roles[b], b));
+      } else {
+        text += fmt::format("\n{} and {}: merging undecided within {}s ({})", roleName(roles[a], a),
+                            roleName(roles[b], b), options.explainTimeLimitSeconds,
+                            toString(answer.verdict));
+      }
+      explanation.splits.push_back(split);
+    }
+  }
+  explanation.text = std::move(text);
+  return explanation;
+}
+
+}  // namespace gaus::exact::detail

@@ -1,0 +1,505 @@
+// The Twill search: Algorithm 1 of Soi et al. (OSDI'26, arXiv 2512.18134), with the guards of
+// TWILL.md section 4:
+//     for II = MII, MII + 1, ...:
+//       M = modulo MILP at II (modulo_milp.cpp); if infeasible, next II
+//       for L = LEN(M) while ceil(L / II) is unchanged:
+//         if SMT(II, L) (twill_smt.cpp) is satisfiable, return (II, L, schedule, warps)
+//
+// Departures and additions:
+// - Guards the paper lacks: II stops at an upper bound (option max-ii, default the
+//   non-overlapped II of modulo_milp.hpp, at which one iteration runs alone); every MILP and
+//   SMT call has a time limit and a timeout is reported as such (the answer is then "feasible",
+//   never "optimal"); every attempt is logged with (II, L, verdict, seconds); when no II up to
+//   the bound is satisfiable, the message names the constraint families of the unsat cores.
+// - When the MILP stops on its time limit with a schedule but without proving L minimal, the
+//   SMT starts from the MILP's lower bound on L instead of its L (smaller L might be SAT).
+// - `extraStages` lets the inner loop go past the paper's ceil(L / II) bound.
+// - After SAT (beyond the paper, TWILL.md "Going beyond the paper"): minimize the warps used,
+//   then the cross-warp edges, by iterated SAT with a cardinality bound on the same model; and
+//   optionally explain the answer (twill_explain.cpp).
+// - Costs are normalized first when they are large (cost_normalization.hpp); the answer is then
+//   mapped back to raw cycles and is optimal only in normalized units.
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include <gaus/core/analysis.hpp>
+#include <gaus/core/registry.hpp>
+#include <gaus/exact/twill.hpp>
+
+#include "start_schedule.hpp"
+#include "twill_explain.hpp"
+#include "twill_smt.hpp"
+
+namespace gaus::exact {
+
+std::string_view toString(TwillFamily family) {
+  switch (family) {
+    case TwillFamily::kDependence:
+      return "dependence";
+    case TwillFamily::kCapacity:
+      return "capacity";
+    case TwillFamily::kMemory:
+      return "memory";
+    case TwillFamily::kWarpUniqueness:
+      return "warp-uniqueness";
+    case TwillFamily::kVariableLatency:
+      return "variable-latency";
+    case TwillFamily::kRegisterLimit:
+      return "register-limit";
+    case TwillFamily::kSpillDelay:
+      return "spill-delay";
+    case TwillFamily::kBlockingConcurrency:
+      return "blocking-concurrency";
+  }
+  return "unknown";
+}
+
+std::optional<TwillFamily> parseTwillFamily(std::string_view text) {
+  for (TwillFamily family : kAllTwillFamilies) {
+    if (toString(family) == text) return family;
+  }
+  return std::nullopt;
+}
+
+std::string_view toString(MemoryModel model) {
+  return model == MemoryModel::kBuffers ? "buffers" : "cycles";
+}
+
+std::optional<MemoryModel> parseMemoryModel(std::string_view text) {
+  if (text == "buffers") return MemoryModel::kBuffers;
+  if (text == "cycles") return MemoryModel::kCycles;
+  return std::nullopt;
+}
+
+std::string_view toString(SmtVerdict verdict) {
+  switch (verdict) {
+    case SmtVerdict::kSat:
+      return "sat";
+    case SmtVerdict::kUnsat:
+      return "unsat";
+    case SmtVerdict::kTimeout:
+      return "timeout";
+    case SmtVerdict::kUnknown:
+      return "unknown";
+  }
+  return "unknown";
+}
+
+std::string TwillAttempt::describe() const {
+  std::string text = fmt::format("II={}", ii);
+  if (latency) text += fmt::format(" L={}", *latency);
+  text += fmt::format(" {} {} {:.3f}s", phase, verdict, seconds);
+  if (!blocking.empty()) text += " [" + detail::familyList(blocking) + "]";
+  if (!detail.empty()) text += " (" + detail + ")";
+  return text;
+}
+
+namespace {
+
+using detail::IiFailure;
+using detail::SmtAnswer;
+using detail::SmtQuery;
+using detail::TwillSmtModel;
+
+struct Found {
+  std::int32_t ii = 0;
+  Cycle latency = 0;
+  Schedule schedule;
+  std::unique_ptr<TwillSmtModel> model;
+};
+
+// Iterated SAT with a decreasing cardinality bound (warps used, then cross-warp edges).
+void minimizeAssignment(const Problem& problem, Found& found, const TwillOptions& options,
+                        const Deadline& deadline, TwillSolution& solution) {
+  const Graph& graph = *problem.graph;
+  std::int32_t warps = detail::countWarpsUsed(found.schedule);
+  auto step = [&](const char* phase, detail::SmtRestrictions restrictions) -> SmtAnswer {
+    SmtQuery query;
+    query.families = options.families;
+    query.restrictions = std::move(restrictions);
+    query.timeLimitSeconds =
+        std::min(options.minimizeTimeLimitSeconds, deadline.remainingSeconds());
+    SmtAnswer answer = found.model->check(query);
+    std::string detail;
+    if (query.restrictions.maxWarpsUsed) {
+      detail = fmt::format("warps <= {}", *query.restrictions.maxWarpsUsed);
+    }
+    if (query.restrictions.maxCrossWarpEdges) {
+      detail += fmt::format("{}cross-warp edges <= {}", detail.empty() ? "" : ", ",
+                            *query.restrictions.maxCrossWarpEdges);
+    }
+    TwillAttempt attempt = detail::smtAttempt(phase, found.ii, found.latency, answer, detail);
+    solution.attempts.push_back(std::move(attempt));
+    return answer;
+  };
+
+  if (options.minimizeWarps) {
+    solution.warpsProvenMinimal = false;
+    while (warps > 1 && !deadline.expired()) {
+      detail::SmtRestrictions bound;
+      bound.maxWarpsUsed = warps - 1;
+      SmtAnswer answer = step("minimize-warps", bound);
+      if (answer.verdict == SmtVerdict::kSat) {
+        found.schedule = *answer.schedule;
+        warps = detail::countWarpsUsed(found.schedule);
+        continue;
+      }
+      solution.warpsProvenMinimal = answer.verdict == SmtVerdict::kUnsat;
+      break;
+    }
+    if (warps <= 1) solution.warpsProvenMinimal = true;
+  }
+  if (options.minimizeCrossWarpEdges) {
+    std::int32_t crossing = detail::countCrossWarpEdges(graph, found.schedule);
+    solution.crossEdgesProvenMinimal = crossing == 0;
+    while (crossing > 0 && !deadline.expired()) {
+      detail::SmtRestrictions bound;
+      if (options.minimizeWarps) bound.maxWarpsUsed = warps;
+      bound.maxCrossWarpEdges = crossing - 1;
+      SmtAnswer answer = step("minimize-cross-edges", bound);
+      if (answer.verdict == SmtVerdict::kSat) {
+        found.schedule = *answer.schedule;
+        crossing = detail::countCrossWarpEdges(graph, found.schedule);
+        solution.crossEdgesProvenMinimal = crossing == 0;
+        continue;
+      }
+      solution.crossEdgesProvenMinimal = answer.verdict == SmtVerdict::kUnsat;
+      break;
+    }
+  }
+}
+
+std::string miiReason(const Graph& graph, const Machine& machine, const ResMii& resMii,
+                      const RecMii& recMii) {
+  if (resMii.value >= recMii.value) {
+    if (!resMii.binding) return fmt::format("ResMII={}", resMii.value);
+    return fmt::format("ResMII={} (unit {})", resMii.value,
+                       machine.resources[*resMii.binding].name);
+  }
+  std::string cycle;
+  for (std::size_t i = 0; i < recMii.bindingCycle.size() && i < 8; ++i) {
+    if (i > 0) cycle += " -> ";
+    cycle += graph.opName(recMii.bindingCycle[i]);
+  }
+  return fmt::format("RecMII={} (recurrence {})", recMii.value, cycle);
+}
+
+// The most frequent families over the cores of a range of attempts, for the final message.
+std::string blockingSummary(const std::vector<TwillAttempt>& attempts, std::int32_t fromIi) {
+  std::map<TwillFamily, int> frequency;
+  int unsat = 0;
+  for (const auto& attempt : attempts) {
+    if (attempt.phase != "smt" || attempt.ii < fromIi || attempt.verdict != "unsat") continue;
+    ++unsat;
+    for (TwillFamily family : attempt.blocking) ++frequency[family];
+  }
+  if (unsat == 0) return "no SMT check reached (every II failed the modulo MILP)";
+  std::vector<std::pair<int, TwillFamily>> ranked;
+  for (const auto& [family, count] : frequency) ranked.emplace_back(count, family);
+  std::sort(ranked.rbegin(), ranked.rend());
+  std::string text;
+  for (const auto& [count, family] : ranked) {
+    text += fmt::format("{}{} (in {} of {} unsat cores)", text.empty() ? "" : ", ",
+                        toString(family), count, unsat);
+  }
+  return text.empty() ? "the latency bound alone (no family in the cores)" : text;
+}
+
+// Names the families that block the last (II, L) tried, by a deletion-minimized unsat core
+// (the cores of the search are not minimized, so they tend to list every family involved),
+// followed by how often each family appeared in the search's cores.
+std::string minimalBlockers(const Problem& problem, const std::vector<IiFailure>& failures,
+                            const TwillOptions& options, std::vector<TwillAttempt>& attempts) {
+  const std::string frequency =
+      blockingSummary(attempts, failures.empty() ? 0 : failures.front().ii);
+  const IiFailure* last = nullptr;
+  for (const auto& failure : failures) {
+    if (!failure.moduloInfeasible && failure.lastLatency > 0) last = &failure;
+  }
+  if (last == nullptr) return "every II failed the modulo MILP (resources and recurrences)";
+  const SmtAnswer answer = detail::explainFailure(problem, last->ii, last->lastLatency, options,
+                                                  "minimal core of the last check", attempts);
+  if (answer.verdict != SmtVerdict::kUnsat) {
+    return "blocking constraint families: " + frequency;
+  }
+  return fmt::format(
+      "at II={}, L={} the constraint families {} together admit no schedule (minimal unsat "
+      "core); over the search: {}",
+      last->ii, last->lastLatency,
+      answer.core.empty() ? std::string("(none: L is too short)") : detail::familyList(answer.core),
+      frequency);
+}
+
+}  // namespace
+
+TwillSolution solveTwill(const Problem& input, const TwillOptions& options) {
+  const auto begin = std::chrono::steady_clock::now();
+  TwillSolution solution;
+  auto done = [&]() -> TwillSolution {
+    solution.seconds = secondsSince(begin);
+    return std::move(solution);
+  };
+  Problem problem = input;
+  problem.kind = ProblemKind::kModuloWarp;
+  if (options.warps) {
+    if (*options.warps < 1 || *options.warps > kMaxWarps) {
+      solution.message = fmt::format("warps must be in 1..{}, got {}", kMaxWarps, *options.warps);
+      return done();
+    }
+    auto machine = std::make_shared<Machine>(*problem.machine);
+    machine->warps = *options.warps;
+    if (machine->variableLatencyWarp && *machine->variableLatencyWarp >= machine->warps) {
+      solution.message =
+          fmt::format("warps={} leaves out the variable-latency warp {} of machine '{}'",
+                      machine->warps, *machine->variableLatencyWarp, machine->name);
+      return done();
+    }
+    problem.machine = std::move(machine);
+  }
+  if (const auto errors = problem.check(); !errors.empty()) {
+    solution.message = errors.front();
+    return done();
+  }
+
+  // Normalization.
+  Problem work = problem;
+  std::optional<NormalizedProblem> normalized;
+  {
+    auto normalize = shouldNormalize(problem, options.normalization);
+    if (!normalize) {
+      solution.message = normalize.error();
+      return done();
+    }
+    if (*normalize) {
+      auto made = normalizeProblem(problem, options.normalization);
+      if (!made) {
+        solution.message = made.error();
+        return done();
+      }
+      normalized = std::move(made).value();
+      work = normalized->problem;
+      solution.normalization = normalized->normalization;
+      solution.timeUnit = normalized->timeUnit;
+    }
+  }
+  const Graph& graph = *work.graph;
+  const Machine& machine = *work.machine;
+  const ResMii resMii = computeResMii(graph, machine);
+  const RecMii recMii = computeRecMii(graph);
+  if (resMii.infeasible || recMii.infeasible) {
+    solution.status = SolveStatus::kInfeasible;
+    solution.message = resMii.infeasible ? *resMii.infeasible : *recMii.infeasible;
+    return done();
+  }
+  solution.resMii = resMii.value;
+  solution.recMii = recMii.value;
+  solution.mii = std::max(resMii.value, recMii.value);
+  solution.miiReason = miiReason(graph, machine, resMii, recMii);
+
+  const std::int32_t first = work.ii ? *work.ii : static_cast<std::int32_t>(solution.mii);
+  std::int32_t last = first;
+  if (!work.ii) {
+    last = options.maxIi ? static_cast<std::int32_t>(
+                               std::max<std::int64_t>(1, *options.maxIi / solution.timeUnit))
+                         : std::max(first, nonOverlappedIi(graph));
+  }
+  const Deadline deadline(options.totalTimeLimitSeconds);
+  detail::SmtModelOptions modelOptions;
+  modelOptions.memoryModel = options.memoryModel;
+  modelOptions.breakSymmetry = options.breakSymmetry;
+
+  std::vector<IiFailure> failures;
+  std::optional<Found> found;
+  bool conclusive = true;  // every II below the current one failed conclusively
+  bool outOfTime = false;
+  for (std::int32_t ii = first; ii <= last && !found; ++ii) {
+    if (deadline.expired()) {
+      outOfTime = true;
+      break;
+    }
+    ModuloMilpOptions milp = options.milp;
+    milp.timeLimitSeconds = std::min(milp.timeLimitSeconds, deadline.remainingSeconds());
+    const ModuloAttempt modulo = solveModuloAtIi(work, ii, milp);
+    {
+      TwillAttempt attempt;
+      attempt.phase = "milp";
+      attempt.ii = ii;
+      attempt.latency = modulo.latency;
+      attempt.verdict = std::string(toString(modulo.verdict));
+      attempt.seconds = modulo.seconds;
+      attempt.detail =
+          modulo.verdict == AttemptVerdict::kOptimal ? modulo.formulation : modulo.detail;
+      solution.attempts.push_back(std::move(attempt));
+    }
+    IiFailure failure;
+    failure.ii = ii;
+    if (modulo.verdict == AttemptVerdict::kError) {
+      solution.message = modulo.detail;
+      return done();
+    }
+    if (!modulo.schedule) {
+      failure.moduloInfeasible = modulo.verdict == AttemptVerdict::kInfeasible;
+      failure.milpDetail = modulo.detail;
+      failure.conclusive = failure.moduloInfeasible;
+      conclusive = conclusive && failure.conclusive;
+      failures.push_back(failure);
+      continue;
+    }
+    const Cycle milpLatency = *modulo.latency;
+    const Cycle stageLimit = ((milpLatency + ii - 1) / ii + options.extraStages) * ii;
+    const Cycle firstLatency = modulo.verdict == AttemptVerdict::kOptimal
+                                   ? milpLatency
+                                   : modulo.latencyLowerBound.value_or(milpLatency);
+    failure.firstLatency = firstLatency;
+    failure.lastLatency = stageLimit;
+    for (Cycle latency = firstLatency; latency <= stageLimit; ++latency) {
+      if (deadline.expired()) {
+        outOfTime = true;
+        failure.conclusive = false;
+        break;
+      }
+      auto model = std::make_unique<TwillSmtModel>(work, ii, latency, modelOptions);
+      SmtQuery query;
+      query.families = options.families;
+      query.timeLimitSeconds = std::min(options.smtTimeLimitSeconds, deadline.remainingSeconds());
+      query.wantCore = true;
+      SmtAnswer answer = model->check(query);
+      const bool latencyTooShort = answer.verdict == SmtVerdict::kUnsat && answer.core.empty();
+      TwillAttempt attempt = detail::smtAttempt("smt", ii, latency, answer,
+                                                latencyTooShort ? "L alone is too short" : "");
+      solution.attempts.push_back(std::move(attempt));
+      if (answer.verdict == SmtVerdict::kSat) {
+        found = Found{ii, latency, *answer.schedule, std::move(model)};
+        break;
+      }
+      if (answer.verdict != SmtVerdict::kUnsat) failure.conclusive = false;
+    }
+    if (!found) {
+      conclusive = conclusive && failure.conclusive;
+      failures.push_back(failure);
+    }
+  }
+
+  if (!found) {
+    solution.status = (outOfTime || !conclusive) ? SolveStatus::kTimeout : SolveStatus::kInfeasible;
+    if (outOfTime) {
+      solution.message = fmt::format(
+          "total time limit {}s reached before a satisfiable (II, L); "
+          "raise time-limit",
+          options.totalTimeLimitSeconds.value_or(0.0));
+    } else {
+      solution.message =
+          fmt::format("no modulo schedule with a warp assignment for II in [{}, {}]{}; {}", first,
+                      last, conclusive ? "" : " (some checks timed out: raise smt-time-limit)",
+                      minimalBlockers(work, failures, options, solution.attempts));
+    }
+    return done();
+  }
+
+  minimizeAssignment(work, *found, options, deadline, solution);
+  const Schedule& schedule = found->schedule;
+  solution.iiProvenMinimal = conclusive;
+  solution.roles = detail::warpRoles(graph, machine, schedule);
+  solution.warpsUsed = detail::countWarpsUsed(schedule);
+  solution.crossWarpEdges = detail::countCrossWarpEdges(graph, schedule);
+  if (options.explain) {
+    const detail::ExplainContext context{work,     found->ii,      found->latency, *found->model,
+                                         schedule, solution.roles, failures,       options};
+    solution.explanation = detail::explain(context, solution.attempts);
+  }
+
+  if (normalized) {
+    solution.normalizedSchedule = schedule;
+    solution.schedule = toRawSchedule(*normalized, schedule);
+  } else {
+    solution.schedule = schedule;
+  }
+  solution.ii = solution.schedule->ii;
+  solution.latency = detail::scheduleLatency(*problem.graph, solution.schedule->start);
+  solution.stages =
+      static_cast<std::int32_t>((*solution.latency + *solution.ii - 1) / *solution.ii);
+  solution.buffers = detail::bufferUsage(*problem.graph, *solution.schedule);
+  solution.verification = verify(problem, *solution.schedule);
+  if (!solution.verification->ok()) {
+    solution.status = SolveStatus::kError;
+    solution.message = "the Twill schedule fails verification (model and verifier disagree): " +
+                       solution.verification->summary();
+    return done();
+  }
+  const bool optimal = solution.iiProvenMinimal && !normalized;
+  solution.status = optimal ? SolveStatus::kOptimal : SolveStatus::kFeasible;
+  if (!solution.iiProvenMinimal) {
+    solution.message = "II not proven minimal: a check at a smaller II timed out";
+  } else if (normalized) {
+    solution.message =
+        fmt::format("II minimal in normalized units (1 unit = {} cycles)", solution.timeUnit);
+  }
+  return done();
+}
+
+TwillCheck checkTwill(const Problem& problem, std::int32_t ii, Cycle latency,
+                      const TwillCheckOptions& options) {
+  SmtQuery query;
+  query.families = options.families;
+  query.timeLimitSeconds = options.timeLimitSeconds;
+  query.wantCore = true;
+  query.minimizeCore = options.minimizeCore;
+  SmtAnswer answer =
+      detail::checkOnce(problem, ii, latency, {options.memoryModel, options.breakSymmetry}, query);
+  TwillCheck check;
+  check.verdict = answer.verdict;
+  check.schedule = std::move(answer.schedule);
+  check.core = std::move(answer.core);
+  check.seconds = answer.seconds;
+  return check;
+}
+
+Result toResult(const TwillSolution& solution) {
+  Result result;
+  result.status = solution.status;
+  result.message = solution.message;
+  result.schedule = solution.schedule;
+  result.objectiveName = "ii";
+  if (solution.ii) result.objective = *solution.ii;
+  result.bounds.lowerBound = static_cast<double>(solution.mii * solution.timeUnit);
+  result.bounds.iiProvenOptimal = solution.status == SolveStatus::kOptimal;
+  result.bounds.iiBoundReason = solution.miiReason;
+  for (const auto& attempt : solution.attempts) {
+    result.log.push_back(attempt.describe());
+    if (attempt.phase == "milp" || attempt.phase == "smt") ++result.stats.solverCalls;
+  }
+  if (solution.normalization) {
+    result.log.insert(result.log.begin(),
+                      "normalized costs: " + solution.normalization->describe());
+    for (const auto& warning : solution.normalization->warnings) result.log.push_back(warning);
+    result.extra.emplace_back("time_unit", static_cast<double>(solution.timeUnit));
+  }
+  if (solution.latency)
+    result.extra.emplace_back("latency", static_cast<double>(*solution.latency));
+  if (solution.stages) result.extra.emplace_back("stages", *solution.stages);
+  if (solution.schedule) {
+    result.extra.emplace_back("warps_used", solution.warpsUsed);
+    result.extra.emplace_back("cross_warp_edges", solution.crossWarpEdges);
+    result.extra.emplace_back("roles", static_cast<double>(solution.roles.size()));
+  }
+  result.extra.emplace_back("mii", static_cast<double>(solution.mii));
+  if (!solution.explanation.text.empty()) {
+    std::string text = solution.explanation.text;
+    std::size_t from = 0;
+    while (from <= text.size()) {
+      const std::size_t to = text.find('\n', from);
+      result.log.push_back("explain: " + text.substr(from, to - from));
+      if (to == std::string::npos) break;
+      from = to + 1;
+    }
+  }
+  result.options = solution.options;
+  return result;
+}
+
+}  // namespace gaus::exact

@@ -1,0 +1,71 @@
+// Internal to the exact engine: the SMT model of joint software pipelining and warp
+// specialization at a fixed (II, L), on Z3 (twill_smt.cpp). The model is built once per
+// (II, L) and checked several times: with families switched off, with a bound on the warps
+// used or on the cross-warp edges, or with groups of ops forced onto one warp set.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include <gaus/core/problem.hpp>
+#include <gaus/core/schedule.hpp>
+#include <gaus/exact/twill.hpp>
+
+namespace gaus::exact::detail {
+
+struct SmtModelOptions {
+  MemoryModel memoryModel = MemoryModel::kBuffers;
+  bool breakSymmetry = true;
+};
+
+struct SmtRestrictions {
+  std::optional<std::int32_t> maxWarpsUsed;
+  std::optional<std::int32_t> maxCrossWarpEdges;
+  // Each group of ops must share one warp set. Op symmetry breaking is off for such checks (the
+  // groups single out particular ops).
+  std::vector<std::vector<OpId>> sameWarpSet;
+};
+
+struct SmtQuery {
+  TwillFamilySet families;
+  SmtRestrictions restrictions;
+  double timeLimitSeconds = 60.0;
+  bool wantCore = false;      // on UNSAT, name the families of an unsat core
+  bool minimizeCore = false;  // and shrink it by deletion
+};
+
+struct SmtAnswer {
+  SmtVerdict verdict = SmtVerdict::kUnknown;
+  std::optional<Schedule> schedule;  // II and warps set
+  std::vector<TwillFamily> core;     // UNSAT only; empty when L alone is too short
+  bool coreHasRestriction = false;   // the restriction of the query is part of the core
+  double seconds = 0.0;
+  std::string reason;  // Z3's reason for unknown
+};
+
+class TwillSmtModel {
+ public:
+  TwillSmtModel(const Problem& problem, std::int32_t ii, Cycle latency,
+                const SmtModelOptions& options);
+  ~TwillSmtModel();
+  TwillSmtModel(const TwillSmtModel&) = delete;
+  TwillSmtModel& operator=(const TwillSmtModel&) = delete;
+
+  SmtAnswer check(const SmtQuery& query);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Builds the model at (ii, latency) and runs one query on it.
+SmtAnswer checkOnce(const Problem& problem, std::int32_t ii, Cycle latency,
+                    const SmtModelOptions& options, const SmtQuery& query);
+
+// Warps used (bits set in any op's warp set) and cross-warp edges (edges between different warp
+// sets, self-loops excluded) of a schedule with warps.
+std::int32_t countWarpsUsed(const Schedule& schedule);
+std::int32_t countCrossWarpEdges(const Graph& graph, const Schedule& schedule);
+
+}  // namespace gaus::exact::detail

@@ -1,0 +1,4 @@
+graph [
+  directed 0
+  node [ id 0 label "a" ]
+]

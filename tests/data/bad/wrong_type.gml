@@ -1,0 +1,5 @@
+graph [
+  directed 1
+  node [ id 0 label "a" ]
+  node [ id "one" label "b" ]
+]

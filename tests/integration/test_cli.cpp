@@ -1,0 +1,104 @@
+#include <algorithm>
+#include <filesystem>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "run_program.hpp"
+#include "test_support.hpp"
+
+using gaus::test::dataPath;
+using gaus::test::runProgram;
+
+namespace {
+
+gaus::test::ProgramOutput gaus_(const std::vector<std::string>& args) {
+  return runProgram(GAUS_BINARY, args);
+}
+
+std::string cli(const std::string& name) {
+  return dataPath("cli/" + name).string();
+}
+
+std::filesystem::path scratch(const std::string& name) {
+  const auto folder = std::filesystem::temp_directory_path() / "gaus-cli-tests";
+  std::filesystem::create_directories(folder);
+  return folder / name;
+}
+
+std::size_t lineCount(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+}  // namespace
+
+TEST_CASE("every subcommand has --help", "[cli]") {
+  for (const char* command : {"info", "verify", "generate", "convert", "schedule", "methods"}) {
+    INFO(command);
+    const auto run = gaus_({command, "--help"});
+    CHECK(run.exitCode == 0);
+    CHECK_THAT(run.out, Catch::Contains("Usage"));
+  }
+}
+
+TEST_CASE("info prints the toy FA bounds: ResMII 2 on TC, RecMII 1", "[cli]") {
+  const auto run = gaus_({"info", cli("toy_fa.json")});
+  REQUIRE(run.exitCode == 0);
+  CHECK_THAT(run.out, Catch::Contains("ResMII 2 (bound by TC)") && Catch::Contains("RecMII 1"));
+  const auto json = gaus_({"info", cli("toy_fa.json"), "--json"});
+  REQUIRE(json.exitCode == 0);
+  const auto parsed = nlohmann::json::parse(json.out);
+  CHECK(parsed["ops"] == 3);
+  CHECK(parsed["edges"] == 3);
+  CHECK(parsed["mii"] == 2);
+}
+
+TEST_CASE("verify accepts S:0 P:2 O:3 and rejects the TC clash of S:0 P:1 O:2", "[cli]") {
+  const auto good = gaus_({"verify", cli("toy_fa.json"), cli("toy_fa.good.schedule.json")});
+  CHECK(good.exitCode == 0);
+  CHECK_THAT(good.out, Catch::Contains("verified: true") && Catch::Contains("latency 4"));
+  const auto clash = gaus_({"verify", cli("toy_fa.json"), cli("toy_fa.clash.schedule.json")});
+  CHECK(clash.exitCode == 1);
+  CHECK_THAT(clash.out, Catch::Contains("resource TC over capacity at cycle 0 (mod II=2)"));
+}
+
+TEST_CASE("bad input: one line naming the file and line, non-zero exit, no output file", "[cli]") {
+  const auto output = scratch("never-written.json");
+  std::filesystem::remove(output);
+  SECTION("truncated JSON") {
+    const auto run = gaus_({"convert", cli("truncated.json"), output.string()});
+    CHECK(run.exitCode == 1);
+    CHECK(lineCount(run.err) == 1);
+    CHECK_THAT(run.err, Catch::StartsWith("gaus: error: ") && Catch::Contains("truncated.json:6"));
+  }
+  SECTION("missing file") {
+    const auto run = gaus_({"info", cli("no-such-file.json")});
+    CHECK(run.exitCode == 1);
+    CHECK(lineCount(run.err) == 1);
+    CHECK_THAT(run.err, Catch::Contains("no-such-file.json"));
+  }
+  SECTION("unknown capacity override") {
+    const auto run = gaus_({"info", cli("toy_fa.json"), "--capacity", "FOO=2"});
+    CHECK(run.exitCode == 1);
+    CHECK_THAT(run.err, Catch::Contains("no resource 'FOO'") && Catch::Contains("TC, EXP"));
+  }
+  CHECK_FALSE(std::filesystem::exists(output));
+}
+
+TEST_CASE("generate is deterministic and convert round-trips through YAML", "[cli]") {
+  const auto first = scratch("gen1.json");
+  const auto second = scratch("gen2.json");
+  REQUIRE(gaus_({"generate", "--ops", "200", "--degree", "2.5", "--back-edges", "3", "--seed", "5",
+                 "-o", first.string()})
+              .exitCode == 0);
+  REQUIRE(gaus_({"generate", "--ops", "200", "--degree", "2.5", "--back-edges", "3", "--seed", "5",
+                 "-o", second.string()})
+              .exitCode == 0);
+  CHECK(gaus::test::readWholeFile(first) == gaus::test::readWholeFile(second));
+
+  const auto yaml = scratch("gen.yaml");
+  const auto back = scratch("gen-back.json");
+  REQUIRE(gaus_({"convert", first.string(), yaml.string()}).exitCode == 0);
+  REQUIRE(gaus_({"convert", yaml.string(), back.string()}).exitCode == 0);
+  CHECK(gaus::test::readWholeFile(first) == gaus::test::readWholeFile(back));
+}

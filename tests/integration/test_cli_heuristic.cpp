@@ -1,0 +1,125 @@
+// `gaus schedule --method list|ims` end to end on the shared benchmarks: one file of every
+// format in the default run, every file in the slow one. Each schedule the program writes is
+// checked again by `gaus verify`.
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "run_program.hpp"
+#include "test_support.hpp"
+
+using gaus::test::runProgram;
+using gaus::test::sharedBenchmarkFiles;
+using gaus::test::sharedPath;
+
+namespace {
+
+std::string benchmark(const std::string& relative) {
+  return sharedPath("benchmarks/" + relative).string();
+}
+
+std::filesystem::path scheduleFile() {
+  const auto folder = std::filesystem::temp_directory_path() / "gaus-cli-heuristic-tests";
+  std::filesystem::create_directories(folder);
+  return folder / "schedule.json";
+}
+
+// Runs `gaus schedule SPEC --method METHOD --json -o FILE`, requires a verified schedule, runs
+// `gaus verify SPEC FILE` on what it wrote, and returns the printed result.
+nlohmann::json scheduleAndVerify(const std::string& spec, const std::string& method) {
+  INFO("gaus schedule " << spec << " --method " << method);
+  const auto output = scheduleFile();
+  std::filesystem::remove(output);
+  const auto run = runProgram(
+      GAUS_BINARY, {"schedule", spec, "--method", method, "--json", "-q", "-o", output.string()});
+  INFO(run.err);
+  REQUIRE(run.exitCode == 0);
+  const auto result = nlohmann::json::parse(run.out);
+  CHECK(result["verified"] == true);
+  CHECK(result["verification"]["violation_count"] == 0);
+  const auto status = result["status"].get<std::string>();
+  CHECK((status == "optimal" || status == "feasible"));
+  const auto check = runProgram(GAUS_BINARY, {"verify", spec, output.string()});
+  INFO(check.out << check.err);
+  CHECK(check.exitCode == 0);
+  CHECK_THAT(check.out, Catch::Contains("verified: true"));
+  return result;
+}
+
+// The figures both methods print, against the bounds they print themselves.
+void checkBounds(const nlohmann::json& list, const nlohmann::json& ims) {
+  CHECK(list["objective"]["value"] >= list["extra"]["critical_path"]);
+  CHECK(list["objective"]["value"] >= list["extra"]["resource_bound"]);
+  CHECK(ims["ii"] >= ims["extra"]["mii"]);
+  CHECK(ims["extra"]["mii"] == std::max(ims["extra"]["res_mii"], ims["extra"]["rec_mii"]));
+}
+
+struct FormatCase {
+  const char* format;
+  std::string spec;
+  std::optional<double> listLatency;  // when known from the folder's README
+  double imsIi;
+};
+
+}  // namespace
+
+TEST_CASE("schedule --method list and ims on one file of every shared benchmark format",
+          "[cli][heuristic]") {
+  const std::vector<FormatCase> cases = {
+      // baseline.json's ILP latency is 7; six 2-cycle muls on 2 units: ResMII 6, no recurrence.
+      {"HeuriGym", benchmark("heurigym-operator-scheduling/demo/hal.json"), 7, 6},
+      // README: 9 nodes on the longest path, 1 cycle each, no resources; II 1 without limits.
+      {"GML", benchmark("gs-schedule-icml24-rw/rand_graph_sparse_1000_1.gml"), 9, 1},
+      // README: AIG depth 10, so 11 ops on the longest path; unlimited gates, no latches.
+      {"AIGER", benchmark("epfl-combinational/ctrl.aig"), 11, 1},
+      // README: min II 256 (ResMII = RecMII = 256, the MMA on the tensor core).
+      {"Triton", benchmark("triton-ddg/case5_addmm_bias.ddg.json") + "#0", std::nullopt, 256},
+      // mem_write (1 unit) held by two ops: ResMII 2; a recurrence of 2 cycles: RecMII 2.
+      {"HatScheT", benchmark("hatschet-machsuite/aes2/graph1.graphml"), std::nullopt, 2},
+  };
+  for (const auto& format : cases) {
+    INFO(format.format);
+    const auto list = scheduleAndVerify(format.spec, "list");
+    const auto ims = scheduleAndVerify(format.spec, "ims");
+    checkBounds(list, ims);
+    if (format.listLatency) CHECK(list["objective"]["value"] == *format.listLatency);
+    CHECK(ims["ii"] == format.imsIi);
+  }
+}
+
+TEST_CASE("schedule --method list and ims on every shared benchmark file",
+          "[cli][heuristic][.slow]") {
+  std::vector<std::string> specs;
+  for (const auto& [folder, suffix] :
+       std::vector<std::pair<std::string, std::string>>{{"heurigym-operator-scheduling", ".json"},
+                                                        {"gs-schedule-icml24-rw", ".gml"},
+                                                        {"epfl-combinational", ".aig"},
+                                                        {"hatschet-machsuite", ".graphml"}}) {
+    for (const auto& file : sharedBenchmarkFiles(folder, suffix)) {
+      if (file.filename() != "baseline.json") specs.push_back(file.string());
+    }
+  }
+  // A Triton dump holds one instance per loop, chosen with FILE#INDEX.
+  for (const auto& file : sharedBenchmarkFiles("triton-ddg", ".ddg.json")) {
+    std::ifstream in(file);
+    const auto loops = nlohmann::json::parse(in).at("loops").size();
+    for (std::size_t loop = 0; loop < loops; ++loop) {
+      specs.push_back(file.string() + "#" + std::to_string(loop));
+    }
+  }
+  // The READMEs: 21 HeuriGym instances, 6 GML graphs, 11 AIGER circuits, 91 MachSuite loops
+  // and 5 Triton loops.
+  CHECK(specs.size() == 21 + 6 + 11 + 91 + 5);
+  for (const auto& spec : specs) {
+    const auto list = scheduleAndVerify(spec, "list");
+    const auto ims = scheduleAndVerify(spec, "ims");
+    checkBounds(list, ims);
+  }
+}

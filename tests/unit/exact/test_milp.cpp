@@ -1,0 +1,284 @@
+// The CBC models: cost normalization, the acyclic latency MILP and the modulo MILP with its
+// search over II. References are brute-force enumerations judged by gaus::verify.
+#include <numeric>
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include <gaus/core/analysis.hpp>
+#include <gaus/core/random_graph.hpp>
+#include <gaus/core/verify.hpp>
+#include <gaus/exact/cost_normalization.hpp>
+#include <gaus/exact/latency_milp.hpp>
+#include <gaus/exact/modulo_milp.hpp>
+
+#include "brute_force.hpp"
+#include "toy_graphs.hpp"
+
+using namespace gaus;
+using namespace gaus::exact;
+
+namespace {
+
+// F = max over pairs |C_i C'_j - C_j C'_i|.
+std::int64_t crossError(const std::vector<std::int64_t>& values,
+                        const std::vector<std::int64_t>& mapped) {
+  std::int64_t worst = 0;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    for (std::size_t j = i + 1; j < values.size(); ++j) {
+      worst = std::max(worst, std::abs(values[i] * mapped[j] - values[j] * mapped[i]));
+    }
+  }
+  return worst;
+}
+
+// Minimum F over every C' in [0, U]^k with 1 <= sum <= U, and the largest sum reaching it.
+std::pair<std::int64_t, std::int64_t> bruteForceNormalization(
+    const std::vector<std::int64_t>& values, std::int64_t sumBound) {
+  std::int64_t bestF = std::numeric_limits<std::int64_t>::max();
+  std::int64_t bestSum = 0;
+  std::vector<std::int64_t> mapped(values.size(), 0);
+  std::function<void(std::size_t, std::int64_t)> enumerate = [&](std::size_t index,
+                                                                 std::int64_t sum) {
+    if (index == values.size()) {
+      if (sum < 1) return;
+      const std::int64_t f = crossError(values, mapped);
+      if (f < bestF || (f == bestF && sum > bestSum)) {
+        bestF = f;
+        bestSum = sum;
+      }
+      return;
+    }
+    for (std::int64_t c = 0; sum + c <= sumBound; ++c) {
+      mapped[index] = c;
+      enumerate(index + 1, sum + c);
+    }
+    mapped[index] = 0;
+  };
+  enumerate(0, 0);
+  return {bestF, bestSum};
+}
+
+// Small random graphs: two limited op types with multi-cycle occupancy, optional back edges.
+RandomInstance smallRandomGraph(std::uint64_t seed, std::int32_t ops, std::int32_t backEdges) {
+  RandomGraphOptions options;
+  options.ops = ops;
+  options.averageDegree = 1.2;
+  options.seed = seed;
+  options.backEdges = backEdges;
+  options.maxDistance = 2;
+  options.opTypes = {{"ALU", 1, 2, 1, 1, 1.0}, {"MUL", 2, 3, 2, 1, 1.0}};
+  auto generated = generateRandomGraph(options);
+  REQUIRE(generated.ok());
+  return std::move(generated).value();
+}
+
+// The instance with every latency, reservation length and edge delay multiplied by `factor`.
+Instance scaledCosts(const Instance& instance, std::int32_t factor) {
+  const Graph& graph = *instance.graph;
+  GraphBuilder builder(graph.name() + "_scaled");
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    OpAttributes attributes = graph.opAttributes(op);
+    attributes.latency *= factor;
+    for (auto& block : attributes.reservation) block.length *= factor;
+    builder.addOp(attributes);
+  }
+  for (EdgeId e = 0; e < graph.numEdges(); ++e) {
+    EdgeAttributes attributes = graph.edgeAttributes(e);
+    attributes.delay = graph.edgeDelay(e) * factor;
+    builder.addEdge(attributes);
+  }
+  return test::makeInstance(std::move(builder), *instance.machine);
+}
+
+Problem problemOf(const RandomInstance& instance, ProblemKind kind) {
+  Problem problem;
+  problem.graph = std::make_shared<const Graph>(instance.graph);
+  problem.machine = std::make_shared<const Machine>(instance.machine);
+  problem.kind = kind;
+  return problem;
+}
+
+}  // namespace
+
+TEST_CASE("normalization: F* and the tie-break match brute force on small pools",
+          "[exact][normalization]") {
+  // Brute force enumerates every C' with sum <= U (U = 12 keeps it to a few thousand vectors).
+  const std::vector<std::vector<std::int64_t>> pools = {{3, 7, 10},  {2, 5, 11}, {1, 4, 9},
+                                                        {6, 10, 15}, {5, 13},    {7, 8, 12}};
+  NormalizationOptions options;
+  options.sumBound = 12;
+  options.fixedScaleFallback = false;  // the paper's two solves only
+  for (const auto& pool : pools) {
+    INFO("pool " << fmt::format("{}", fmt::join(pool, ",")));
+    const auto result = normalizeCosts(pool, options);
+    REQUIRE(result.ok());
+    REQUIRE(result->values == pool);  // already sorted and distinct
+    std::vector<std::int64_t> scaled;
+    for (auto value : pool) scaled.push_back(value / result->divisor);
+    const auto [bestF, bestSum] = bruteForceNormalization(scaled, options.sumBound);
+    CHECK(result->provenOptimal);
+    CHECK(result->worstCrossError == bestF);
+    CHECK(crossError(scaled, result->normalized) == bestF);
+    CHECK(result->normalizedSum == bestSum);
+  }
+}
+
+TEST_CASE("normalization: scaling every cost by k gives the same C'", "[exact][normalization]") {
+  // Ratios are all that matter: the gcd is divided out, so the MILP is identical.
+  const std::vector<std::int64_t> pool = {517, 1199, 1325, 64, 256};
+  const auto base = normalizeCosts(pool);
+  REQUIRE(base.ok());
+  for (std::int64_t k : {2, 3, 10}) {
+    std::vector<std::int64_t> scaled;
+    for (auto value : pool) scaled.push_back(value * k);
+    const auto result = normalizeCosts(scaled);
+    REQUIRE(result.ok());
+    CHECK(result->normalized == base->normalized);
+    CHECK(result->divisor == base->divisor * k);
+  }
+  // Proportional costs map exactly: {1000, 2000, 3000} keeps ratios 1:2:3 with F* = 0 and the
+  // largest sum <= 300, i.e. {50, 100, 150}.
+  const auto exact = normalizeCosts(std::vector<std::int64_t>{1000, 2000, 3000});
+  REQUIRE(exact.ok());
+  CHECK(exact->worstCrossError == 0);
+  CHECK(exact->normalized == std::vector<std::int64_t>{50, 100, 150});
+  CHECK(exact->worstRatioError == Approx(0.0));
+}
+
+TEST_CASE("normalization: a normalized modulo schedule maps back to a legal raw schedule",
+          "[exact][normalization]") {
+  // The toy FA with every cost 1000: one value in the pool, which the tie-break maps to the
+  // largest C' allowed, U = 10. One normalized cycle is ceil(1000 / 10) = 100 raw cycles, the
+  // search finds II' = 20 (ResMII of two 10-cycle TC ops), i.e. II = 2000 raw cycles, and the
+  // scaled schedule verifies against the raw problem.
+  const auto instance = scaledCosts(test::toyFlashAttention(), 1000);
+  const Problem problem = instance.problem(ProblemKind::kModulo);
+  REQUIRE(costsAreLarge(*problem.graph, 64));
+  ModuloSearchOptions options;
+  options.normalization.sumBound = 10;
+  const Result result = searchModulo(problem, options);
+  REQUIRE(result.schedule);
+  CHECK(verify(problem, *result.schedule).ok());
+  CHECK(result.status == SolveStatus::kFeasible);  // optimal only in normalized units
+  CHECK(*result.schedule->ii == 2000);
+}
+
+TEST_CASE("latency MILP: matches brute force on small random DAGs", "[exact][latency]") {
+  // Brute force: the smallest L with a verified schedule, enumerating starts in topological
+  // order (5-6 ops keep it under a second).
+  int checked = 0;
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    const auto instance = smallRandomGraph(seed, seed % 2 == 0 ? 5 : 6, 0);
+    const Problem problem = problemOf(instance, ProblemKind::kLatency);
+    const Result result = solveLatencyMilp(problem);
+    INFO("seed " << seed << ": " << result.message);
+    REQUIRE(result.status == SolveStatus::kOptimal);
+    REQUIRE(result.schedule);
+    CHECK(verify(problem, *result.schedule).ok());
+    const auto reference = test::bruteForceMinLatency(problem, std::nullopt, 40);
+    REQUIRE(reference);
+    CHECK(*result.objective == Approx(static_cast<double>(*reference)));
+    ++checked;
+  }
+  CHECK(checked == 12);
+}
+
+TEST_CASE("latency MILP: the hand-checked chain and a two-unit fork", "[exact][latency]") {
+  // chain a -> b -> c -> d, latencies 1, 2, 3, 1: the critical path 7 is the optimum.
+  const auto chain = test::chainOfFour();
+  const Result result = solveLatencyMilp(chain.problem(ProblemKind::kLatency));
+  REQUIRE(result.status == SolveStatus::kOptimal);
+  CHECK(*result.objective == 7);
+  // Four independent 2-cycle ops on one unit of capacity 2: two waves, L = 4.
+  Machine machine;
+  const ResourceId mul = machine.addResource("MUL", 2);
+  GraphBuilder builder("fork");
+  for (int i = 0; i < 4; ++i) {
+    const OpId op = builder.addOp(fmt::format("m{}", i), 2);
+    builder.addReservation(op, {mul, 0, 2, 1});
+  }
+  const auto fork = test::makeInstance(std::move(builder), machine);
+  const Result forked = solveLatencyMilp(fork.problem(ProblemKind::kLatency));
+  REQUIRE(forked.status == SolveStatus::kOptimal);
+  CHECK(*forked.objective == 4);
+}
+
+TEST_CASE("modulo MILP: toy FA is infeasible at II 1 and has L 4 at II 2", "[exact][modulo]") {
+  // TWILL.md: two 1-cycle TC ops on one TC give ResMII = 2, so II = 1 is infeasible; at II = 2
+  // the minimum L is 4 (S:0, P:1 or 2, O:3).
+  const auto toy = test::toyFlashAttention();
+  const Problem problem = toy.problem(ProblemKind::kModulo);
+  const auto atOne = solveModuloAtIi(problem, 1);
+  CHECK(atOne.verdict == AttemptVerdict::kInfeasible);
+  for (auto formulation : {ModuloFormulation::kStageResidue, ModuloFormulation::kTimeIndexed}) {
+    ModuloMilpOptions options;
+    options.formulation = formulation;
+    const auto atTwo = solveModuloAtIi(problem, 2, options);
+    INFO(toString(formulation));
+    REQUIRE(atTwo.verdict == AttemptVerdict::kOptimal);
+    CHECK(*atTwo.latency == 4);
+    CHECK(atTwo.schedule->start[0] == 0);
+    CHECK(atTwo.schedule->start[2] == 3);
+    CHECK(verify(problem, *atTwo.schedule).ok());
+  }
+  const Result search = searchModulo(problem);
+  CHECK(search.status == SolveStatus::kOptimal);
+  CHECK(*search.objective == 2);
+}
+
+TEST_CASE("modulo MILP: min L matches brute force on tiny random loop graphs", "[exact][modulo]") {
+  // For each graph and II in [MII, MII + 2], brute force finds the smallest L whose schedule
+  // verifies modulo II; both formulations and the option ablations must agree with it.
+  int compared = 0;
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    const auto instance = smallRandomGraph(100 + seed, 4 + static_cast<std::int32_t>(seed % 2), 2);
+    const Problem problem = problemOf(instance, ProblemKind::kModulo);
+    const std::int64_t mii = std::max(computeResMii(instance.graph, instance.machine).value,
+                                      computeRecMii(instance.graph).value);
+    for (std::int64_t ii = mii; ii <= mii + 2; ++ii) {
+      const auto reference = test::bruteForceMinLatency(problem, static_cast<std::int32_t>(ii), 30);
+      std::vector<ModuloMilpOptions> variants(4);
+      variants[0].formulation = ModuloFormulation::kStageResidue;
+      variants[1].formulation = ModuloFormulation::kTimeIndexed;
+      variants[2].useWindows = false;
+      variants[2].useStart = false;
+      variants[2].breakSymmetry = false;
+      variants[2].formulation = ModuloFormulation::kStageResidue;
+      variants[3].breakSymmetry = false;
+      for (const auto& variant : variants) {
+        const auto attempt = solveModuloAtIi(problem, static_cast<std::int32_t>(ii), variant);
+        INFO("seed " << seed << " II " << ii << " " << attempt.formulation << " "
+                     << attempt.detail);
+        if (!reference) {
+          CHECK(attempt.verdict == AttemptVerdict::kInfeasible);
+          continue;
+        }
+        REQUIRE(attempt.verdict == AttemptVerdict::kOptimal);
+        CHECK(*attempt.latency == *reference);
+        CHECK(verify(problem, *attempt.schedule).ok());
+        ++compared;
+      }
+    }
+  }
+  CHECK(compared >= 100);
+}
+
+TEST_CASE("modulo search: from MII and from 1 give the same II", "[exact][modulo]") {
+  // Values below MII are infeasible (ResMII and RecMII are lower bounds), so skipping them must
+  // not change the answer.
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    const auto instance = smallRandomGraph(200 + seed, 6, 2);
+    const Problem problem = problemOf(instance, ProblemKind::kModulo);
+    ModuloSearchOptions fromMii;
+    ModuloSearchOptions fromOne;
+    fromOne.startFromOne = true;
+    const Result a = searchModulo(problem, fromMii);
+    const Result b = searchModulo(problem, fromOne);
+    INFO("seed " << seed);
+    REQUIRE(a.status == SolveStatus::kOptimal);
+    REQUIRE(b.status == SolveStatus::kOptimal);
+    CHECK(*a.objective == *b.objective);
+    CHECK(*a.schedule->ii >= *a.bounds.lowerBound);
+  }
+}

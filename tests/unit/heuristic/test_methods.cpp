@@ -1,0 +1,136 @@
+#include <algorithm>
+
+#include <catch2/catch.hpp>
+
+#include <gaus/core/registry.hpp>
+#include <gaus/heuristic/methods.hpp>
+
+#include "heuristic_fixtures.hpp"
+
+using namespace gaus;
+
+namespace {
+
+MethodRegistry heuristicRegistry() {
+  MethodRegistry registry;
+  registerHeuristicMethods(registry);
+  return registry;
+}
+
+std::string optionValue(const Result& result, const std::string& name) {
+  for (const auto& [key, value] : result.options) {
+    if (key == name) return value;
+  }
+  return "<absent>";
+}
+
+}  // namespace
+
+TEST_CASE("registry: list and ims are registered with documented options", "[heuristic][methods]") {
+  const MethodRegistry registry = heuristicRegistry();
+  CHECK(registry.names() == std::vector<std::string>{"ims", "list"});
+  const MethodInfo* list = registry.find("list");
+  REQUIRE(list);
+  CHECK(list->kinds ==
+        std::vector<ProblemKind>{ProblemKind::kLatency, ProblemKind::kLatencyBounded});
+  CHECK(list->options.size() == 2);
+  const MethodInfo* ims = registry.find("ims");
+  REQUIRE(ims);
+  CHECK(ims->kinds == std::vector<ProblemKind>{ProblemKind::kModulo});
+  CHECK(ims->options.size() == 4);
+}
+
+TEST_CASE("registry: list on the toy graph, verified, with bounds and echoed options",
+          "[heuristic][methods]") {
+  // One iteration of the toy: S:0, P:1, O:2 (TC free again at 2); latency 3 = critical path
+  // S -> P -> O, so the result is proven optimal.
+  const MethodRegistry registry = heuristicRegistry();
+  const auto toy = test::toyFlashAttention();
+  const Result result = registry.run("list", toy.problem(ProblemKind::kLatency), {});
+  INFO(result.message);
+  REQUIRE(result.status == SolveStatus::kOptimal);
+  CHECK(result.verified());
+  CHECK(result.objectiveName == "latency");
+  CHECK(result.objective == 3.0);
+  CHECK(result.bounds.lowerBound == 3.0);
+  CHECK(result.bounds.latencyProvenOptimal);
+  CHECK(optionValue(result, "priority") == "height");
+  CHECK(optionValue(result, "tie_break") == "successors");
+}
+
+TEST_CASE("registry: list on a latency-bounded problem meets D or says why not",
+          "[heuristic][methods]") {
+  const MethodRegistry registry = heuristicRegistry();
+  const auto toy = test::toyFlashAttention();
+  const Result within = registry.run("list", toy.problem(ProblemKind::kLatencyBounded, 3), {});
+  CHECK(within.status == SolveStatus::kOptimal);
+  CHECK(within.verified());
+  // D = 2 is below the critical path 3: no schedule exists, and the message says so.
+  const Result below = registry.run("list", toy.problem(ProblemKind::kLatencyBounded, 2), {});
+  CHECK(below.status == SolveStatus::kInfeasible);
+  CHECK_FALSE(below.schedule);
+  CHECK_THAT(below.message, Catch::Contains("list schedule latency 3 exceeds the horizon D=2") &&
+                                Catch::Contains("critical path (3 cycles)"));
+}
+
+TEST_CASE("registry: ims on the toy graph reports II, MII and what binds it",
+          "[heuristic][methods]") {
+  const MethodRegistry registry = heuristicRegistry();
+  const auto toy = test::toyFlashAttention();
+  const Result result = registry.run("ims", toy.problem(ProblemKind::kModulo), {});
+  INFO(result.message);
+  REQUIRE(result.status == SolveStatus::kFeasible);
+  CHECK(result.verified());
+  CHECK(result.objectiveName == "ii");
+  CHECK(result.objective == 2.0);
+  CHECK(result.bounds.iiProvenOptimal);
+  CHECK_THAT(result.bounds.iiBoundReason, Catch::Contains("ResMII (TC) = 2"));
+  CHECK(result.verification->metrics.stages == 2);
+  CHECK(optionValue(result, "budget_factor") == "6");
+  CHECK(optionValue(result, "ii") == "none");
+  CHECK(optionValue(result, "max_ii") == "none");
+
+  const Result fixed = registry.run("ims", toy.problem(ProblemKind::kModulo), {{"ii", "4"}});
+  REQUIRE(fixed.schedule);
+  CHECK(fixed.schedule->ii == 4);
+  CHECK(optionValue(fixed, "ii") == "4");
+}
+
+TEST_CASE("registry: unknown options and bad values are rejected with a message",
+          "[heuristic][methods]") {
+  const MethodRegistry registry = heuristicRegistry();
+  const auto toy = test::toyFlashAttention();
+  const Result typo =
+      registry.run("ims", toy.problem(ProblemKind::kModulo), {{"budget_factr", "3"}});
+  CHECK(typo.status == SolveStatus::kError);
+  CHECK_THAT(typo.message,
+             Catch::Contains("unknown option 'budget_factr'") && Catch::Contains("budget_factor"));
+  const Result badPriority =
+      registry.run("list", toy.problem(ProblemKind::kLatency), {{"priority", "fastest"}});
+  CHECK(badPriority.status == SolveStatus::kError);
+  CHECK_THAT(badPriority.message,
+             Catch::Contains(
+                 "'priority' expects one of height, alap, mobility, successors, got 'fastest'"));
+  const Result badIi = registry.run("ims", toy.problem(ProblemKind::kModulo), {{"ii", "0"}});
+  CHECK(badIi.status == SolveStatus::kError);
+  CHECK_THAT(badIi.message, Catch::Contains("'ii' expects an II in [1,"));
+  const Result badBudget =
+      registry.run("ims", toy.problem(ProblemKind::kModulo), {{"budget_factor", "-1"}});
+  CHECK(badBudget.status == SolveStatus::kError);
+  CHECK_THAT(badBudget.message, Catch::Contains("'budget_factor' must be positive, got -1"));
+}
+
+TEST_CASE("registry: a resource of capacity 0 is a clear error through run(), not a hang",
+          "[heuristic][methods]") {
+  const auto instance = test::zeroCapacityLoop();
+  const MethodRegistry registry = heuristicRegistry();
+  for (const auto& [method, kind] :
+       {std::pair{"ims", ProblemKind::kModulo}, std::pair{"list", ProblemKind::kLatency}}) {
+    const Result result = registry.run(method, instance.problem(kind), {});
+    INFO(method);
+    CHECK(result.status == SolveStatus::kError);
+    CHECK_FALSE(result.schedule);
+    CHECK_THAT(result.message, Catch::Contains("op x needs 1 unit(s) of resource NONE") &&
+                                   Catch::Contains("capacity is 0"));
+  }
+}
