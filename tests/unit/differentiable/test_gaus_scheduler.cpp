@@ -13,21 +13,13 @@
 
 #include "legalization.hpp"
 #include "schedule_objective.hpp"
+#include "scheduler_fixtures.hpp"
 #include "torch_catch.hpp"
 #include "toy_graphs.hpp"
 
 using namespace gaus;
 
 namespace {
-
-const MethodRegistry& registry() {
-  static const MethodRegistry instance = [] {
-    MethodRegistry r;
-    registerGausMethods(r);
-    return r;
-  }();
-  return instance;
-}
 
 // Small budgets: a few hundred Adam steps per case keep the suite fast.
 MethodOptions quickOptions() {
@@ -87,7 +79,8 @@ TEST_CASE("gaus L: verified, never worse than list scheduling, never below the l
     INFO("seed " << seed);
     const Instance instance = randomInstance(seed);
     const Problem problem = instance.problem(ProblemKind::kLatency);
-    const Result result = registry().run("gaus", problem, quickOptions());
+    const Result result =
+        differentiable::fixture::gausRegistry().run("gaus", problem, quickOptions());
     requireVerified(result);
     // The start is list scheduling (height priority): GauS returns it or something shorter.
     const auto list = heuristic::listSchedule(problem);
@@ -115,7 +108,7 @@ TEST_CASE("gaus A and B at a horizon: verified, within the horizon, no worse tha
       const Problem problem = instance.problem(ProblemKind::kLatencyBounded, horizon);
       MethodOptions options = quickOptions();
       options["formulation"] = formulation;
-      const Result result = registry().run("gaus", problem, options);
+      const Result result = differentiable::fixture::gausRegistry().run("gaus", problem, options);
       requireVerified(result);
       CHECK(latencyOf(instance, *result.schedule) <= horizon);
       const double startObjective =
@@ -135,7 +128,8 @@ TEST_CASE("gaus C: the min-II search verifies, between MinII and the start's II"
     INFO("seed " << seed);
     const Instance instance = randomInstance(seed, backEdges);
     const Problem problem = instance.problem(ProblemKind::kModulo);
-    const Result result = registry().run("gaus", problem, quickOptions());
+    const Result result =
+        differentiable::fixture::gausRegistry().run("gaus", problem, quickOptions());
     requireVerified(result);
     const Result ims = heuristic::iterativeModuloSchedule(problem);
     REQUIRE(ims.schedule.has_value());
@@ -156,7 +150,8 @@ TEST_CASE("gaus C at a fixed II keeps that II and improves the secondary objecti
   const Result ims = heuristic::iterativeModuloSchedule(problem);
   REQUIRE(ims.schedule.has_value());
   problem.ii = *ims.schedule->ii + 1;
-  const Result result = registry().run("gaus", problem, quickOptions());
+  const Result result =
+      differentiable::fixture::gausRegistry().run("gaus", problem, quickOptions());
   requireVerified(result);
   CHECK(*result.schedule->ii == *problem.ii);
 }
@@ -165,7 +160,8 @@ TEST_CASE("gaus C on the toy Flash-Attention loop reaches II = MinII = 2, proven
           "[differentiable][scheduler]") {
   // TWILL.md / toy_graphs.hpp: ResMII = 2 (two tensor-core ops, one unit), RecMII = 1.
   const Instance toy = test::toyFlashAttention();
-  const Result result = registry().run("gaus", toy.problem(ProblemKind::kModulo), quickOptions());
+  const Result result = differentiable::fixture::gausRegistry().run(
+      "gaus", toy.problem(ProblemKind::kModulo), quickOptions());
   requireVerified(result);
   CHECK(*result.schedule->ii == 2);
   CHECK(result.status == SolveStatus::kOptimal);
@@ -207,12 +203,14 @@ TEST_CASE(
   context.initialSchedule = &serial;
   MethodOptions options = quickOptions();
   options["max_steps"] = "0";
-  const Result unchanged = registry().run("gaus", problem, options, context);
+  const Result unchanged =
+      differentiable::fixture::gausRegistry().run("gaus", problem, options, context);
   requireVerified(unchanged);
   CHECK(*unchanged.objective == serialLatency);
   CHECK(unchanged.schedule->start == serial.start);
 
-  const Result improved = registry().run("gaus", problem, quickOptions(), context);
+  const Result improved =
+      differentiable::fixture::gausRegistry().run("gaus", problem, quickOptions(), context);
   requireVerified(improved);
   CHECK(*improved.objective < serialLatency);
 }
@@ -225,8 +223,8 @@ TEST_CASE("determinism: the same seed gives the same schedule on the CPU",
   options["formulation"] = "B";
   const Cycle horizon = criticalPathOf(*instance.graph) + 6;
   const Problem problem = instance.problem(ProblemKind::kLatencyBounded, horizon);
-  const Result first = registry().run("gaus", problem, options);
-  const Result second = registry().run("gaus", problem, options);
+  const Result first = differentiable::fixture::gausRegistry().run("gaus", problem, options);
+  const Result second = differentiable::fixture::gausRegistry().run("gaus", problem, options);
   requireVerified(first);
   requireVerified(second);
   CHECK(first.schedule->start == second.schedule->start);
@@ -237,19 +235,22 @@ TEST_CASE("options: typos and bad values are named; the result echoes every opti
           "[differentiable][options]") {
   const Instance instance = randomInstance(11);
   const Problem problem = instance.problem(ProblemKind::kLatency);
-  const Result typo = registry().run("gaus", problem, {{"lrr", "0.1"}});
+  const Result typo =
+      differentiable::fixture::gausRegistry().run("gaus", problem, {{"lrr", "0.1"}});
   CHECK(typo.status == SolveStatus::kError);
   CHECK_THAT(typo.message, Catch::Contains("unknown option 'lrr'"));
-  const Result bad = registry().run("gaus", problem, {{"eta", "2"}, {"formulation", "Q"}});
+  const Result bad = differentiable::fixture::gausRegistry().run(
+      "gaus", problem, {{"eta", "2"}, {"formulation", "Q"}});
   CHECK(bad.status == SolveStatus::kError);
   CHECK_THAT(bad.message, Catch::Contains("'eta' = 2 must be in (0, 1]") &&
                               Catch::Contains("'formulation': 'Q' is not one of"));
-  const Result wrongKind = registry().run("gaus", problem, {{"formulation", "B"}});
+  const Result wrongKind =
+      differentiable::fixture::gausRegistry().run("gaus", problem, {{"formulation", "B"}});
   CHECK_THAT(wrongKind.message, Catch::Contains("formulation B does not fit a latency problem"));
 
   MethodOptions options = quickOptions();
   options["max_steps"] = "0";
-  const Result result = registry().run("gaus", problem, options);
+  const Result result = differentiable::fixture::gausRegistry().run("gaus", problem, options);
   std::set<std::string> echoed;
   for (const auto& [name, value] : result.options) echoed.insert(name);
   for (const auto& doc : differentiable::gausOptionDocs()) {
@@ -270,8 +271,8 @@ TEST_CASE("progress lines and a CSV trace record every multiplier update",
   std::vector<std::string> lines;
   RunContext context;
   context.progress = [&lines](std::string_view line) { lines.emplace_back(line); };
-  const Result result =
-      registry().run("gaus", instance.problem(ProblemKind::kLatency), options, context);
+  const Result result = differentiable::fixture::gausRegistry().run(
+      "gaus", instance.problem(ProblemKind::kLatency), options, context);
   requireVerified(result);
   REQUIRE_FALSE(lines.empty());
   CHECK_THAT(lines.front(), Catch::StartsWith("gaus: step 25 D=") && Catch::Contains("violation") &&
@@ -291,7 +292,8 @@ TEST_CASE("the LibTorch kernels give a verified schedule too", "[differentiable]
   MethodOptions options = quickOptions();
   options["kernels"] = "torch";
   options["dtype"] = "float64";
-  const Result result = registry().run("gaus", instance.problem(ProblemKind::kLatency), options);
+  const Result result = differentiable::fixture::gausRegistry().run(
+      "gaus", instance.problem(ProblemKind::kLatency), options);
   requireVerified(result);
   CHECK(result.stats.iterations > 0);  // list scheduling (26) is above the lower bound (22)
 }
