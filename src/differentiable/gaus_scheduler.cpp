@@ -113,7 +113,8 @@ std::vector<Cycle> alapAt(const Run& run, const std::vector<OpId>& order, Cycle 
   return alap ? std::move(alap).value() : run.asap;
 }
 
-// The schedule a run starts from: the caller's when it verifies, else the heuristic's.
+// The legal schedule a run starts from: the caller's when it verifies, else the heuristic's when
+// it verifies (list scheduling may overrun a horizon), else none.
 std::optional<Schedule> startSchedule(Run& run) {
   if (run.givenSchedule != nullptr) {
     if (verified(run.problem, *run.givenSchedule)) return *run.givenSchedule;
@@ -272,10 +273,15 @@ void optimizeAtHorizon(Run& run, const std::vector<OpId>& order) {
   const std::vector<Cycle> alap = alapAt(run, order, horizon);
   std::optional<Schedule> start = startSchedule(run);
   std::optional<Candidate> best;
-  if (start && verified(problem, *start)) best = Candidate{*start, objectiveOf(run, *start)};
-  run.result.log.push_back(best ? fmt::format("start: objective {} ({})", best->objective,
+  if (start) best = Candidate{*start, objectiveOf(run, *start)};
+  run.result.log.push_back(best ? fmt::format("start: objective {:.10g} ({})", best->objective,
                                               run.givenSchedule ? "given" : "list scheduling")
                                 : std::string("start: list scheduling exceeds the horizon"));
+  // Without a legal start, the list schedule still gives the memory scale and, for init=list,
+  // the means (squeezed into the horizon).
+  if (!start) {
+    if (auto list = heuristic::listSchedule(problem)) start = std::move(list).value();
+  }
 
   double scale = 1.0;
   if (run.formulation == Formulation::kStageWeight) {
@@ -312,11 +318,11 @@ void optimizeAtHorizon(Run& run, const std::vector<OpId>& order) {
   }
   AttemptOutcome outcome =
       runAttempt(spec, run.options, run.settings, run.state, run.trace, run.random);
-  run.result.log.push_back(fmt::format("D={}: {} after {} updates in {} rounds", horizon,
-                                       outcome.best
-                                           ? fmt::format("improved to {}", outcome.best->objective)
-                                           : std::string("no improvement"),
-                                       outcome.updates, outcome.rounds));
+  run.result.log.push_back(
+      fmt::format("D={}: {} after {} updates in {} rounds", horizon,
+                  outcome.best ? fmt::format("improved to {:.10g}", outcome.best->objective)
+                               : std::string("no improvement"),
+                  outcome.updates, outcome.rounds));
   if (outcome.best) best = std::move(outcome.best);
   run.result.objectiveName =
       run.formulation == Formulation::kStageWeight ? "stage_objective" : "peak_memory";
@@ -399,7 +405,7 @@ void searchModulo(Run& run, const std::vector<OpId>& order) {
   std::optional<Candidate> best;
   if (start) best = Candidate{*start, objectiveOf(run, *start)};
   run.result.log.push_back(
-      best ? fmt::format("start: II={} objective {} (iterative modulo scheduling)",
+      best ? fmt::format("start: II={} objective {:.10g} (iterative modulo scheduling)",
                          *best->schedule.ii, best->objective)
            : std::string("start: no legal modulo schedule"));
 
@@ -412,11 +418,11 @@ void searchModulo(Run& run, const std::vector<OpId>& order) {
                              ? static_cast<double>(horizon)
                              : std::max(startScale, 1e-9);
     AttemptOutcome outcome = attemptAtIi(run, order, *problem.ii, horizon, best, scale, false);
-    run.result.log.push_back(fmt::format("II={} D={}: {} after {} updates", *problem.ii, horizon,
-                                         outcome.best
-                                             ? fmt::format("objective {}", outcome.best->objective)
-                                             : std::string("no improvement"),
-                                         outcome.updates));
+    run.result.log.push_back(
+        fmt::format("II={} D={}: {} after {} updates", *problem.ii, horizon,
+                    outcome.best ? fmt::format("objective {:.10g}", outcome.best->objective)
+                                 : std::string("no improvement"),
+                    outcome.updates));
     if (outcome.best) best = std::move(outcome.best);
     run.result.objectiveName =
         run.moduloObjective == ModuloObjective::kMemory ? "peak_memory" : "latency";

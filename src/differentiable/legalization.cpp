@@ -5,6 +5,7 @@
 #include <queue>
 #include <tuple>
 
+#include <gaus/core/analysis.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
 #include <gaus/heuristic/modulo_reservation_table.hpp>
 
@@ -88,8 +89,15 @@ std::optional<Schedule> legalizeModulo(const Problem& problem, std::int32_t ii,
       return std::nullopt;
     }
   }
-  std::vector<Cycle> lowerBound(static_cast<std::size_t>(ops), 0);
-  if (useReleaseTimes) lowerBound = key;
+  // Every op starts at or after its earliest start over all edges at this II (loop-carried ones
+  // included): recurrences then hold from the first pass on, where raising bounds one violated
+  // edge per pass could take many passes on a zero-slack cycle.
+  auto earliest = moduloAsapTimes(graph, ii);
+  if (!earliest) return std::nullopt;
+  std::vector<Cycle> lowerBound = std::move(earliest).value();
+  if (useReleaseTimes) {
+    for (OpId op = 0; op < ops; ++op) lowerBound[op] = std::max(lowerBound[op], key[op]);
+  }
   Schedule schedule;
   schedule.ii = ii;
   schedule.start.assign(static_cast<std::size_t>(ops), 0);

@@ -25,7 +25,7 @@ Expected<ProgressTrace> ProgressTrace::open(const RunContext& context, const std
 void ProgressTrace::record(const ProgressRecord& record, bool force) {
   const std::string ii = record.ii ? std::to_string(*record.ii) : "";
   if (file_) {
-    const std::string best = record.bestLegal ? fmt::format("{}", *record.bestLegal) : "";
+    const std::string best = record.bestLegal ? fmt::format("{:.10g}", *record.bestLegal) : "";
     if (csv_) {
       *file_ << fmt::format("{},{},{},{:.6g},{:.6g},{:.6g},{},{:.4f}\n", record.step,
                             record.horizon, ii, record.objective, record.violation, record.rho,
@@ -43,7 +43,7 @@ void ProgressTrace::record(const ProgressRecord& record, bool force) {
   context_->report(fmt::format(
       "gaus: step {} D={}{} objective {:.4g} violation {:.4g} best {} elapsed {:.2f}s", record.step,
       record.horizon, ii.empty() ? "" : " II=" + ii, record.objective, record.violation,
-      record.bestLegal ? fmt::format("{}", *record.bestLegal) : "-", record.elapsedSeconds));
+      record.bestLegal ? fmt::format("{:.10g}", *record.bestLegal) : "-", record.elapsedSeconds));
 }
 
 }  // namespace gaus::differentiable

@@ -260,31 +260,41 @@ TEST_CASE("options: typos and bad values are named; the result echoes every opti
   CHECK(echoed.count("formulation_used") == 1);
 }
 
-TEST_CASE("progress lines and a CSV trace record every multiplier update",
+TEST_CASE("progress lines and a CSV or JSON-lines trace record every multiplier update",
           "[differentiable][scheduler]") {
   const Instance instance = randomInstance(12);
-  const auto trace = std::filesystem::temp_directory_path() / "gaus_trace_test.csv";
-  MethodOptions options = quickOptions();
-  options["trace"] = trace.string();
-  options["progress_interval"] = "0";
-  options["max_steps"] = "200";  // 8 updates of K = 25 steps
-  std::vector<std::string> lines;
-  RunContext context;
-  context.progress = [&lines](std::string_view line) { lines.emplace_back(line); };
-  const Result result = differentiable::fixture::gausRegistry().run(
-      "gaus", instance.problem(ProblemKind::kLatency), options, context);
-  requireVerified(result);
-  REQUIRE_FALSE(lines.empty());
-  CHECK_THAT(lines.front(), Catch::StartsWith("gaus: step 25 D=") && Catch::Contains("violation") &&
-                                Catch::Contains("elapsed"));
-  std::ifstream in(trace);
-  std::string header;
-  std::getline(in, header);
-  CHECK(header == "step,horizon,ii,objective,violation,rho,best,elapsed");
-  std::size_t rows = 0;
-  for (std::string row; std::getline(in, row);) ++rows;
-  CHECK(rows == lines.size());
-  std::filesystem::remove(trace);
+  for (const char* extension : {".csv", ".jsonl"}) {
+    INFO(extension);
+    const auto trace =
+        std::filesystem::temp_directory_path() / (std::string("gaus_trace_test") + extension);
+    MethodOptions options = quickOptions();
+    options["trace"] = trace.string();
+    options["progress_interval"] = "0";
+    options["max_steps"] = "200";  // 8 updates of K = 25 steps
+    std::vector<std::string> lines;
+    RunContext context;
+    context.progress = [&lines](std::string_view line) { lines.emplace_back(line); };
+    const Result result = differentiable::fixture::gausRegistry().run(
+        "gaus", instance.problem(ProblemKind::kLatency), options, context);
+    requireVerified(result);
+    REQUIRE(lines.size() == 8);
+    CHECK_THAT(lines.front(), Catch::StartsWith("gaus: step 25 D=") &&
+                                  Catch::Contains("violation") && Catch::Contains("elapsed"));
+    std::ifstream in(trace);
+    std::vector<std::string> records;
+    for (std::string record; std::getline(in, record);) records.push_back(record);
+    if (std::string(extension) == ".csv") {
+      REQUIRE(records.size() == 9);
+      CHECK(records.front() == "step,horizon,ii,objective,violation,rho,best,elapsed");
+      CHECK_THAT(records[1], Catch::StartsWith("25,"));
+    } else {
+      REQUIRE(records.size() == 8);
+      CHECK_THAT(records.front(), Catch::StartsWith("{\"step\": 25, \"horizon\": ") &&
+                                      Catch::Contains("\"ii\": null") &&
+                                      Catch::Contains("\"best\": "));
+    }
+    std::filesystem::remove(trace);
+  }
 }
 
 TEST_CASE("the LibTorch kernels give a verified schedule too", "[differentiable][scheduler]") {
