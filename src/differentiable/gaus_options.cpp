@@ -117,8 +117,9 @@ const std::array kOptionTable = {
     OptionEntry{"harden", &GausOptions::harden, "weight of sum(sigma) in the loss"},
     OptionEntry{"window_k", &GausOptions::windowK, "window W = 2 * ceil(k * sigma_max) + 1"},
     OptionEntry{"dense", &GausOptions::dense, "use the |V| x D model (W = D; for tests)"},
-    OptionEntry{"batch", &GausOptions::batch,
-                "B: independent starts optimized as one batch (0: 8 up to 2,500 ops, fewer above)"},
+    OptionEntry{
+        "batch", &GausOptions::batch,
+        "B: independent starts optimized as one batch (0: 8 up to 1,250 ops, 1 from 10,000 on)"},
     OptionEntry{"mixed_starts", &GausOptions::mixedStarts,
                 "odd batch rows start from the ASAP/ALAP midpoint, the others from a schedule"},
     OptionEntry{"updates_per_round", &GausOptions::updatesPerRound,

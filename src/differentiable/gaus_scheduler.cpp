@@ -492,7 +492,7 @@ Result scheduleWithGaus(const Problem& problem, const GausOptions& options,
   GausOptions resolved = options;
   if (resolved.batch == 0) {
     const std::int64_t ops = std::max<std::int64_t>(problem.graph->numOps(), 1);
-    resolved.batch = std::clamp<std::int64_t>(20000 / ops, 1, 8);
+    resolved.batch = std::clamp<std::int64_t>(10000 / ops, 1, 8);
   }
 
   Run run{problem,

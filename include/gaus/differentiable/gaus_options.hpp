@@ -74,8 +74,8 @@ struct GausOptions {
   double harden = 1.0e-3;       // weight of sum(sigma): pulls distributions toward points
 
   // ---- outer loop (GAUS.md "Legalization") ----
-  // B: independent starts optimized together; 0 = auto: clamp(20000 / |V|, 1, 8), i.e. 8 rows
-  // for graphs up to 2,500 ops (cheap there, and it finds more) down to 1 from 20,000 ops on.
+  // B: independent starts optimized together; 0 = auto: clamp(10000 / |V|, 1, 8), i.e. 8 rows
+  // for graphs up to 1,250 ops (cheap there, and it finds more) down to 1 from 10,000 ops on.
   std::int64_t batch = 0;
   // Odd batch rows start from the ASAP/ALAP midpoint when the others start from a schedule (and
   // from the schedule when the others start from the midpoint): two kinds of start per batch.
