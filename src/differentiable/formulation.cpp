@@ -8,9 +8,7 @@ FormulationModel::FormulationModel(const Problem& problem, Formulation formulati
                                    ModuloObjective objective, const GausOptions& options,
                                    const WindowGeometry& geometry, std::optional<std::int64_t> ii,
                                    double objectiveScale, const TensorSettings& settings)
-    : formulation_(formulation),
-      moduloObjective_(objective),
-      geometry_(geometry),
+    : geometry_(geometry),
       ii_(ii),
       scale_(objectiveScale > 0 ? objectiveScale : 1.0),
       tau_(options.tau),

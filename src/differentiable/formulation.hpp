@@ -52,8 +52,6 @@ class FormulationModel {
   ModelEvaluation evaluate(const torch::Tensor& mu, const torch::Tensor& sigma) const;
 
  private:
-  Formulation formulation_;
-  ModuloObjective moduloObjective_;
   WindowGeometry geometry_;
   std::optional<std::int64_t> ii_;
   double scale_;

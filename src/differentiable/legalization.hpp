@@ -5,7 +5,9 @@
 // - Modulo: the same list scheme on a modulo reservation table of size II; loop-carried edges
 //   are checked after each pass, and each violated one raises its target's earliest start for
 //   the next pass (a fixed point, at most |V| passes). No slot in II consecutive cycles, or no
-//   fixed point, means this II is infeasible for this start.
+//   fixed point, means this II is infeasible for this start. Added to the spec: the first pass
+//   already starts no op before its earliest start over all edges at II (core's
+//   moduloAsapTimes), a bound every legal schedule obeys.
 #pragma once
 
 #include <cstdint>
