@@ -29,6 +29,9 @@ struct RunContext {
   std::uint64_t seed = 1;
   std::string device = "auto";  // cpu | cuda | auto (methods that have no device ignore it)
   const std::atomic<bool>* cancel = nullptr;  // set from outside to stop early
+  // A legal schedule to start from and improve on (e.g. read with --init). Methods that improve
+  // a start never return anything worse; methods that cannot use one ignore it. Not owned.
+  const Schedule* initialSchedule = nullptr;
 
   void report(std::string_view line) const {
     if (progress) progress(line);

@@ -1,0 +1,118 @@
+// Options of the GauS engine (../shared/docs/GAUS.md), one struct with documented defaults.
+// Every option has a string name for the method registry ("lr", "K", "rho0", ...); the result
+// of a run echoes every value used. No LibTorch type appears here: the engine's tensors live in
+// src/differentiable only.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <gaus/core/expected.hpp>
+#include <gaus/core/options.hpp>
+#include <gaus/core/registry.hpp>
+#include <gaus/core/schedule.hpp>
+
+namespace gaus::differentiable {
+
+// What is optimized (GAUS.md "Formulations").
+enum class Formulation {
+  kAuto,         // L for latency problems, B (memory) or A (stage weight) for latency-bounded
+                 // ones, C for modulo problems
+  kStageWeight,  // A: peak stage weight + alpha * communication under precedence and horizon
+  kPeakMemory,   // B: peak live memory under precedence, horizon and resources
+  kModulo,       // C: modulo schedule at an II (searched down to the smallest legal one)
+  kLatency,      // L: resource-constrained latency, by an outer search on the horizon D
+};
+std::string_view toString(Formulation formulation);  // "auto", "A", "B", "C", "L"
+std::optional<Formulation> parseFormulation(std::string_view text);
+
+// Where the means start (GAUS.md "Initialization").
+enum class Initialization {
+  kAuto,      // the given schedule if any, else list scheduling for L and C, else asap-alap
+  kAsapAlap,  // mu = midpoint of [ASAP, ALAP] at the horizon
+  kList,      // mu = a list schedule's (or, for C, an iterative modulo schedule's) start times
+  kGiven,     // mu = RunContext::initialSchedule (an error when there is none)
+};
+std::string_view toString(Initialization initialization);
+std::optional<Initialization> parseInitialization(std::string_view text);
+
+// The secondary objective of formulation C (the II itself is searched from outside).
+enum class ModuloObjective {
+  kAuto,     // memory when some op has a nonzero `mem`, else latency
+  kNone,     // feasibility only
+  kLatency,  // smooth maximum of the expected completion times
+  kMemory,   // smooth peak of the expected live memory, folded modulo II
+};
+std::string_view toString(ModuloObjective objective);
+std::optional<ModuloObjective> parseModuloObjective(std::string_view text);
+
+struct GausOptions {
+  Formulation formulation = Formulation::kAuto;
+
+  // ---- model (GAUS.md "Variables", "Windows") ----
+  double sigmaMin = 0.2;      // sigma_min: no op's distribution freezes into a point
+  double sigmaMax = 8.0;      // sigma_max: bounds the window width
+  double windowK = 4.0;       // window k: W = 2 * ceil(k * sigma_max) + 1 steps per op
+  bool dense = false;         // W = D: the |V| x D reference model (tests only)
+  double kappa = 1.0 / 6.0;   // initial sigma = clamp(kappa * (ALAP - ASAP), min, max)
+  double sigmaRestart = 1.0;  // sigma when mu restarts from a schedule
+  double restartNoise = 1.0;  // std. dev. (steps) of the noise on mu of the noisy batch rows
+
+  // ---- augmented Lagrangian with Adam (GAUS.md "Augmented Lagrangian") ----
+  double learningRate = 0.05;   // lr, in time steps
+  std::int64_t adamSteps = 50;  // K: Adam steps between multiplier updates
+  double rho0 = 1.0;            // initial penalty
+  double gamma = 2.0;           // rho growth factor
+  double eta = 0.75;            // grow rho when the violation fell by less than this factor
+  double rhoMax = 1.0e4;        // penalty cap
+  double tau = 1.0e-2;          // logsumexp temperature of smooth maxima (normalized units)
+  double alpha = 1.0e-2;        // A: weight of communication (GS-Schedule's weight ratio 100)
+  double harden = 1.0e-3;       // weight of sum(sigma): pulls distributions toward points
+
+  // ---- outer loop (GAUS.md "Legalization") ----
+  // B: independent starts optimized together; 0 = auto: clamp(10000 / |V|, 1, 8), i.e. 8 rows
+  // for graphs up to 1,250 ops (cheap there, and it finds more) down to 1 from 10,000 ops on.
+  std::int64_t batch = 0;
+  // Odd batch rows start from the ASAP/ALAP midpoint when the others start from a schedule (and
+  // from the schedule when the others start from the midpoint): two kinds of start per batch.
+  bool mixedStarts = true;
+  std::int64_t updatesPerRound = 20;       // multiplier updates before a restart from the best
+  std::int64_t patience = 3;               // rounds without improvement before giving up
+  std::optional<double> timeLimitSeconds;  // unset: RunContext's, else 60 s
+  std::optional<std::int64_t> maxSteps;    // Adam step budget over the whole run
+  std::optional<double> target;            // stop once the objective is <= target
+  Initialization initialization = Initialization::kAuto;
+  // Legalize never before round(mu): "auto" uses it for A and B (whose horizons the means must
+  // keep), not for L and C (whose list priority round(mu) is enough).
+  std::string releaseTimes = "auto";  // auto | on | off
+  ModuloObjective moduloObjective = ModuloObjective::kAuto;
+  // L and C's outer search: linear (D - 1 after each success, stop at the first failure),
+  // bisect, or auto (bisect when the gap to the lower bound exceeds 32).
+  std::string horizonSearch = "auto";
+  double horizonSlack = 0.5;  // C without a horizon: D = (1 + slack) * the start's latency
+
+  // ---- runtime (GAUS.md "Engineering") ----
+  std::string device = "auto";    // auto | cpu | cuda
+  std::string dtype = "float32";  // float32 | float64
+  std::string kernels = "auto";   // auto (fused on CPU, LibTorch on CUDA) | fused | torch
+  std::int64_t threads = 0;       // CPU threads for LibTorch and the fused kernels; 0: default
+  std::uint64_t seed = 1;
+  std::string tracePath;                 // CSV (.csv) or JSON lines (other) trace of each update
+  double progressIntervalSeconds = 1.0;  // at most one progress line per interval
+};
+
+// Reads GausOptions from a string map, naming every unknown option and bad value. The seed,
+// device and time limit default to the RunContext's.
+Expected<GausOptions> readGausOptions(const MethodOptions& options, const RunContext& context);
+
+// Every option with the value `options` holds, by its string name: what a result echoes.
+std::vector<std::pair<std::string, std::string>> describeOptions(const GausOptions& options);
+
+// The documentation of every option, for `--help-method gaus`.
+std::vector<OptionDoc> gausOptionDocs();
+
+}  // namespace gaus::differentiable

@@ -1,0 +1,62 @@
+// The augmented-Lagrangian loop of GAUS.md with Adam:
+//   L(mu, s) = objective + sum_c lambda_c V_c + (rho / 2) sum_c V_c^2 + harden * sum_i sigma_i,
+// one multiplier per constraint element (per edge, per op horizon, per resource and step), all
+// nonnegative. K Adam steps (torch::optim::Adam on mu and the raw widths), then
+// lambda_c <- lambda_c + rho V_c, and rho <- min(gamma rho, rho_max) when the total violation
+// fell by less than the factor eta. Every batch row is an independent start: rho and the
+// multipliers are kept per row and the loss is a sum over rows, so row b's trajectory does not
+// depend on the others (Adam is elementwise).
+// Departure from the spec: after each Adam step mu is clamped to [0, D - 1] (outside, the
+// window tables stop changing and the gradient vanishes); and the hardening term
+// harden * sum(sigma) of GAUS.md "What to expect" is part of the loss.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include <torch/torch.h>
+
+#include <gaus/differentiable/gaus_options.hpp>
+
+#include "formulation.hpp"
+
+namespace gaus::differentiable {
+
+// Figures of one multiplier update, per batch row.
+struct UpdateFigures {
+  std::vector<double> objective;  // normalized objective at the update
+  std::vector<double> violation;  // total expected violation
+  std::vector<double> rho;
+};
+
+class AugmentedLagrangian {
+ public:
+  // mu and sigma: [B, V] starting points (copied).
+  AugmentedLagrangian(const FormulationModel& model, const GausOptions& options,
+                      const torch::Tensor& mu, const torch::Tensor& sigma);
+
+  // Restarts the means and widths (and Adam's moments); multipliers and rho are kept.
+  void restart(const torch::Tensor& mu, const torch::Tensor& sigma);
+
+  // Up to `steps` Adam steps (stops early when `stop` returns true; checked every step), then
+  // one multiplier update. Returns how many steps ran and the figures after them.
+  std::int64_t run(std::int64_t steps, const std::function<bool()>& stop, UpdateFigures& figures);
+
+  torch::Tensor mu() const { return mu_.detach(); }
+  torch::Tensor sigma() const;
+
+ private:
+  torch::Tensor loss(const ModelEvaluation& evaluation, const torch::Tensor& sigma) const;
+
+  const FormulationModel& model_;
+  GausOptions options_;
+  torch::Tensor mu_, rawSigma_;
+  std::unique_ptr<torch::optim::Adam> optimizer_;
+  std::vector<torch::Tensor> multipliers_;  // per family [B, n]
+  torch::Tensor rho_;                       // [B]
+  torch::Tensor previousViolation_;         // [B]
+};
+
+}  // namespace gaus::differentiable

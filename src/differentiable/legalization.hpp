@@ -1,0 +1,38 @@
+// Legalization (GAUS.md "Legalization"): every candidate leaves the engine as an exact, legal
+// schedule or not at all.
+// - Acyclic: the heuristic module's list scheduler with priority round(mu_i) (ties: smaller
+//   ALAP, then id); optionally no op starts before round(mu_i) (release times).
+// - Modulo: the same list scheme on a modulo reservation table of size II; loop-carried edges
+//   are checked after each pass, and each violated one raises its target's earliest start for
+//   the next pass (a fixed point, at most |V| passes). No slot in II consecutive cycles, or no
+//   fixed point, means this II is infeasible for this start. Added to the spec: the first pass
+//   already starts no op before its earliest start over all edges at II (core's
+//   moduloAsapTimes), a bound every legal schedule obeys.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include <gaus/core/expected.hpp>
+#include <gaus/core/problem.hpp>
+#include <gaus/core/schedule.hpp>
+
+namespace gaus::differentiable {
+
+// round(mu_i), clamped at 0: the list priority and, optionally, release time of every op.
+std::vector<Cycle> roundedStarts(const std::vector<double>& mu);
+
+// A list schedule of `problem` (edges of distance 0) taking ready ops in increasing `priority`
+// (ties: smaller ALAP, then id), none before its `releaseTime` when that is given. Fails only on
+// invalid input; the caller compares the latency with any horizon.
+Expected<Schedule> legalizeAcyclic(const Problem& problem, const std::vector<double>& priority,
+                                   const std::vector<Cycle>* releaseTime);
+
+// A modulo schedule at `ii` in the order of `key` (ties: `alap`, then id), or nullopt when the
+// passes find none.
+std::optional<Schedule> legalizeModulo(const Problem& problem, std::int32_t ii,
+                                       const std::vector<Cycle>& key,
+                                       const std::vector<Cycle>& alap, bool useReleaseTimes);
+
+}  // namespace gaus::differentiable

@@ -1,0 +1,198 @@
+#include "precedence_term.hpp"
+
+#include <algorithm>
+
+#include <ATen/Parallel.h>
+
+namespace gaus::differentiable {
+
+struct PrecedenceIndex {
+  std::vector<std::int64_t> source, target, shift;  // shift = d - delta * II - 1
+  Grouping bySource, byTarget;
+  std::int64_t edges() const { return static_cast<std::int64_t>(source.size()); }
+};
+
+namespace {
+
+// For edge e of batch row b, the step j of u's window meets F_v at index j + c of v's window,
+// c = a_u + shift - a_v. F_v is 0 below index 0, cdf_v there up to index W - 2, and 1 from
+// W - 1 on: the sum splits into [j0, j1] (a product per step) and a tail j >= jt, which sums
+// u's pmf in closed form: 1 - cdf_u(jt - 1).
+struct EdgeSpan {
+  std::int64_t c, j0, j1, jt;
+  EdgeSpan(std::int64_t offsetU, std::int64_t shift, std::int64_t offsetV, std::int64_t width)
+      : c(offsetU + shift - offsetV),
+        j0(std::max<std::int64_t>(0, -c)),
+        j1(std::min<std::int64_t>(width - 1, width - 2 - c)),
+        jt(std::max<std::int64_t>(0, width - 1 - c)) {}
+};
+
+// V_e for every edge, walking each op's out-edges so that its pmf row stays in cache.
+template <typename Real>
+void precedenceForwardKernel(const Real* pmf, const Real* cdf, const std::int64_t* offset,
+                             std::int64_t batch, std::int64_t ops, std::int64_t width,
+                             const PrecedenceIndex& edges, Real* violation) {
+  at::parallel_for(0, batch * ops, kParallelGrain / 8, [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t row = begin; row < end; ++row) {
+      const std::int64_t b = row / ops;
+      const std::int64_t op = row % ops;
+      const Real* pu = pmf + row * width;
+      const Real* cu = cdf + row * width;
+      for (std::int64_t k = edges.bySource.offset[op]; k < edges.bySource.offset[op + 1]; ++k) {
+        const std::int64_t e = edges.bySource.item[k];
+        const std::int64_t v = b * ops + edges.target[e];
+        const EdgeSpan span(offset[row], edges.shift[e], offset[v], width);
+        const Real* cv = cdf + v * width + span.c;
+        Real sum = 0;
+        for (std::int64_t j = span.j0; j <= span.j1; ++j) sum += pu[j] * cv[j];
+        if (span.jt < width) sum += span.jt == 0 ? Real(1) : 1 - cu[span.jt - 1];
+        violation[b * edges.edges() + e] = sum;
+      }
+    }
+  });
+}
+
+template <typename Real>
+void precedenceBackwardKernel(const Real* pmf, const Real* cdf, const std::int64_t* offset,
+                              std::int64_t batch, std::int64_t ops, std::int64_t width,
+                              const PrecedenceIndex& edges, const Real* gradViolation,
+                              Real* gradPmf, Real* gradCdf) {
+  // Pass 1, per op u over its out-edges: d V_e / d pmf_u(j) = F_v(j + c), and the tail's
+  // d V_e / d cdf_u(jt - 1) = -1. Pass 2, per op v over its in-edges:
+  // d V_e / d cdf_v(j + c) = pmf_u(j). Each pass writes only its own op's rows.
+  at::parallel_for(0, batch * ops, kParallelGrain / 8, [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t row = begin; row < end; ++row) {
+      const std::int64_t b = row / ops;
+      const std::int64_t op = row % ops;
+      Real* gp = gradPmf + row * width;
+      Real* gc = gradCdf + row * width;
+      for (std::int64_t k = edges.bySource.offset[op]; k < edges.bySource.offset[op + 1]; ++k) {
+        const std::int64_t e = edges.bySource.item[k];
+        const std::int64_t v = b * ops + edges.target[e];
+        const Real g = gradViolation[b * edges.edges() + e];
+        const EdgeSpan span(offset[row], edges.shift[e], offset[v], width);
+        const Real* cv = cdf + v * width + span.c;
+        for (std::int64_t j = span.j0; j <= span.j1; ++j) gp[j] += g * cv[j];
+        if (span.jt >= 1 && span.jt < width) gc[span.jt - 1] -= g;
+      }
+    }
+  });
+  at::parallel_for(0, batch * ops, kParallelGrain / 8, [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t row = begin; row < end; ++row) {
+      const std::int64_t b = row / ops;
+      const std::int64_t op = row % ops;
+      for (std::int64_t k = edges.byTarget.offset[op]; k < edges.byTarget.offset[op + 1]; ++k) {
+        const std::int64_t e = edges.byTarget.item[k];
+        const std::int64_t u = b * ops + edges.source[e];
+        const Real g = gradViolation[b * edges.edges() + e];
+        const EdgeSpan span(offset[u], edges.shift[e], offset[row], width);
+        const Real* pu = pmf + u * width;
+        Real* gc = gradCdf + row * width + span.c;
+        for (std::int64_t j = span.j0; j <= span.j1; ++j) gc[j] += g * pu[j];
+      }
+    }
+  });
+}
+
+// The fused kernels as an autograd function of the two window tables. The index arrays reach
+// it by address (saved data holds integers): the term that owns them outlives every graph built
+// from it.
+class PrecedenceFunction : public torch::autograd::Function<PrecedenceFunction> {
+ public:
+  static torch::Tensor forward(torch::autograd::AutogradContext* context, const torch::Tensor& pmf,
+                               const torch::Tensor& cdf, const torch::Tensor& offset,
+                               std::int64_t indexAddress) {
+    const auto* index = reinterpret_cast<const PrecedenceIndex*>(indexAddress);
+    const torch::Tensor pmfC = pmf.contiguous();
+    const torch::Tensor cdfC = cdf.contiguous();
+    const torch::Tensor offsetC = offset.contiguous();
+    const std::int64_t batch = pmf.size(0);
+    const std::int64_t ops = pmf.size(1);
+    const std::int64_t width = pmf.size(2);
+    torch::Tensor violation = torch::empty({batch, index->edges()}, pmf.options());
+    AT_DISPATCH_FLOATING_TYPES(pmf.scalar_type(), "precedenceForwardKernel", [&] {
+      precedenceForwardKernel<scalar_t>(pmfC.data_ptr<scalar_t>(), cdfC.data_ptr<scalar_t>(),
+                                        offsetC.data_ptr<std::int64_t>(), batch, ops, width, *index,
+                                        violation.data_ptr<scalar_t>());
+    });
+    context->save_for_backward({pmfC, cdfC, offsetC});
+    context->saved_data["index"] = indexAddress;
+    return violation;
+  }
+
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* context,
+                                                 torch::autograd::variable_list gradients) {
+    const auto* index =
+        reinterpret_cast<const PrecedenceIndex*>(context->saved_data["index"].toInt());
+    const auto saved = context->get_saved_variables();
+    const torch::Tensor& pmf = saved[0];
+    const torch::Tensor& cdf = saved[1];
+    const torch::Tensor& offset = saved[2];
+    const torch::Tensor gradViolation = gradients[0].contiguous();
+    torch::Tensor gradPmf = torch::zeros_like(pmf);
+    torch::Tensor gradCdf = torch::zeros_like(cdf);
+    AT_DISPATCH_FLOATING_TYPES(pmf.scalar_type(), "precedenceBackwardKernel", [&] {
+      precedenceBackwardKernel<scalar_t>(
+          pmf.data_ptr<scalar_t>(), cdf.data_ptr<scalar_t>(), offset.data_ptr<std::int64_t>(),
+          pmf.size(0), pmf.size(1), pmf.size(2), *index, gradViolation.data_ptr<scalar_t>(),
+          gradPmf.data_ptr<scalar_t>(), gradCdf.data_ptr<scalar_t>());
+    });
+    return {gradPmf, gradCdf, torch::Tensor(), torch::Tensor()};
+  }
+};
+
+}  // namespace
+
+PrecedenceTerm::PrecedenceTerm(const Graph& graph, std::optional<std::int64_t> ii,
+                               const TensorSettings& settings)
+    : settings_(settings) {
+  auto index = std::make_shared<PrecedenceIndex>();
+  for (EdgeId e = 0; e < graph.numEdges(); ++e) {
+    const std::int64_t distance = graph.edgeDistance(e);
+    if (distance > 0 && !ii) continue;
+    if (graph.edgeSource(e) == graph.edgeTarget(e)) continue;
+    graphEdge_.push_back(e);
+    index->source.push_back(graph.edgeSource(e));
+    index->target.push_back(graph.edgeTarget(e));
+    index->shift.push_back(graph.edgeDelay(e) - distance * ii.value_or(0) - 1);
+  }
+  index->bySource = groupByKey(index->source, graph.numOps());
+  index->byTarget = groupByKey(index->target, graph.numOps());
+  sourceTensor_ = toIndexTensor(index->source, settings);
+  targetTensor_ = toIndexTensor(index->target, settings);
+  shiftTensor_ = toIndexTensor(index->shift, settings);
+  index_ = std::move(index);
+}
+
+torch::Tensor PrecedenceTerm::evaluate(const WindowedDistribution& distribution) const {
+  if (size() == 0) {
+    return torch::zeros({distribution.pmf.size(0), 0}, distribution.pmf.options());
+  }
+  if (!settings_.fused) return evaluateComposed(distribution);
+  return PrecedenceFunction::apply(distribution.pmf, distribution.cdf, distribution.offset,
+                                   reinterpret_cast<std::int64_t>(index_.get()));
+}
+
+torch::Tensor PrecedenceTerm::evaluateComposed(const WindowedDistribution& distribution) const {
+  const std::int64_t batch = distribution.pmf.size(0);
+  const std::int64_t width = distribution.width;
+  const torch::Tensor steps = torch::arange(width, settings_.index());
+  const torch::Tensor pmfU = distribution.pmf.index_select(1, sourceTensor_);  // [B, E, W]
+  const torch::Tensor offsetU = distribution.offset.index_select(1, sourceTensor_);
+  const torch::Tensor offsetV = distribution.offset.index_select(1, targetTensor_);
+  // Index into v's CDF with a leading 0 column: 0 reads "below the window" (F = 0), W reads
+  // the last column (F = 1), which also stands for everything above the window.
+  const torch::Tensor shifted =
+      (offsetU + shiftTensor_.unsqueeze(0) - offsetV).unsqueeze(-1) + steps + 1;
+  const torch::Tensor column = shifted.clamp(0, width);
+  const torch::Tensor flatIndex = column + (targetTensor_ * (width + 1)).view({1, -1, 1});
+  std::vector<std::int64_t> columnShape = distribution.cdf.sizes().vec();
+  columnShape.back() = 1;
+  const torch::Tensor cdfWithZero =
+      torch::cat({torch::zeros(columnShape, distribution.cdf.options()), distribution.cdf}, -1);
+  const torch::Tensor cdfV =
+      cdfWithZero.reshape({batch, -1}).gather(1, flatIndex.reshape({batch, -1})).view_as(pmfU);
+  return (pmfU * cdfV).sum(-1);
+}
+
+}  // namespace gaus::differentiable

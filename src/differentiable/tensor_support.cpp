@@ -1,0 +1,76 @@
+#include "tensor_support.hpp"
+
+#include <fmt/format.h>
+
+namespace gaus::differentiable {
+
+Expected<TensorSettings> resolveTensorSettings(const std::string& device, const std::string& dtype,
+                                               const std::string& kernels) {
+  TensorSettings settings;
+  if (device == "cuda") {
+    if (!torch::cuda::is_available()) {
+      return Error{
+          "device cuda: LibTorch reports no CUDA device (this LibTorch has no CUDA support or no "
+          "GPU is visible); use --device cpu or auto, or build against a CUDA LibTorch "
+          "(docs/gaus.md)"};
+    }
+    settings.device = torch::Device(torch::kCUDA);
+  } else if (device == "auto") {
+    settings.device =
+        torch::cuda::is_available() ? torch::Device(torch::kCUDA) : torch::Device(torch::kCPU);
+  } else if (device != "cpu") {
+    return Error{fmt::format("device '{}' is not one of auto, cpu, cuda", device)};
+  }
+
+  if (dtype == "float64") {
+    settings.dtype = torch::kFloat64;
+  } else if (dtype != "float32") {
+    return Error{fmt::format("dtype '{}' is not one of float32, float64", dtype)};
+  }
+
+  if (kernels == "auto") {
+    settings.fused = settings.device.is_cpu();
+  } else if (kernels == "fused") {
+    if (!settings.device.is_cpu()) {
+      return Error{
+          "kernels fused: the fused kernels run on the CPU only; use kernels=torch or "
+          "auto on a CUDA device"};
+    }
+    settings.fused = true;
+  } else if (kernels == "torch") {
+    settings.fused = false;
+  } else {
+    return Error{fmt::format("kernels '{}' is not one of auto, fused, torch", kernels)};
+  }
+  return settings;
+}
+
+torch::Tensor toIndexTensor(const std::vector<std::int64_t>& values,
+                            const TensorSettings& settings) {
+  const auto count = static_cast<std::int64_t>(values.size());
+  torch::Tensor host = torch::empty({count}, torch::kLong);
+  if (count > 0) std::copy(values.begin(), values.end(), host.data_ptr<std::int64_t>());
+  return host.to(settings.device);
+}
+
+torch::Tensor toRealTensor(const std::vector<double>& values, const TensorSettings& settings) {
+  const auto count = static_cast<std::int64_t>(values.size());
+  torch::Tensor host = torch::empty({count}, torch::kFloat64);
+  if (count > 0) std::copy(values.begin(), values.end(), host.data_ptr<double>());
+  return host.to(settings.real());
+}
+
+Grouping groupByKey(const std::vector<std::int64_t>& keyOfItem, std::int64_t keys) {
+  Grouping grouping;
+  grouping.offset.assign(static_cast<std::size_t>(keys) + 1, 0);
+  for (std::int64_t key : keyOfItem) ++grouping.offset[static_cast<std::size_t>(key) + 1];
+  for (std::int64_t k = 0; k < keys; ++k) grouping.offset[k + 1] += grouping.offset[k];
+  grouping.item.resize(keyOfItem.size());
+  std::vector<std::int64_t> next(grouping.offset.begin(), grouping.offset.end() - 1);
+  for (std::size_t i = 0; i < keyOfItem.size(); ++i) {
+    grouping.item[next[keyOfItem[i]]++] = static_cast<std::int64_t>(i);
+  }
+  return grouping;
+}
+
+}  // namespace gaus::differentiable

@@ -1,0 +1,182 @@
+#include "window_distribution.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <ATen/Parallel.h>
+
+#include "normal_distribution.hpp"
+
+namespace gaus::differentiable {
+
+WindowGeometry makeWindowGeometry(std::int64_t horizon, const GausOptions& options) {
+  WindowGeometry geometry;
+  geometry.horizon = std::max<std::int64_t>(horizon, 1);
+  const auto halfWidth = static_cast<std::int64_t>(std::ceil(options.windowK * options.sigmaMax));
+  geometry.width = options.dense ? geometry.horizon : std::min(geometry.horizon, 2 * halfWidth + 1);
+  return geometry;
+}
+
+torch::Tensor sigmaFromRaw(const torch::Tensor& raw, double sigmaMin, double sigmaMax) {
+  return sigmaMin + (sigmaMax - sigmaMin) * torch::sigmoid(raw);
+}
+
+torch::Tensor rawFromSigma(const torch::Tensor& sigma, double sigmaMin, double sigmaMax) {
+  // 1e-4 inside the bounds: the logit stays within about +-9.2.
+  const torch::Tensor unit = ((sigma - sigmaMin) / (sigmaMax - sigmaMin)).clamp(1e-4, 1 - 1e-4);
+  return torch::log(unit) - torch::log1p(-unit);
+}
+
+torch::Tensor windowOffsets(const torch::Tensor& mu, const WindowGeometry& geometry) {
+  torch::NoGradGuard noGrad;
+  return (mu.detach().floor() - static_cast<double>((geometry.width - 1) / 2))
+      .clamp(0, static_cast<double>(geometry.horizon - geometry.width))
+      .to(torch::kLong);
+}
+
+namespace {
+
+// One pass over the rows (ops of every batch row): cdf and pmf of the window.
+template <typename Real>
+void windowForwardKernel(const Real* mu, const Real* sigma, const std::int64_t* offset,
+                         std::int64_t rows, std::int64_t width, Real* cdf, Real* pmf) {
+  at::parallel_for(0, rows, kParallelGrain / 8, [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t r = begin; r < end; ++r) {
+      const Real base = static_cast<Real>(offset[r]) + Real(0.5) - mu[r];
+      const Real inverseSigma = Real(1) / sigma[r];
+      Real* cdfRow = cdf + r * width;
+      Real* pmfRow = pmf + r * width;
+      Real previous = 0;
+      for (std::int64_t j = 0; j + 1 < width; ++j) {
+        const Real value = normalCdf((base + static_cast<Real>(j)) * inverseSigma);
+        cdfRow[j] = value;
+        pmfRow[j] = value - previous;
+        previous = value;
+      }
+      cdfRow[width - 1] = 1;
+      pmfRow[width - 1] = 1 - previous;
+    }
+  });
+}
+
+// The chain from the tables back to mu and sigma. cdf(W-1) is the constant 1, so only columns
+// 0..W-2 depend on the parameters; pmf(j) = cdf(j) - cdf(j-1) routes its gradient to both.
+template <typename Real>
+void windowBackwardKernel(const Real* mu, const Real* sigma, const std::int64_t* offset,
+                          std::int64_t rows, std::int64_t width, const Real* gradCdf,
+                          const Real* gradPmf, Real* gradMu, Real* gradSigma) {
+  at::parallel_for(0, rows, kParallelGrain / 8, [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t r = begin; r < end; ++r) {
+      const Real base = static_cast<Real>(offset[r]) + Real(0.5) - mu[r];
+      const Real inverseSigma = Real(1) / sigma[r];
+      const Real* gc = gradCdf != nullptr ? gradCdf + r * width : nullptr;
+      const Real* gp = gradPmf != nullptr ? gradPmf + r * width : nullptr;
+      Real sumMu = 0;
+      Real sumSigma = 0;
+      for (std::int64_t j = 0; j + 1 < width; ++j) {
+        const Real z = (base + static_cast<Real>(j)) * inverseSigma;
+        if (std::abs(z) > kNormalTailCutoff<Real>) continue;
+        Real g = gc != nullptr ? gc[j] : Real(0);
+        if (gp != nullptr) g += gp[j] - gp[j + 1];
+        const Real slope = g * normalPdf(z) * inverseSigma;  // g * dF/dz / sigma
+        sumMu -= slope;
+        sumSigma -= slope * z;
+      }
+      gradMu[r] = sumMu;
+      gradSigma[r] = sumSigma;
+    }
+  });
+}
+
+class WindowDistributionFunction : public torch::autograd::Function<WindowDistributionFunction> {
+ public:
+  static torch::autograd::variable_list forward(torch::autograd::AutogradContext* context,
+                                                const torch::Tensor& mu, const torch::Tensor& sigma,
+                                                const torch::Tensor& offset, std::int64_t width) {
+    const torch::Tensor muC = mu.contiguous();
+    const torch::Tensor sigmaC = sigma.contiguous();
+    const torch::Tensor offsetC = offset.contiguous();
+    std::vector<std::int64_t> shape = mu.sizes().vec();
+    shape.push_back(width);
+    torch::Tensor cdf = torch::empty(shape, mu.options());
+    torch::Tensor pmf = torch::empty(shape, mu.options());
+    AT_DISPATCH_FLOATING_TYPES(mu.scalar_type(), "windowForwardKernel", [&] {
+      windowForwardKernel<scalar_t>(muC.data_ptr<scalar_t>(), sigmaC.data_ptr<scalar_t>(),
+                                    offsetC.data_ptr<std::int64_t>(), muC.numel(), width,
+                                    cdf.data_ptr<scalar_t>(), pmf.data_ptr<scalar_t>());
+    });
+    context->save_for_backward({muC, sigmaC, offsetC});
+    context->saved_data["width"] = width;
+    return {cdf, pmf};
+  }
+
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* context,
+                                                 torch::autograd::variable_list gradients) {
+    const auto saved = context->get_saved_variables();
+    const torch::Tensor& mu = saved[0];
+    const torch::Tensor& sigma = saved[1];
+    const torch::Tensor& offset = saved[2];
+    const std::int64_t width = context->saved_data["width"].toInt();
+    const torch::Tensor gradCdf =
+        gradients[0].defined() ? gradients[0].contiguous() : torch::Tensor();
+    const torch::Tensor gradPmf =
+        gradients[1].defined() ? gradients[1].contiguous() : torch::Tensor();
+    torch::Tensor gradMu = torch::empty_like(mu);
+    torch::Tensor gradSigma = torch::empty_like(sigma);
+    AT_DISPATCH_FLOATING_TYPES(mu.scalar_type(), "windowBackwardKernel", [&] {
+      windowBackwardKernel<scalar_t>(mu.data_ptr<scalar_t>(), sigma.data_ptr<scalar_t>(),
+                                     offset.data_ptr<std::int64_t>(), mu.numel(), width,
+                                     gradCdf.defined() ? gradCdf.data_ptr<scalar_t>() : nullptr,
+                                     gradPmf.defined() ? gradPmf.data_ptr<scalar_t>() : nullptr,
+                                     gradMu.data_ptr<scalar_t>(), gradSigma.data_ptr<scalar_t>());
+    });
+    return {gradMu, gradSigma, torch::Tensor(), torch::Tensor()};
+  }
+};
+
+WindowedDistribution composedWindowedDistribution(const torch::Tensor& mu,
+                                                  const torch::Tensor& sigma,
+                                                  const torch::Tensor& offset, std::int64_t width) {
+  const torch::Tensor steps = torch::arange(width - 1, mu.options());
+  const torch::Tensor z =
+      (offset.to(mu.scalar_type()).unsqueeze(-1) + steps + 0.5 - mu.unsqueeze(-1)) /
+      sigma.unsqueeze(-1);
+  const torch::Tensor inner = 0.5 * torch::erfc(z * (-M_SQRT1_2));
+  std::vector<std::int64_t> columnShape = mu.sizes().vec();
+  columnShape.push_back(1);
+  WindowedDistribution distribution;
+  distribution.offset = offset;
+  distribution.width = width;
+  distribution.cdf = torch::cat({inner, torch::ones(columnShape, mu.options())}, -1);
+  distribution.pmf =
+      distribution.cdf - torch::cat({torch::zeros(columnShape, mu.options()), inner}, -1);
+  return distribution;
+}
+
+}  // namespace
+
+WindowedDistribution computeWindowedDistribution(const torch::Tensor& mu,
+                                                 const torch::Tensor& sigma,
+                                                 const WindowGeometry& geometry,
+                                                 const TensorSettings& settings) {
+  const torch::Tensor offset = windowOffsets(mu, geometry);
+  if (!settings.fused) return composedWindowedDistribution(mu, sigma, offset, geometry.width);
+  auto tables = WindowDistributionFunction::apply(mu, sigma, offset, geometry.width);
+  WindowedDistribution distribution;
+  distribution.offset = offset;
+  distribution.width = geometry.width;
+  distribution.cdf = tables[0];
+  distribution.pmf = tables[1];
+  return distribution;
+}
+
+torch::Tensor windowedCdfAt(const torch::Tensor& mu, const torch::Tensor& sigma,
+                            const torch::Tensor& offset, std::int64_t width,
+                            const torch::Tensor& point) {
+  const torch::Tensor pointReal = point.to(mu.scalar_type());
+  const torch::Tensor z = (pointReal + 0.5 - mu) / sigma;
+  const torch::Tensor cdf = 0.5 * torch::erfc(z * (-M_SQRT1_2));
+  return cdf.masked_fill(point < offset, 0.0).masked_fill(point >= offset + (width - 1), 1.0);
+}
+
+}  // namespace gaus::differentiable

@@ -1,0 +1,158 @@
+#include "window_scatter.hpp"
+
+#include <algorithm>
+
+#include <ATen/Parallel.h>
+
+namespace gaus::differentiable {
+
+std::int64_t ScatterRows::maxShift() const {
+  return shift.empty() ? 0 : *std::max_element(shift.begin(), shift.end());
+}
+
+struct ScatterIndex {
+  ScatterRows rows;
+  Grouping byChannel;  // forward: one writer per channel
+  Grouping bySource;   // backward: one writer per table row
+  std::int64_t tableRows = 0;
+  std::int64_t channels = 0;
+  std::int64_t length = 0;
+  std::int64_t maxShift = 0;
+};
+
+namespace {
+
+template <typename Real>
+void scatterForwardKernel(const Real* table, const std::int64_t* offset, std::int64_t batch,
+                          std::int64_t width, const ScatterIndex& index, Real* out) {
+  const ScatterRows& rows = index.rows;
+  at::parallel_for(0, batch * index.channels, 1, [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t item = begin; item < end; ++item) {
+      const std::int64_t b = item / index.channels;
+      const std::int64_t channel = item % index.channels;
+      Real* series = out + item * index.length;
+      for (std::int64_t k = index.byChannel.offset[channel];
+           k < index.byChannel.offset[channel + 1]; ++k) {
+        const std::int64_t r = index.byChannel.item[k];
+        const std::int64_t row = b * index.tableRows + rows.source[r];
+        const Real scale = static_cast<Real>(rows.scale[r]);
+        const Real* values = table + row * width;
+        Real* target = series + offset[row] + rows.shift[r];
+        for (std::int64_t j = 0; j < width; ++j) target[j] += scale * values[j];
+      }
+    }
+  });
+}
+
+template <typename Real>
+void scatterBackwardKernel(const std::int64_t* offset, std::int64_t batch, std::int64_t width,
+                           const ScatterIndex& index, const Real* gradOut, Real* gradTable) {
+  const ScatterRows& rows = index.rows;
+  at::parallel_for(
+      0, batch * index.tableRows, kParallelGrain / 8, [&](std::int64_t begin, std::int64_t end) {
+        for (std::int64_t row = begin; row < end; ++row) {
+          const std::int64_t b = row / index.tableRows;
+          const std::int64_t source = row % index.tableRows;
+          Real* grad = gradTable + row * width;
+          for (std::int64_t k = index.bySource.offset[source];
+               k < index.bySource.offset[source + 1]; ++k) {
+            const std::int64_t r = index.bySource.item[k];
+            const Real scale = static_cast<Real>(rows.scale[r]);
+            const Real* series = gradOut + (b * index.channels + rows.channel[r]) * index.length +
+                                 offset[row] + rows.shift[r];
+            for (std::int64_t j = 0; j < width; ++j) grad[j] += scale * series[j];
+          }
+        }
+      });
+}
+
+class ScatterFunction : public torch::autograd::Function<ScatterFunction> {
+ public:
+  static torch::Tensor forward(torch::autograd::AutogradContext* context,
+                               const torch::Tensor& table, const torch::Tensor& offset,
+                               std::int64_t indexAddress) {
+    const auto* index = reinterpret_cast<const ScatterIndex*>(indexAddress);
+    const torch::Tensor tableC = table.contiguous();
+    const torch::Tensor offsetC = offset.contiguous();
+    const std::int64_t batch = table.size(0);
+    const std::int64_t width = table.size(2);
+    TORCH_CHECK(offsetC.numel() == 0 ||
+                    offsetC.max().item<std::int64_t>() + width + index->maxShift <= index->length,
+                "window scatter: a row reaches past the series length ", index->length);
+    torch::Tensor out = torch::zeros({batch, index->channels, index->length}, table.options());
+    AT_DISPATCH_FLOATING_TYPES(table.scalar_type(), "scatterForwardKernel", [&] {
+      scatterForwardKernel<scalar_t>(tableC.data_ptr<scalar_t>(), offsetC.data_ptr<std::int64_t>(),
+                                     batch, width, *index, out.data_ptr<scalar_t>());
+    });
+    context->save_for_backward({offsetC});
+    context->saved_data["index"] = indexAddress;
+    context->saved_data["width"] = width;
+    return out;
+  }
+
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* context,
+                                                 torch::autograd::variable_list gradients) {
+    const auto* index = reinterpret_cast<const ScatterIndex*>(context->saved_data["index"].toInt());
+    const std::int64_t width = context->saved_data["width"].toInt();
+    const torch::Tensor offset = context->get_saved_variables()[0];
+    const torch::Tensor gradOut = gradients[0].contiguous();
+    const std::int64_t batch = gradOut.size(0);
+    torch::Tensor gradTable = torch::zeros({batch, index->tableRows, width}, gradOut.options());
+    AT_DISPATCH_FLOATING_TYPES(gradOut.scalar_type(), "scatterBackwardKernel", [&] {
+      scatterBackwardKernel<scalar_t>(offset.data_ptr<std::int64_t>(), batch, width, *index,
+                                      gradOut.data_ptr<scalar_t>(), gradTable.data_ptr<scalar_t>());
+    });
+    return {gradTable, torch::Tensor(), torch::Tensor()};
+  }
+};
+
+}  // namespace
+
+WindowScatter::WindowScatter(ScatterRows rows, std::int64_t tableRows, std::int64_t channels,
+                             std::int64_t length, const TensorSettings& settings)
+    : settings_(settings), rowCount_(rows.size()), channels_(channels), length_(length) {
+  sourceTensor_ = toIndexTensor(rows.source, settings);
+  channelTensor_ = toIndexTensor(rows.channel, settings);
+  shiftTensor_ = toIndexTensor(rows.shift, settings);
+  scaleTensor_ = toRealTensor(rows.scale, settings);
+  auto index = std::make_shared<ScatterIndex>();
+  index->byChannel = groupByKey(rows.channel, channels);
+  index->bySource = groupByKey(rows.source, tableRows);
+  index->tableRows = tableRows;
+  index->channels = channels;
+  index->length = length;
+  index->maxShift = rows.maxShift();
+  index->rows = std::move(rows);
+  index_ = std::move(index);
+}
+
+torch::Tensor WindowScatter::scatter(const torch::Tensor& table,
+                                     const torch::Tensor& offset) const {
+  const std::int64_t batch = table.size(0);
+  if (rowCount_ == 0) return torch::zeros({batch, channels_, length_}, table.options());
+  if (settings_.fused) {
+    return ScatterFunction::apply(table, offset, reinterpret_cast<std::int64_t>(index_.get()));
+  }
+  const std::int64_t width = table.size(2);
+  const torch::Tensor values =
+      table.index_select(1, sourceTensor_) * scaleTensor_.view({1, -1, 1});  // [B, R, W]
+  const torch::Tensor start = offset.index_select(1, sourceTensor_) + shiftTensor_.unsqueeze(0);
+  const torch::Tensor position = start.unsqueeze(-1) + torch::arange(width, settings_.index()) +
+                                 (channelTensor_ * length_).view({1, -1, 1});
+  return torch::zeros({batch, channels_ * length_}, table.options())
+      .scatter_add(1, position.reshape({batch, -1}), values.reshape({batch, -1}))
+      .view({batch, channels_, length_});
+}
+
+torch::Tensor foldModulo(const torch::Tensor& series, std::int64_t ii) {
+  const std::int64_t length = series.size(-1);
+  const std::int64_t periods = (length + ii - 1) / ii;
+  const torch::Tensor padded =
+      torch::constant_pad_nd(series, {0, periods * ii - length}, 0.0);  // [B, C, periods * ii]
+  std::vector<std::int64_t> shape = series.sizes().vec();
+  shape.back() = periods;
+  shape.push_back(ii);
+  return padded.view(shape).sum(-2);
+}
+
+}  // namespace gaus::differentiable

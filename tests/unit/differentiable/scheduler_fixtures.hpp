@@ -1,0 +1,18 @@
+// The method registry with "gaus" in it, shared by the end-to-end tests.
+#pragma once
+
+#include <gaus/core/registry.hpp>
+#include <gaus/differentiable/gaus_scheduler.hpp>
+
+namespace gaus::differentiable::fixture {
+
+inline const MethodRegistry& gausRegistry() {
+  static const MethodRegistry registry = [] {
+    MethodRegistry methods;
+    registerGausMethods(methods);
+    return methods;
+  }();
+  return registry;
+}
+
+}  // namespace gaus::differentiable::fixture

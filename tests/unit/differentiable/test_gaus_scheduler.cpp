@@ -1,0 +1,309 @@
+// The engine end to end through the method registry (which verifies every schedule it hands
+// back): each formulation on random graphs, keep-best, determinism, options, progress and trace,
+// and the modulo legalizer on the toy Flash-Attention loop.
+#include <filesystem>
+#include <fstream>
+
+#include <gaus/core/analysis.hpp>
+#include <gaus/core/random_graph.hpp>
+#include <gaus/core/verify.hpp>
+#include <gaus/differentiable/gaus_scheduler.hpp>
+#include <gaus/heuristic/iterative_modulo_scheduler.hpp>
+#include <gaus/heuristic/list_scheduler.hpp>
+
+#include "legalization.hpp"
+#include "schedule_objective.hpp"
+#include "scheduler_fixtures.hpp"
+#include "torch_catch.hpp"
+#include "toy_graphs.hpp"
+
+using namespace gaus;
+
+namespace {
+
+// Small budgets: a few hundred Adam steps per case keep the suite fast.
+MethodOptions quickOptions() {
+  return {{"batch", "2"},
+          {"updates_per_round", "4"},
+          {"patience", "2"},
+          {"K", "25"},
+          {"max_steps", "1500"},
+          {"time_limit", "60"},
+          {"progress_interval", "1000"}};
+}
+
+Instance randomInstance(std::uint64_t seed, std::int32_t backEdges = 0) {
+  RandomGraphOptions options;
+  options.ops = 40;
+  options.averageDegree = 1.8;
+  options.maxIdSpan = 10;
+  options.opTypes = {{"ALU", 1, 2, 1, 2, 2.0}, {"MUL", 2, 3, 2, 1, 1.0}};
+  options.backEdges = backEdges;
+  options.maxDistance = 2;
+  options.weightedFraction = 0.5;
+  options.minWeight = 1.0;
+  options.maxWeight = 5.0;
+  options.commFraction = 0.4;
+  options.seed = seed;
+  auto generated = generateRandomGraph(options);
+  REQUIRE(generated.ok());
+  Instance instance;
+  instance.name = "random";
+  instance.graph = std::make_shared<const Graph>(std::move(generated->graph));
+  instance.machine = std::make_shared<const Machine>(std::move(generated->machine));
+  return instance;
+}
+
+Cycle criticalPathOf(const Graph& graph) {
+  const auto order = topologicalOrder(graph);
+  return criticalPathLength(graph, asapTimes(graph, *order));
+}
+
+Cycle latencyOf(const Instance& instance, const Schedule& schedule) {
+  return computeMetrics(*instance.graph, *instance.machine, schedule).latency;
+}
+
+void requireVerified(const Result& result) {
+  INFO(result.message);
+  REQUIRE(result.schedule.has_value());
+  REQUIRE(result.verified());
+  CHECK((result.status == SolveStatus::kOptimal || result.status == SolveStatus::kFeasible ||
+         result.status == SolveStatus::kTimeout));
+}
+
+}  // namespace
+
+TEST_CASE("gaus L: verified, never worse than list scheduling, never below the lower bound",
+          "[differentiable][scheduler]") {
+  for (std::uint64_t seed : {1, 2, 3}) {
+    INFO("seed " << seed);
+    const Instance instance = randomInstance(seed);
+    const Problem problem = instance.problem(ProblemKind::kLatency);
+    const Result result =
+        differentiable::fixture::gausRegistry().run("gaus", problem, quickOptions());
+    requireVerified(result);
+    // The start is list scheduling (height priority): GauS returns it or something shorter.
+    const auto list = heuristic::listSchedule(problem);
+    REQUIRE(list.ok());
+    CHECK(*result.objective == static_cast<double>(latencyOf(instance, *result.schedule)));
+    CHECK(*result.objective <= static_cast<double>(latencyOf(instance, *list)));
+    REQUIRE(result.bounds.lowerBound.has_value());
+    CHECK(*result.objective >= *result.bounds.lowerBound);
+    CHECK(*result.bounds.lowerBound >= static_cast<double>(criticalPathOf(*instance.graph)));
+    // List scheduling (34, 31, 23) is above the lower bound (30, 30, 22): the search runs.
+    CHECK(result.stats.iterations > 0);
+  }
+}
+
+TEST_CASE("gaus A and B at a horizon: verified, within the horizon, no worse than the start",
+          "[differentiable][scheduler]") {
+  for (const char* formulation : {"A", "B"}) {
+    for (std::uint64_t seed : {4, 5}) {
+      INFO("formulation " << formulation << ", seed " << seed);
+      const Instance instance = randomInstance(seed);
+      // Twice the list schedule's latency: the list schedule is a legal start.
+      const Problem latencyProblem = instance.problem(ProblemKind::kLatency);
+      const auto list = heuristic::listSchedule(latencyProblem);
+      const Cycle horizon = 2 * latencyOf(instance, *list);
+      const Problem problem = instance.problem(ProblemKind::kLatencyBounded, horizon);
+      MethodOptions options = quickOptions();
+      options["formulation"] = formulation;
+      const Result result = differentiable::fixture::gausRegistry().run("gaus", problem, options);
+      requireVerified(result);
+      CHECK(latencyOf(instance, *result.schedule) <= horizon);
+      const double startObjective =
+          std::string(formulation) == "A"
+              ? differentiable::stageObjective(*instance.graph, *list, 0.01)
+              : computeMetrics(*instance.graph, *instance.machine, *list).peakLiveMemory;
+      CHECK(*result.objective <= startObjective);
+    }
+  }
+}
+
+TEST_CASE("gaus C: the min-II search verifies, between MinII and the start's II",
+          "[differentiable][scheduler]") {
+  // Iterative modulo scheduling reaches II 31 over MinII = ResMII = 30 on seed 1 (six back
+  // edges) and II 27 over 26 on seed 7 (four): the search runs on both.
+  for (const auto& [seed, backEdges] : {std::pair{1, 6}, std::pair{7, 4}}) {
+    INFO("seed " << seed);
+    const Instance instance = randomInstance(seed, backEdges);
+    const Problem problem = instance.problem(ProblemKind::kModulo);
+    const Result result =
+        differentiable::fixture::gausRegistry().run("gaus", problem, quickOptions());
+    requireVerified(result);
+    const Result ims = heuristic::iterativeModuloSchedule(problem);
+    REQUIRE(ims.schedule.has_value());
+    const std::int64_t minIi =
+        std::max<std::int64_t>({1, computeResMii(*instance.graph, *instance.machine).value,
+                                computeRecMii(*instance.graph).value});
+    CHECK(*result.schedule->ii >= minIi);
+    CHECK(*result.schedule->ii <= *ims.schedule->ii);
+    CHECK(*result.objective == *result.schedule->ii);
+    CHECK(result.stats.iterations > 0);
+  }
+}
+
+TEST_CASE("gaus C at a fixed II keeps that II and improves the secondary objective or keeps it",
+          "[differentiable][scheduler]") {
+  const Instance instance = randomInstance(8, 4);
+  Problem problem = instance.problem(ProblemKind::kModulo);
+  const Result ims = heuristic::iterativeModuloSchedule(problem);
+  REQUIRE(ims.schedule.has_value());
+  problem.ii = *ims.schedule->ii + 1;
+  const Result result =
+      differentiable::fixture::gausRegistry().run("gaus", problem, quickOptions());
+  requireVerified(result);
+  CHECK(*result.schedule->ii == *problem.ii);
+}
+
+TEST_CASE("gaus C on the toy Flash-Attention loop reaches II = MinII = 2, proven",
+          "[differentiable][scheduler]") {
+  // TWILL.md / toy_graphs.hpp: ResMII = 2 (two tensor-core ops, one unit), RecMII = 1.
+  const Instance toy = test::toyFlashAttention();
+  const Result result = differentiable::fixture::gausRegistry().run(
+      "gaus", toy.problem(ProblemKind::kModulo), quickOptions());
+  requireVerified(result);
+  CHECK(*result.schedule->ii == 2);
+  CHECK(result.status == SolveStatus::kOptimal);
+  CHECK(result.bounds.iiProvenOptimal);
+}
+
+TEST_CASE("modulo legalization: the toy loop at II 2 verifies; below ResMII it fails",
+          "[differentiable][legalization]") {
+  const Instance toy = test::toyFlashAttention();
+  const Problem problem = toy.problem(ProblemKind::kModulo, std::nullopt, 2);
+  // Priorities S, P, O in order: S at 0, P at 1 (EXP), O at 2 clashes with S on TC (residue 0)
+  // and moves to 3; the loop-carried O -> O (delay 1, distance 1) holds at II 2.
+  const auto schedule = differentiable::legalizeModulo(problem, 2, {0, 1, 2}, {0, 1, 2}, false);
+  REQUIRE(schedule.has_value());
+  CHECK(schedule->start == std::vector<Cycle>{0, 1, 3});
+  CHECK(verify(problem, *schedule).ok());
+  const Problem tooShort = toy.problem(ProblemKind::kModulo, std::nullopt, 1);
+  CHECK_FALSE(differentiable::legalizeModulo(tooShort, 1, {0, 1, 2}, {0, 1, 2}, false));
+}
+
+TEST_CASE(
+    "keep-best: the result is never worse than a given start; with no steps it is the "
+    "start",
+    "[differentiable][scheduler]") {
+  const Instance instance = randomInstance(9);
+  const Problem problem = instance.problem(ProblemKind::kLatency);
+  // A legal but poor start: ops one after another in topological order.
+  const auto order = topologicalOrder(*instance.graph);
+  Schedule serial;
+  serial.start.assign(static_cast<std::size_t>(instance.graph->numOps()), 0);
+  Cycle time = 0;
+  for (OpId op : *order) {
+    serial.start[op] = time;
+    time += instance.graph->duration(op) + 3;
+  }
+  REQUIRE(verify(problem, serial).ok());
+  const double serialLatency = static_cast<double>(latencyOf(instance, serial));
+  RunContext context;
+  context.initialSchedule = &serial;
+  MethodOptions options = quickOptions();
+  options["max_steps"] = "0";
+  const Result unchanged =
+      differentiable::fixture::gausRegistry().run("gaus", problem, options, context);
+  requireVerified(unchanged);
+  CHECK(*unchanged.objective == serialLatency);
+  CHECK(unchanged.schedule->start == serial.start);
+
+  const Result improved =
+      differentiable::fixture::gausRegistry().run("gaus", problem, quickOptions(), context);
+  requireVerified(improved);
+  CHECK(*improved.objective < serialLatency);
+}
+
+TEST_CASE("determinism: the same seed gives the same schedule on the CPU",
+          "[differentiable][scheduler]") {
+  const Instance instance = randomInstance(10);
+  MethodOptions options = quickOptions();
+  options["seed"] = "17";
+  options["formulation"] = "B";
+  const Cycle horizon = criticalPathOf(*instance.graph) + 6;
+  const Problem problem = instance.problem(ProblemKind::kLatencyBounded, horizon);
+  const Result first = differentiable::fixture::gausRegistry().run("gaus", problem, options);
+  const Result second = differentiable::fixture::gausRegistry().run("gaus", problem, options);
+  requireVerified(first);
+  requireVerified(second);
+  CHECK(first.schedule->start == second.schedule->start);
+  CHECK(first.stats.iterations == second.stats.iterations);
+}
+
+TEST_CASE("options: typos and bad values are named; the result echoes every option",
+          "[differentiable][options]") {
+  const Instance instance = randomInstance(11);
+  const Problem problem = instance.problem(ProblemKind::kLatency);
+  const Result typo =
+      differentiable::fixture::gausRegistry().run("gaus", problem, {{"lrr", "0.1"}});
+  CHECK(typo.status == SolveStatus::kError);
+  CHECK_THAT(typo.message, Catch::Contains("unknown option 'lrr'"));
+  const Result bad = differentiable::fixture::gausRegistry().run(
+      "gaus", problem, {{"eta", "2"}, {"formulation", "Q"}});
+  CHECK(bad.status == SolveStatus::kError);
+  CHECK_THAT(bad.message, Catch::Contains("'eta' = 2 must be in (0, 1]") &&
+                              Catch::Contains("'formulation': 'Q' is not one of"));
+  const Result wrongKind =
+      differentiable::fixture::gausRegistry().run("gaus", problem, {{"formulation", "B"}});
+  CHECK_THAT(wrongKind.message, Catch::Contains("formulation B does not fit a latency problem"));
+
+  MethodOptions options = quickOptions();
+  options["max_steps"] = "0";
+  const Result result = differentiable::fixture::gausRegistry().run("gaus", problem, options);
+  std::set<std::string> echoed;
+  for (const auto& [name, value] : result.options) echoed.insert(name);
+  for (const auto& doc : differentiable::gausOptionDocs()) {
+    INFO(doc.name);
+    CHECK(echoed.count(doc.name) == 1);
+  }
+  CHECK(echoed.count("formulation_used") == 1);
+}
+
+TEST_CASE("progress lines and a CSV or JSON-lines trace record every multiplier update",
+          "[differentiable][scheduler]") {
+  const Instance instance = randomInstance(12);
+  for (const char* extension : {".csv", ".jsonl"}) {
+    INFO(extension);
+    const auto trace =
+        std::filesystem::temp_directory_path() / (std::string("gaus_trace_test") + extension);
+    MethodOptions options = quickOptions();
+    options["trace"] = trace.string();
+    options["progress_interval"] = "0";
+    options["max_steps"] = "200";  // 8 updates of K = 25 steps
+    std::vector<std::string> lines;
+    RunContext context;
+    context.progress = [&lines](std::string_view line) { lines.emplace_back(line); };
+    const Result result = differentiable::fixture::gausRegistry().run(
+        "gaus", instance.problem(ProblemKind::kLatency), options, context);
+    requireVerified(result);
+    REQUIRE(lines.size() == 8);
+    CHECK_THAT(lines.front(), Catch::StartsWith("gaus: step 25 D=") &&
+                                  Catch::Contains("violation") && Catch::Contains("elapsed"));
+    std::ifstream in(trace);
+    std::vector<std::string> records;
+    for (std::string record; std::getline(in, record);) records.push_back(record);
+    if (std::string(extension) == ".csv") {
+      REQUIRE(records.size() == 9);
+      CHECK(records.front() == "step,horizon,ii,objective,violation,rho,best,elapsed");
+      CHECK_THAT(records[1], Catch::StartsWith("25,"));
+    } else {
+      REQUIRE(records.size() == 8);
+      CHECK_THAT(records.front(), Catch::StartsWith("{\"step\": 25, \"horizon\": ") &&
+                                      Catch::Contains("\"ii\": null") &&
+                                      Catch::Contains("\"best\": "));
+    }
+    std::filesystem::remove(trace);
+  }
+}
+
+TEST_CASE("the LibTorch kernels give a verified schedule too", "[differentiable][scheduler]") {
+  const Instance instance = randomInstance(5);
+  MethodOptions options = quickOptions();
+  options["kernels"] = "torch";
+  options["dtype"] = "float64";
+  const Result result = differentiable::fixture::gausRegistry().run(
+      "gaus", instance.problem(ProblemKind::kLatency), options);
+  requireVerified(result);
+  CHECK(result.stats.iterations > 0);  // list scheduling (26) is above the lower bound (22)
+}
