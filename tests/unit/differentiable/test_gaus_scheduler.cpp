@@ -168,7 +168,7 @@ TEST_CASE("gaus C on the toy Flash-Attention loop reaches II = MinII = 2, proven
   CHECK(result.bounds.iiProvenOptimal);
 }
 
-TEST_CASE("modulo legalization: the toy loop at II 2 verifies; below ResMII it fails",
+TEST_CASE("modulo legalization: the toy loop at II 2 verifies, and below ResMII it fails",
           "[differentiable][legalization]") {
   const Instance toy = test::toyFlashAttention();
   const Problem problem = toy.problem(ProblemKind::kModulo, std::nullopt, 2);
@@ -183,7 +183,7 @@ TEST_CASE("modulo legalization: the toy loop at II 2 verifies; below ResMII it f
 }
 
 TEST_CASE(
-    "keep-best: the result is never worse than a given start; with no steps it is the "
+    "keep-best: the result is never worse than a given start, and with no steps it is the "
     "start",
     "[differentiable][scheduler]") {
   const Instance instance = randomInstance(9);
@@ -231,7 +231,7 @@ TEST_CASE("determinism: the same seed gives the same schedule on the CPU",
   CHECK(first.stats.iterations == second.stats.iterations);
 }
 
-TEST_CASE("options: typos and bad values are named; the result echoes every option",
+TEST_CASE("options: typos and bad values are named, and the result echoes every option",
           "[differentiable][options]") {
   const Instance instance = randomInstance(11);
   const Problem problem = instance.problem(ProblemKind::kLatency);

@@ -31,7 +31,7 @@ std::vector<ReservationRun> runsOf(const Machine& machine, std::optional<std::in
 
 }  // namespace
 
-TEST_CASE("runs: one block per resource is kept as is; unlimited and empty blocks are dropped",
+TEST_CASE("runs: one block per resource is kept as is, unlimited and empty blocks are dropped",
           "[heuristic][runs]") {
   const Machine machine = twoResources(1, 1);
   const auto runs =

@@ -97,7 +97,7 @@ TEST_CASE("Triton: reference figures from the dump and Triton's heuristic schedu
   CHECK(layernorm.at("heuristic_warp_groups") == 3);
 }
 
-TEST_CASE("Triton: core's RecMII equals the dump's; its ResMII differs where occupancy is 0",
+TEST_CASE("Triton: core's RecMII equals the dump's, its ResMII differs where occupancy is 0",
           "[io][triton]") {
   // Core's ResMII sums each unit's occupancy as given. The dump counts every op on a unit as
   // busy for at least one cycle: recomputing max over units of sum(max(1, occupancy)) from the
