@@ -1,11 +1,11 @@
-#include <gaus/core/analysis.hpp>
-
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <deque>
 #include <limits>
 #include <numeric>
+
+#include <fmt/format.h>
+
+#include <gaus/core/analysis.hpp>
 
 namespace gaus {
 
@@ -15,7 +15,8 @@ constexpr Cycle kUnreached = std::numeric_limits<Cycle>::min();
 
 // Names the ops of one cycle among `remaining` (ops left with unresolved distance-0 in-edges
 // after Kahn's algorithm): following distance-0 predecessors inside that set must revisit an op.
-std::string describeZeroDistanceCycle(const Graph& graph, const std::vector<std::int32_t>& inDegree) {
+std::string describeZeroDistanceCycle(const Graph& graph,
+                                      const std::vector<std::int32_t>& inDegree) {
   OpId start = -1;
   for (OpId op = 0; op < graph.numOps(); ++op) {
     if (inDegree[op] > 0) {
@@ -45,9 +46,10 @@ std::string describeZeroDistanceCycle(const Graph& graph, const std::vector<std:
   for (std::size_t i = 0; i < shown; ++i) names += graph.opName(cycle[i]) + " -> ";
   if (shown < cycle.size()) names += fmt::format("... ({} ops) -> ", cycle.size());
   names += graph.opName(cycle.front());
-  return fmt::format("cycle of distance-0 edges: {} (no schedule can satisfy it; a loop-carried "
-                     "edge needs distance >= 1)",
-                     names);
+  return fmt::format(
+      "cycle of distance-0 edges: {} (no schedule can satisfy it; a loop-carried "
+      "edge needs distance >= 1)",
+      names);
 }
 
 // Follows parent edges from `from` until an op repeats and returns that cycle in edge order
@@ -310,9 +312,9 @@ ResMii computeResMii(const Graph& graph, const Machine& machine) {
       const auto& resource = machine.resources[block.resource];
       if (!resource.limited()) continue;
       if (block.units > *resource.capacity && !result.infeasible) {
-        result.infeasible = fmt::format(
-            "op {} needs {} unit(s) of resource {} at once, but its capacity is {}",
-            graph.opName(op), block.units, resource.name, *resource.capacity);
+        result.infeasible =
+            fmt::format("op {} needs {} unit(s) of resource {} at once, but its capacity is {}",
+                        graph.opName(op), block.units, resource.name, *resource.capacity);
       }
       demand[block.resource] += static_cast<std::int64_t>(block.units) * block.length;
     }
@@ -417,9 +419,10 @@ Expected<std::vector<Cycle>> moduloAsapTimes(const Graph& graph, std::int64_t ii
         start[v] = candidate;
         pathEdges[v] = pathEdges[u] + 1;
         if (pathEdges[v] >= opCount) {
-          return Error{fmt::format("II={} is below the recurrence bound (a cycle through {} has "
-                                   "positive weight)",
-                                   ii, graph.opName(v))};
+          return Error{
+              fmt::format("II={} is below the recurrence bound (a cycle through {} has "
+                          "positive weight)",
+                          ii, graph.opName(v))};
         }
         if (!queued[v]) {
           queued[v] = 1;

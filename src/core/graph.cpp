@@ -1,8 +1,8 @@
-#include <gaus/core/graph.hpp>
+#include <algorithm>
 
 #include <fmt/format.h>
 
-#include <algorithm>
+#include <gaus/core/graph.hpp>
 
 namespace gaus {
 
@@ -252,7 +252,8 @@ Expected<Graph> GraphBuilder::build(bool allowDuplicateNames) && {
   graph.duration_.assign(static_cast<std::size_t>(opCount), 0);
   for (OpId op = 0; op < opCount; ++op) {
     std::int32_t length = 0;
-    for (const auto& block : graph.reservation(op)) length = std::max(length, block.begin + block.length);
+    for (const auto& block : graph.reservation(op))
+      length = std::max(length, block.begin + block.length);
     graph.reservationLength_[op] = length;
     graph.duration_[op] = std::max(length, graph.latency_[op]);
     if (graph.regs_[op] != 0 || graph.variableLatency_[op] != 0 || graph.streaming_[op] != 0 ||

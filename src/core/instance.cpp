@@ -1,6 +1,6 @@
-#include <gaus/core/instance.hpp>
-
 #include <fmt/format.h>
+
+#include <gaus/core/instance.hpp>
 
 namespace gaus {
 

@@ -1,6 +1,6 @@
-#include <gaus/core/machine.hpp>
-
 #include <limits>
+
+#include <gaus/core/machine.hpp>
 
 namespace gaus {
 

@@ -1,9 +1,9 @@
-#include <gaus/core/options.hpp>
+#include <charconv>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
-#include <charconv>
-#include <cstdlib>
+#include <gaus/core/options.hpp>
 
 namespace gaus {
 

@@ -1,17 +1,20 @@
-#include <gaus/core/problem.hpp>
-
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/problem.hpp>
 
 namespace gaus {
 
 std::string_view toString(ProblemKind kind) {
   switch (kind) {
-    case ProblemKind::kLatency: return "latency";
-    case ProblemKind::kLatencyBounded: return "latency-bounded";
-    case ProblemKind::kModulo: return "modulo";
-    case ProblemKind::kModuloWarp: return "modulo-warp";
+    case ProblemKind::kLatency:
+      return "latency";
+    case ProblemKind::kLatencyBounded:
+      return "latency-bounded";
+    case ProblemKind::kModulo:
+      return "modulo";
+    case ProblemKind::kModuloWarp:
+      return "modulo-warp";
   }
   return "latency";
 }
@@ -31,16 +34,16 @@ std::vector<std::string> Problem::check() const {
   if (!errors.empty()) return errors;
 
   if (graph->numOps() == 0) {
-    errors.emplace_back(fmt::format("graph '{}' is empty: it has no ops to schedule",
-                                    graph->name()));
+    errors.emplace_back(
+        fmt::format("graph '{}' is empty: it has no ops to schedule", graph->name()));
   }
   for (OpId op = 0; op < graph->numOps(); ++op) {
     for (const auto& block : graph->reservation(op)) {
       if (block.resource < 0 || block.resource >= machine->numResources()) {
-        errors.push_back(fmt::format("op {} reserves resource #{}, but machine '{}' has {} "
-                                     "resources",
-                                     graph->opName(op), block.resource, machine->name,
-                                     machine->numResources()));
+        errors.push_back(
+            fmt::format("op {} reserves resource #{}, but machine '{}' has {} "
+                        "resources",
+                        graph->opName(op), block.resource, machine->name, machine->numResources()));
         continue;
       }
       const Resource& resource = machine->resources[block.resource];
@@ -53,10 +56,10 @@ std::vector<std::string> Problem::check() const {
     }
     for (const auto& print : graph->footprints(op)) {
       if (print.memory < 0 || print.memory >= static_cast<MemoryId>(machine->memories.size())) {
-        errors.push_back(fmt::format("op {} occupies memory #{}, but machine '{}' has {} "
-                                     "memories",
-                                     graph->opName(op), print.memory, machine->name,
-                                     machine->memories.size()));
+        errors.push_back(
+            fmt::format("op {} occupies memory #{}, but machine '{}' has {} "
+                        "memories",
+                        graph->opName(op), print.memory, machine->name, machine->memories.size()));
       }
     }
   }
@@ -70,8 +73,8 @@ std::vector<std::string> Problem::check() const {
   }
   if (ii && *ii <= 0) errors.push_back(fmt::format("II={} must be positive", *ii));
   if (ii && !isModulo()) {
-    errors.push_back(fmt::format("II={} is given, but a {} problem has no II", *ii,
-                                 toString(kind)));
+    errors.push_back(
+        fmt::format("II={} is given, but a {} problem has no II", *ii, toString(kind)));
   }
   if (kind == ProblemKind::kModuloWarp) {
     if (machine->warps < 1 || machine->warps > kMaxWarps) {
@@ -80,9 +83,10 @@ std::vector<std::string> Problem::check() const {
     }
     if (machine->variableLatencyWarp &&
         (*machine->variableLatencyWarp < 0 || *machine->variableLatencyWarp >= machine->warps)) {
-      errors.push_back(fmt::format("variable-latency warp {} is not among the {} warps of "
-                                   "machine '{}'",
-                                   *machine->variableLatencyWarp, machine->warps, machine->name));
+      errors.push_back(
+          fmt::format("variable-latency warp {} is not among the {} warps of "
+                      "machine '{}'",
+                      *machine->variableLatencyWarp, machine->warps, machine->name));
     }
     for (OpId op = 0; op < graph->numOps(); ++op) {
       if (graph->minWarps(op) > machine->warps) {
@@ -91,15 +95,17 @@ std::vector<std::string> Problem::check() const {
                                      machine->warps));
       }
       if (graph->variableLatency(op) && !machine->variableLatencyWarp) {
-        errors.push_back(fmt::format("op {} has variable latency, but machine '{}' names no "
-                                     "variable-latency warp (variable_latency_warp)",
-                                     graph->opName(op), machine->name));
+        errors.push_back(
+            fmt::format("op {} has variable latency, but machine '{}' names no "
+                        "variable-latency warp (variable_latency_warp)",
+                        graph->opName(op), machine->name));
         break;
       }
       if (graph->variableLatency(op) && graph->minWarps(op) != 1) {
-        errors.push_back(fmt::format("variable-latency op {} needs min_warps={}, but the "
-                                     "variable-latency warp is a single warp",
-                                     graph->opName(op), graph->minWarps(op)));
+        errors.push_back(
+            fmt::format("variable-latency op {} needs min_warps={}, but the "
+                        "variable-latency warp is a single warp",
+                        graph->opName(op), graph->minWarps(op)));
       }
     }
   }

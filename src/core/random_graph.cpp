@@ -1,9 +1,9 @@
-#include <gaus/core/random_graph.hpp>
+#include <algorithm>
+#include <numeric>
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <numeric>
+#include <gaus/core/random_graph.hpp>
 
 namespace gaus {
 
@@ -73,9 +73,8 @@ std::optional<std::string> validate(const RandomGraphOptions& options) {
   if (options.backEdges < 0 || options.maxDistance < 1) {
     return "backEdges must be >= 0 and maxDistance >= 1";
   }
-  if (options.weightedFraction < 0 || options.weightedFraction > 1 ||
-      options.commFraction < 0 || options.commFraction > 1 ||
-      options.maxWeight < options.minWeight) {
+  if (options.weightedFraction < 0 || options.weightedFraction > 1 || options.commFraction < 0 ||
+      options.commFraction > 1 || options.maxWeight < options.minWeight) {
     return "weight fractions must be in [0, 1] and minWeight <= maxWeight";
   }
   return std::nullopt;
@@ -103,7 +102,8 @@ Expected<RandomInstance> generateRandomGraph(const RandomGraphOptions& options) 
   std::vector<OpId> order(static_cast<std::size_t>(n));
   std::iota(order.begin(), order.end(), 0);
   for (std::int32_t i = n - 1; i > 0; --i) {
-    std::swap(order[i], order[static_cast<std::int32_t>(random.below(static_cast<std::uint64_t>(i) + 1))]);
+    std::swap(order[i],
+              order[static_cast<std::int32_t>(random.below(static_cast<std::uint64_t>(i) + 1))]);
   }
 
   GraphBuilder builder(fmt::format("random_{}_{}", n, options.seed));
@@ -116,7 +116,8 @@ Expected<RandomInstance> generateRandomGraph(const RandomGraphOptions& options) 
         std::upper_bound(cumulativeShare.begin(), cumulativeShare.end() - 1, pick) -
         cumulativeShare.begin());
     const RandomOpType& type = options.opTypes[typeIndex];
-    const auto latency = static_cast<std::int32_t>(random.between(type.minLatency, type.maxLatency));
+    const auto latency =
+        static_cast<std::int32_t>(random.between(type.minLatency, type.maxLatency));
     const OpId op = builder.addOp(fmt::format("n{}", id), latency);
     builder.setKind(op, type.name);
     const std::int32_t occupancy = type.occupancy > 0 ? type.occupancy : latency;

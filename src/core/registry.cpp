@@ -1,9 +1,9 @@
-#include <gaus/core/registry.hpp>
+#include <algorithm>
+#include <limits>
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <limits>
+#include <gaus/core/registry.hpp>
 
 namespace gaus {
 
@@ -18,15 +18,19 @@ Deadline::Deadline(std::optional<double> seconds) : start_(std::chrono::steady_c
   }
 }
 
-bool Deadline::expired() const { return end_ && std::chrono::steady_clock::now() >= *end_; }
+bool Deadline::expired() const {
+  return end_ && std::chrono::steady_clock::now() >= *end_;
+}
 
 double Deadline::remainingSeconds() const {
   if (!end_) return std::numeric_limits<double>::infinity();
-  return std::max(0.0, std::chrono::duration<double>(*end_ - std::chrono::steady_clock::now())
-                           .count());
+  return std::max(0.0,
+                  std::chrono::duration<double>(*end_ - std::chrono::steady_clock::now()).count());
 }
 
-double Deadline::elapsedSeconds() const { return secondsSince(start_); }
+double Deadline::elapsedSeconds() const {
+  return secondsSince(start_);
+}
 
 void MethodRegistry::add(MethodInfo method) {
   const std::string name = method.name;

@@ -4,11 +4,16 @@ namespace gaus {
 
 std::string_view toString(SolveStatus status) {
   switch (status) {
-    case SolveStatus::kOptimal: return "optimal";
-    case SolveStatus::kFeasible: return "feasible";
-    case SolveStatus::kInfeasible: return "infeasible";
-    case SolveStatus::kTimeout: return "timeout";
-    case SolveStatus::kError: return "error";
+    case SolveStatus::kOptimal:
+      return "optimal";
+    case SolveStatus::kFeasible:
+      return "feasible";
+    case SolveStatus::kInfeasible:
+      return "infeasible";
+    case SolveStatus::kTimeout:
+      return "timeout";
+    case SolveStatus::kError:
+      return "error";
   }
   return "error";
 }

@@ -1,8 +1,8 @@
-#include <gaus/core/schedule.hpp>
+#include <algorithm>
 
 #include <fmt/format.h>
 
-#include <algorithm>
+#include <gaus/core/schedule.hpp>
 
 #include "usage_profile.hpp"
 
@@ -47,8 +47,8 @@ ScheduleMetrics computeMetrics(const Graph& graph, const Machine& machine,
   for (auto& profile : usage) metrics.peakUsage.push_back(profile.peak());
 
   detail::UsageProfile<double> live(ii);
-  std::vector<detail::UsageProfile<std::int64_t>> footprint(
-      machine.memories.size(), detail::UsageProfile<std::int64_t>(ii));
+  std::vector<detail::UsageProfile<std::int64_t>> footprint(machine.memories.size(),
+                                                            detail::UsageProfile<std::int64_t>(ii));
   for (OpId op = 0; op < opCount; ++op) {
     const bool hasFootprint = !graph.footprints(op).empty();
     if (graph.mem(op) == 0.0 && !hasFootprint) continue;

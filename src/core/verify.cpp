@@ -12,12 +12,12 @@
 //   and cycles(o) is the length of its reservation table.
 // - Warps differ for the spill rule when the two warp sets are not identical.
 
-#include <gaus/core/verify.hpp>
+#include <algorithm>
+#include <bit>
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <bit>
+#include <gaus/core/verify.hpp>
 
 #include "usage_profile.hpp"
 
@@ -25,16 +25,26 @@ namespace gaus {
 
 std::string_view toString(ConstraintFamily family) {
   switch (family) {
-    case ConstraintFamily::kShape: return "shape";
-    case ConstraintFamily::kPrecedence: return "precedence";
-    case ConstraintFamily::kHorizon: return "horizon";
-    case ConstraintFamily::kResource: return "resource";
-    case ConstraintFamily::kWarpAssignment: return "warp-assignment";
-    case ConstraintFamily::kVariableLatency: return "variable-latency";
-    case ConstraintFamily::kRegisterLimit: return "register-limit";
-    case ConstraintFamily::kMemoryCapacity: return "memory-capacity";
-    case ConstraintFamily::kSpillDelay: return "spill-delay";
-    case ConstraintFamily::kBlockingConcurrency: return "blocking-concurrency";
+    case ConstraintFamily::kShape:
+      return "shape";
+    case ConstraintFamily::kPrecedence:
+      return "precedence";
+    case ConstraintFamily::kHorizon:
+      return "horizon";
+    case ConstraintFamily::kResource:
+      return "resource";
+    case ConstraintFamily::kWarpAssignment:
+      return "warp-assignment";
+    case ConstraintFamily::kVariableLatency:
+      return "variable-latency";
+    case ConstraintFamily::kRegisterLimit:
+      return "register-limit";
+    case ConstraintFamily::kMemoryCapacity:
+      return "memory-capacity";
+    case ConstraintFamily::kSpillDelay:
+      return "spill-delay";
+    case ConstraintFamily::kBlockingConcurrency:
+      return "blocking-concurrency";
   }
   return "unknown";
 }
@@ -115,8 +125,8 @@ class Judge {
       ok = false;
     }
     if (problem_.ii && ii_ && *problem_.ii != *ii_) {
-      fail(ConstraintFamily::kShape, "problem fixes II={} but the schedule has II={}",
-           *problem_.ii, *ii_);
+      fail(ConstraintFamily::kShape, "problem fixes II={} but the schedule has II={}", *problem_.ii,
+           *ii_);
       ok = false;
     }
     for (OpId op = 0; op < opCount; ++op) {
@@ -205,8 +215,8 @@ class Judge {
   void checkResources() {
     std::optional<std::int64_t> ii;
     if (ii_) ii = *ii_;
-    std::vector<detail::UsageProfile<std::int64_t>> usage(
-        machine_.resources.size(), detail::UsageProfile<std::int64_t>(ii));
+    std::vector<detail::UsageProfile<std::int64_t>> usage(machine_.resources.size(),
+                                                          detail::UsageProfile<std::int64_t>(ii));
     for (OpId op = 0; op < graph_.numOps(); ++op) {
       for (const auto& block : graph_.reservation(op)) {
         if (block.resource < 0 || block.resource >= machine_.numResources()) {
@@ -227,8 +237,7 @@ class Judge {
           if (keepingMessages()) {
             fail(ConstraintFamily::kResource,
                  "resource {} over capacity at {}: {} units in use > capacity {} (ops {})",
-                 machine_.resources[r].name, cycleText(cycle), inUse, capacity,
-                 opsUsing(r, cycle));
+                 machine_.resources[r].name, cycleText(cycle), inUse, capacity, opsUsing(r, cycle));
           } else {
             // Count the rest of the run at once; the messages are full anyway.
             report_.totalViolations += end - cycle;
@@ -245,8 +254,8 @@ class Judge {
     if (machine_.memories.empty()) return;
     std::optional<std::int64_t> ii;
     if (ii_) ii = *ii_;
-    std::vector<detail::UsageProfile<std::int64_t>> usage(
-        machine_.memories.size(), detail::UsageProfile<std::int64_t>(ii));
+    std::vector<detail::UsageProfile<std::int64_t>> usage(machine_.memories.size(),
+                                                          detail::UsageProfile<std::int64_t>(ii));
     bool any = false;
     for (OpId op = 0; op < graph_.numOps(); ++op) {
       const auto prints = graph_.footprints(op);
@@ -278,8 +287,7 @@ class Judge {
   bool checkWarpSets() {
     const auto& warps = *schedule_.warps;
     const std::int32_t warpCount = machine_.warps;
-    const WarpSet allowed =
-        warpCount >= kMaxWarps ? ~WarpSet{0} : ((WarpSet{1} << warpCount) - 1);
+    const WarpSet allowed = warpCount >= kMaxWarps ? ~WarpSet{0} : ((WarpSet{1} << warpCount) - 1);
     bool ok = true;
     for (OpId op = 0; op < graph_.numOps(); ++op) {
       const WarpSet set = warps[op];
@@ -315,8 +323,7 @@ class Judge {
              graph_.opName(op), formatWarpSet(warps[op]), vlWarp);
       } else if (!graph_.variableLatency(op) && onVl) {
         fail(ConstraintFamily::kVariableLatency,
-             "op {} (fixed latency) is on the variable-latency warp {}", graph_.opName(op),
-             vlWarp);
+             "op {} (fixed latency) is on the variable-latency warp {}", graph_.opName(op), vlWarp);
       }
     }
   }
@@ -357,8 +364,8 @@ class Judge {
       const std::int32_t distance = graph_.edgeDistance(e);
       if (distance > 0 && !ii_) continue;
       if (warps[source] == warps[target] || graph_.spillCost(source) == 0) continue;
-      const Cycle earliest = schedule_.start[source] + graph_.edgeDelay(e) +
-                             graph_.spillCost(source) - distance * ii;
+      const Cycle earliest =
+          schedule_.start[source] + graph_.edgeDelay(e) + graph_.spillCost(source) - distance * ii;
       if (schedule_.start[target] < earliest) {
         fail(ConstraintFamily::kSpillDelay,
              "cross-warp edge {} (t={}, warps {}) -> {} (t={}, warps {}) needs delay {} + spill "
@@ -384,8 +391,8 @@ class Judge {
           fail(ConstraintFamily::kBlockingConcurrency,
                "{} waits on a blocking synchronization at {} on warps {}, while {} (t={}, {} "
                "cycles) is executing on a shared warp",
-               graph_.opName(op), cycleText(issue), formatWarpSet(warps[op]),
-               graph_.opName(other), schedule_.start[other], window);
+               graph_.opName(op), cycleText(issue), formatWarpSet(warps[op]), graph_.opName(other),
+               schedule_.start[other], window);
         }
       }
     }

@@ -36,8 +36,8 @@ std::vector<OpId> criticalPath(const Graph& graph, const std::vector<OpId>& topo
 struct Components {
   std::vector<std::int32_t> componentOf;  // per op
   std::int32_t count = 0;
-  std::vector<std::int64_t> offset;        // CSR: members of component c are
-  std::vector<OpId> members;               // members[offset[c] .. offset[c + 1])
+  std::vector<std::int64_t> offset;  // CSR: members of component c are
+  std::vector<OpId> members;         // members[offset[c] .. offset[c + 1])
   std::int32_t size(std::int32_t c) const {
     return static_cast<std::int32_t>(offset[c + 1] - offset[c]);
   }
@@ -50,9 +50,9 @@ std::int32_t countWeaklyConnectedComponents(const Graph& graph);
 // ResMII = max over limited resources r of ceil(total units x cycles reserved on r / cap(r)).
 // A resource of capacity 0 that some op needs makes every II infeasible: `infeasible` says so.
 struct ResMii {
-  std::int64_t value = 1;                   // at least 1
-  std::optional<ResourceId> binding;        // the resource attaining the maximum
-  std::optional<std::string> infeasible;    // "op mul3 needs resource MUL of capacity 0"
+  std::int64_t value = 1;                 // at least 1
+  std::optional<ResourceId> binding;      // the resource attaining the maximum
+  std::optional<std::string> infeasible;  // "op mul3 needs resource MUL of capacity 0"
 };
 ResMii computeResMii(const Graph& graph, const Machine& machine);
 
@@ -62,7 +62,7 @@ ResMii computeResMii(const Graph& graph, const Machine& machine);
 // has no feasible II: `infeasible` names it.
 struct RecMii {
   std::int64_t value = 0;
-  std::vector<OpId> bindingCycle;        // ops of a component that binds at value - 1, if any
+  std::vector<OpId> bindingCycle;  // ops of a component that binds at value - 1, if any
   std::optional<std::string> infeasible;
 };
 RecMii computeRecMii(const Graph& graph);

@@ -16,8 +16,8 @@ struct Error {
 template <typename T>
 class Expected {
  public:
-  Expected(T value) : storage_(std::move(value)) {}         // NOLINT: implicit by design
-  Expected(Error error) : storage_(std::move(error)) {}     // NOLINT: implicit by design
+  Expected(T value) : storage_(std::move(value)) {}      // NOLINT: implicit by design
+  Expected(Error error) : storage_(std::move(error)) {}  // NOLINT: implicit by design
 
   bool ok() const { return std::holds_alternative<T>(storage_); }
   explicit operator bool() const { return ok(); }

@@ -49,7 +49,8 @@ struct OpAttributes {
   std::int32_t regs = 0;  // registers its live value needs on the warp that holds it
   std::vector<MemoryFootprint> footprints;
   bool variableLatency = false;  // must run on the machine's variable-latency warp
-  bool streaming = false;  // variable-latency op with no incoming data edge: outgoing delays count 0
+  bool streaming =
+      false;  // variable-latency op with no incoming data edge: outgoing delays count 0
   std::int32_t spillCost = 0;  // extra delay when a consumer runs on another warp
   std::int32_t minWarps = 1;   // size of the warp set the op needs
 };

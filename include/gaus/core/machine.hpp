@@ -33,9 +33,9 @@ class Machine {
   std::string name;
   std::vector<Resource> resources;
   std::vector<Memory> memories;
-  std::int32_t warps = 1;                          // warps (warp groups) available to a kernel
-  std::optional<std::int32_t> registerLimit;       // per warp; unset: unchecked
-  std::optional<std::int32_t> variableLatencyWarp; // W_vl; unset: no isolation required
+  std::int32_t warps = 1;                           // warps (warp groups) available to a kernel
+  std::optional<std::int32_t> registerLimit;        // per warp; unset: unchecked
+  std::optional<std::int32_t> variableLatencyWarp;  // W_vl; unset: no isolation required
 
   std::optional<ResourceId> findResource(std::string_view resourceName) const;
   std::optional<MemoryId> findMemory(std::string_view memoryName) const;

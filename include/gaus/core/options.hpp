@@ -37,7 +37,8 @@ class OptionReader {
   std::optional<double> getOptionalDouble(std::string_view name);
 
   // Empty when all options were understood; otherwise one message listing every problem, e.g.
-  // "method gaus: unknown option 'lrr' (known: lr, ...); option 'seed' expects an integer, got 'x'".
+  // "method gaus: unknown option 'lrr' (known: lr, ...); option 'seed' expects an integer, got
+  // 'x'".
   std::string finish() const;
   const std::vector<std::pair<std::string, std::string>>& used() const { return used_; }
 

@@ -14,12 +14,12 @@
 namespace gaus {
 
 struct RandomOpType {
-  std::string name;             // also the resource the op reserves
+  std::string name;  // also the resource the op reserves
   std::int32_t minLatency = 1;
   std::int32_t maxLatency = 1;
-  std::int32_t occupancy = 1;   // cycles the unit is busy; 0 = the op's latency
+  std::int32_t occupancy = 1;         // cycles the unit is busy; 0 = the op's latency
   std::optional<std::int32_t> units;  // capacity of the resource; unset: unlimited
-  double share = 1.0;           // relative frequency
+  double share = 1.0;                 // relative frequency
 };
 
 struct RandomGraphOptions {

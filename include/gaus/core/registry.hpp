@@ -44,9 +44,9 @@ using MethodFunction =
 
 struct MethodInfo {
   std::string name;
-  std::string summary;                   // one line for --help
-  std::vector<ProblemKind> kinds;        // problem kinds it accepts
-  std::vector<OptionDoc> options;        // documented options with defaults
+  std::string summary;             // one line for --help
+  std::vector<ProblemKind> kinds;  // problem kinds it accepts
+  std::vector<OptionDoc> options;  // documented options with defaults
   MethodFunction run;
 };
 

@@ -44,7 +44,7 @@ struct Result {
   SolveStats stats;
   std::string message;  // one line: why infeasible, what timed out, what failed
   std::vector<std::pair<std::string, std::string>> options;  // every option with its value used
-  std::vector<std::string> log;     // attempts, in order ("II=3 L=7 sat 0.01s")
+  std::vector<std::string> log;                       // attempts, in order ("II=3 L=7 sat 0.01s")
   std::vector<std::pair<std::string, double>> extra;  // method-specific figures
   std::optional<VerificationReport> verification;     // filled by MethodRegistry::run
 

@@ -12,16 +12,16 @@
 namespace gaus {
 
 struct Schedule {
-  std::vector<Cycle> start;                  // start cycle per op (>= 0)
-  std::optional<std::int32_t> ii;            // initiation interval of a modulo schedule
-  std::optional<std::vector<WarpSet>> warps; // warp set per op (warp specialization)
+  std::vector<Cycle> start;                   // start cycle per op (>= 0)
+  std::optional<std::int32_t> ii;             // initiation interval of a modulo schedule
+  std::optional<std::vector<WarpSet>> warps;  // warp set per op (warp specialization)
 
   friend bool operator==(const Schedule&, const Schedule&) = default;
 };
 
 struct ScheduleMetrics {
-  Cycle latency = 0;                   // L = max over ops of start + duration (0 when empty)
-  std::optional<std::int32_t> stages;  // ceil(L / II) for modulo schedules
+  Cycle latency = 0;                    // L = max over ops of start + duration (0 when empty)
+  std::optional<std::int32_t> stages;   // ceil(L / II) for modulo schedules
   std::vector<std::int64_t> peakUsage;  // per resource: peak units in use in any cycle (mod II)
   // Peak of the summed `mem` of live values; a value is live from its op's start until its last
   // consumer starts (consumer start + distance * II for loop-carried edges; GAUS.md "Memory").

@@ -1,6 +1,6 @@
-#include <catch2/catch.hpp>
-
 #include <functional>
+
+#include <catch2/catch.hpp>
 
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/random_graph.hpp>

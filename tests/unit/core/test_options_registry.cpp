@@ -27,7 +27,10 @@ TEST_CASE("option reader parses typed values and reports typos", "[core][options
 TEST_CASE("registry verifies what a method returns", "[core][registry]") {
   MethodRegistry registry;
   // A method that returns a fixed schedule: legal for the toy at II 2, illegal at II 1.
-  registry.add({"fixed", "returns S:0 P:2 O:3", {ProblemKind::kModulo}, {},
+  registry.add({"fixed",
+                "returns S:0 P:2 O:3",
+                {ProblemKind::kModulo},
+                {},
                 [](const Problem& problem, const MethodOptions&, const RunContext&) {
                   Result result;
                   result.status = SolveStatus::kFeasible;

@@ -5,8 +5,7 @@
 
 using namespace gaus;
 
-TEST_CASE("random graphs are deterministic for a seed and differ across seeds",
-          "[core][random]") {
+TEST_CASE("random graphs are deterministic for a seed and differ across seeds", "[core][random]") {
   RandomGraphOptions options;
   options.ops = 500;
   options.averageDegree = 3;

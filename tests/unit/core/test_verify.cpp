@@ -60,9 +60,9 @@ TEST_CASE("precedence: forward and loop-carried violations name ops, times and n
     // II = 3 leaves TC free; O at 2 starts before P (t=2) + 1.
     const auto report = verify(toy.problem(ProblemKind::kModulo), moduloSchedule({0, 2, 2}, 3));
     REQUIRE(report.count(ConstraintFamily::kPrecedence) == 1);
-    CHECK_THAT(report.violations[0].message,
-               Catch::Contains("P (t=2, d=1) -> O (t=2), δ=0, II=3") &&
-                   Catch::Contains("at or after 3"));
+    CHECK_THAT(
+        report.violations[0].message,
+        Catch::Contains("P (t=2, d=1) -> O (t=2), δ=0, II=3") && Catch::Contains("at or after 3"));
   }
   SECTION("loop-carried edge is checked only with an II") {
     // Chain with an extra back edge d -> a of delay 10, distance 1.
@@ -89,7 +89,8 @@ TEST_CASE("horizon: an op completing after D is reported", "[core][verify]") {
   CHECK(verify(chain.problem(ProblemKind::kLatencyBounded, 7), schedule).ok());
   const auto report = verify(chain.problem(ProblemKind::kLatencyBounded, 6), schedule);
   REQUIRE(report.count(ConstraintFamily::kHorizon) == 1);
-  CHECK_THAT(report.violations[0].message, Catch::Contains("d (t=6, duration 1) completes at 7 > D=6"));
+  CHECK_THAT(report.violations[0].message,
+             Catch::Contains("d (t=6, duration 1) completes at 7 > D=6"));
 }
 
 TEST_CASE("resources: multi-cycle blocks, acyclic and wrapping modulo II", "[core][verify]") {
