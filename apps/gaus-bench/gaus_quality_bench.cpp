@@ -24,6 +24,7 @@
 
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/verify.hpp>
+#include <gaus/io/gs_schedule.hpp>
 
 #include "bench_main.hpp"
 #include "gaus_workload.hpp"
@@ -65,7 +66,9 @@ MethodOptions gausOptions(const GausQualityFlags& flags, MethodOptions options) 
   return options;
 }
 
-std::string statusText(const Result& result) { return std::string(toString(result.status)); }
+std::string statusText(const Result& result) {
+  return std::string(toString(result.status));
+}
 
 // Instances of the files below `folder` (sorted), after --filter and --limit.
 std::vector<Instance> selectInstances(const GausQualityFlags& flags,
@@ -97,8 +100,7 @@ void progress(std::string_view family, const std::string& name) {
 
 void addHeuriGym(Report& report, const GausQualityFlags& flags,
                  const std::filesystem::path& benchmarks) {
-  auto instances =
-      selectInstances(flags, benchmarks / "heurigym-operator-scheduling", ".json");
+  auto instances = selectInstances(flags, benchmarks / "heurigym-operator-scheduling", ".json");
   std::stable_sort(instances.begin(), instances.end(), [](const Instance& a, const Instance& b) {
     return a.graph->numOps() < b.graph->numOps();
   });
@@ -110,7 +112,8 @@ void addHeuriGym(Report& report, const GausQualityFlags& flags,
     progress("heurigym", instance.name);
     const Problem problem = instance.problem(ProblemKind::kLatency);
     const Result list = runVerified("list", instance.name, problem);
-    const Result gaus = runVerified("gaus", instance.name, problem, gausOptions(flags, {}), flags.heurigymSeconds);
+    const Result gaus =
+        runVerified("gaus", instance.name, problem, gausOptions(flags, {}), flags.heurigymSeconds);
     seconds += gaus.stats.seconds;
     const double baseline = referenceFigure(instance, "baseline_latency");
     const auto listLatency = static_cast<double>(list.verification->metrics.latency);
@@ -137,8 +140,8 @@ void addHeuriGym(Report& report, const GausQualityFlags& flags,
   report.addTable(fmt::format("HeuriGym, formulation L ({} s per instance): latency; lower bound "
                               "= max(critical path, ResMII); baseline = baseline.json's ILP",
                               flags.heurigymSeconds),
-                  {"instance", "ops", "lower bound", "list", "GauS", "baseline",
-                   "GauS / baseline", "status", "s"},
+                  {"instance", "ops", "lower bound", "list", "GauS", "baseline", "GauS / baseline",
+                   "status", "s"},
                   std::move(cells));
 }
 
@@ -157,7 +160,8 @@ void addMachSuite(Report& report, const GausQualityFlags& flags,
     const std::int64_t recMii = computeRecMii(graph).value;
     const std::int64_t minIi = std::max<std::int64_t>({1, resMii, recMii});
     const Result ims = runVerified("ims", instance.name, problem);
-    const Result gaus = runVerified("gaus", instance.name, problem, gausOptions(flags, {}), flags.machsuiteSeconds);
+    const Result gaus =
+        runVerified("gaus", instance.name, problem, gausOptions(flags, {}), flags.machsuiteSeconds);
     seconds += gaus.stats.seconds;
     const std::int64_t imsIi = *ims.schedule->ii;
     const std::int64_t ii = *gaus.schedule->ii;
@@ -192,8 +196,7 @@ void addMachSuite(Report& report, const GausQualityFlags& flags,
 void addEpfl(Report& report, const GausQualityFlags& flags,
              const std::filesystem::path& benchmarks) {
   auto instances = selectInstances(flags, benchmarks / "epfl-combinational", ".aig");
-  std::erase_if(instances,
-                [&](const Instance& i) { return i.graph->numOps() > flags.epflMaxOps; });
+  std::erase_if(instances, [&](const Instance& i) { return i.graph->numOps() > flags.epflMaxOps; });
   std::stable_sort(instances.begin(), instances.end(), [](const Instance& a, const Instance& b) {
     return a.graph->numOps() < b.graph->numOps();
   });
@@ -251,17 +254,19 @@ void addGsSchedule(Report& report, const GausQualityFlags& flags,
   std::vector<std::vector<std::string>> cells;
   for (const Instance& instance : instances) {
     progress("gs", instance.name);
-    const Problem problem = gsScheduleProblem(instance, kStages);
+    auto built = io::gsScheduleProblem(instance, kStages);
+    if (!built) throw std::runtime_error(built.error());
+    const Problem problem = std::move(built).value();
     const Graph& graph = *problem.graph;
-    const Result gaus = runVerified("gaus", instance.name, problem,
-                                    gausOptions(flags, {{"formulation", "A"}, {"alpha", "0.01"}}),
-                                    flags.gsSeconds);
+    const Result gaus =
+        runVerified("gaus", instance.name, problem,
+                    gausOptions(flags, {{"formulation", "A"}, {"alpha", "0.01"}}), flags.gsSeconds);
     seconds += gaus.stats.seconds;
     const Schedule greedy = greedyBalancedStages(graph, kStages);
     const VerificationReport greedyCheck = verify(problem, greedy);
     if (!greedyCheck.ok()) {
-      throw std::runtime_error(fmt::format("greedy balanced on {}: {}", instance.name,
-                                           greedyCheck.summary()));
+      throw std::runtime_error(
+          fmt::format("greedy balanced on {}: {}", instance.name, greedyCheck.summary()));
     }
     const GsObjective ours = evaluateGsSchedule(graph, *gaus.schedule, kStages);
     const GsObjective theirs = evaluateGsSchedule(graph, greedy, kStages);
@@ -275,15 +280,14 @@ void addGsSchedule(Report& report, const GausQualityFlags& flags,
       belowGsSchedule += ours.value(kRatio) < it->second;
       gsSchedule = fmt::format("{}", it->second);
     }
-    cells.push_back({instance.name, std::to_string(graph.numOps()),
-                     std::to_string(graph.numEdges()),
-                     fmt::format("{} ({} / {})", ours.value(kRatio), ours.peakStageWeight,
-                                 ours.crossings),
-                     fmt::format("{} ({} / {})", theirs.value(kRatio), theirs.peakStageWeight,
-                                 theirs.crossings),
-                     gsSchedule, fmt::format("{}", bound), ratioText(ours.value(kRatio) / bound),
-                     ratioText(theirs.value(kRatio) / bound), statusText(gaus),
-                     fmt::format("{:.1f}", gaus.stats.seconds)});
+    cells.push_back(
+        {instance.name, std::to_string(graph.numOps()), std::to_string(graph.numEdges()),
+         fmt::format("{} ({} / {})", ours.value(kRatio), ours.peakStageWeight, ours.crossings),
+         fmt::format("{} ({} / {})", theirs.value(kRatio), theirs.peakStageWeight,
+                     theirs.crossings),
+         gsSchedule, fmt::format("{}", bound), ratioText(ours.value(kRatio) / bound),
+         ratioText(theirs.value(kRatio) / bound), statusText(gaus),
+         fmt::format("{:.1f}", gaus.stats.seconds)});
   }
   report.add("GS-Schedule graphs", static_cast<double>(instances.size()));
   report.add("  GauS < greedy balanced", static_cast<double>(belowGreedy), "graphs");
@@ -305,8 +309,8 @@ void addGsSchedule(Report& report, const GausQualityFlags& flags,
 Report runGausQuality(const GausQualityFlags& flags) {
   if (!(flags.family == "all" || flags.family == "heurigym" || flags.family == "machsuite" ||
         flags.family == "epfl" || flags.family == "gs")) {
-    throw std::runtime_error(fmt::format(
-        "--family {}: use heurigym, machsuite, epfl, gs or all", flags.family));
+    throw std::runtime_error(
+        fmt::format("--family {}: use heurigym, machsuite, epfl, gs or all", flags.family));
   }
   Report report(fmt::format("GauS on the shared benchmarks ({})", flags.family));
   for (auto& [key, value] : environmentNotes()) report.note(key, value);
@@ -354,7 +358,8 @@ void addGausQualitySuite(CLI::App& app, BenchOptions& options) {
       ->capture_default_str();
   command->add_option("-O,--option", flags->gausOptions,
                       "Option of method gaus, KEY=VALUE (repeatable; over the suite's own)");
-  command->add_flag("--all", flags->allRows, "MachSuite: list every loop, not only those above MinII");
+  command->add_flag("--all", flags->allRows,
+                    "MachSuite: list every loop, not only those above MinII");
   command->callback([flags, &options] { emitReport(runGausQuality(*flags), options); });
 }
 

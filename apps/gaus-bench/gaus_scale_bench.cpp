@@ -61,8 +61,10 @@ nlohmann::json measureSize(std::int32_t ops, const GausScaleFlags& flags) {
       {"first_horizon", horizons.empty() ? 0 : horizons.front()},
       {"adam_steps", extraFigure(result, "adam_steps").value_or(0.0)},
   };
-  if (auto perStep = extraFigure(result, "seconds_per_step")) figures["seconds_per_step"] = *perStep;
-  if (auto first = extraFigure(result, "first_legal_seconds")) figures["first_legal_seconds"] = *first;
+  if (auto perStep = extraFigure(result, "seconds_per_step"))
+    figures["seconds_per_step"] = *perStep;
+  if (auto first = extraFigure(result, "first_legal_seconds"))
+    figures["first_legal_seconds"] = *first;
   return figures;
 }
 
@@ -109,15 +111,14 @@ nlohmann::json measureSizeInChild(std::int32_t ops, const GausScaleFlags& flags)
   }
   nlohmann::json figures = nlohmann::json::parse(text);
   if (figures.contains("error")) {
-    throw std::runtime_error(fmt::format("gaus-scale, {} ops: {}", ops,
-                                         figures["error"].get<std::string>()));
+    throw std::runtime_error(
+        fmt::format("gaus-scale, {} ops: {}", ops, figures["error"].get<std::string>()));
   }
   figures["peak_rss_bytes"] = static_cast<std::int64_t>(usage.ru_maxrss) * 1024;
   return figures;
 }
 
-std::string figureText(const nlohmann::json& figures, const char* key, double scale,
-                       int decimals) {
+std::string figureText(const nlohmann::json& figures, const char* key, double scale, int decimals) {
   if (!figures.contains(key)) return "-";
   return fmt::format("{:.{}f}", figures[key].get<double>() * scale, decimals);
 }
@@ -145,14 +146,13 @@ Report runGausScale(const GausScaleFlags& flags) {
                      std::to_string(figures["gaus_latency"].get<std::int64_t>()),
                      fmt::format("{}", figures["adam_steps"].get<double>()),
                      figureText(figures, "seconds_per_step", 1e3, 1),
-                     figureText(figures, "first_legal_seconds", 1.0, 1), fmt::format("{:.2f}", rssGb),
-                     figures["status"].get<std::string>(),
+                     figureText(figures, "first_legal_seconds", 1.0, 1),
+                     fmt::format("{:.2f}", rssGb), figures["status"].get<std::string>(),
                      fmt::format("{:.1f}", figures["seconds"].get<double>())});
     if (ops == flags.largestTarget) {
       const std::string size = fmt::format("{} ops: ", ops);
-      report.add({size + "horizon D of the first attempt",
-                  figures["first_horizon"].get<double>(), "cycles", std::nullopt,
-                  static_cast<double>(flags.minHorizon)});
+      report.add({size + "horizon D of the first attempt", figures["first_horizon"].get<double>(),
+                  "cycles", std::nullopt, static_cast<double>(flags.minHorizon)});
       report.add({size + "legal schedule found by optimization", legal ? 1.0 : 0.0, "(1 = yes)",
                   std::nullopt, 1.0});
       report.add({size + "peak RSS", rssGb, "GB", flags.rssTargetGb, std::nullopt});
@@ -182,8 +182,9 @@ void addGausScaleSuite(CLI::App& app, BenchOptions& options) {
   command->add_option("--seed", flags->seed, "Seed of the generator")->capture_default_str();
   command->add_option("--batch", flags->batch, "GauS batch rows (0: the engine's automatic)")
       ->capture_default_str();
-  command->add_option("--rss-target", flags->rssTargetGb,
-                      "Peak RSS target (GB) of the 100,000-op size")
+  command
+      ->add_option("--rss-target", flags->rssTargetGb,
+                   "Peak RSS target (GB) of the 100,000-op size")
       ->capture_default_str();
   command->callback([flags, &options] { emitReport(runGausScale(*flags), options); });
 }

@@ -40,15 +40,12 @@ Report runGausStep(const GausStepFlags& flags) {
   const Result list = runCatalogMethod("list", instance, ProblemKind::kLatency);
   requireVerified(list, "list", instance.name);
 
-  const MethodOptions options = {{"formulation", "L"},
-                                 {"batch", "1"},
-                                 {"dtype", "float32"},
-                                 {"device", "cpu"},
-                                 {"kernels", flags.kernels},
-                                 {"threads", std::to_string(flags.threads)},
-                                 {"horizon_search", "linear"},
-                                 {"max_steps", std::to_string(flags.steps)},
-                                 {"progress_interval", "1000"}};
+  const MethodOptions options = {
+      {"formulation", "L"},         {"batch", "1"},
+      {"dtype", "float32"},         {"device", "cpu"},
+      {"kernels", flags.kernels},   {"threads", std::to_string(flags.threads)},
+      {"horizon_search", "linear"}, {"max_steps", std::to_string(flags.steps)},
+      {"progress_interval", "1000"}};
   report.note("run", fmt::format("method gaus, formulation L, batch 1, float32, CPU, kernels {}, "
                                  "threads {} (0: LibTorch's default), {} Adam steps in all",
                                  flags.kernels, flags.threads, flags.steps));
@@ -60,9 +57,9 @@ Report runGausStep(const GausStepFlags& flags) {
   const auto perStep = extraFigure(result, "seconds_per_step");
   const auto steps = extraFigure(result, "adam_steps");
   if (horizons.empty() || !perStep || !steps) {
-    throw std::runtime_error(fmt::format(
-        "gaus on {} reported no attempt or no step figures; its log: {}", instance.name,
-        fmt::join(result.log, " | ")));
+    throw std::runtime_error(
+        fmt::format("gaus on {} reported no attempt or no step figures; its log: {}", instance.name,
+                    fmt::join(result.log, " | ")));
   }
   report.add("list scheduling latency", static_cast<double>(list.verification->metrics.latency),
              "cycles");

@@ -12,9 +12,8 @@ RandomGraphOptions gausWorkloadOptions(std::int32_t ops, std::uint64_t seed) {
   options.ops = ops;
   options.averageDegree = 3.0;
   options.maxIdSpan = 2000;
-  options.opTypes = {{"ALU", 1, 1, 1, 8, 3.0},
-                     {"MUL", 2, 4, 1, 2, 1.0},
-                     {"MEM", 1, 3, 2, std::nullopt, 1.0}};
+  options.opTypes = {
+      {"ALU", 1, 1, 1, 8, 3.0}, {"MUL", 2, 4, 1, 2, 1.0}, {"MEM", 1, 3, 2, std::nullopt, 1.0}};
   options.seed = seed;
   return options;
 }

@@ -3,32 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <memory>
 #include <queue>
 #include <stdexcept>
 
 namespace gaus::bench {
-
-Problem gsScheduleProblem(const Instance& instance, Cycle stages) {
-  const Graph& read = *instance.graph;
-  GraphBuilder builder(read.name());
-  for (OpId op = 0; op < read.numOps(); ++op) {
-    const OpId copy = builder.addOp(read.opName(op), 1);
-    builder.setWeight(copy, read.weight(op));
-  }
-  for (EdgeId e = 0; e < read.numEdges(); ++e) {
-    const EdgeId copy = builder.addEdge(read.edgeSource(e), read.edgeTarget(e), 0, 0);
-    builder.setEdgeComm(copy, read.edgeComm(e));
-  }
-  auto graph = std::move(builder).build();
-  if (!graph) throw std::runtime_error(instance.name + ": " + graph.error());
-  Problem problem;
-  problem.graph = std::make_shared<const Graph>(std::move(graph).value());
-  problem.machine = instance.machine;
-  problem.kind = ProblemKind::kLatencyBounded;
-  problem.horizon = stages;
-  return problem;
-}
 
 GsObjective evaluateGsSchedule(const Graph& graph, const Schedule& schedule, Cycle stages) {
   std::vector<double> load(static_cast<std::size_t>(stages), 0.0);
@@ -38,8 +16,9 @@ GsObjective evaluateGsSchedule(const Graph& graph, const Schedule& schedule, Cyc
   GsObjective objective;
   objective.peakStageWeight = *std::max_element(load.begin(), load.end());
   for (EdgeId e = 0; e < graph.numEdges(); ++e) {
-    objective.crossings += graph.edgeComm(e) * static_cast<double>(schedule.start[graph.edgeTarget(e)] -
-                                                                   schedule.start[graph.edgeSource(e)]);
+    objective.crossings +=
+        graph.edgeComm(e) * static_cast<double>(schedule.start[graph.edgeTarget(e)] -
+                                                schedule.start[graph.edgeSource(e)]);
   }
   return objective;
 }

@@ -3,22 +3,17 @@
 // allowed"); objective = ratio x (largest summed node `parameter` of a stage) + the stage
 // boundaries crossed by communication edges (sum of s_v - s_u over edges with parameter > 0,
 // which the GML reader turns into comm = 1). With ratio 100 and D = 10 this is the README's
-// problem. Also the README's "greedy balanced" baseline and its lower bound LB_D.
+// problem (built by io::gsScheduleProblem). Here: the objective, the README's "greedy
+// balanced" baseline and its lower bound LB_D.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
-#include <gaus/core/instance.hpp>
-#include <gaus/core/problem.hpp>
+#include <gaus/core/graph.hpp>
 #include <gaus/core/schedule.hpp>
 
 namespace gaus::bench {
-
-// The problem as a latency-bounded one for the schedulers: every op of latency 1 (so that its
-// start is its stage and start + 1 <= D), every edge of delay 0 (the GML reader gives delay 1),
-// weights and comm flags kept, no resources.
-Problem gsScheduleProblem(const Instance& instance, Cycle stages);
 
 struct GsObjective {
   double peakStageWeight = 0;

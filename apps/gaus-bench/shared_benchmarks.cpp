@@ -49,8 +49,9 @@ Result runCatalogMethod(std::string_view method, std::string_view name, const Pr
   context.timeLimitSeconds = timeLimit;
   Result result = methodCatalog().run(method, problem, options, context);
   if (result.status == SolveStatus::kError) {
-    throw std::runtime_error(fmt::format(
-        "{} on {}: {}", method, name, result.message.empty() ? std::string("failed") : result.message));
+    throw std::runtime_error(
+        fmt::format("{} on {}: {}", method, name,
+                    result.message.empty() ? std::string("failed") : result.message));
   }
   return result;
 }

@@ -6,7 +6,6 @@
 // the registry, with quality bounds); these check the command line on every file.
 
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,10 +14,10 @@
 #include <nlohmann/json.hpp>
 
 #include "run_program.hpp"
+#include "shared_benchmark_specs.hpp"
 #include "test_support.hpp"
 
 using gaus::test::runProgram;
-using gaus::test::sharedBenchmarkFiles;
 using gaus::test::sharedPath;
 
 namespace {
@@ -36,9 +35,9 @@ nlohmann::json scheduleAndVerify(const std::string& spec,
   std::filesystem::create_directories(folder);
   const auto output = folder / "schedule.json";
   std::filesystem::remove(output);
-  std::vector<std::string> args = {"schedule", spec,   "--method",         "gaus",
-                                   "--json",   "-q",   "--time-limit",     "5",
-                                   "-O",       "max_steps=500", "-o", output.string()};
+  std::vector<std::string> args = {"schedule", spec,           "--method", "gaus", "--json",
+                                   "-q",       "--time-limit", "5",        "-O",   "max_steps=500",
+                                   "-o",       output.string()};
   args.insert(args.end(), extraArgs.begin(), extraArgs.end());
   std::string command;
   for (const auto& arg : args) command += arg + " ";
@@ -69,6 +68,13 @@ struct FormatCase {
   double objective;
 };
 
+// Loops (HatScheT graphs, Triton dumps) are modulo problems: `gaus schedule` needs --kind modulo
+// for them (the default kind of a file without a horizon or II is latency).
+std::vector<std::string> kindArgs(const std::string& spec) {
+  const bool loop = spec.ends_with(".graphml") || spec.find(".ddg.json#") != std::string::npos;
+  return loop ? std::vector<std::string>{"--kind", "modulo"} : std::vector<std::string>{};
+}
+
 }  // namespace
 
 TEST_CASE("schedule --method gaus on one file of every shared benchmark format", "[cli][gaus]") {
@@ -81,45 +87,30 @@ TEST_CASE("schedule --method gaus on one file of every shared benchmark format",
       {"GML", benchmark("gs-schedule-icml24-rw/rand_graph_sparse_1000_1.gml"), "latency", 9},
       // README: AIG depth 10, so 11 ops on the longest path; unlimited gates.
       {"AIGER", benchmark("epfl-combinational/ctrl.aig"), "latency", 11},
-      // Formulation C's min-II search. README: min II 256 (ResMII = RecMII = 256, the MMA).
+      // Formulation C's min-II search (--kind modulo). README: min II 256 (ResMII = RecMII = 256,
+      // the MMA).
       {"Triton", benchmark("triton-ddg/case5_addmm_bias.ddg.json") + "#0", "ii", 256},
       // mem_write (1 unit) held by two ops: ResMII 2; a recurrence of 2 cycles: RecMII 2.
       {"HatScheT", benchmark("hatschet-machsuite/aes2/graph1.graphml"), "ii", 2},
   };
   for (const auto& format : cases) {
     INFO(format.format);
-    const auto result = scheduleAndVerify(format.spec);
+    const auto result = scheduleAndVerify(format.spec, kindArgs(format.spec));
     CHECK(result["objective"]["name"] == format.objectiveName);
     CHECK(result["objective"]["value"] == format.objective);
   }
 }
 
 TEST_CASE("schedule --method gaus on every shared benchmark file", "[cli][gaus][.slow]") {
-  std::vector<std::string> specs;
-  for (const auto& [folder, suffix] :
-       std::vector<std::pair<std::string, std::string>>{{"heurigym-operator-scheduling", ".json"},
-                                                        {"gs-schedule-icml24-rw", ".gml"},
-                                                        {"epfl-combinational", ".aig"},
-                                                        {"hatschet-machsuite", ".graphml"}}) {
-    for (const auto& file : sharedBenchmarkFiles(folder, suffix)) {
-      if (file.filename() != "baseline.json") specs.push_back(file.string());
-    }
-  }
-  // A Triton dump holds one instance per loop, chosen with FILE#INDEX.
-  for (const auto& file : sharedBenchmarkFiles("triton-ddg", ".ddg.json")) {
-    std::ifstream in(file);
-    const auto loops = nlohmann::json::parse(in).at("loops").size();
-    for (std::size_t loop = 0; loop < loops; ++loop) {
-      specs.push_back(file.string() + "#" + std::to_string(loop));
-    }
-  }
-  // The READMEs: 21 HeuriGym instances, 6 GML graphs, 11 AIGER circuits, 91 MachSuite loops
-  // and 5 Triton loops.
-  CHECK(specs.size() == 21 + 6 + 11 + 91 + 5);
+  const std::vector<std::string> specs = gaus::test::sharedBenchmarkSpecs();
+  CHECK(specs.size() == gaus::test::kSharedBenchmarkInstances);
   for (const auto& spec : specs) {
-    const auto result = scheduleAndVerify(spec);
+    const auto result = scheduleAndVerify(spec, kindArgs(spec));
     const std::string kind = result["kind"];
-    if (kind != "latency") continue;
+    if (kind != "latency") {
+      CHECK(result["objective"]["name"] == "ii");
+      continue;
+    }
     // The latency-bounded formulations at a horizon the default run proved legal: B (peak live
     // memory) on the circuits, A (peak stage weight + communication) on the GML graphs.
     const auto horizon = std::to_string(result["objective"]["value"].get<long long>());
