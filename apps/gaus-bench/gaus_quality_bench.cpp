@@ -88,8 +88,9 @@ std::vector<Instance> selectInstances(const GausQualityFlags& flags,
 
 Result runVerified(std::string_view method, const std::string& name, const Problem& problem,
                    const MethodOptions& options = {},
-                   std::optional<double> timeLimit = std::nullopt) {
-  Result result = runCatalogMethod(method, name, problem, options, timeLimit);
+                   std::optional<double> timeLimit = std::nullopt,
+                   const Schedule* initialSchedule = nullptr) {
+  Result result = runCatalogMethod(method, name, problem, options, timeLimit, initialSchedule);
   requireVerified(result, method, name);
   return result;
 }
@@ -247,7 +248,7 @@ void addGsSchedule(Report& report, const GausQualityFlags& flags,
   constexpr Cycle kStages = 10;
   constexpr double kRatio = 100;
   const auto instances = selectInstances(flags, benchmarks / "gs-schedule-icml24-rw", ".gml");
-  int belowGreedy = 0, belowGsSchedule = 0, withGsSchedule = 0;
+  int belowGreedy = 0, belowGsSchedule = 0, withGsSchedule = 0, improvedGreedy = 0;
   double seconds = 0;
   GeometricMean overBound;
   GeometricMean greedyOverBound;
@@ -258,18 +259,22 @@ void addGsSchedule(Report& report, const GausQualityFlags& flags,
     if (!built) throw std::runtime_error(built.error());
     const Problem problem = std::move(built).value();
     const Graph& graph = *problem.graph;
-    const Result gaus =
-        runVerified("gaus", instance.name, problem,
-                    gausOptions(flags, {{"formulation", "A"}, {"alpha", "0.01"}}), flags.gsSeconds);
-    seconds += gaus.stats.seconds;
+    const MethodOptions options = gausOptions(flags, {{"formulation", "A"}, {"alpha", "0.01"}});
+    const Result gaus = runVerified("gaus", instance.name, problem, options, flags.gsSeconds);
     const Schedule greedy = greedyBalancedStages(graph, kStages);
     const VerificationReport greedyCheck = verify(problem, greedy);
     if (!greedyCheck.ok()) {
       throw std::runtime_error(
           fmt::format("greedy balanced on {}: {}", instance.name, greedyCheck.summary()));
     }
+    // GauS again, started from the greedy cut (init=given): keep-best never returns worse.
+    const Result fromGreedy =
+        runVerified("gaus", instance.name, problem, options, flags.gsSeconds, &greedy);
+    seconds += gaus.stats.seconds + fromGreedy.stats.seconds;
     const GsObjective ours = evaluateGsSchedule(graph, *gaus.schedule, kStages);
     const GsObjective theirs = evaluateGsSchedule(graph, greedy, kStages);
+    const GsObjective improved = evaluateGsSchedule(graph, *fromGreedy.schedule, kStages);
+    improvedGreedy += improved.value(kRatio) < theirs.value(kRatio);
     const double bound = kRatio * gsLowerBound(graph, kStages);
     belowGreedy += ours.value(kRatio) < theirs.value(kRatio);
     overBound.add(ours.value(kRatio) / bound);
@@ -286,23 +291,26 @@ void addGsSchedule(Report& report, const GausQualityFlags& flags,
          fmt::format("{} ({} / {})", theirs.value(kRatio), theirs.peakStageWeight,
                      theirs.crossings),
          gsSchedule, fmt::format("{}", bound), ratioText(ours.value(kRatio) / bound),
-         ratioText(theirs.value(kRatio) / bound), statusText(gaus),
-         fmt::format("{:.1f}", gaus.stats.seconds)});
+         ratioText(theirs.value(kRatio) / bound), fmt::format("{}", improved.value(kRatio)),
+         statusText(gaus), fmt::format("{:.1f}", gaus.stats.seconds)});
   }
   report.add("GS-Schedule graphs", static_cast<double>(instances.size()));
   report.add("  GauS < greedy balanced", static_cast<double>(belowGreedy), "graphs");
+  report.add("  GauS from the greedy cut < greedy balanced", static_cast<double>(improvedGreedy),
+             "graphs");
   report.add("  GauS < GS-Schedule (README figure)", static_cast<double>(belowGsSchedule),
              fmt::format("of {} graphs", withGsSchedule));
   report.add("  geometric mean GauS / (100 x LB10)", overBound.value());
   report.add("  geometric mean greedy / (100 x LB10)", greedyOverBound.value());
-  report.add("  GauS time, all graphs", seconds, "s");
+  report.add("  GauS time, all graphs (both runs)", seconds, "s");
   report.addTable(
       fmt::format("GS-Schedule, formulation A, D = {} stages, objective = {} x peak stage weight + "
                   "comm-edge stage crossings (as its README states the problem; edges rebuilt "
-                  "with delay 0), {} s per graph; cells: objective (peak / crossings)",
+                  "with delay 0), {} s per GauS run; cells: objective (peak / crossings); GauS "
+                  "from greedy: started from the greedy cut",
                   kStages, kRatio, flags.gsSeconds),
       {"graph", "nodes", "edges", "GauS", "greedy balanced", "GS-Schedule (README)", "100 x LB10",
-       "GauS / LB", "greedy / LB", "status", "s"},
+       "GauS / LB", "greedy / LB", "GauS from greedy", "status", "s"},
       std::move(cells));
 }
 

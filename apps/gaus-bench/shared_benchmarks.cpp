@@ -44,9 +44,11 @@ double referenceFigure(const Instance& instance, std::string_view name) {
 }
 
 Result runCatalogMethod(std::string_view method, std::string_view name, const Problem& problem,
-                        const MethodOptions& options, std::optional<double> timeLimit) {
+                        const MethodOptions& options, std::optional<double> timeLimit,
+                        const Schedule* initialSchedule) {
   RunContext context;
   context.timeLimitSeconds = timeLimit;
+  context.initialSchedule = initialSchedule;
   Result result = methodCatalog().run(method, problem, options, context);
   if (result.status == SolveStatus::kError) {
     throw std::runtime_error(
