@@ -27,5 +27,9 @@ void addExactKernelsSuite(CLI::App& app, BenchOptions& options);
 void addExactHeuriGymSuite(CLI::App& app, BenchOptions& options);
 void addExactMachSuiteSuite(CLI::App& app, BenchOptions& options);
 void addExactTritonSuite(CLI::App& app, BenchOptions& options);
+// The GauS engine's suites (builds with it only).
+void addGausStepSuite(CLI::App& app, BenchOptions& options);
+void addGausScaleSuite(CLI::App& app, BenchOptions& options);
+void addGausQualitySuite(CLI::App& app, BenchOptions& options);
 
 }  // namespace gaus::bench

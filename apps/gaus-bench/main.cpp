@@ -37,6 +37,11 @@ int main(int argc, char** argv) {
   gaus::bench::addExactMachSuiteSuite(app, options);
   gaus::bench::addExactTritonSuite(app, options);
 #endif
+#ifdef GAUS_HAVE_GAUS
+  gaus::bench::addGausStepSuite(app, options);
+  gaus::bench::addGausScaleSuite(app, options);
+  gaus::bench::addGausQualitySuite(app, options);
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

@@ -43,17 +43,25 @@ double referenceFigure(const Instance& instance, std::string_view name) {
   return it->second;
 }
 
-Result runCatalogMethod(std::string_view method, const Instance& instance, ProblemKind kind,
-                        const MethodOptions& options, std::optional<double> timeLimit) {
+Result runCatalogMethod(std::string_view method, std::string_view name, const Problem& problem,
+                        const MethodOptions& options, std::optional<double> timeLimit,
+                        const Schedule* initialSchedule) {
   RunContext context;
   context.timeLimitSeconds = timeLimit;
-  Result result = methodCatalog().run(method, instance.problem(kind), options, context);
+  context.initialSchedule = initialSchedule;
+  Result result = methodCatalog().run(method, problem, options, context);
   if (result.status == SolveStatus::kError) {
     throw std::runtime_error(
-        fmt::format("{} on {} ({}): {}", method, instance.name, instance.sourcePath,
+        fmt::format("{} on {}: {}", method, name,
                     result.message.empty() ? std::string("failed") : result.message));
   }
   return result;
+}
+
+Result runCatalogMethod(std::string_view method, const Instance& instance, ProblemKind kind,
+                        const MethodOptions& options, std::optional<double> timeLimit) {
+  return runCatalogMethod(method, fmt::format("{} ({})", instance.name, instance.sourcePath),
+                          instance.problem(kind), options, timeLimit);
 }
 
 bool matchesFilter(std::string_view name, std::string_view filter) {

@@ -33,6 +33,12 @@ double referenceFigure(const Instance& instance, std::string_view name);
 Result runCatalogMethod(std::string_view method, const Instance& instance, ProblemKind kind,
                         const MethodOptions& options = {},
                         std::optional<double> timeLimit = std::nullopt);
+// The same on a problem built by the caller (a horizon, rebuilt edges); `name` names it in the
+// error message. `initialSchedule` (not owned) is the start handed to methods that improve one.
+Result runCatalogMethod(std::string_view method, std::string_view name, const Problem& problem,
+                        const MethodOptions& options = {},
+                        std::optional<double> timeLimit = std::nullopt,
+                        const Schedule* initialSchedule = nullptr);
 
 // True when `name` contains `filter` (an empty filter keeps everything).
 bool matchesFilter(std::string_view name, std::string_view filter);

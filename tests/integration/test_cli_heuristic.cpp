@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,10 +12,10 @@
 #include <nlohmann/json.hpp>
 
 #include "run_program.hpp"
+#include "shared_benchmark_specs.hpp"
 #include "test_support.hpp"
 
 using gaus::test::runProgram;
-using gaus::test::sharedBenchmarkFiles;
 using gaus::test::sharedPath;
 
 namespace {
@@ -96,27 +95,8 @@ TEST_CASE("schedule --method list and ims on one file of every shared benchmark 
 
 TEST_CASE("schedule --method list and ims on every shared benchmark file",
           "[cli][heuristic][.slow]") {
-  std::vector<std::string> specs;
-  for (const auto& [folder, suffix] :
-       std::vector<std::pair<std::string, std::string>>{{"heurigym-operator-scheduling", ".json"},
-                                                        {"gs-schedule-icml24-rw", ".gml"},
-                                                        {"epfl-combinational", ".aig"},
-                                                        {"hatschet-machsuite", ".graphml"}}) {
-    for (const auto& file : sharedBenchmarkFiles(folder, suffix)) {
-      if (file.filename() != "baseline.json") specs.push_back(file.string());
-    }
-  }
-  // A Triton dump holds one instance per loop, chosen with FILE#INDEX.
-  for (const auto& file : sharedBenchmarkFiles("triton-ddg", ".ddg.json")) {
-    std::ifstream in(file);
-    const auto loops = nlohmann::json::parse(in).at("loops").size();
-    for (std::size_t loop = 0; loop < loops; ++loop) {
-      specs.push_back(file.string() + "#" + std::to_string(loop));
-    }
-  }
-  // The READMEs: 21 HeuriGym instances, 6 GML graphs, 11 AIGER circuits, 91 MachSuite loops
-  // and 5 Triton loops.
-  CHECK(specs.size() == 21 + 6 + 11 + 91 + 5);
+  const std::vector<std::string> specs = gaus::test::sharedBenchmarkSpecs();
+  CHECK(specs.size() == gaus::test::kSharedBenchmarkInstances);
   for (const auto& spec : specs) {
     const auto list = scheduleAndVerify(spec, "list");
     const auto ims = scheduleAndVerify(spec, "ims");

@@ -9,6 +9,7 @@
 #include <gaus/differentiable/gaus_scheduler.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
+#include <gaus/io/gs_schedule.hpp>
 #include <gaus/io/io.hpp>
 
 #include "scheduler_fixtures.hpp"
@@ -43,28 +44,12 @@ Cycle listLatency(const Instance& instance) {
   return computeMetrics(*instance.graph, *instance.machine, *list).latency;
 }
 
-// The GS-Schedule problem: stages 0..D-1 with s_u <= s_v ("same stage allowed"). The GML reader
-// gives latency-1 ops and delay-1 edges; the problem needs delay-0 edges (latency 1 keeps every
-// start below D).
+// The GS-Schedule problem with `stages` stages (delay-0 edges: "same stage allowed").
 Problem gsScheduleProblem(const Instance& instance, Cycle stages) {
-  const Graph& read = *instance.graph;
-  GraphBuilder builder(read.name());
-  for (OpId op = 0; op < read.numOps(); ++op) {
-    const OpId copy = builder.addOp(read.opName(op), 1);
-    builder.setWeight(copy, read.weight(op));
-  }
-  for (EdgeId e = 0; e < read.numEdges(); ++e) {
-    const EdgeId copy = builder.addEdge(read.edgeSource(e), read.edgeTarget(e), 0, 0);
-    builder.setEdgeComm(copy, read.edgeComm(e));
-  }
-  auto graph = std::move(builder).build();
-  REQUIRE(graph.ok());
-  Problem problem;
-  problem.graph = std::make_shared<const Graph>(std::move(graph).value());
-  problem.machine = instance.machine;
-  problem.kind = ProblemKind::kLatencyBounded;
-  problem.horizon = stages;
-  return problem;
+  auto problem = io::gsScheduleProblem(instance, stages);
+  INFO(instance.name);
+  REQUIRE(problem.ok());
+  return std::move(problem).value();
 }
 
 MethodOptions budget(const char* seconds, const char* steps) {

@@ -1,0 +1,58 @@
+#include "gaus_workload.hpp"
+
+#include <memory>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace gaus::bench {
+
+RandomGraphOptions gausWorkloadOptions(std::int32_t ops, std::uint64_t seed) {
+  RandomGraphOptions options;
+  options.ops = ops;
+  options.averageDegree = 3.0;
+  options.maxIdSpan = 2000;
+  options.opTypes = {
+      {"ALU", 1, 1, 1, 8, 3.0}, {"MUL", 2, 4, 1, 2, 1.0}, {"MEM", 1, 3, 2, std::nullopt, 1.0}};
+  options.seed = seed;
+  return options;
+}
+
+Instance generateGausWorkload(std::int32_t ops, std::uint64_t seed) {
+  auto generated = generateRandomGraph(gausWorkloadOptions(ops, seed));
+  if (!generated) throw std::runtime_error("generating the workload failed: " + generated.error());
+  Instance instance;
+  instance.name = fmt::format("random-{}-seed{}", ops, seed);
+  instance.sourcePath = "(generated)";
+  instance.graph = std::make_shared<const Graph>(std::move(generated->graph));
+  instance.machine = std::make_shared<const Machine>(std::move(generated->machine));
+  return instance;
+}
+
+std::optional<double> extraFigure(const Result& result, std::string_view name) {
+  for (const auto& [key, value] : result.extra) {
+    if (key == name) return value;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::int64_t> attemptedHorizons(const Result& result) {
+  std::vector<std::int64_t> horizons;
+  for (const std::string& line : result.log) {
+    if (line.starts_with("D=")) horizons.push_back(std::stoll(line.substr(2)));
+  }
+  return horizons;
+}
+
+void requireVerified(const Result& result, std::string_view method, std::string_view instance) {
+  if (!result.schedule || !result.verified()) {
+    throw std::runtime_error(fmt::format("{} on {}: no verified schedule ({}: {})", method,
+                                         instance, toString(result.status), result.message));
+  }
+}
+
+std::string optionalText(const std::optional<double>& value, int decimals) {
+  return value ? fmt::format("{:.{}f}", *value, decimals) : std::string("-");
+}
+
+}  // namespace gaus::bench
