@@ -103,11 +103,10 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options) {
   }
   result.stats.solverCalls = 1;
   result.stats.iterations = solution.nodes;
-  result.log.push_back(
-      fmt::format("latency MILP: L in [{}, {}], {} variables, {} rows: {} in "
-                  "{:.2f}s",
-                  lower, upper, model.shape().variables, model.shape().rows,
-                  detail::toString(solution.status), solution.seconds));
+  result.log.push_back(fmt::format(
+      "latency MILP: L in [{}, {}], {} variables, {} rows: {} in {:.2f}s{}", lower, upper,
+      model.shape().variables, model.shape().rows, detail::toString(solution.status),
+      solution.seconds, solution.note.empty() ? "" : " (" + solution.note + ")"));
   result.bounds.lowerBound = static_cast<double>(lower);
   if (solution.bound) {
     result.bounds.lowerBound = std::max<double>(lower, std::ceil(*solution.bound - 1e-6));
@@ -148,7 +147,9 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options) {
                       options.timeLimitSeconds, startFits ? "; returning the list schedule" : "");
       break;
     case MilpStatus::kError:
-      return errorResult("latency MILP: CBC abandoned the model (numerical difficulties)");
+      return errorResult("latency MILP: CBC abandoned the model" +
+                         (solution.note.empty() ? std::string(" (numerical difficulties)")
+                                                : ": " + solution.note));
   }
   return result;
 }

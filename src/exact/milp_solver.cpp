@@ -19,6 +19,7 @@
 #include <memory>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -80,6 +81,8 @@ std::string encodeSolution(const MilpSolution& solution) {
   put(bytes, solution.nodes);
   putOptional(bytes, solution.objective);
   putOptional(bytes, solution.bound);
+  put(bytes, static_cast<std::int64_t>(solution.note.size()));
+  bytes.append(solution.note);
   put(bytes, static_cast<std::int64_t>(solution.values.size()));
   bytes.append(reinterpret_cast<const char*>(solution.values.data()),
                solution.values.size() * sizeof(double));
@@ -88,10 +91,16 @@ std::string encodeSolution(const MilpSolution& solution) {
 
 bool decodeSolution(std::string_view bytes, MilpSolution& solution) {
   std::int32_t status = 0;
+  std::int64_t noteSize = 0;
   std::int64_t count = 0;
   if (!take(bytes, status) || !take(bytes, solution.nodes) ||
       !takeOptional(bytes, solution.objective) || !takeOptional(bytes, solution.bound) ||
-      !take(bytes, count) || count < 0 ||
+      !take(bytes, noteSize) || noteSize < 0 || bytes.size() < static_cast<std::size_t>(noteSize)) {
+    return false;
+  }
+  solution.note = std::string(bytes.substr(0, static_cast<std::size_t>(noteSize)));
+  bytes.remove_prefix(static_cast<std::size_t>(noteSize));
+  if (!take(bytes, count) || count < 0 ||
       bytes.size() != static_cast<std::size_t>(count) * sizeof(double)) {
     return false;
   }
@@ -200,6 +209,7 @@ MilpSolution MilpModel::solve(double timeLimitSeconds) const {
   if (pipe(channel) != 0) return solveHere(timeLimitSeconds);
   // Output still buffered would be written twice if CBC flushes the child's copy.
   std::fflush(nullptr);
+  const pid_t parent = getpid();
   const pid_t child = fork();
   if (child < 0) {
     close(channel[0]);
@@ -208,7 +218,10 @@ MilpSolution MilpModel::solve(double timeLimitSeconds) const {
   }
   if (child == 0) {
     // The child solves, sends its answer and ends without running the parent's exit handlers
-    // or flushing its copies of the parent's output buffers.
+    // or flushing its copies of the parent's output buffers. It dies with the parent (a
+    // stopped or killed caller must not leave CBC running), also if the parent died first.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(1);
     close(channel[0]);
     const bool sent = writeAll(channel[1], encodeSolution(solveHere(timeLimitSeconds)));
     _exit(sent ? 0 : 1);
@@ -228,13 +241,26 @@ MilpSolution MilpModel::solve(double timeLimitSeconds) const {
   MilpSolution solution;
   const bool decoded = complete && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
                        decodeSolution(received, solution);
-  if (!decoded) {
-    // Stopped at the limit (or the child died, e.g. out of memory: then an error).
-    solution = MilpSolution{};
-    solution.status = complete ? MilpStatus::kError : MilpStatus::kTimeout;
-  }
-  solution.seconds =
+  const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  if (!decoded) {
+    solution = MilpSolution{};
+    if (!complete) {
+      solution.status = MilpStatus::kTimeout;
+      solution.note =
+          fmt::format("CBC stopped {:.1f}s after its limit", seconds - timeLimitSeconds);
+    } else {
+      // The child died. CBC 2.10 crashes (SIGSEGV) when its limit stops it while it processes
+      // a MIP start (Triton's FA dump, latency MILP in raw cycles, 2-3 s limits): after the
+      // limit that is a timeout, before it an error.
+      const std::string how = WIFSIGNALED(status)
+                                  ? fmt::format("signal {}", WTERMSIG(status))
+                                  : fmt::format("exit status {}", WEXITSTATUS(status));
+      solution.status = seconds >= timeLimitSeconds ? MilpStatus::kTimeout : MilpStatus::kError;
+      solution.note = fmt::format("CBC died ({}) after {:.1f}s", how, seconds);
+    }
+  }
+  solution.seconds = seconds;
   return solution;
 }
 
@@ -325,6 +351,18 @@ MilpSolution MilpModel::solveHere(double timeLimitSeconds) const {
     solution.status = MilpStatus::kFeasible;
   } else {
     solution.status = MilpStatus::kError;
+  }
+  // A proof claimed once the limit has run out is not trusted: CBC 2.10 says "proven
+  // infeasible" when its limit stops it in preprocessing (Triton's FA dump, latency MILP in raw
+  // cycles with a 1 s limit: status 0, secondary status 1, while a schedule exists).
+  if (timeLimitSeconds > 0 && solution.seconds >= timeLimitSeconds) {
+    if (solution.status == MilpStatus::kInfeasible) {
+      solution.status = MilpStatus::kTimeout;
+      solution.note = "CBC claimed infeasibility as its time limit ran out (not trusted)";
+    } else if (solution.status == MilpStatus::kOptimal) {
+      solution.status = MilpStatus::kFeasible;
+      solution.note = "CBC claimed optimality as its time limit ran out (not trusted)";
+    }
   }
   return solution;
 }

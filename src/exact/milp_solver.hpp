@@ -45,6 +45,7 @@ struct MilpSolution {
   std::optional<double> bound;      // best proven bound on the objective
   double seconds = 0.0;
   std::int64_t nodes = 0;
+  std::string note;  // why the status is not CBC's own (stopped, died, a claim not trusted)
 
   bool hasSolution() const {
     return status == MilpStatus::kOptimal || status == MilpStatus::kFeasible;

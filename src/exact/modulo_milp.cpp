@@ -659,6 +659,7 @@ ModuloAttempt solveModuloAtIi(const Problem& problem, std::int32_t ii,
     case AttemptVerdict::kOptimal:
       break;
   }
+  if (!solution.note.empty()) attempt.detail += " (" + solution.note + ")";
   return finish(attempt);
 }
 
