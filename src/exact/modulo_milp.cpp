@@ -564,13 +564,17 @@ ModuloAttempt solveModuloAtIi(const Problem& problem, std::int32_t ii,
   }
 
   // Size guard before anything is built; auto falls back to the other form when it fits.
-  const std::vector<ResidueLink> links =
-      options.linkResidues ? residueLinks(graph, ii) : std::vector<ResidueLink>{};
+  // The residue links (stage/residue form only) are computed once, when that form is sized.
+  std::optional<std::vector<ResidueLink>> links;
+  const auto linksOf = [&]() -> const std::vector<ResidueLink>& {
+    if (!links) links = options.linkResidues ? residueLinks(graph, ii) : std::vector<ResidueLink>{};
+    return *links;
+  };
   const auto sizeOf = [&](ModuloFormulation form) {
     return form == ModuloFormulation::kTimeIndexed
                ? detail::TimeIndexedModel::estimateSize(graph, machine, ii, {*earliest, *latest},
                                                         breaking)
-               : stageResidueSize(graph, machine, ii, breaking, links);
+               : stageResidueSize(graph, machine, ii, breaking, linksOf());
   };
   detail::ModelSize size = sizeOf(formulation);
   if (size.nonzeros > options.maxNonzeros && options.formulation == ModuloFormulation::kAuto &&
@@ -612,7 +616,7 @@ ModuloAttempt solveModuloAtIi(const Problem& problem, std::int32_t ii,
     if (solution.hasSolution()) decoded = model.decode(solution);
   } else {
     StageResidueModel model(graph, machine, ii, *earliest, latest, latencyLower, latencyUpper,
-                            breaking, links);
+                            breaking, linksOf());
     if (startUsable) model.model().setStart(model.encode(*start));
     attempt.variables = model.shape().variables;
     attempt.rows = model.shape().rows;
