@@ -40,8 +40,10 @@ struct ExactAnswer {
   std::optional<double> lowerBound;
   double seconds = 0;
   std::optional<double> warps;
+  std::string error;  // why the method gave no answer (a refused model, an input it cannot take)
 
   std::string iiText() const {
+    if (!error.empty()) return "error";
     if (!ii) return "-";
     return fmt::format("{}{}", *ii, proven ? "" : "?");
   }
@@ -64,6 +66,29 @@ ExactAnswer answerOf(const Result& result, bool normalized) {
   answer.lowerBound = result.bounds.lowerBound;
   answer.warps = extraFigure(result, "warps_used");
   return answer;
+}
+
+// One exact call; an error (e.g. a model refused by max-nonzeros, or an input the method cannot
+// take) becomes a cell of the table instead of ending the suite.
+ExactAnswer runExact(std::string_view method, const Instance& instance, ProblemKind kind,
+                     const MethodOptions& options, double timeLimit, bool normalized) {
+  try {
+    return answerOf(runCatalogMethod(method, instance, kind, options, timeLimit), normalized);
+  } catch (const std::runtime_error& error) {
+    ExactAnswer answer;
+    answer.error = error.what();
+    return answer;
+  }
+}
+
+// "timeout, 60.2 s", or the error's first words.
+std::string statusText(const ExactAnswer& answer) {
+  if (!answer.error.empty()) {
+    constexpr std::size_t kShown = 90;
+    return "error: " +
+           (answer.error.size() > kShown ? answer.error.substr(0, kShown) + "..." : answer.error);
+  }
+  return fmt::format("{}, {:.1f} s", toString(answer.status), answer.seconds);
 }
 
 struct TritonRow {
@@ -109,19 +134,13 @@ TritonRow solveLoop(const Instance& instance, const ExactTritonFlags& flags) {
   }
 
   const std::string limit = fmt::format("{}", flags.timeLimit);
-  row.normalized =
-      answerOf(runCatalogMethod("ilp", instance, ProblemKind::kModulo,
-                                {{"time-limit", limit}, {"normalize", "on"}}, flags.timeLimit),
-               true);
-  row.raw =
-      answerOf(runCatalogMethod("ilp", instance, ProblemKind::kModulo,
-                                {{"time-limit", limit}, {"normalize", "off"}}, flags.timeLimit),
-               false);
+  row.normalized = runExact("ilp", instance, ProblemKind::kModulo,
+                            {{"time-limit", limit}, {"normalize", "on"}}, flags.timeLimit, true);
+  row.raw = runExact("ilp", instance, ProblemKind::kModulo,
+                     {{"time-limit", limit}, {"normalize", "off"}}, flags.timeLimit, false);
   if (flags.twill) {
-    row.twill = answerOf(
-        runCatalogMethod("twill", instance, ProblemKind::kModuloWarp,
-                         {{"milp-time-limit", limit}, {"normalize", "on"}}, flags.timeLimit),
-        true);
+    row.twill = runExact("twill", instance, ProblemKind::kModuloWarp,
+                         {{"milp-time-limit", limit}, {"normalize", "on"}}, flags.timeLimit, true);
   }
   return row;
 }
@@ -164,11 +183,9 @@ Report runExactTriton(const ExactTritonFlags& flags) {
          mapping ? fmt::format("{:.1f}%", 100.0 * mapping->worstRatioError) : "-",
          row.normalizedMii ? fmt::format("{}", *row.normalizedMii) : "-",
          row.normalized.ii ? fmt::format("{}", *row.normalized.ii / row.timeUnit) : "-",
-         fmt::format("{}, {:.1f} s", toString(row.normalized.status), row.normalized.seconds),
-         fmt::format("{}, {:.1f} s", toString(row.raw.status), row.raw.seconds),
+         statusText(row.normalized), statusText(row.raw),
          row.raw.lowerBound ? fmt::format("{}", *row.raw.lowerBound) : "-",
-         flags.twill ? fmt::format("{}, {:.1f} s", toString(row.twill.status), row.twill.seconds)
-                     : "not run",
+         flags.twill ? statusText(row.twill) : "not run",
          row.twill.warps ? fmt::format("{}", *row.twill.warps) : "-"});
   }
   report.add("Triton loops", static_cast<double>(rows.size()));

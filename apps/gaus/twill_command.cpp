@@ -31,6 +31,8 @@ struct TwillFlags {
   std::vector<std::string> without;
   bool explain = false;
   bool json = false;
+  bool progress = false;
+  bool quiet = false;
   std::string output;
 };
 
@@ -294,7 +296,12 @@ void runTwill(const TwillFlags& flags) {
   if (const auto errors = problem.check(); !errors.empty()) {
     throw CommandError(fmt::format("{}: {}", instance.sourcePath, errors.front()));
   }
-  const exact::TwillSolution solution = exact::solveTwill(problem, twillOptions(flags));
+  exact::TwillOptions options = twillOptions(flags);
+  // One line per (II, L) attempt on stderr, as gaus schedule shows progress.
+  if (!flags.quiet && (flags.progress || isatty(STDERR_FILENO) != 0)) {
+    options.progress = [](std::string_view line) { std::cerr << line << '\n'; };
+  }
+  const exact::TwillSolution solution = exact::solveTwill(problem, options);
   if (!flags.output.empty() && solution.schedule && solution.verification &&
       solution.verification->ok()) {
     writeOutput(flags.output, io::formatSchedule(*instance.graph, *solution.schedule));
@@ -336,6 +343,9 @@ void addTwillCommand(CLI::App& app) {
   command->add_flag("--explain", flags->explain, "Say what binds I and why ops were split");
   command->add_option("-o,--output", flags->output, "Write the verified schedule here (JSON)");
   command->add_flag("--json", flags->json, "Print JSON instead of a summary");
+  command->add_flag("--progress", flags->progress,
+                    "Show a line per (I, L) attempt on stderr even when piped");
+  command->add_flag("-q,--quiet", flags->quiet, "No progress lines");
   command->callback([flags] { runTwill(*flags); });
 }
 

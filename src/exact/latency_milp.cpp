@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/registry.hpp>
 #include <gaus/exact/latency_milp.hpp>
 
 #include "normalized_solve.hpp"
@@ -40,6 +41,10 @@ Cycle resourceLatencyBound(const Graph& graph, const Machine& machine) {
 }
 
 Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options) {
+  // The limit covers the list schedule and building the model; CBC gets the rest.
+  const Deadline deadline(options.timeLimitSeconds > 0
+                              ? std::optional<double>(options.timeLimitSeconds)
+                              : std::nullopt);
   const Graph& graph = *problem.graph;
   const Machine& machine = *problem.machine;
   auto order = topologicalOrder(graph);
@@ -72,8 +77,16 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options) {
     return result;
   }
   const auto symmetries = detail::findSymmetries(graph);
+  const detail::SymmetryOrderings* breaking = options.breakSymmetry ? &symmetries : nullptr;
+  if (auto refused =
+          detail::refuseLargeModel(fmt::format("the latency MILP (L in [{}, {}])", lower, upper),
+                                   detail::TimeIndexedModel::estimateSize(
+                                       graph, machine, std::nullopt, {asap, *latest}, breaking),
+                                   options.maxNonzeros)) {
+    return errorResult(*refused);
+  }
   detail::TimeIndexedModel model(graph, machine, std::nullopt, {asap, *latest}, lower, upper,
-                                 options.breakSymmetry ? &symmetries : nullptr);
+                                 breaking);
   const bool startFits = listLatency <= upper;
   if (options.useStart && startFits) {
     std::vector<Cycle> start = list->start;
@@ -82,14 +95,18 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options) {
   }
   result.extra.emplace_back("variables", static_cast<double>(model.shape().variables));
   result.extra.emplace_back("rows", static_cast<double>(model.shape().rows));
-  const auto solution = model.model().solve(options.timeLimitSeconds);
+  detail::MilpSolution solution;
+  solution.status = MilpStatus::kTimeout;
+  if (!deadline.expired()) {
+    solution =
+        model.model().solve(options.timeLimitSeconds > 0 ? deadline.remainingSeconds() : 0.0);
+  }
   result.stats.solverCalls = 1;
   result.stats.iterations = solution.nodes;
-  result.log.push_back(
-      fmt::format("latency MILP: L in [{}, {}], {} variables, {} rows: {} in "
-                  "{:.2f}s",
-                  lower, upper, model.shape().variables, model.shape().rows,
-                  detail::toString(solution.status), solution.seconds));
+  result.log.push_back(fmt::format(
+      "latency MILP: L in [{}, {}], {} variables, {} rows: {} in {:.2f}s{}", lower, upper,
+      model.shape().variables, model.shape().rows, detail::toString(solution.status),
+      solution.seconds, solution.note.empty() ? "" : " (" + solution.note + ")"));
   result.bounds.lowerBound = static_cast<double>(lower);
   if (solution.bound) {
     result.bounds.lowerBound = std::max<double>(lower, std::ceil(*solution.bound - 1e-6));
@@ -130,7 +147,9 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options) {
                       options.timeLimitSeconds, startFits ? "; returning the list schedule" : "");
       break;
     case MilpStatus::kError:
-      return errorResult("latency MILP: CBC abandoned the model (numerical difficulties)");
+      return errorResult("latency MILP: CBC abandoned the model" +
+                         (solution.note.empty() ? std::string(" (numerical difficulties)")
+                                                : ": " + solution.note));
   }
   return result;
 }

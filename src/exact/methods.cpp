@@ -35,6 +35,8 @@ std::vector<OptionDoc> moduloMilpDocs() {
       {"start", "true", "start CBC from a heuristic schedule (also bounds L)"},
       {"start-heuristic", "best", "where the start comes from: greedy, ims, or best (both)"},
       {"symmetry", "true", "order interchangeable ops"},
+      {"max-nonzeros", std::to_string(kDefaultMaxNonzeros),
+       "refuse a MILP above this many nonzeros (memory: about 470 bytes each at CBC's root)"},
   };
 }
 
@@ -79,6 +81,7 @@ Expected<ModuloMilpOptions> readModuloMilp(OptionReader& reader, double timeLimi
   }
   milp.startHeuristic = *parsedHeuristic;
   milp.breakSymmetry = reader.getBool("symmetry", true);
+  milp.maxNonzeros = reader.getInt("max-nonzeros", kDefaultMaxNonzeros);
   milp.timeLimitSeconds = timeLimit;
   return milp;
 }
@@ -98,6 +101,7 @@ Result runIlp(const Problem& problem, const MethodOptions& options, const RunCon
     latency.latencyBound = reader.getOptionalInt("latency-bound");
     latency.useStart = reader.getBool("start", true);
     latency.breakSymmetry = reader.getBool("symmetry", true);
+    latency.maxNonzeros = reader.getInt("max-nonzeros", kDefaultMaxNonzeros);
     if (auto status = finishOptions(reader); !status) return errorResult(status.error());
     if (!normalization) return errorResult(normalization.error());
     latency.normalization = *normalization;
@@ -121,6 +125,7 @@ Result runIlp(const Problem& problem, const MethodOptions& options, const RunCon
   if (maxIi) search.maxIi = static_cast<std::int32_t>(*maxIi);
   search.startFromOne = from == "1";
   search.totalTimeLimitSeconds = context.timeLimitSeconds;
+  search.progress = context.progress;
   Result result = searchModulo(problem, search);
   result.options = reader.used();
   return result;
@@ -132,6 +137,7 @@ Result runTwill(const Problem& problem, const MethodOptions& options, const RunC
   if (!twill) return errorResult(twill.error());
   twill->totalTimeLimitSeconds =
       combinedLimit(twill->totalTimeLimitSeconds, context.timeLimitSeconds);
+  twill->progress = context.progress;
   TwillSolution solution = solveTwill(problem, *twill);
   solution.options = std::move(echo);
   Result result = toResult(solution);
@@ -150,7 +156,8 @@ Result runTwill(const Problem& problem, const MethodOptions& options, const RunC
 
 std::vector<OptionDoc> ilpOptionDocs() {
   std::vector<OptionDoc> docs = {
-      {"time-limit", "60", "seconds per CBC solve (per II for modulo problems)"},
+      {"time-limit", "60",
+       "seconds per solve, heuristics and model building included (per II for modulo problems)"},
       {"latency-bound", "-", "latency problems: upper bound on L (default: list schedule)"},
       {"max-ii", "-", "modulo problems: largest II tried (default: non-overlapped II)"},
       {"search-from", "mii", "modulo problems: first II tried, mii or 1"},

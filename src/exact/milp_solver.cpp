@@ -1,20 +1,39 @@
 // CBC behind the MilpModel builder, through CBC's C interface (Cbc_C_Interface.h): it runs the
 // same preprocessing, cut generators and primal heuristics as the cbc command-line solver
 // (CbcMain1), which a bare CbcModel::branchAndBound does not, and it accepts a MIP start.
+//
+// Time limits are enforced from outside CBC: a solve with a limit runs in a forked child that
+// sends its answer through a pipe and is killed when it overruns (milp_solver.hpp, solve). CBC
+// checks its own limit between branch-and-bound nodes only; its root LP (Clp's idiot crash and
+// primal simplex) and preprocessing do not look at the clock.
 
 #include "milp_solver.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <limits>
 #include <memory>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <coin/Cbc_C_Interface.h>
+#include <fmt/format.h>
 
 namespace gaus::exact::detail {
 
 namespace {
+
+// Peak memory per nonzero of a model built, loaded into CBC and solved at the root: 3.2 GB for
+// the 6.8 M nonzeros of Triton's FA dump in raw cycles at II 1325 (docs/exact.md, "Time limits
+// and model size").
+constexpr double kBytesPerNonzero = 470.0;
 
 // CBC reads +-1e30 and beyond as infinite.
 double toCbcBound(double value) {
@@ -27,6 +46,98 @@ double toCbcBound(double value) {
 struct CbcModelDeleter {
   void operator()(Cbc_Model* model) const { Cbc_deleteModel(model); }
 };
+
+// The child's answer as bytes: status, nodes, objective and bound (each with a presence flag),
+// then the values.
+template <typename T>
+void put(std::string& bytes, const T& value) {
+  bytes.append(reinterpret_cast<const char*>(&value), sizeof(T));
+}
+
+template <typename T>
+bool take(std::string_view& bytes, T& value) {
+  if (bytes.size() < sizeof(T)) return false;
+  std::memcpy(&value, bytes.data(), sizeof(T));
+  bytes.remove_prefix(sizeof(T));
+  return true;
+}
+
+void putOptional(std::string& bytes, const std::optional<double>& value) {
+  put(bytes, static_cast<char>(value.has_value()));
+  put(bytes, value.value_or(0.0));
+}
+
+bool takeOptional(std::string_view& bytes, std::optional<double>& value) {
+  char present = 0;
+  double number = 0.0;
+  if (!take(bytes, present) || !take(bytes, number)) return false;
+  value = present != 0 ? std::optional<double>(number) : std::nullopt;
+  return true;
+}
+
+std::string encodeSolution(const MilpSolution& solution) {
+  std::string bytes;
+  put(bytes, static_cast<std::int32_t>(solution.status));
+  put(bytes, solution.nodes);
+  putOptional(bytes, solution.objective);
+  putOptional(bytes, solution.bound);
+  put(bytes, static_cast<std::int64_t>(solution.note.size()));
+  bytes.append(solution.note);
+  put(bytes, static_cast<std::int64_t>(solution.values.size()));
+  bytes.append(reinterpret_cast<const char*>(solution.values.data()),
+               solution.values.size() * sizeof(double));
+  return bytes;
+}
+
+bool decodeSolution(std::string_view bytes, MilpSolution& solution) {
+  std::int32_t status = 0;
+  std::int64_t noteSize = 0;
+  std::int64_t count = 0;
+  if (!take(bytes, status) || !take(bytes, solution.nodes) ||
+      !takeOptional(bytes, solution.objective) || !takeOptional(bytes, solution.bound) ||
+      !take(bytes, noteSize) || noteSize < 0 || bytes.size() < static_cast<std::size_t>(noteSize)) {
+    return false;
+  }
+  solution.note = std::string(bytes.substr(0, static_cast<std::size_t>(noteSize)));
+  bytes.remove_prefix(static_cast<std::size_t>(noteSize));
+  if (!take(bytes, count) || count < 0 ||
+      bytes.size() != static_cast<std::size_t>(count) * sizeof(double)) {
+    return false;
+  }
+  solution.status = static_cast<MilpStatus>(status);
+  solution.values.resize(static_cast<std::size_t>(count));
+  std::memcpy(solution.values.data(), bytes.data(), bytes.size());
+  return true;
+}
+
+bool writeAll(int fd, std::string_view bytes) {
+  while (!bytes.empty()) {
+    const ssize_t written = write(fd, bytes.data(), bytes.size());
+    if (written < 0 && errno == EINTR) continue;
+    if (written <= 0) return false;
+    bytes.remove_prefix(static_cast<std::size_t>(written));
+  }
+  return true;
+}
+
+// Reads `fd` to its end unless `stopAt` comes first; true when the end was reached.
+bool readUntil(int fd, std::chrono::steady_clock::time_point stopAt, std::string& received) {
+  char buffer[1 << 16];
+  while (true) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        stopAt - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return false;
+    pollfd wait{fd, POLLIN, 0};
+    const int ready = poll(&wait, 1, static_cast<int>(std::min<std::int64_t>(left.count(), 1000)));
+    if (ready < 0 && errno != EINTR) return false;
+    if (ready <= 0) continue;
+    const ssize_t count = read(fd, buffer, sizeof(buffer));
+    if (count < 0 && errno == EINTR) continue;
+    if (count < 0) return false;
+    if (count == 0) return true;
+    received.append(buffer, static_cast<std::size_t>(count));
+  }
+}
 
 }  // namespace
 
@@ -44,6 +155,19 @@ std::string_view toString(MilpStatus status) {
       return "error";
   }
   return "error";
+}
+
+std::optional<std::string> refuseLargeModel(std::string_view what, ModelSize size,
+                                            std::int64_t limit) {
+  if (size.nonzeros <= limit) return std::nullopt;
+  return fmt::format(
+      "{} would have {} variables and {} nonzeros, above max-nonzeros={} (about {:.1f} GB). The "
+      "model "
+      "grows with the costs in cycles: normalize them (-O normalize=on; a fixed --ii is solved in "
+      "raw cycles, so leave II to the search), lower -O normalize-sum if they already are, or "
+      "raise -O max-nonzeros",
+      what, size.variables, size.nonzeros, limit,
+      static_cast<double>(size.nonzeros) * kBytesPerNonzero / 1e9);
 }
 
 std::int64_t MilpSolution::integerValue(VariableId variable) const {
@@ -79,6 +203,68 @@ void MilpModel::addEqual(const LinearExpression& row, double value) {
 }
 
 MilpSolution MilpModel::solve(double timeLimitSeconds) const {
+  if (timeLimitSeconds <= 0 || lower_.empty()) return solveHere(timeLimitSeconds);
+  const auto begin = std::chrono::steady_clock::now();
+  int channel[2];
+  if (pipe(channel) != 0) return solveHere(timeLimitSeconds);
+  // Output still buffered would be written twice if CBC flushes the child's copy.
+  std::fflush(nullptr);
+  const pid_t parent = getpid();
+  const pid_t child = fork();
+  if (child < 0) {
+    close(channel[0]);
+    close(channel[1]);
+    return solveHere(timeLimitSeconds);
+  }
+  if (child == 0) {
+    // The child solves, sends its answer and ends without running the parent's exit handlers
+    // or flushing its copies of the parent's output buffers. It dies with the parent (a
+    // stopped or killed caller must not leave CBC running), also if the parent died first.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(1);
+    close(channel[0]);
+    const bool sent = writeAll(channel[1], encodeSolution(solveHere(timeLimitSeconds)));
+    _exit(sent ? 0 : 1);
+  }
+  close(channel[1]);
+  const auto stopAt =
+      begin +
+      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+          std::chrono::duration<double>(timeLimitSeconds + stopGraceSeconds(timeLimitSeconds)));
+  std::string received;
+  const bool complete = readUntil(channel[0], stopAt, received);
+  close(channel[0]);
+  if (!complete) kill(child, SIGKILL);
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  MilpSolution solution;
+  const bool decoded = complete && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+                       decodeSolution(received, solution);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  if (!decoded) {
+    solution = MilpSolution{};
+    if (!complete) {
+      solution.status = MilpStatus::kTimeout;
+      solution.note =
+          fmt::format("CBC stopped {:.1f}s after its limit", seconds - timeLimitSeconds);
+    } else {
+      // The child died. CBC 2.10 crashes (SIGSEGV) when its limit stops it while it processes
+      // a MIP start (Triton's FA dump, latency MILP in raw cycles, 2-3 s limits): after the
+      // limit that is a timeout, before it an error.
+      const std::string how = WIFSIGNALED(status)
+                                  ? fmt::format("signal {}", WTERMSIG(status))
+                                  : fmt::format("exit status {}", WEXITSTATUS(status));
+      solution.status = seconds >= timeLimitSeconds ? MilpStatus::kTimeout : MilpStatus::kError;
+      solution.note = fmt::format("CBC died ({}) after {:.1f}s", how, seconds);
+    }
+  }
+  solution.seconds = seconds;
+  return solution;
+}
+
+MilpSolution MilpModel::solveHere(double timeLimitSeconds) const {
   const auto begin = std::chrono::steady_clock::now();
   const int columns = static_cast<int>(lower_.size());
   const int rows = static_cast<int>(rowLower_.size());
@@ -124,6 +310,9 @@ MilpSolution MilpModel::solve(double timeLimitSeconds) const {
   Cbc_setObjSense(cbc, maximize_ ? -1.0 : 1.0);
   Cbc_setLogLevel(cbc, 0);
   Cbc_setParameter(cbc, "threads", "1");
+  // Wall-clock time, as every other limit of the project: CBC's default counts CPU time, which
+  // on a loaded machine lets a solve run well past its limit.
+  Cbc_setParameter(cbc, "timeMode", "elapsed");
   if (timeLimitSeconds > 0) Cbc_setMaximumSeconds(cbc, std::max(0.01, timeLimitSeconds));
   if (start_ && static_cast<int>(start_->size()) == columns) {
     std::vector<int> all(static_cast<std::size_t>(columns));
@@ -162,6 +351,18 @@ MilpSolution MilpModel::solve(double timeLimitSeconds) const {
     solution.status = MilpStatus::kFeasible;
   } else {
     solution.status = MilpStatus::kError;
+  }
+  // A proof claimed once the limit has run out is not trusted: CBC 2.10 says "proven
+  // infeasible" when its limit stops it in preprocessing (Triton's FA dump, latency MILP in raw
+  // cycles with a 1 s limit: status 0, secondary status 1, while a schedule exists).
+  if (timeLimitSeconds > 0 && solution.seconds >= timeLimitSeconds) {
+    if (solution.status == MilpStatus::kInfeasible) {
+      solution.status = MilpStatus::kTimeout;
+      solution.note = "CBC claimed infeasibility as its time limit ran out (not trusted)";
+    } else if (solution.status == MilpStatus::kOptimal) {
+      solution.status = MilpStatus::kFeasible;
+      solution.note = "CBC claimed optimality as its time limit ran out (not trusted)";
+    }
   }
   return solution;
 }

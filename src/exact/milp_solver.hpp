@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gaus::exact::detail {
@@ -31,6 +32,12 @@ enum class MilpStatus {
   kError,       // abandoned (numerical trouble) or unbounded
 };
 
+// How long past its time limit a solve may run before it is stopped: CBC's own limit ends most
+// solves within a fraction of a second; this leaves it the time to return its incumbent.
+inline double stopGraceSeconds(double timeLimitSeconds) {
+  return 1.0 + 0.05 * timeLimitSeconds;
+}
+
 struct MilpSolution {
   MilpStatus status = MilpStatus::kError;
   std::vector<double> values;       // per variable, when a solution exists
@@ -38,6 +45,7 @@ struct MilpSolution {
   std::optional<double> bound;      // best proven bound on the objective
   double seconds = 0.0;
   std::int64_t nodes = 0;
+  std::string note;  // why the status is not CBC's own (stopped, died, a claim not trusted)
 
   bool hasSolution() const {
     return status == MilpStatus::kOptimal || status == MilpStatus::kFeasible;
@@ -65,10 +73,15 @@ class MilpModel {
   double upperBound(VariableId v) const { return upper_[v]; }
 
   // Solves with CBC on one thread (CI has two cores shared by several jobs) within the time
-  // limit (seconds; <= 0 means none).
+  // limit (seconds, wall clock; <= 0 means none). With a limit, CBC runs in a child process that
+  // is stopped at the limit plus stopGraceSeconds: CBC checks its limit only between nodes, and its
+  // root LP and preprocessing can run far past it on a large model (a minute for a 1 s limit
+  // on Triton's FA dump in raw cycles). A stopped solve returns kTimeout without a solution.
   MilpSolution solve(double timeLimitSeconds) const;
 
  private:
+  MilpSolution solveHere(double timeLimitSeconds) const;
+
   std::vector<double> lower_, upper_, cost_;
   std::vector<char> integer_;
   std::vector<std::string> names_;
@@ -81,5 +94,16 @@ class MilpModel {
 };
 
 std::string_view toString(MilpStatus status);
+
+// The size of a model before it is built (include/gaus/exact/model_limits.hpp).
+struct ModelSize {
+  std::int64_t variables = 0;
+  std::int64_t nonzeros = 0;
+};
+
+// A message saying why a model of `size` is refused (what, how large, the limit and what to
+// change), or nothing when it fits under `limit` nonzeros.
+std::optional<std::string> refuseLargeModel(std::string_view what, ModelSize size,
+                                            std::int64_t limit);
 
 }  // namespace gaus::exact::detail

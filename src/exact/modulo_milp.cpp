@@ -178,14 +178,14 @@ class StageResidueModel {
     }
     // Capacity per unit and residue: op v holds block (f, begin, length, units) at residues
     // (r_v + begin + j) mod ii, i.e. residue rho of the unit is held when r_v = rho - begin - j.
+    // Resources whose units suffice for every op at once need no rows.
+    const std::vector<bool> contended = detail::contendedResources(graph, machine);
     for (ResourceId f = 0; f < machine.numResources(); ++f) {
-      if (!machine.resources[f].limited()) continue;
+      if (!contended[f]) continue;
       std::vector<LinearExpression> rows(static_cast<std::size_t>(ii));
-      double demand = 0.0;
       for (OpId op = 0; op < count; ++op) {
         for (const auto& block : graph.reservation(op)) {
           if (block.resource != f) continue;
-          demand += static_cast<double>(block.units) * block.length;
           for (std::int32_t slot = 0; slot < ii; ++slot) {
             for (std::int32_t j = 0; j < block.length; ++j) {
               const std::int32_t r =
@@ -197,7 +197,7 @@ class StageResidueModel {
       }
       const double capacity = *machine.resources[f].capacity;
       for (auto& row : rows) {
-        if (!row.variables.empty() && demand > capacity) model_.addLessEqual(row, capacity);
+        if (!row.variables.empty()) model_.addLessEqual(row, capacity);
       }
     }
     for (OpId op = 0; op < count; ++op) {
@@ -274,6 +274,32 @@ class StageResidueModel {
   VariableId latency_ = 0;
   MilpModel model_;
 };
+
+// The size StageResidueModel would build, counted row family by row family without building it.
+detail::ModelSize stageResidueSize(const Graph& graph, const Machine& machine, std::int32_t ii,
+                                   const detail::SymmetryOrderings* symmetries,
+                                   const std::vector<ResidueLink>& links) {
+  const std::int64_t count = graph.numOps();
+  detail::ModelSize size;
+  size.variables = count * (ii + 1) + 1;
+  size.nonzeros = 3 * count * ii;  // residue once, window, L >= M(v) + duration(v)
+  for (EdgeId e = 0; e < graph.numEdges(); ++e) {
+    if (graph.edgeSource(e) != graph.edgeTarget(e)) size.nonzeros += 2 * ii;
+  }
+  const std::vector<bool> contended = detail::contendedResources(graph, machine);
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    for (const auto& block : graph.reservation(op)) {
+      if (contended[block.resource]) size.nonzeros += static_cast<std::int64_t>(ii) * block.length;
+    }
+  }
+  for (const ResidueLink& link : links) {
+    size.nonzeros += static_cast<std::int64_t>(ii) * (link.high - link.low + 2);
+  }
+  if (symmetries != nullptr) {
+    size.nonzeros += 2 * static_cast<std::int64_t>(ii) * std::ssize(symmetries->before);
+  }
+  return size;
+}
 
 AttemptVerdict verdictOf(MilpStatus status) {
   switch (status) {
@@ -453,6 +479,11 @@ ModuloAttempt solveModuloAtIi(const Problem& problem, std::int32_t ii,
   ModuloAttempt attempt;
   attempt.ii = ii;
   const auto begin = std::chrono::steady_clock::now();
+  // The limit covers the whole attempt: the start heuristics and building the model take their
+  // share before CBC gets the rest.
+  const Deadline deadline(options.timeLimitSeconds > 0
+                              ? std::optional<double>(options.timeLimitSeconds)
+                              : std::nullopt);
   auto finish = [&](ModuloAttempt& done) -> ModuloAttempt {
     done.seconds = secondsSince(begin);
     return std::move(done);
@@ -532,6 +563,47 @@ ModuloAttempt solveModuloAtIi(const Problem& problem, std::int32_t ii,
     formulation = ModuloFormulation::kStageResidue;
   }
 
+  // Size guard before anything is built; auto falls back to the other form when it fits.
+  // The residue links (stage/residue form only) are computed once, when that form is sized.
+  std::optional<std::vector<ResidueLink>> links;
+  const auto linksOf = [&]() -> const std::vector<ResidueLink>& {
+    if (!links) links = options.linkResidues ? residueLinks(graph, ii) : std::vector<ResidueLink>{};
+    return *links;
+  };
+  const auto sizeOf = [&](ModuloFormulation form) {
+    return form == ModuloFormulation::kTimeIndexed
+               ? detail::TimeIndexedModel::estimateSize(graph, machine, ii, {*earliest, *latest},
+                                                        breaking)
+               : stageResidueSize(graph, machine, ii, breaking, linksOf());
+  };
+  detail::ModelSize size = sizeOf(formulation);
+  if (size.nonzeros > options.maxNonzeros && options.formulation == ModuloFormulation::kAuto &&
+      formulation == ModuloFormulation::kTimeIndexed) {
+    const detail::ModelSize other = sizeOf(ModuloFormulation::kStageResidue);
+    if (other.nonzeros < size.nonzeros) {
+      formulation = ModuloFormulation::kStageResidue;
+      size = other;
+    }
+  }
+  attempt.formulation = std::string(toString(formulation));
+  attempt.variables = size.variables;
+  if (auto refused = detail::refuseLargeModel(
+          fmt::format("the modulo MILP at II={} ({})", ii, attempt.formulation), size,
+          options.maxNonzeros)) {
+    attempt.verdict = AttemptVerdict::kError;
+    attempt.detail = *refused;
+    return finish(attempt);
+  }
+
+  // CBC gets what the heuristics and the building left of the limit; none left is a timeout.
+  const auto solveWithinLimit = [&](const MilpModel& model) {
+    if (!deadline.expired()) {
+      return model.solve(options.timeLimitSeconds > 0 ? deadline.remainingSeconds() : 0.0);
+    }
+    MilpSolution expired;
+    expired.status = MilpStatus::kTimeout;
+    return expired;
+  };
   MilpSolution solution;
   std::vector<Cycle> decoded;
   if (formulation == ModuloFormulation::kTimeIndexed) {
@@ -540,17 +612,15 @@ ModuloAttempt solveModuloAtIi(const Problem& problem, std::int32_t ii,
     if (startUsable) model.model().setStart(model.encode(*start));
     attempt.variables = model.shape().variables;
     attempt.rows = model.shape().rows;
-    solution = model.model().solve(options.timeLimitSeconds);
+    solution = solveWithinLimit(model.model());
     if (solution.hasSolution()) decoded = model.decode(solution);
   } else {
-    const std::vector<ResidueLink> links =
-        options.linkResidues ? residueLinks(graph, ii) : std::vector<ResidueLink>{};
     StageResidueModel model(graph, machine, ii, *earliest, latest, latencyLower, latencyUpper,
-                            breaking, links);
+                            breaking, linksOf());
     if (startUsable) model.model().setStart(model.encode(*start));
     attempt.variables = model.shape().variables;
     attempt.rows = model.shape().rows;
-    solution = model.model().solve(options.timeLimitSeconds);
+    solution = solveWithinLimit(model.model());
     if (solution.hasSolution()) decoded = model.decode(solution);
   }
   attempt.formulation = std::string(toString(formulation));
@@ -593,6 +663,7 @@ ModuloAttempt solveModuloAtIi(const Problem& problem, std::int32_t ii,
     case AttemptVerdict::kOptimal:
       break;
   }
+  if (!solution.note.empty()) attempt.detail += " (" + solution.note + ")";
   return finish(attempt);
 }
 
@@ -678,6 +749,7 @@ Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options)
                         ? fmt::format(", {} variables, {} rows", attempt.variables, attempt.rows)
                         : std::string(),
                     attempt.seconds));
+    if (options.progress) options.progress("ilp: " + result.log.back());
     if (attempt.verdict == AttemptVerdict::kError) return errorResult(attempt.detail);
     if (!attempt.schedule) {
       if (attempt.verdict != AttemptVerdict::kInfeasible) everySmallerProven = false;
@@ -718,6 +790,7 @@ Result searchModulo(const Problem& problem, const ModuloSearchOptions& options) 
     result.log.push_back(fmt::format("II={} {} ({}) {:.3f}s", *problem.ii,
                                      toString(attempt.verdict), attempt.formulation,
                                      attempt.seconds));
+    if (options.progress) options.progress("ilp: " + result.log.back());
     result.schedule = attempt.schedule;
     if (attempt.latency) result.objective = static_cast<double>(*attempt.latency);
     if (attempt.latencyLowerBound) {

@@ -145,6 +145,50 @@ TimeIndexedModel::TimeIndexedModel(const Graph& graph, const Machine& machine,
   }
 }
 
+std::vector<bool> contendedResources(const Graph& graph, const Machine& machine) {
+  std::vector<std::int64_t> demand(machine.resources.size(), 0);
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    for (const auto& block : graph.reservation(op)) {
+      demand[block.resource] += static_cast<std::int64_t>(block.units) * block.length;
+    }
+  }
+  std::vector<bool> contended(machine.resources.size(), false);
+  for (ResourceId r = 0; r < machine.numResources(); ++r) {
+    contended[r] = machine.resources[r].limited() && demand[r] > *machine.resources[r].capacity;
+  }
+  return contended;
+}
+
+ModelSize TimeIndexedModel::estimateSize(const Graph& graph, const Machine& machine,
+                                         std::optional<std::int32_t> ii, const TimeWindows& windows,
+                                         const SymmetryOrderings* symmetries) {
+  // Upper bounds on the terms of each family of rows, in the constructor's order.
+  const auto width = [&](OpId op) { return windows.latest[op] - windows.earliest[op] + 1; };
+  const std::vector<bool> contended = contendedResources(graph, machine);
+  ModelSize size;
+  size.variables = 1;
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    size.variables += width(op);
+    size.nonzeros += 2 * width(op) + 1;  // starts once; L >= t + duration
+    for (const auto& block : graph.reservation(op)) {
+      if (contended[block.resource]) size.nonzeros += width(op) * block.length;
+    }
+  }
+  for (EdgeId e = 0; e < graph.numEdges(); ++e) {
+    const OpId u = graph.edgeSource(e);
+    const OpId v = graph.edgeTarget(e);
+    if (u == v || (graph.edgeDistance(e) > 0 && !ii)) continue;
+    const Cycle strong = width(u) * (width(u) + width(v));
+    size.nonzeros += strong <= kStrongPrecedenceLimit ? strong : width(u) + width(v);
+  }
+  if (symmetries != nullptr) {
+    for (const auto& [first, second] : symmetries->before) {
+      size.nonzeros += width(first) + width(second);
+    }
+  }
+  return size;
+}
+
 std::vector<double> TimeIndexedModel::encode(const std::vector<Cycle>& start) const {
   std::vector<double> values(static_cast<std::size_t>(model_.numVariables()), 0.0);
   for (OpId op = 0; op < graph_.numOps(); ++op) {

@@ -23,6 +23,10 @@ struct ModelShape {
   std::int64_t rows = 0;
 };
 
+// Per resource: limited, and the ops' total demand exceeds its capacity, so that capacity rows
+// are needed (a resource with enough units for every op at once never binds).
+std::vector<bool> contendedResources(const Graph& graph, const Machine& machine);
+
 class TimeIndexedModel {
  public:
   // `ii` set: resources are counted per residue modulo ii and loop-carried edges are enforced;
@@ -31,6 +35,11 @@ class TimeIndexedModel {
   TimeIndexedModel(const Graph& graph, const Machine& machine, std::optional<std::int32_t> ii,
                    TimeWindows windows, Cycle latencyLower, Cycle latencyUpper,
                    const SymmetryOrderings* symmetries);
+
+  // The size the constructor would build, counted without building it (for refuseLargeModel).
+  static ModelSize estimateSize(const Graph& graph, const Machine& machine,
+                                std::optional<std::int32_t> ii, const TimeWindows& windows,
+                                const SymmetryOrderings* symmetries);
 
   MilpModel& model() { return model_; }
   ModelShape shape() const { return {model_.numVariables(), model_.numRows()}; }

@@ -135,6 +135,12 @@ struct Found {
   std::unique_ptr<TwillSmtModel> model;
 };
 
+// Appends an attempt to the log and shows it as progress.
+void record(TwillSolution& solution, TwillAttempt attempt, const TwillOptions& options) {
+  if (options.progress) options.progress("twill: " + attempt.describe());
+  solution.attempts.push_back(std::move(attempt));
+}
+
 // Iterated SAT with a decreasing cardinality bound (warps used, then cross-warp edges).
 void minimizeAssignment(const Problem& problem, Found& found, const TwillOptions& options,
                         const Deadline& deadline, TwillSolution& solution) {
@@ -156,7 +162,7 @@ void minimizeAssignment(const Problem& problem, Found& found, const TwillOptions
                             *query.restrictions.maxCrossWarpEdges);
     }
     TwillAttempt attempt = detail::smtAttempt(phase, found.ii, found.latency, answer, detail);
-    solution.attempts.push_back(std::move(attempt));
+    record(solution, std::move(attempt), options);
     return answer;
   };
 
@@ -352,7 +358,7 @@ TwillSolution solveTwill(const Problem& input, const TwillOptions& options) {
       attempt.seconds = modulo.seconds;
       attempt.detail =
           modulo.verdict == AttemptVerdict::kOptimal ? modulo.formulation : modulo.detail;
-      solution.attempts.push_back(std::move(attempt));
+      record(solution, std::move(attempt), options);
     }
     IiFailure failure;
     failure.ii = ii;
@@ -390,7 +396,7 @@ TwillSolution solveTwill(const Problem& input, const TwillOptions& options) {
       const bool latencyTooShort = answer.verdict == SmtVerdict::kUnsat && answer.core.empty();
       TwillAttempt attempt = detail::smtAttempt("smt", ii, latency, answer,
                                                 latencyTooShort ? "L alone is too short" : "");
-      solution.attempts.push_back(std::move(attempt));
+      record(solution, std::move(attempt), options);
       if (answer.verdict == SmtVerdict::kSat) {
         found = Found{ii, latency, *answer.schedule, std::move(model)};
         break;

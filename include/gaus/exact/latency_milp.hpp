@@ -7,11 +7,14 @@
 #include <gaus/core/problem.hpp>
 #include <gaus/core/result.hpp>
 #include <gaus/exact/cost_normalization.hpp>
+#include <gaus/exact/model_limits.hpp>
 
 namespace gaus::exact {
 
 struct LatencyMilpOptions {
-  double timeLimitSeconds = 60.0;
+  double timeLimitSeconds = 60.0;  // wall clock, list schedule and model building included
+  // Refuse (status kError, saying what to change) a model above this many nonzeros.
+  std::int64_t maxNonzeros = kDefaultMaxNonzeros;
   // Upper bound on the latency, which sets every op's latest start. Unset: the latency of a list
   // schedule (or the problem's horizon, when smaller).
   std::optional<Cycle> latencyBound;

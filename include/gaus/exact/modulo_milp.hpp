@@ -3,6 +3,7 @@
 // from MII = max(ResMII, RecMII) upward.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,6 +12,7 @@
 #include <gaus/core/problem.hpp>
 #include <gaus/core/result.hpp>
 #include <gaus/exact/cost_normalization.hpp>
+#include <gaus/exact/model_limits.hpp>
 
 namespace gaus::exact {
 
@@ -43,8 +45,11 @@ struct ModuloMilpOptions {
   bool linkResidues = true;
   bool useStart = true;  // a heuristic schedule as CBC's first incumbent and bound on L
   StartHeuristic startHeuristic = StartHeuristic::kBest;
-  bool breakSymmetry = true;       // order interchangeable ops (twins, one sub-tile automorphism)
-  double timeLimitSeconds = 60.0;  // per II
+  bool breakSymmetry = true;  // order interchangeable ops (twins, one sub-tile automorphism)
+  // Per II, wall clock, for the whole attempt: start heuristics, building the model and CBC.
+  double timeLimitSeconds = 60.0;
+  // Refuse (verdict kError, saying what to change) a model above this many nonzeros.
+  std::int64_t maxNonzeros = kDefaultMaxNonzeros;
   // Upper bound on L (e.g. from a heuristic); tightens the windows like the greedy start does.
   std::optional<Cycle> latencyBound;
 };
@@ -87,6 +92,9 @@ struct ModuloSearchOptions {
   std::optional<std::int32_t> maxIi;
   std::optional<double> totalTimeLimitSeconds;
   NormalizationOptions normalization;
+  // Receives each line of the attempt log (II, verdict, formulation, L, seconds) as the attempt
+  // ends, for a progress display. May be empty.
+  std::function<void(std::string_view)> progress;
 };
 
 // A II at which one iteration fits without overlapping the next: every reservation, delay and

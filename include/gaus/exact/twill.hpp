@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -87,6 +88,9 @@ struct TwillOptions {
   double minimizeTimeLimitSeconds = 10.0;  // per minimization step
   bool explain = false;                    // what binds II, why ops were split
   double explainTimeLimitSeconds = 10.0;   // per explanation query
+  // Receives one line per attempt as it ends (TwillAttempt::describe: II, L, phase, verdict,
+  // seconds), for a progress display. May be empty.
+  std::function<void(std::string_view)> progress;
 };
 
 enum class SmtVerdict { kSat, kUnsat, kTimeout, kUnknown };

@@ -1,0 +1,127 @@
+// The guards of the exact engine: time limits that hold whatever CBC is doing, the size guard
+// that refuses a model before it is built, and the progress lines of the searches. The large
+// instance is Triton's FA dump in raw cycles (shared/benchmarks/triton-ddg/case3_FA), where a
+// 1 s limit used to run for over a minute in CBC's root LP (docs/exact.md, "Time limits and
+// model size").
+#include <catch2/catch.hpp>
+
+#include <gaus/core/registry.hpp>
+#include <gaus/core/verify.hpp>
+#include <gaus/exact/latency_milp.hpp>
+#include <gaus/exact/methods.hpp>
+#include <gaus/exact/modulo_milp.hpp>
+#include <gaus/exact/twill.hpp>
+#include <gaus/io/io.hpp>
+
+#include "test_support.hpp"
+
+using namespace gaus;
+using namespace gaus::exact;
+
+namespace {
+
+Instance readTriton(const std::string& file) {
+  const auto path = test::sharedPath("benchmarks/triton-ddg/" + file);
+  auto instance = io::readInstance(path.string());
+  INFO(path.string());
+  REQUIRE(instance.ok());
+  return std::move(instance).value();
+}
+
+// How long a solve with a 1 s limit may take: the limit, the grace before the solving process is
+// stopped (1 s + 5 % of the limit, src/exact/milp_solver.hpp) and 1 s to tear the model down on a
+// loaded machine. Every other exact test goes through the same child process and checks its
+// answers, so this file checks only the stop.
+constexpr double kOneSecondLimitReturnsWithin = 1.0 + 1.05 + 1.0;
+
+}  // namespace
+
+TEST_CASE("modulo MILP: a 1 s limit holds on Triton FA at II 1325 in raw cycles",
+          "[exact][guards][shared]") {
+  // 31 ops, II = 1325 (the MII): the stage/residue model has 41107 variables and 6.8 M nonzeros,
+  // under the default max-nonzeros (8 M); CBC's root LP alone takes over a minute. The solve is
+  // stopped at the limit plus the grace (1 + 1.05 s), nothing is found (no heuristic reaches a
+  // schedule at II 1325), and the verdict says so.
+  const Instance fa = readTriton("case3_FA.ddg.json");
+  ModuloMilpOptions options;
+  options.timeLimitSeconds = 1.0;
+  const ModuloAttempt attempt = solveModuloAtIi(fa.problem(ProblemKind::kModulo), 1325, options);
+  INFO(attempt.detail);
+  CHECK(attempt.verdict == AttemptVerdict::kTimeout);
+  CHECK_FALSE(attempt.schedule);
+  CHECK(attempt.seconds < kOneSecondLimitReturnsWithin);
+}
+
+TEST_CASE("modulo MILP: a model above max-nonzeros is refused before it is built",
+          "[exact][guards][shared]") {
+  // The same model with max-nonzeros = 1 M: refused with its size, the limit and what to change.
+  // Variables by hand: a residue binary per op and residue (31 x 1325), a stage per op (31) and
+  // L: 41107.
+  const Instance fa = readTriton("case3_FA.ddg.json");
+  ModuloMilpOptions options;
+  options.maxNonzeros = 1'000'000;
+  const ModuloAttempt attempt = solveModuloAtIi(fa.problem(ProblemKind::kModulo), 1325, options);
+  CHECK(attempt.verdict == AttemptVerdict::kError);
+  CHECK(attempt.variables == 31 * 1325 + 31 + 1);
+  CHECK_THAT(attempt.detail, Catch::Contains("41107 variables") &&
+                                 Catch::Contains("above max-nonzeros=1000000") &&
+                                 Catch::Contains("normalize=on"));
+  CHECK(attempt.seconds < 1.0);
+
+  // The search stops at the refusal instead of trying every larger II (larger models still).
+  MethodRegistry registry;
+  registerExactMethods(registry);
+  const Result search = registry.run("ilp", fa.problem(ProblemKind::kModulo),
+                                     {{"normalize", "off"}, {"max-nonzeros", "1000000"}});
+  CHECK(search.status == SolveStatus::kError);
+  CHECK_THAT(search.message, Catch::Contains("II=1325"));
+}
+
+TEST_CASE("latency MILP: a 1 s limit holds on Triton FA in raw cycles, list schedule returned",
+          "[exact][guards][shared]") {
+  // L in [3437, 3521], 16479 binaries: CBC proves L minimal in about 50 s, so at 1 s it is
+  // stopped; the list schedule (CBC's start) is the answer, verified, with status timeout. At
+  // this limit CBC 2.10 itself misbehaves, depending on how far it got: it claims the model
+  // infeasible as its limit stops the preprocessing, or crashes handling the start at 2-3 s
+  // (the whole program crashed before the solve moved to a child). Both must read as timeout.
+  const Instance fa = readTriton("case3_FA.ddg.json");
+  const Problem problem = fa.problem(ProblemKind::kLatency);
+  LatencyMilpOptions options;
+  options.timeLimitSeconds = 1.0;
+  options.normalization.mode = NormalizationMode::kOff;
+  const auto begin = std::chrono::steady_clock::now();
+  const Result result = solveLatencyMilp(problem, options);
+  const double seconds = secondsSince(begin);
+  INFO(result.message);
+  CHECK(result.status == SolveStatus::kTimeout);
+  REQUIRE(result.schedule);
+  CHECK(verify(problem, *result.schedule).ok());
+  CHECK(seconds < kOneSecondLimitReturnsWithin);
+}
+
+TEST_CASE("progress: one line per attempt from the modulo search and from twill",
+          "[exact][guards]") {
+  // Toy FA (TWILL.md): the search from II = 1 makes two attempts (II = 1 infeasible, II = 2
+  // optimal), so two lines; twill logs each (II, L) attempt and reports each as it ends.
+  const auto toy =
+      io::readInstance(test::sourcePath("configs/kernels/toy_fa.yaml").string()).value();
+  std::vector<std::string> lines;
+  ModuloSearchOptions search;
+  search.startFromOne = true;
+  search.progress = [&](std::string_view line) { lines.emplace_back(line); };
+  const Result modulo = searchModulo(toy.problem(ProblemKind::kModulo), search);
+  REQUIRE(modulo.status == SolveStatus::kOptimal);
+  REQUIRE(lines.size() == 2);
+  CHECK_THAT(lines[0], Catch::StartsWith("ilp: II=1 infeasible"));
+  CHECK_THAT(lines[1], Catch::StartsWith("ilp: II=2 optimal"));
+
+  lines.clear();
+  TwillOptions twill;
+  twill.progress = [&](std::string_view line) { lines.emplace_back(line); };
+  const TwillSolution solution = solveTwill(toy.problem(ProblemKind::kModuloWarp), twill);
+  REQUIRE(solution.status == SolveStatus::kOptimal);
+  REQUIRE(lines.size() == solution.attempts.size());
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    CHECK(lines[i] == "twill: " + solution.attempts[i].describe());
+  }
+}
