@@ -63,9 +63,9 @@ struct GausOptions {
   double restartNoise = 1.0;  // std. dev. (steps) of the noise on mu of the noisy batch rows
 
   // ---- augmented Lagrangian with Adam (GAUS.md "Augmented Lagrangian") ----
-  double learningRate = 0.05;   // lr, in time steps
+  double learningRate = 0.01;   // lr, in time steps (the paper's setting)
   std::int64_t adamSteps = 50;  // K: Adam steps between multiplier updates
-  double rho0 = 1.0;            // initial penalty
+  double rho0 = 1.0e-4;         // initial penalty (the paper's setting)
   double gamma = 2.0;           // rho growth factor
   double eta = 0.75;            // grow rho when the violation fell by less than this factor
   double rhoMax = 1.0e4;        // penalty cap
