@@ -52,10 +52,7 @@ void prepareInput(const std::filesystem::path& file, const RandomGraphOptions& o
       std::cerr << generated.error() << '\n';
       _exit(1);
     }
-    Instance instance;
-    instance.name = generated->graph.name();
-    instance.graph = std::make_shared<const Graph>(std::move(generated->graph));
-    instance.machine = std::make_shared<const Machine>(std::move(generated->machine));
+    const Instance instance = toInstance(std::move(generated).value());
     const auto written = io::writeInstance(file, instance, io::Format::kNativeJson);
     if (!written) {
       std::cerr << written.error() << '\n';

@@ -21,11 +21,9 @@ RandomGraphOptions gausWorkloadOptions(std::int32_t ops, std::uint64_t seed) {
 Instance generateGausWorkload(std::int32_t ops, std::uint64_t seed) {
   auto generated = generateRandomGraph(gausWorkloadOptions(ops, seed));
   if (!generated) throw std::runtime_error("generating the workload failed: " + generated.error());
-  Instance instance;
+  Instance instance = toInstance(std::move(generated).value());
   instance.name = fmt::format("random-{}-seed{}", ops, seed);
   instance.sourcePath = "(generated)";
-  instance.graph = std::make_shared<const Graph>(std::move(generated->graph));
-  instance.machine = std::make_shared<const Machine>(std::move(generated->machine));
   return instance;
 }
 

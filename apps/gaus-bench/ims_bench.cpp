@@ -55,10 +55,7 @@ Report runImsBench(const ImsBenchFlags& flags) {
   const RandomGraphOptions options = imsLoopOptions(flags);
   auto generated = generateRandomGraph(options);
   if (!generated) throw std::runtime_error(generated.error());
-  Problem problem;
-  problem.graph = std::make_shared<const Graph>(std::move(generated->graph));
-  problem.machine = std::make_shared<const Machine>(std::move(generated->machine));
-  problem.kind = ProblemKind::kModulo;
+  const Problem problem = toInstance(std::move(generated).value()).problem(ProblemKind::kModulo);
   report.note("graph", fmt::format("{} ops, {} edges, {} of them loop-carried with distance "
                                    "1-{} (average degree {}, edges span at most {} ops, seed {})",
                                    problem.graph->numOps(), problem.graph->numEdges(),

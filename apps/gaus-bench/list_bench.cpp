@@ -50,10 +50,7 @@ Report runListBench(const ListBenchFlags& flags) {
   Stopwatch generateClock;
   auto generated = generateRandomGraph(options);
   if (!generated) throw std::runtime_error(generated.error());
-  Problem problem;
-  problem.graph = std::make_shared<const Graph>(std::move(generated->graph));
-  problem.machine = std::make_shared<const Machine>(std::move(generated->machine));
-  problem.kind = ProblemKind::kLatency;
+  const Problem problem = toInstance(std::move(generated).value()).problem(ProblemKind::kLatency);
   const Graph& graph = *problem.graph;
   report.note("graph", fmt::format("{} ops, {} edges (generated in {:.2f} s: average degree {}, "
                                    "edges span at most {} ops, seed {})",

@@ -66,10 +66,7 @@ void runGenerate(GenerateFlags& flags) {
   }
   auto generated = generateRandomGraph(flags.options);
   if (!generated) throw CommandError(generated.error());
-  Instance instance;
-  instance.name = generated->graph.name();
-  instance.graph = std::make_shared<const Graph>(std::move(generated->graph));
-  instance.machine = std::make_shared<const Machine>(std::move(generated->machine));
+  const Instance instance = toInstance(std::move(generated).value());
   io::Format format = io::Format::kNativeJson;
   if (!flags.to.empty()) {
     const auto parsed = io::parseFormat(flags.to);

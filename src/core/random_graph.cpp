@@ -82,6 +82,14 @@ std::optional<std::string> validate(const RandomGraphOptions& options) {
 
 }  // namespace
 
+Instance toInstance(RandomInstance&& generated) {
+  Instance instance;
+  instance.name = generated.graph.name();
+  instance.graph = std::make_shared<const Graph>(std::move(generated.graph));
+  instance.machine = std::make_shared<const Machine>(std::move(generated.machine));
+  return instance;
+}
+
 Expected<RandomInstance> generateRandomGraph(const RandomGraphOptions& options) {
   if (const auto problem = validate(options)) return Error{"random graph: " + *problem};
   RandomStream random(options.seed);

@@ -9,6 +9,7 @@
 
 #include <gaus/core/expected.hpp>
 #include <gaus/core/graph.hpp>
+#include <gaus/core/instance.hpp>
 #include <gaus/core/machine.hpp>
 
 namespace gaus {
@@ -52,6 +53,9 @@ struct RandomInstance {
   Graph graph;
   Machine machine;
 };
+
+// The generated graph and machine as an Instance named after the graph, with nothing else set.
+Instance toInstance(RandomInstance&& generated);
 
 // The same options and seed always give the same graph, on every platform (the generator is a
 // fixed splitmix64/xoshiro256** stream, not std:: distributions, whose output varies by library).

@@ -79,10 +79,8 @@ inline Instance thirtyOpGraph() {
   options.seed = 11;
   auto generated = generateRandomGraph(options);
   if (!generated) throw std::runtime_error(generated.error());
-  Instance instance;
+  Instance instance = toInstance(std::move(generated).value());
   instance.name = "random30";
-  instance.graph = std::make_shared<const Graph>(std::move(generated->graph));
-  instance.machine = std::make_shared<const Machine>(std::move(generated->machine));
   return instance;
 }
 

@@ -47,10 +47,8 @@ Instance randomInstance(std::uint64_t seed, std::int32_t backEdges = 0) {
   options.seed = seed;
   auto generated = generateRandomGraph(options);
   REQUIRE(generated.ok());
-  Instance instance;
+  Instance instance = toInstance(std::move(generated).value());
   instance.name = "random";
-  instance.graph = std::make_shared<const Graph>(std::move(generated->graph));
-  instance.machine = std::make_shared<const Machine>(std::move(generated->machine));
   return instance;
 }
 

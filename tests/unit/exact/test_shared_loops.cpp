@@ -52,9 +52,9 @@ void checkMinIi(const std::string& loop, std::int64_t expectedMinIi,
   CHECK(*result.bounds.lowerBound == static_cast<double>(expectedMinIi));
 }
 
-// The raw-cycle search (no normalization) on a Triton loop reaches a verified schedule at
-// gaus's MII, which proves that II minimal (a schedule at MII is minimal by definition).
-void checkTritonAtMii(const std::string& spec, std::int64_t mii, double timeLimit) {
+// The raw-cycle search (no normalization) on a Triton loop whose MII is `mii`; its schedule,
+// which must be there, is verified against the problem.
+Result searchTritonRaw(const std::string& spec, std::int64_t mii, double timeLimit) {
   const auto path = test::sharedPath("benchmarks/triton-ddg/" + spec);
   auto instance = io::readInstance(path.string());
   INFO(spec);
@@ -64,9 +64,16 @@ void checkTritonAtMii(const std::string& spec, std::int64_t mii, double timeLimi
   ModuloSearchOptions options;
   options.normalization.mode = NormalizationMode::kOff;
   options.milp.timeLimitSeconds = timeLimit;
-  const Result result = searchModulo(problem, options);
+  Result result = searchModulo(problem, options);
   REQUIRE(result.schedule);
   CHECK(verify(problem, *result.schedule).ok());
+  return result;
+}
+
+// The raw-cycle search reaches a verified schedule at gaus's MII, which proves that II minimal
+// (a schedule at MII is minimal by definition).
+void checkTritonAtMii(const std::string& spec, std::int64_t mii, double timeLimit) {
+  const Result result = searchTritonRaw(spec, mii, timeLimit);
   CHECK(*result.schedule->ii == mii);
   CHECK(result.bounds.iiProvenOptimal);
 }
@@ -125,17 +132,7 @@ TEST_CASE(
   // So what holds at any load: the search returns a verified schedule between the MII and
   // IMS's 515 (its fallback), and claims II-optimality only at 511, since a schedule at 511
   // exists and no proof may exclude it.
-  const auto instance =
-      io::readInstance(test::sharedPath("benchmarks/triton-ddg/case6_layernorm.ddg.json").string());
-  REQUIRE(instance.ok());
-  const Problem problem = instance->problem(ProblemKind::kModulo);
-  REQUIRE(minimumIi(*instance) == 511);
-  ModuloSearchOptions options;
-  options.normalization.mode = NormalizationMode::kOff;
-  options.milp.timeLimitSeconds = 60.0;
-  const Result result = searchModulo(problem, options);
-  REQUIRE(result.schedule);
-  CHECK(verify(problem, *result.schedule).ok());
+  const Result result = searchTritonRaw("case6_layernorm.ddg.json", 511, 60.0);
   CHECK(*result.schedule->ii >= 511);
   CHECK(*result.schedule->ii <= 515);
   if (result.bounds.iiProvenOptimal) CHECK(*result.schedule->ii == 511);
