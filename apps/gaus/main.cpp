@@ -19,9 +19,7 @@ int main(int argc, char** argv) {
   gaus::cli::addGenerateCommand(app);
   gaus::cli::addConvertCommand(app);
   gaus::cli::addScheduleCommand(app);
-#ifdef GAUS_HAVE_EXACT
   gaus::cli::addTwillCommand(app);
-#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
