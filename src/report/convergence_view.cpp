@@ -181,19 +181,25 @@ std::string renderConvergence(const ConvergenceTrace& trace, const PictureOption
     }
   }
 
-  // The series: lines through every record, dots on the updates.
+  // The series: lines through every record, dots on the updates. A best-so-far value holds
+  // until the next record improves it, so it is drawn as steps.
   const auto series = [&](const Panel& panel, auto value, std::string_view colour,
-                          std::string_view name) {
+                          std::string_view name, bool steps) {
     std::string line;
+    std::optional<double> previous;
     for (std::size_t i = 0; i < points.size(); ++i) {
       const auto v = value(points[i]);
       if (!v) {
         if (!line.empty()) svg.polyline(line, "series", colour);
         line.clear();
+        previous.reset();
         continue;
       }
-      line += fmt::format("{},{} ", formatCoordinate(x(static_cast<double>(points[i].step))),
-                          formatCoordinate(panel.y(*v)));
+      const std::string px = formatCoordinate(x(static_cast<double>(points[i].step)));
+      if (steps && previous)
+        line += fmt::format("{},{} ", px, formatCoordinate(panel.y(*previous)));
+      line += fmt::format("{},{} ", px, formatCoordinate(panel.y(*v)));
+      previous = v;
     }
     if (!line.empty()) svg.polyline(line, "series", colour);
     for (std::size_t i = 0; i < points.size(); i += stride) {
@@ -205,15 +211,16 @@ std::string renderConvergence(const ConvergenceTrace& trace, const PictureOption
   };
   series(
       objective, [](const TracePoint& p) { return std::optional<double>(p.objective); },
-      seriesColour(0), "objective");
+      seriesColour(0), "objective", false);
   series(
       violation,
       [floorViolation](const TracePoint& p) {
         return std::optional<double>(p.violation > 0 ? p.violation : floorViolation);
       },
-      seriesColour(4), "violation");
+      seriesColour(4), "violation", false);
   series(
-      best, [](const TracePoint& p) { return p.best; }, seriesColour(2), "best legal objective");
+      best, [](const TracePoint& p) { return p.best; }, seriesColour(2), "best legal objective",
+      true);
   if (!std::isfinite(minBest)) {
     svg.text(left + kPlotWidth / 2.0, best.top + kPanelHeight / 2.0,
              "no legal schedule in this trace", "note", TextAnchor::kMiddle);

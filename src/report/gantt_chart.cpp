@@ -18,8 +18,9 @@ constexpr double kRowHeight = 22.0;
 constexpr double kBoxHeight = 16.0;
 constexpr double kGroupGap = 8.0;
 constexpr double kLabelFont = 11.0;
+constexpr double kSmallFont = 9.0;
 constexpr double kMinPlotWidth = 560.0;
-constexpr double kMaxPlotWidth = 2200.0;
+constexpr double kMaxPlotWidth = 1500.0;
 constexpr double kMaxCyclePixels = 120.0;
 constexpr double kMinBoxPixels = 2.5;
 constexpr double kBottomAxis = 36.0;
@@ -208,19 +209,43 @@ std::string drawDetailed(const GanttChart& chart) {
       }
     }
     const RowAssignment& assignment = assignments[g];
+    // Where the next box of each row begins after each bar: a label too long for its box goes
+    // to the right of it when the gap up to the next box can hold it.
+    std::vector<std::vector<std::pair<Cycle, std::size_t>>> byRow(
+        static_cast<std::size_t>(rowsShown[g]));
     for (std::size_t b = 0; b < group.bars.size(); ++b) {
-      const GanttBar& bar = group.bars[b];
-      const double length = static_cast<double>(bar.end - bar.begin) * frame.pixelsPerCycle;
-      const double boxWidth = std::max(length, kMinBoxPixels);
-      const double x = length > 0 ? frame.x(static_cast<double>(bar.begin))
-                                  : frame.x(static_cast<double>(bar.begin)) - boxWidth / 2.0;
-      const std::string text = fitText(bar.label, boxWidth - 4.0, kLabelFont);
       for (const std::int32_t row : assignment.rowsOfBar[b]) {
-        const double top = y + row * kRowHeight + (kRowHeight - kBoxHeight) / 2.0;
+        byRow[static_cast<std::size_t>(row)].emplace_back(group.bars[b].begin, b);
+      }
+    }
+    for (std::size_t row = 0; row < byRow.size(); ++row) {
+      auto& bars = byRow[row];
+      std::sort(bars.begin(), bars.end());
+      const double top =
+          y + static_cast<double>(row) * kRowHeight + (kRowHeight - kBoxHeight) / 2.0;
+      for (std::size_t i = 0; i < bars.size(); ++i) {
+        const GanttBar& bar = group.bars[bars[i].second];
+        const double length = static_cast<double>(bar.end - bar.begin) * frame.pixelsPerCycle;
+        const double boxWidth = std::max(length, kMinBoxPixels);
+        const double x = length > 0 ? frame.x(static_cast<double>(bar.begin))
+                                    : frame.x(static_cast<double>(bar.begin)) - boxWidth / 2.0;
+        const double nextBox = i + 1 < bars.size() ? frame.x(static_cast<double>(bars[i + 1].first))
+                                                   : frame.x(span) + kMargin;
         svg.beginGroup(bar.tooltip);
         svg.rect(x, top, boxWidth, kBoxHeight, "box", categoryColour(bar.colour));
-        if (!text.empty())
-          svg.text(x + boxWidth / 2.0, top + 12.0, text, "lbl", TextAnchor::kMiddle);
+        // The label: inside the box; else from the box's left edge on into the free space up
+        // to the next box; else smaller inside; else shortened.
+        const double textWidth = estimateTextWidth(bar.label, kLabelFont);
+        if (textWidth <= boxWidth - 4.0) {
+          svg.text(x + boxWidth / 2.0, top + 12.0, bar.label, "lbl", TextAnchor::kMiddle);
+        } else if (textWidth + 6.0 <= nextBox - x) {
+          svg.text(x + 3.0, top + 12.0, bar.label, "lbl");
+        } else if (estimateTextWidth(bar.label, kSmallFont) <= boxWidth - 3.0) {
+          svg.text(x + boxWidth / 2.0, top + 11.5, bar.label, "small", TextAnchor::kMiddle);
+        } else if (const std::string text = fitText(bar.label, boxWidth - 3.0, kSmallFont);
+                   !text.empty()) {
+          svg.text(x + boxWidth / 2.0, top + 11.5, text, "small", TextAnchor::kMiddle);
+        }
         svg.endGroup();
       }
     }

@@ -31,8 +31,8 @@ namespace {
 
 constexpr double kMargin = 12.0;
 constexpr double kNodeHeight = 24.0;
-constexpr double kLevelGap = 66.0;
-constexpr double kNodeGap = 22.0;
+constexpr double kLevelGap = 72.0;
+constexpr double kNodeGap = 36.0;
 constexpr double kCarriedBulge = 46.0;
 constexpr std::int64_t kMaxLabelledEdges = 160;
 constexpr std::int64_t kMaxLevelBars = 400;
@@ -344,8 +344,8 @@ std::string renderGraph(const Graph& graph, const PictureOptions& options) {
     } else if (ends.first == ends.second) {
       const double x = from.x + from.width / 2.0;
       curve = {x,        from.y + 5.0,
-               x + 34.0, from.y - 12.0,
-               x + 34.0, from.y + kNodeHeight + 12.0,
+               x + 26.0, from.y - 8.0,
+               x + 26.0, from.y + kNodeHeight + 8.0,
                x,        from.y + kNodeHeight - 5.0};
     } else {
       // Round the right side: out of the source's right edge, back into the target's.
@@ -363,8 +363,18 @@ std::string renderGraph(const Graph& graph, const PictureOptions& options) {
     svg.path(arrowPath(curve), loopCarried ? "arrowcarried" : "arrow");
     if (!labelEdges) continue;
     const double labelWidth = estimateTextWidth(label, 10.0);
-    for (const double t : {0.5, 0.35, 0.65, 0.25, 0.75}) {
-      const auto [x, y] = bezierPoint(curve, t);
+    // Candidate places for the label's centre: along the curve, or beside a self-loop.
+    std::vector<std::pair<double, double>> candidates;
+    if (ends.first == ends.second) {
+      const double right = from.x + from.width / 2.0 + 24.0;
+      candidates = {{right + labelWidth / 2.0 + 4.0, from.y + kNodeHeight / 2.0 + 3.0},
+                    {right - 12.0, from.y - 6.0},
+                    {right - 12.0, from.y + kNodeHeight + 12.0}};
+    } else {
+      for (const double t : {0.5, 0.35, 0.65, 0.25, 0.75})
+        candidates.push_back(bezierPoint(curve, t));
+    }
+    for (const auto& [x, y] : candidates) {
       const LabelBox candidate{x - labelWidth / 2.0 - 2, y - 9.0, x + labelWidth / 2.0 + 2,
                                y + 3.0};
       if (std::any_of(placedLabels.begin(), placedLabels.end(),

@@ -23,7 +23,10 @@ h1 { font-size: 22px; margin: 0 0 6px 0; }
 h2 { font-size: 17px; margin: 28px 0 8px 0; border-bottom: 1px solid #d0d0d0; padding-bottom: 3px; }
 p.meta, p.explain { color: #404040; max-width: 70em; margin: 4px 0; }
 table { border-collapse: collapse; margin: 8px 0; }
-th, td { border: 1px solid #d0d0d0; padding: 3px 8px; text-align: left; vertical-align: top; }
+th, td { border: 1px solid #d0d0d0; padding: 3px 8px; text-align: left; vertical-align: top;
+  white-space: nowrap; }
+td.message { white-space: normal; min-width: 24em; }
+div.wide { overflow-x: auto; max-width: 100%; }
 th { background: #eef1f5; cursor: pointer; user-select: none; }
 th[data-order="ascending"]::after { content: " \25B2"; font-size: 10px; }
 th[data-order="descending"]::after { content: " \25BC"; font-size: 10px; }
@@ -120,15 +123,15 @@ std::string problemsSection(const ReportSummary& summary) {
   std::string html = "<h2>Per problem</h2>\n";
   html +=
       "<p class=\"explain\">Each method's best verified objective on the problem (all objectives "
-      "are minimized), its ratio to the best known value and its median wall seconds; the best "
-      "value of the row is in bold. <b>source</b> says whether the best known value is the best "
-      "run or the reference. A grey status stands where a method has no verified result.</p>\n";
+      "are minimized) with its ratio to the best known value in brackets, and its median wall "
+      "seconds; the best value of the row is in bold. <b>source</b> says whether the best known "
+      "value is the best run or the reference. A grey status stands where a method has no "
+      "verified result.</p>\n";
   html +=
-      "<table class=\"sortable\" id=\"problems\"><thead><tr><th>graph</th><th>problem</th>"
-      "<th>objective</th><th>best known</th><th>source</th><th>reference</th>";
+      "<div class=\"wide\"><table class=\"sortable\" id=\"problems\"><thead><tr><th>graph</th>"
+      "<th>problem</th><th>objective</th><th>best known</th><th>source</th><th>reference</th>";
   for (const auto& label : labels) {
-    html +=
-        fmt::format("<th>{0}<br>value</th><th>{0}<br>ratio</th><th>{0}<br>s</th>", escape(label));
+    html += fmt::format("<th>{0}<br>value (ratio)</th><th>{0}<br>s</th>", escape(label));
   }
   html += "</tr></thead><tbody>\n";
   for (const auto& problem : summary.problems) {
@@ -140,22 +143,22 @@ std::string problemsSection(const ReportSummary& summary) {
       const auto cell = std::find_if(problem.cells.begin(), problem.cells.end(),
                                      [&label](const ProblemCell& c) { return c.label == label; });
       if (cell == problem.cells.end()) {
-        html +=
-            "<td class=\"missing\" data-value=\"\">not run</td><td class=\"missing\" "
-            "data-value=\"\"></td><td class=\"missing\" data-value=\"\"></td>";
+        html += "<td class=\"missing\" data-value=\"\">not run</td><td data-value=\"\"></td>";
         continue;
       }
       if (cell->value) {
-        html += numberCell(cell->value, cell->best ? "best" : "");
+        html += fmt::format("<td class=\"num{}\" data-value=\"{:.10g}\">{}{}</td>",
+                            cell->best ? " best" : "", *cell->value, formatValue(cell->value),
+                            cell->ratio ? fmt::format(" ({:.3f})", *cell->ratio) : std::string());
       } else {
         html += fmt::format("<td class=\"missing status-{0}\" data-value=\"\">{0}</td>",
                             escape(cell->status));
       }
-      html += numberCell(cell->ratio) + numberCell(cell->medianSeconds);
+      html += numberCell(cell->medianSeconds);
     }
     html += "</tr>\n";
   }
-  html += "</tbody></table>\n";
+  html += "</tbody></table></div>\n";
   return html;
 }
 
@@ -172,7 +175,7 @@ std::string failuresSection(const ResultsFile& results) {
     }
     rows += fmt::format(
         "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"status-{}\">{}</td>"
-        "<td class=\"num\" data-value=\"{}\">{}</td><td>{}</td></tr>\n",
+        "<td class=\"num\" data-value=\"{}\">{}</td><td class=\"message\">{}</td></tr>\n",
         escape(record.runId), escape(record.graph.id), escape(record.label),
         toString(record.status), toString(record.status),
         record.seconds ? fmt::format("{:.10g}", *record.seconds) : "", secondsText(record.seconds),
@@ -183,8 +186,9 @@ std::string failuresSection(const ResultsFile& results) {
     html += "<p class=\"explain\">Every run returned a verified schedule.</p>\n";
   } else {
     html +=
-        "<p class=\"explain\">Runs that did not end with a verified schedule: errors, crashes, "
-        "timeouts, infeasible or unknown outcomes, and unverified results.</p>\n"
+        "<p class=\"explain\">Runs whose status is not optimal or feasible (errors, crashes, "
+        "timeouts, infeasible or unknown outcomes) and results that were not verified. A timeout "
+        "that returned a verified schedule still counts in the tables above.</p>\n"
         "<table class=\"sortable\" id=\"failures\"><thead><tr><th>run</th><th>graph</th>"
         "<th>method</th><th>status</th><th>s</th><th>message</th></tr></thead><tbody>\n" +
         rows + "</tbody></table>\n";

@@ -48,11 +48,12 @@ std::string renderQualityTimePlot(const ResultsFile& results, const ReportSummar
                                   formatNumber(record.objective->value), *ratio, *record.seconds)});
   }
 
-  const std::string title = "Quality versus time";
+  // The page's heading names the plot; the picture starts with its note.
+  const std::string title;
   const std::vector<std::string> notes = {
       fmt::format("{} verified runs: ratio to the best known value of their problem (1 = best "
-                  "known) against wall seconds, log scale",
-                  points.size())};
+                  "known) against wall seconds, log scale; runs under {} s are drawn at {} s",
+                  points.size(), kLeastSeconds, kLeastSeconds)};
   const double left = kMargin + kAxis;
   const double width =
       std::max(left + kPlotWidth + kMargin + 10.0, 2 * kMargin + headerWidth(title, notes));

@@ -87,7 +87,7 @@ std::string_view pictureStyle() {
 .gaus-picture .lane { fill: #f7f7f7; }
 .gaus-picture .lanealt { fill: #efefef; }
 .gaus-picture .box { stroke: #303030; stroke-width: 0.6; }
-.gaus-picture .band { stroke: none; }
+.gaus-picture .band { stroke: none; shape-rendering: crispEdges; }
 .gaus-picture .cell { fill: #ffffff; stroke: #c8c8c8; stroke-width: 1; }
 .gaus-picture .iiline { stroke: #505050; stroke-width: 1; stroke-dasharray: 4 3; }
 .gaus-picture .attempt { stroke: #7a4fb5; stroke-width: 1; stroke-dasharray: 3 3; }

@@ -109,14 +109,17 @@ TEST_CASE("bad trace files fail with the file, the line and what was expected", 
 }
 
 TEST_CASE("the trace of a real GauS run (tests/data/report) reads and draws", "[report]") {
-  // Written by gaus schedule ewf.json --method gaus --seed 1 -O trace=ewf.gaus_trace.csv
+  // Written by gaus schedule h2v2.json --method gaus --seed 1 -O trace=h2v2.gaus_trace.csv
   // (tests/data/report/README.md): one record per multiplier update, steps increasing.
   const auto trace =
-      gaus::report::readConvergenceTrace(gaus::test::dataPath("report/ewf.gaus_trace.csv"));
+      gaus::report::readConvergenceTrace(gaus::test::dataPath("report/h2v2.gaus_trace.csv"));
   REQUIRE(trace.ok());
   REQUIRE(trace->points.size() >= 2);
   for (std::size_t i = 1; i < trace->points.size(); ++i) {
     CHECK(trace->points[i].step > trace->points[i - 1].step);
   }
-  CHECK(gaus::test::wellFormedSvg(gaus::report::renderConvergence(*trace)));
+  // Its horizons are 24 (one update), 23 and 22: three attempts.
+  const std::string svg = gaus::report::renderConvergence(*trace);
+  CHECK(gaus::test::wellFormedSvg(svg));
+  CHECK_THAT(svg, Catch::Contains("3 horizon/II attempts"));
 }
