@@ -96,8 +96,8 @@ RunStatus statusField(const Json& object, std::string_view key, std::string_view
   const auto status = parseRunStatus(text);
   if (!status) {
     throw FieldError{fmt::format(
-        "expected a status for {}{} (optimal, feasible, infeasible, timeout, unknown, error, "
-        "crashed or out_of_memory), found {}",
+        "expected {}{} to be optimal, feasible, infeasible, timeout, unknown, error, crashed or "
+        "out_of_memory, found {}",
         where, key, text.empty() ? std::string("none") : fmt::format("\"{}\"", text))};
   }
   return *status;
