@@ -120,6 +120,19 @@ std::string titleElement(std::string_view tooltip) {
   return fmt::format("<title>{}</title>", escapeXml(tooltip));
 }
 
+// Ends an element whose start tag is open: empty, or with its tooltip as a <title> child.
+void closeElement(std::string& body, std::string_view tag, std::string_view tooltip) {
+  if (tooltip.empty()) {
+    body += "/>\n";
+    return;
+  }
+  body += '>';
+  body += titleElement(tooltip);
+  body += "</";
+  body += tag;
+  body += ">\n";
+}
+
 std::string fillAttribute(std::string_view fill) {
   if (fill.empty()) return {};
   return fmt::format(" fill=\"{}\"", fill);
@@ -134,13 +147,7 @@ void SvgDocument::rect(double x, double y, double width, double height, std::str
                   formatCoordinate(x), formatCoordinate(y), formatCoordinate(width),
                   formatCoordinate(height), cssClass, fillAttribute(fill));
   body_ += head;
-  if (tooltip.empty()) {
-    body_ += "/>\n";
-  } else {
-    body_ += '>';
-    body_ += titleElement(tooltip);
-    body_ += "</rect>\n";
-  }
+  closeElement(body_, "rect", tooltip);
 }
 
 void SvgDocument::text(double x, double y, std::string_view content, std::string_view cssClass,
@@ -164,26 +171,14 @@ void SvgDocument::path(std::string_view data, std::string_view cssClass, std::st
   const std::string strokeAttribute =
       stroke.empty() ? std::string() : fmt::format(" stroke=\"{}\"", stroke);
   body_ += fmt::format("<path d=\"{}\" class=\"{}\"{}", data, cssClass, strokeAttribute);
-  if (tooltip.empty()) {
-    body_ += "/>\n";
-  } else {
-    body_ += '>';
-    body_ += titleElement(tooltip);
-    body_ += "</path>\n";
-  }
+  closeElement(body_, "path", tooltip);
 }
 
 void SvgDocument::circle(double cx, double cy, double r, std::string_view cssClass,
                          std::string_view fill, std::string_view tooltip) {
   body_ += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"{}\" class=\"{}\"{}", formatCoordinate(cx),
                        formatCoordinate(cy), formatCoordinate(r), cssClass, fillAttribute(fill));
-  if (tooltip.empty()) {
-    body_ += "/>\n";
-  } else {
-    body_ += '>';
-    body_ += titleElement(tooltip);
-    body_ += "</circle>\n";
-  }
+  closeElement(body_, "circle", tooltip);
 }
 
 void SvgDocument::polyline(std::string_view points, std::string_view cssClass,

@@ -7,7 +7,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "run_program.hpp"
+#include "cli_test_support.hpp"
 #include "test_support.hpp"
 
 using gaus::test::dataPath;
@@ -15,18 +15,12 @@ using gaus::test::readWholeFile;
 
 namespace {
 
-gaus::test::ProgramOutput gaus_(const std::vector<std::string>& args) {
-  return gaus::test::runProgram(GAUS_BINARY, args);
-}
+const auto gaus_ = gaus::test::runGaus;
+using gaus::test::lineCount;
 
+// The report tests' own folder inside the CLI tests' scratch folder.
 std::filesystem::path scratch(const std::string& name) {
-  const auto folder = std::filesystem::temp_directory_path() / "gaus-cli-report-tests";
-  std::filesystem::create_directories(folder);
-  return folder / name;
-}
-
-std::size_t lineCount(const std::string& text) {
-  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+  return gaus::test::cliScratch("report-" + name);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <pugixml.hpp>
 #include <string>
 #include <string_view>
+#include <unistd.h>
 
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/random_graph.hpp>
@@ -70,8 +71,10 @@ inline bool wellFormedSvg(const std::string& svg) {
          root.attribute("height").as_double() > 0;
 }
 
+// A fresh folder for one test's files, in a folder of this test process.
 inline std::filesystem::path scratchFolder(const std::string& name) {
-  const auto folder = std::filesystem::temp_directory_path() / "gaus-report-tests" / name;
+  const auto folder = std::filesystem::temp_directory_path() /
+                      ("gaus-report-tests-" + std::to_string(::getpid())) / name;
   std::filesystem::remove_all(folder);
   std::filesystem::create_directories(folder);
   return folder;
