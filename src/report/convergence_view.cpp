@@ -24,6 +24,7 @@ constexpr double kPanelHeight = 150.0;
 constexpr double kPanelTitle = 26.0;
 constexpr double kPanelGap = 14.0;
 constexpr std::size_t kMaxDots = 1200;
+constexpr std::size_t kMaxLinePoints = 2000;
 
 struct Panel {
   double top = 0.0;  // of the plot area
@@ -181,25 +182,36 @@ std::string renderConvergence(const ConvergenceTrace& trace, const PictureOption
     }
   }
 
-  // The series: lines through every record, dots on the updates. A best-so-far value holds
-  // until the next record improves it, so it is drawn as steps.
+  // The series: lines through the records, dots on the updates. A best-so-far value holds
+  // until the next record improves it, so it is drawn as steps, through every change. Long
+  // runs keep every lineStride-th record in the other lines: the plot is 860 pixels wide, and
+  // the file stays small.
+  const std::size_t lineStride =
+      std::max<std::size_t>(1, (points.size() + kMaxLinePoints - 1) / kMaxLinePoints);
   const auto series = [&](const Panel& panel, auto value, std::string_view colour,
                           std::string_view name, bool steps) {
     std::string line;
-    std::optional<double> previous;
+    // The value of the last point in `line` (a plain pair: GCC 12 misjudges an optional here).
+    bool hasPrevious = false;
+    double previous = 0.0;
     for (std::size_t i = 0; i < points.size(); ++i) {
-      const auto v = value(points[i]);
+      const std::optional<double> v = value(points[i]);
       if (!v) {
         if (!line.empty()) svg.polyline(line, "series", colour);
         line.clear();
-        previous.reset();
+        hasPrevious = false;
         continue;
       }
+      const bool kept = steps ? (!hasPrevious || previous != *v || i + 1 == points.size())
+                              : (i % lineStride == 0 || i + 1 == points.size());
+      if (!kept) continue;
       const std::string px = formatCoordinate(x(static_cast<double>(points[i].step)));
-      if (steps && previous)
-        line += fmt::format("{},{} ", px, formatCoordinate(panel.y(*previous)));
+      if (steps && hasPrevious) {
+        line += fmt::format("{},{} ", px, formatCoordinate(panel.y(previous)));
+      }
       line += fmt::format("{},{} ", px, formatCoordinate(panel.y(*v)));
-      previous = v;
+      hasPrevious = true;
+      previous = *v;
     }
     if (!line.empty()) svg.polyline(line, "series", colour);
     for (std::size_t i = 0; i < points.size(); i += stride) {

@@ -123,3 +123,25 @@ TEST_CASE("the trace of a real GauS run (tests/data/report) reads and draws", "[
   CHECK(gaus::test::wellFormedSvg(svg));
   CHECK_THAT(svg, Catch::Contains("3 horizon/II attempts"));
 }
+
+TEST_CASE("a trace of 100,000 updates draws under the size limit", "[report]") {
+  // Three series of 100,000 points with a tooltip per dot would be about 40 MB; lines keep every
+  // 50th record (100,000 / 2,000) and dots every 84th (ceil(100,000 / 1,200)), so the picture
+  // stays well under the 4 MiB limit.
+  gaus::report::ConvergenceTrace trace;
+  trace.name = "long";
+  for (std::int64_t i = 0; i < 100'000; ++i) {
+    gaus::report::TracePoint point;
+    point.step = 50 * (i + 1);
+    point.horizon = 100 - i / 20'000;  // 100, 99, 98, 97, 96: five attempts
+    point.objective = 1.0 / static_cast<double>(i + 1);
+    point.violation = 1.0 / static_cast<double>((i + 1) * (i + 1));
+    point.best = static_cast<double>(200 - i / 1'000);
+    trace.points.push_back(point);
+  }
+  gaus::report::PictureOptions options;
+  const std::string svg = gaus::report::renderConvergence(trace, options);
+  CHECK(svg.size() <= options.maxBytes);
+  CHECK_THAT(svg, Catch::Contains("5 horizon/II attempts") && Catch::Contains("Every 84th"));
+  CHECK(gaus::test::wellFormedSvg(svg));
+}
