@@ -115,5 +115,7 @@ void addGenerateCommand(CLI::App& app);
 void addConvertCommand(CLI::App& app);
 void addScheduleCommand(CLI::App& app);
 void addTwillCommand(CLI::App& app);
+void addRenderCommand(CLI::App& app);
+void addReportCommand(CLI::App& app);
 
 }  // namespace gaus::cli

@@ -19,6 +19,8 @@ int main(int argc, char** argv) {
   gaus::cli::addGenerateCommand(app);
   gaus::cli::addConvertCommand(app);
   gaus::cli::addScheduleCommand(app);
+  gaus::cli::addRenderCommand(app);
+  gaus::cli::addReportCommand(app);
   gaus::cli::addTwillCommand(app);
   try {
     app.parse(argc, argv);
