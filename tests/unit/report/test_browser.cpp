@@ -126,9 +126,8 @@ fs::path writePage(const fs::path& folder, const std::string& name, const std::s
 
 // A schedule of `problem` from the registry (every schedule it returns is verified).
 gaus::Schedule scheduleWith(const std::string& method, const gaus::Problem& problem) {
-  gaus::RunContext context;
-  context.timeLimitSeconds = 60.0;
-  const gaus::Result result = gaus::methodCatalog().run(method, problem, {}, context);
+  const gaus::Result result =
+      gaus::methodCatalog().run(method, problem, {}, {}, {{"time_limit", "60"}});
   if (!result.verified()) throw std::runtime_error(method + ": " + result.message);
   return *result.schedule;
 }
