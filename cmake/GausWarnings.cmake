@@ -16,11 +16,25 @@ function(gaus_add_library name)
   target_link_libraries(${name} PUBLIC ${ARG_DEPS} PRIVATE gaus_warnings ${ARG_PRIVATE_DEPS})
 endfunction()
 
-# gaus_register_methods(LIBRARY FUNCTION): the module LIBRARY defines
+# gaus_register_methods(LIBRARY FUNCTION [PLUGIN METHODS NAME...]): the module LIBRARY defines
 # `void gaus::FUNCTION(gaus::MethodRegistry&)`, which adds its methods to the registry. The
-# experiment module generates the catalog that calls every registered function, so adding a
-# module never means editing a central list.
+# experiment module generates the catalogs that call every registered function, so adding a
+# module never means editing a central list. A PLUGIN module (an engine with heavy libraries) is
+# also built as a shared library that the gaus program loads the first time one of METHODS is
+# looked up, so that commands which run no such method start without loading its libraries.
 function(gaus_register_methods library function)
+  cmake_parse_arguments(ARG "PLUGIN" "" "METHODS" ${ARGN})
   set_property(GLOBAL APPEND PROPERTY GAUS_METHOD_LIBRARIES ${library})
   set_property(GLOBAL APPEND PROPERTY GAUS_METHOD_REGISTRARS ${function})
+  if(ARG_PLUGIN)
+    if(NOT ARG_METHODS)
+      message(FATAL_ERROR "gaus_register_methods(${library} PLUGIN) needs METHODS")
+    endif()
+    set_property(GLOBAL APPEND PROPERTY GAUS_PLUGIN_LIBRARIES ${library})
+    set_property(GLOBAL PROPERTY GAUS_PLUGIN_${library}_REGISTRAR ${function})
+    set_property(GLOBAL PROPERTY GAUS_PLUGIN_${library}_METHODS ${ARG_METHODS})
+  else()
+    set_property(GLOBAL APPEND PROPERTY GAUS_LINKED_LIBRARIES ${library})
+    set_property(GLOBAL APPEND PROPERTY GAUS_LINKED_REGISTRARS ${function})
+  endif()
 endfunction()

@@ -17,6 +17,7 @@ packages=(
   libopenmpi-dev openmpi-bin               # experiment runner scale-out
   chromium                                 # browser test: opens the pictures and the report
   libpng-dev                               # browser test: decodes Chromium's screenshots
+  time                                     # gaus-bench startup: /usr/bin/time per command
 )
 
 missing=()

@@ -19,6 +19,7 @@ struct BenchOptions {
 void emitReport(const Report& report, BenchOptions& options);
 
 void addFoundationSuite(CLI::App& app, BenchOptions& options);
+void addStartupSuite(CLI::App& app, BenchOptions& options);
 void addListSuite(CLI::App& app, BenchOptions& options);
 void addImsSuite(CLI::App& app, BenchOptions& options);
 void addHeuristicTablesSuite(CLI::App& app, BenchOptions& options);

@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   gaus::bench::BenchOptions options;
   app.add_flag("--json", options.json, "Print JSON instead of markdown");
   gaus::bench::addFoundationSuite(app, options);
+  gaus::bench::addStartupSuite(app, options);
   gaus::bench::addListSuite(app, options);
   gaus::bench::addImsSuite(app, options);
   gaus::bench::addHeuristicTablesSuite(app, options);

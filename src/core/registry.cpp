@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <limits>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -72,19 +73,41 @@ ProblemKind inferProblemKind(const Graph& graph, const MethodInfo& method, bool 
 }
 
 void MethodRegistry::add(MethodInfo method) {
+  const std::lock_guard lock(*mutex_);
   const std::string name = method.name;
   methods_.insert_or_assign(name, std::move(method));
 }
 
+void MethodRegistry::addProvider(std::vector<std::string> methods,
+                                 std::function<void(MethodRegistry&)> load) {
+  const std::lock_guard lock(*mutex_);
+  providers_.push_back({std::move(methods), std::move(load), false});
+}
+
 const MethodInfo* MethodRegistry::find(std::string_view name) const {
-  const auto it = methods_.find(name);
-  return it == methods_.end() ? nullptr : &it->second;
+  const std::lock_guard lock(*mutex_);
+  if (const auto it = methods_.find(name); it != methods_.end()) return &it->second;
+  for (Provider& provider : providers_) {
+    if (provider.loaded || std::find(provider.methods.begin(), provider.methods.end(), name) ==
+                               provider.methods.end()) {
+      continue;
+    }
+    provider.loaded = true;
+    // Loading adds methods: logically a lookup, so it is allowed behind the const interface.
+    provider.load(const_cast<MethodRegistry&>(*this));
+    if (const auto it = methods_.find(name); it != methods_.end()) return &it->second;
+  }
+  return nullptr;
 }
 
 std::vector<std::string> MethodRegistry::names() const {
-  std::vector<std::string> result;
-  for (const auto& [name, method] : methods_) result.push_back(name);
-  return result;
+  const std::lock_guard lock(*mutex_);
+  std::set<std::string> result;
+  for (const auto& [name, method] : methods_) result.insert(name);
+  for (const Provider& provider : providers_) {
+    result.insert(provider.methods.begin(), provider.methods.end());
+  }
+  return {result.begin(), result.end()};
 }
 
 Result MethodRegistry::run(std::string_view name, const Problem& problem,

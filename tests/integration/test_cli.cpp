@@ -92,3 +92,26 @@ TEST_CASE("generate is deterministic and convert round-trips through YAML", "[cl
   REQUIRE(gaus_({"convert", yaml.string(), back.string()}).exitCode == 0);
   CHECK(gaus::test::readWholeFile(first) == gaus::test::readWholeFile(back));
 }
+
+TEST_CASE("engines load as plugins: a missing plugin is named with the remedy", "[cli][plugins]") {
+  // The program alone in a folder, without the libgaus-engine-*.so beside it: light methods
+  // still run, an engine's method fails in one line naming the plugin and what to do.
+  namespace fs = std::filesystem;
+  const fs::path alone = scratch("alone") / "gaus";
+  fs::create_directories(alone.parent_path());
+  fs::copy_file(GAUS_BINARY, alone, fs::copy_options::overwrite_existing);
+  const auto list = runProgram(alone.string(), {"schedule", cli("toy_fa.json"), "--method", "list",
+                                                "--kind", "latency", "-q"});
+  CHECK(list.exitCode == 0);
+  const auto ilp =
+      runProgram(alone.string(), {"schedule", cli("toy_fa.json"), "--method", "ilp", "-q"});
+  CHECK(ilp.exitCode == 1);
+  CHECK_THAT(ilp.out + ilp.err, Catch::Contains("libgaus-engine-exact.so was not found") &&
+                                    Catch::Contains("GAUS_PLUGIN_DIR"));
+  // The same program finds them through GAUS_PLUGIN_DIR.
+  const auto found = runProgram(
+      "/usr/bin/env", {"GAUS_PLUGIN_DIR=" + fs::path(GAUS_BINARY).parent_path().string(),
+                       alone.string(), "schedule", cli("toy_fa.json"), "--method", "ilp", "-q"});
+  CHECK(found.exitCode == 0);
+  CHECK_THAT(found.out, Catch::Contains("verified: true"));
+}

@@ -9,6 +9,8 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -107,8 +109,14 @@ ProblemKind inferProblemKind(const Graph& graph, const MethodInfo& method, bool 
 class MethodRegistry {
  public:
   void add(MethodInfo method);  // replaces a method of the same name
+
+  // Methods that come from a module loaded on first use (an engine plugin): the first find()
+  // of one of `methods` calls `load`, which add()s them. Lookups stay the one entry point,
+  // whether a method was linked in or loaded.
+  void addProvider(std::vector<std::string> methods, std::function<void(MethodRegistry&)> load);
+
   const MethodInfo* find(std::string_view name) const;
-  std::vector<std::string> names() const;
+  std::vector<std::string> names() const;  // every method, loaded or not yet
 
   // Checks the problem (Problem::check), runs the method, times it, verifies any schedule it
   // returns and stores the report in Result::verification. A schedule that fails verification
@@ -120,7 +128,17 @@ class MethodRegistry {
              const RunContext& context = {}, const MethodOptions& settings = {}) const;
 
  private:
-  std::map<std::string, MethodInfo, std::less<>> methods_;
+  struct Provider {
+    std::vector<std::string> methods;
+    std::function<void(MethodRegistry&)> load;
+    bool loaded = false;
+  };
+
+  // Loading a provider adds methods behind a const lookup; the mutex (shared by copies, which
+  // share nothing else) keeps concurrent lookups safe.
+  mutable std::map<std::string, MethodInfo, std::less<>> methods_;
+  mutable std::vector<Provider> providers_;
+  std::shared_ptr<std::recursive_mutex> mutex_ = std::make_shared<std::recursive_mutex>();
 };
 
 // Seconds since `start`, for method statistics and deadlines.

@@ -117,7 +117,7 @@ std::int32_t nonOverlappedIi(const Graph& graph);
 // Tries II = MII (or 1), MII + 1, ... and returns the first II with a schedule, at its minimal L.
 // Status kOptimal when every smaller II was proven infeasible (or is below MII) and L is proven
 // minimal; kFeasible or kTimeout otherwise, with the message saying which attempt was not
-// conclusive. Result::log has one line per II, Result::extra "latency", "mii", "res_mii",
+// conclusive. Result::attempts has one record per II, Result::extra "latency", "mii", "res_mii",
 // "rec_mii" and, when normalized, "time_unit" and "normalized_ii" (normalized_solve.hpp).
 // Bounds::lowerBound is the smallest II not proven infeasible (MII, or one above the last II of
 // an unbroken run of infeasibility proofs from MII), in raw cycles: the raw MII when normalized.

@@ -18,8 +18,9 @@ namespace gaus::report {
 
 inline constexpr std::string_view kResultFormat = "gaus-result-1";
 
-// How a run ended. A superset of the methods' SolveStatus: the runner adds what only it can
-// see from outside the method (a crash, running out of memory, a result it could not classify).
+// How a run ended. A superset of the methods' ModelStatus (and a failed call, "error"): the runner
+// adds what only it can see from outside the method (a crash, running out of memory, a result it
+// could not classify).
 enum class RunStatus {
   kOptimal,
   kFeasible,

@@ -4,10 +4,12 @@
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <gaus/experiment/method_catalog.hpp>
 #include <gaus/io/io.hpp>
 
+#include "run_program.hpp"
 #include "test_support.hpp"
 #include "toy_graphs.hpp"
 
@@ -98,5 +100,30 @@ TEST_CASE("a run echoes the options its table resolves, defaults included",
     REQUIRE_FALSE(result.failed());
     CHECK(result.verified());
     CHECK(result.options == *method.resolveOptions(applied.options));
+  }
+}
+
+TEST_CASE(
+    "the gaus program's plugin catalog offers the same methods and options as the linked "
+    "one",
+    "[experiment][catalog][plugins]") {
+  // `gaus methods --json` loads every engine plugin; its methods and their documented options
+  // must be those of the catalog linked into this test.
+  const auto run = test::runProgram(GAUS_BINARY, {"methods", "--json"});
+  REQUIRE(run.exitCode == 0);
+  const auto listed = nlohmann::json::parse(run.out);
+  const MethodRegistry& catalog = methodCatalog();
+  REQUIRE(listed.size() == catalog.names().size());
+  for (const auto& entry : listed) {
+    const std::string name = entry["name"];
+    INFO(name);
+    const MethodInfo* method = catalog.find(name);
+    REQUIRE(method != nullptr);
+    REQUIRE(entry["options"].size() == method->options.size());
+    for (std::size_t i = 0; i < method->options.size(); ++i) {
+      CHECK(entry["options"][i]["name"] == method->options[i].name);
+      CHECK(entry["options"][i]["default"] == method->options[i].defaultValue);
+      CHECK(entry["options"][i]["type"] == method->options[i].type);
+    }
   }
 }
