@@ -55,9 +55,9 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options) {
 
   Result result;
   result.objectiveName = "latency";
-  const auto list = detail::greedySchedule(graph, machine, std::nullopt);
+  const auto list = detail::greedySchedule(problem, std::nullopt);
   if (!list) return errorResult("latency MILP: the list schedule failed (distance-0 cycle?)");
-  const Cycle listLatency = detail::scheduleLatency(graph, list->start);
+  const Cycle listLatency = scheduleLatency(graph, list->start);
   result.extra.emplace_back("list_latency", static_cast<double>(listLatency));
   Cycle upper = listLatency;
   if (options.latencyBound) upper = std::min(upper, *options.latencyBound);
@@ -116,7 +116,7 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options) {
     case MilpStatus::kFeasible: {
       Schedule schedule;
       schedule.start = model.decode(solution);
-      const Cycle latency = detail::scheduleLatency(graph, schedule.start);
+      const Cycle latency = scheduleLatency(graph, schedule.start);
       result.schedule = std::move(schedule);
       result.objective = static_cast<double>(latency);
       if (solution.status == MilpStatus::kOptimal) {
@@ -164,8 +164,7 @@ Result solveLatencyMilp(const Problem& problem, const LatencyMilpOptions& option
         return solveInUnits(solved, inner);
       });
   if (result.schedule) {
-    result.objective =
-        static_cast<double>(detail::scheduleLatency(*problem.graph, result.schedule->start));
+    result.objective = static_cast<double>(scheduleLatency(*problem.graph, result.schedule->start));
   }
   return result;
 }
