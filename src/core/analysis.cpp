@@ -15,9 +15,60 @@ namespace {
 
 constexpr Cycle kUnreached = std::numeric_limits<Cycle>::min();
 
-// Names the ops of one cycle among `remaining` (ops left with unresolved distance-0 in-edges
-// after Kahn's algorithm): following distance-0 predecessors inside that set must revisit an op.
-std::string describeZeroDistanceCycle(const Graph& graph,
+// Kahn's algorithm over the distance-0 edges. Returns the ops it could order, all of them unless
+// distance-0 edges form a cycle; `inDegree` is left holding each op's unresolved in-edges.
+std::vector<OpId> orderByKahn(const Graph& graph, ReadyOrder readyOrder,
+                              std::vector<std::int32_t>& inDegree) {
+  const OpId opCount = graph.numOps();
+  inDegree.assign(static_cast<std::size_t>(opCount), 0);
+  const auto& targets = graph.edgeTargets();
+  const auto& distances = graph.edgeDistances();
+  for (EdgeId e = 0; e < graph.numEdges(); ++e) {
+    if (distances[e] == 0) ++inDegree[targets[e]];
+  }
+  std::vector<OpId> order;
+  order.reserve(static_cast<std::size_t>(opCount));
+  for (OpId op = 0; op < opCount; ++op) {
+    if (inDegree[op] == 0) order.push_back(op);
+  }
+  // First ready first: `order` doubles as the FIFO queue. Smallest id: the ops not yet taken
+  // wait in a min-heap (the sources, pushed in id order, already form one).
+  std::vector<OpId> heap;
+  if (readyOrder == ReadyOrder::kSmallestId) {
+    heap = std::move(order);
+    order.clear();
+  }
+  const auto release = [&](OpId op) {
+    for (EdgeId e : graph.outEdges(op)) {
+      if (distances[e] != 0) continue;
+      const OpId target = targets[e];
+      if (--inDegree[target] != 0) continue;
+      if (readyOrder == ReadyOrder::kFirstReady) {
+        order.push_back(target);
+      } else {
+        heap.push_back(target);
+        std::push_heap(heap.begin(), heap.end(), std::greater<>());
+      }
+    }
+  };
+  if (readyOrder == ReadyOrder::kFirstReady) {
+    for (std::size_t head = 0; head < order.size(); ++head) release(order[head]);
+  } else {
+    while (!heap.empty()) {
+      std::pop_heap(heap.begin(), heap.end(), std::greater<>());
+      const OpId op = heap.back();
+      heap.pop_back();
+      order.push_back(op);
+      release(op);
+    }
+  }
+  return order;
+}
+
+// The ops of one cycle among those Kahn's algorithm left unordered (inDegree > 0), in edge
+// order: each has a distance-0 predecessor among them, so walking predecessors from the
+// smallest such id must revisit an op.
+std::vector<OpId> cycleAmongUnordered(const Graph& graph,
                                       const std::vector<std::int32_t>& inDegree) {
   OpId start = -1;
   for (OpId op = 0; op < graph.numOps(); ++op) {
@@ -43,6 +94,10 @@ std::string describeZeroDistanceCycle(const Graph& graph,
   // walk[seenAt[current]..] is the cycle, in reverse edge direction.
   std::vector<OpId> cycle(walk.begin() + seenAt[current], walk.end());
   std::reverse(cycle.begin(), cycle.end());
+  return cycle;
+}
+
+std::string describeZeroDistanceCycle(const Graph& graph, const std::vector<OpId>& cycle) {
   std::string names;
   const std::size_t shown = std::min<std::size_t>(cycle.size(), 12);
   for (std::size_t i = 0; i < shown; ++i) names += graph.opName(cycle[i]) + " -> ";
@@ -120,53 +175,21 @@ std::vector<OpId> findPositiveCycle(const Graph& graph, const std::vector<OpId>&
 }  // namespace
 
 Expected<std::vector<OpId>> topologicalOrder(const Graph& graph, ReadyOrder readyOrder) {
-  const OpId opCount = graph.numOps();
-  std::vector<std::int32_t> inDegree(static_cast<std::size_t>(opCount), 0);
-  const auto& targets = graph.edgeTargets();
-  const auto& distances = graph.edgeDistances();
-  for (EdgeId e = 0; e < graph.numEdges(); ++e) {
-    if (distances[e] == 0) ++inDegree[targets[e]];
-  }
-  std::vector<OpId> order;
-  order.reserve(static_cast<std::size_t>(opCount));
-  for (OpId op = 0; op < opCount; ++op) {
-    if (inDegree[op] == 0) order.push_back(op);
-  }
-  // First ready first: `order` doubles as the FIFO queue. Smallest id: the ops not yet taken
-  // wait in a min-heap (the sources, pushed in id order, already form one).
-  std::vector<OpId> heap;
-  if (readyOrder == ReadyOrder::kSmallestId) {
-    heap = std::move(order);
-    order.clear();
-  }
-  const auto release = [&](OpId op) {
-    for (EdgeId e : graph.outEdges(op)) {
-      if (distances[e] != 0) continue;
-      const OpId target = targets[e];
-      if (--inDegree[target] != 0) continue;
-      if (readyOrder == ReadyOrder::kFirstReady) {
-        order.push_back(target);
-      } else {
-        heap.push_back(target);
-        std::push_heap(heap.begin(), heap.end(), std::greater<>());
-      }
-    }
-  };
-  if (readyOrder == ReadyOrder::kFirstReady) {
-    for (std::size_t head = 0; head < order.size(); ++head) release(order[head]);
-  } else {
-    while (!heap.empty()) {
-      std::pop_heap(heap.begin(), heap.end(), std::greater<>());
-      const OpId op = heap.back();
-      heap.pop_back();
-      order.push_back(op);
-      release(op);
-    }
-  }
-  if (static_cast<OpId>(order.size()) != opCount) {
-    return Error{describeZeroDistanceCycle(graph, inDegree)};
+  std::vector<std::int32_t> inDegree;
+  std::vector<OpId> order = orderByKahn(graph, readyOrder, inDegree);
+  if (static_cast<OpId>(order.size()) != graph.numOps()) {
+    return Error{describeZeroDistanceCycle(graph, cycleAmongUnordered(graph, inDegree))};
   }
   return order;
+}
+
+std::vector<OpId> zeroDistanceCycle(const Graph& graph) {
+  std::vector<std::int32_t> inDegree;
+  if (static_cast<OpId>(orderByKahn(graph, ReadyOrder::kFirstReady, inDegree).size()) ==
+      graph.numOps()) {
+    return {};
+  }
+  return cycleAmongUnordered(graph, inDegree);
 }
 
 std::vector<Cycle> asapTimes(const Graph& graph, const std::vector<OpId>& topoOrder) {

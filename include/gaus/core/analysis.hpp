@@ -24,6 +24,10 @@ enum class ReadyOrder {
 Expected<std::vector<OpId>> topologicalOrder(const Graph& graph,
                                              ReadyOrder readyOrder = ReadyOrder::kFirstReady);
 
+// The ops of the cycle of distance-0 edges that topologicalOrder's error names, in edge order
+// (u -> next): empty when the distance-0 edges are acyclic.
+std::vector<OpId> zeroDistanceCycle(const Graph& graph);
+
 // Earliest start of every op over the distance-0 edges (sources start at 0).
 std::vector<Cycle> asapTimes(const Graph& graph, const std::vector<OpId>& topoOrder);
 
