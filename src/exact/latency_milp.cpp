@@ -22,24 +22,6 @@ namespace {
 
 using detail::MilpStatus;
 
-// max over limited resources of ceil(units x cycles reserved / capacity): every cycle can hold
-// at most `capacity` units, so the schedule is at least that long.
-Cycle resourceLatencyBound(const Graph& graph, const Machine& machine) {
-  std::vector<std::int64_t> busy(machine.resources.size(), 0);
-  for (OpId op = 0; op < graph.numOps(); ++op) {
-    for (const auto& block : graph.reservation(op)) {
-      busy[block.resource] += static_cast<std::int64_t>(block.units) * block.length;
-    }
-  }
-  Cycle bound = 0;
-  for (ResourceId r = 0; r < machine.numResources(); ++r) {
-    if (!machine.resources[r].limited() || *machine.resources[r].capacity <= 0) continue;
-    bound = std::max(
-        bound, (busy[r] + *machine.resources[r].capacity - 1) / *machine.resources[r].capacity);
-  }
-  return bound;
-}
-
 Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options) {
   // The limit covers the list schedule and building the model; CBC gets the rest.
   const Deadline deadline(options.timeLimitSeconds > 0
@@ -51,7 +33,10 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options) {
   if (!order) return errorResult(order.error());
   const std::vector<Cycle> asap = asapTimes(graph, *order);
   const Cycle criticalPath = criticalPathLength(graph, asap);
-  const Cycle lower = std::max(criticalPath, resourceLatencyBound(graph, machine));
+  // Every cycle holds at most `capacity` units of a resource, so the schedule is at least ResMII
+  // long, the resource's reserved unit-cycles over its capacity (0 when no resource is busy).
+  const ResMii resourceBound = computeResMii(graph, machine);
+  const Cycle lower = std::max(criticalPath, resourceBound.binding ? resourceBound.value : 0);
 
   Result result;
   result.objectiveName = "latency";
