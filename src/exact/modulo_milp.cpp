@@ -14,8 +14,8 @@
 //   over all edges weighted d - distance II and ALAP is taken from an upper bound on L (a
 //   greedy modulo schedule's latency). The window fixes the stage range and, when narrower
 //   than II, removes residues. The upper bound on L is the start schedule's latency.
-// - The start schedule (the better of a greedy placement and iterative modulo scheduling, Rau,
-//   MICRO 1994, from the heuristic module) is CBC's first incumbent.
+// - The start schedule (the better of the heuristic module's modulo list schedule and iterative
+//   modulo scheduling, Rau, MICRO 1994; start_schedule.hpp) is CBC's first incumbent.
 // - Interchangeable ops are ordered (symmetry.hpp); ops of one recurrence have their residues
 //   linked (residue_links.hpp); an upper bound on L that loses no schedule bounds the windows when
 //   no start schedule is found (modulo_bounds.hpp).
