@@ -299,45 +299,6 @@ class AttemptAtIi {
 
 }  // namespace
 
-std::string_view toString(StartHeuristic heuristic) {
-  switch (heuristic) {
-    case StartHeuristic::kGreedy:
-      return "greedy";
-    case StartHeuristic::kIms:
-      return "ims";
-    case StartHeuristic::kBest:
-      return "best";
-  }
-  return "best";
-}
-
-std::optional<StartHeuristic> parseStartHeuristic(std::string_view text) {
-  for (auto heuristic : {StartHeuristic::kGreedy, StartHeuristic::kIms, StartHeuristic::kBest}) {
-    if (toString(heuristic) == text) return heuristic;
-  }
-  return std::nullopt;
-}
-
-std::string_view toString(ModuloFormulation formulation) {
-  switch (formulation) {
-    case ModuloFormulation::kStageResidue:
-      return "stage-residue";
-    case ModuloFormulation::kTimeIndexed:
-      return "time-indexed";
-    case ModuloFormulation::kAuto:
-      return "auto";
-  }
-  return "auto";
-}
-
-std::optional<ModuloFormulation> parseModuloFormulation(std::string_view text) {
-  for (auto formulation : {ModuloFormulation::kStageResidue, ModuloFormulation::kTimeIndexed,
-                           ModuloFormulation::kAuto}) {
-    if (toString(formulation) == text) return formulation;
-  }
-  return std::nullopt;
-}
-
 std::string_view toString(AttemptVerdict verdict) {
   switch (verdict) {
     case AttemptVerdict::kOptimal:

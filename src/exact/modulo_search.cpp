@@ -39,6 +39,38 @@ std::int32_t serialNonOverlappedIi(const Graph& graph) {
 
 namespace {
 
+// The record of one MILP at a fixed II, in the one status model.
+Attempt attemptRecord(const ModuloAttempt& milp) {
+  Attempt attempt;
+  attempt.phase = "milp";
+  attempt.ii = milp.ii;
+  attempt.latency = milp.latency;
+  attempt.seconds = milp.seconds;
+  if (milp.latencyLowerBound) attempt.bound = static_cast<double>(*milp.latencyLowerBound);
+  switch (milp.verdict) {
+    case AttemptVerdict::kOptimal:
+      attempt.status = ModelStatus::kOptimal;
+      break;
+    case AttemptVerdict::kFeasible:
+      attempt.status = ModelStatus::kFeasible;
+      break;
+    case AttemptVerdict::kInfeasible:
+      attempt.status = ModelStatus::kInfeasible;
+      break;
+    case AttemptVerdict::kTimeout:
+      attempt.status = ModelStatus::kTimeout;
+      break;
+    case AttemptVerdict::kError:
+      attempt.call = CallStatus::kError;
+      break;
+  }
+  attempt.detail = milp.formulation;
+  if (milp.variables > 0) {
+    attempt.detail += fmt::format(", {} variables, {} rows", milp.variables, milp.rows);
+  }
+  return attempt;
+}
+
 Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options) {
   const Graph& graph = *problem.graph;
   const Machine& machine = *problem.machine;
@@ -47,12 +79,12 @@ Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options)
   const ResMii resMii = computeResMii(graph, machine);
   const RecMii recMii = computeRecMii(graph);
   if (resMii.infeasible) {
-    result.status = SolveStatus::kInfeasible;
+    result.status = ModelStatus::kInfeasible;
     result.message = *resMii.infeasible;
     return result;
   }
   if (recMii.infeasible) {
-    result.status = SolveStatus::kInfeasible;
+    result.status = ModelStatus::kInfeasible;
     result.message = *recMii.infeasible;
     return result;
   }
@@ -76,7 +108,7 @@ Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options)
   bool everySmallerProven = true;  // every II below the current one was proven infeasible
   for (std::int32_t ii = first; ii <= last; ++ii) {
     if (deadline.expired()) {
-      result.status = SolveStatus::kTimeout;
+      result.status = ModelStatus::kTimeout;
       result.message = fmt::format("total time limit {}s reached at II={} (MII={})",
                                    *options.totalTimeLimitSeconds, ii, mii);
       return result;
@@ -85,14 +117,8 @@ Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options)
     milp.timeLimitSeconds = std::min(milp.timeLimitSeconds, deadline.remainingSeconds());
     const ModuloAttempt attempt = solveModuloAtIi(problem, ii, milp);
     ++result.stats.solverCalls;
-    result.log.push_back(
-        fmt::format("II={} {} ({}{}{}) {:.3f}s", ii, toString(attempt.verdict), attempt.formulation,
-                    attempt.latency ? fmt::format(", L={}", *attempt.latency) : std::string(),
-                    attempt.variables > 0
-                        ? fmt::format(", {} variables, {} rows", attempt.variables, attempt.rows)
-                        : std::string(),
-                    attempt.seconds));
-    if (options.progress) options.progress("ilp: " + result.log.back());
+    result.attempts.push_back(attemptRecord(attempt));
+    if (options.progress) options.progress("ilp: " + result.attempts.back().describe());
     if (attempt.verdict == AttemptVerdict::kError) return errorResult(attempt.detail);
     if (!attempt.schedule) {
       if (attempt.verdict != AttemptVerdict::kInfeasible) everySmallerProven = false;
@@ -107,15 +133,15 @@ Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options)
     result.bounds.iiProvenOptimal = iiProven;
     result.bounds.latencyProvenOptimal = attempt.verdict == AttemptVerdict::kOptimal;
     if (iiProven && attempt.verdict == AttemptVerdict::kOptimal) {
-      result.status = SolveStatus::kOptimal;
+      result.status = ModelStatus::kOptimal;
     } else {
-      result.status = SolveStatus::kFeasible;
+      result.status = ModelStatus::kFeasible;
       result.message =
           iiProven ? attempt.detail : "II not proven minimal: an attempt at a smaller II timed out";
     }
     return result;
   }
-  result.status = everySmallerProven ? SolveStatus::kInfeasible : SolveStatus::kTimeout;
+  result.status = everySmallerProven ? ModelStatus::kInfeasible : ModelStatus::kTimeout;
   result.message = fmt::format("no modulo schedule at II in [{}, {}]{}", first, last,
                                everySmallerProven ? "" : " (some attempts timed out)");
   return result;
@@ -130,10 +156,8 @@ Result searchModulo(const Problem& problem, const ModuloSearchOptions& options) 
     Result result;
     result.objectiveName = "latency";
     result.stats.solverCalls = 1;
-    result.log.push_back(fmt::format("II={} {} ({}) {:.3f}s", *problem.ii,
-                                     toString(attempt.verdict), attempt.formulation,
-                                     attempt.seconds));
-    if (options.progress) options.progress("ilp: " + result.log.back());
+    result.attempts.push_back(attemptRecord(attempt));
+    if (options.progress) options.progress("ilp: " + result.attempts.back().describe());
     result.schedule = attempt.schedule;
     if (attempt.latency) result.objective = static_cast<double>(*attempt.latency);
     if (attempt.latencyLowerBound) {
@@ -142,19 +166,19 @@ Result searchModulo(const Problem& problem, const ModuloSearchOptions& options) 
     result.bounds.latencyProvenOptimal = attempt.verdict == AttemptVerdict::kOptimal;
     switch (attempt.verdict) {
       case AttemptVerdict::kOptimal:
-        result.status = SolveStatus::kOptimal;
+        result.status = ModelStatus::kOptimal;
         break;
       case AttemptVerdict::kFeasible:
-        result.status = SolveStatus::kTimeout;
+        result.status = ModelStatus::kTimeout;
         break;
       case AttemptVerdict::kInfeasible:
-        result.status = SolveStatus::kInfeasible;
+        result.status = ModelStatus::kInfeasible;
         break;
       case AttemptVerdict::kTimeout:
-        result.status = SolveStatus::kTimeout;
+        result.status = ModelStatus::kTimeout;
         break;
       case AttemptVerdict::kError:
-        result.status = SolveStatus::kError;
+        result.call = CallStatus::kError;
         break;
     }
     result.message = attempt.detail;

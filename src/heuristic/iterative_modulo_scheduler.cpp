@@ -33,6 +33,7 @@
 //   rule and then with the bounded one.
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -85,7 +86,7 @@ std::string describeMii(const Graph& graph, const Machine& machine, const ResMii
 
 Result infeasible(std::string message) {
   Result result;
-  result.status = SolveStatus::kInfeasible;
+  result.status = ModelStatus::kInfeasible;
   result.objectiveName = "ii";
   result.message = std::move(message);
   return result;
@@ -100,7 +101,7 @@ class ImsSearch {
         machine_(*problem.machine),
         options_(options),
         context_(context),
-        deadline_(context.timeLimitSeconds),
+        deadline_(options.timeLimitSeconds),
         shouldStop_([this] { return deadline_.expired() || context_.cancelled(); }) {}
 
   Result run() {
@@ -232,26 +233,37 @@ class ImsSearch {
     // kBoth: the paper's placement first, the successor-bounded one at the same II if it fails.
     for (ImsPlacement placement : {ImsPlacement::kRau, ImsPlacement::kSuccessorBounded}) {
       if (options_.placement != ImsPlacement::kBoth && options_.placement != placement) continue;
+      const auto attemptStart = std::chrono::steady_clock::now();
       detail::AttemptOutcome outcome = detail::scheduleAtIi(
           graph_, machine_, topo_, static_cast<std::int32_t>(ii), placement, budget_, shouldStop_);
       ++result_.stats.solverCalls;
       result_.stats.iterations += outcome.steps;
       evictions_ += outcome.evictions;
-      const std::string pass = fmt::format("II={} ({} placement)", ii, toString(placement));
+      Attempt record;
+      record.phase = fmt::format("{} placement", toString(placement));
+      record.ii = ii;
+      record.seconds = secondsSince(attemptStart);
       if (!outcome.scheduled) {
-        note(fmt::format("{}: {} ({} evictions)", pass, outcome.failure, outcome.evictions));
+        // Running out of steps proves nothing about the II; an op that overfills it alone does.
+        record.status = outcome.iiRuledOut ? ModelStatus::kInfeasible : ModelStatus::kTimeout;
+        record.detail = fmt::format("{}; {} evictions", outcome.failure, outcome.evictions);
+        note(std::move(record));
         if (outcome.stopped) cutShort_ = "time limit or cancel request";
         if (outcome.stopped || outcome.iiRuledOut) break;
         continue;
       }
       const Cycle latency = scheduleLatency(graph_, outcome.start);
+      record.latency = latency;
       if (problem_.horizon && latency > *problem_.horizon) {
-        note(fmt::format("{}: scheduled, but its length {} exceeds D={}", pass, latency,
-                         *problem_.horizon));
+        record.status = ModelStatus::kUnknown;
+        record.detail = fmt::format("scheduled, but its length exceeds D={}", *problem_.horizon);
+        note(std::move(record));
         continue;
       }
-      note(fmt::format("{}: scheduled in {} steps, {} evictions, length {}", pass, outcome.steps,
-                       outcome.evictions, latency));
+      record.status = ModelStatus::kFeasible;
+      record.detail =
+          fmt::format("scheduled in {} steps, {} evictions", outcome.steps, outcome.evictions);
+      note(std::move(record));
       return std::move(outcome.start);
     }
     return std::nullopt;
@@ -269,13 +281,13 @@ class ImsSearch {
                                         cutShort_, attempts_, firstIi_);
     const std::int64_t fallbackAt = fixedIi_.value_or(fallbackIi_);
     if (fallbackMeetsHorizon_ && fallbackAt >= fallbackIi_ && fallbackAt <= lastIi_) {
-      result_.status = cutShort_.empty() ? SolveStatus::kFeasible : SolveStatus::kTimeout;
+      result_.status = cutShort_.empty() ? ModelStatus::kFeasible : ModelStatus::kTimeout;
       result_.message =
           fmt::format("{}; returned the non-overlapped schedule at II={}{}", searched, fallbackAt,
                       cutShort_.empty() ? " (raise budget_factor to search harder)" : "");
       return finish(oneIteration_, fallbackAt);
     }
-    result_.status = SolveStatus::kTimeout;
+    result_.status = ModelStatus::kTimeout;
     if (!fallbackMeetsHorizon_) {
       result_.message = fmt::format(
           "{}; one iteration alone takes {} cycles in the list schedule, "
@@ -291,7 +303,7 @@ class ImsSearch {
   }
 
   Result scheduled(std::vector<Cycle> start, std::int64_t ii) {
-    result_.status = SolveStatus::kFeasible;
+    result_.status = ModelStatus::kFeasible;
     Schedule schedule;
     schedule.start = std::move(start);
     return finish(std::move(schedule), ii);
@@ -310,9 +322,9 @@ class ImsSearch {
     return std::move(result_);
   }
 
-  void note(std::string line) {
-    context_.report(line);
-    result_.log.push_back(std::move(line));
+  void note(Attempt attempt) {
+    context_.report(attempt.describe());
+    result_.attempts.push_back(std::move(attempt));
   }
 
   const Problem& problem_;
@@ -340,26 +352,6 @@ class ImsSearch {
 };
 
 }  // namespace
-
-std::string_view toString(ImsPlacement placement) {
-  switch (placement) {
-    case ImsPlacement::kRau:
-      return "rau";
-    case ImsPlacement::kSuccessorBounded:
-      return "bounded";
-    case ImsPlacement::kBoth:
-      return "both";
-  }
-  return "both";
-}
-
-std::optional<ImsPlacement> parseImsPlacement(std::string_view text) {
-  for (ImsPlacement placement :
-       {ImsPlacement::kRau, ImsPlacement::kSuccessorBounded, ImsPlacement::kBoth}) {
-    if (toString(placement) == text) return placement;
-  }
-  return std::nullopt;
-}
 
 Result iterativeModuloSchedule(const Problem& problem, const ImsOptions& options,
                                const RunContext& context) {
