@@ -49,6 +49,10 @@ std::vector<Instance> loadInstances(const std::string& spec, const InputFlags& f
 Instance loadInstance(const std::string& spec, const InputFlags& flags);
 // --machine accepts a path or a name in configs/machines ("hopper").
 Machine loadMachine(const std::string& nameOrPath);
+// A graph argument that may name a built-in kernel: an existing path (with an optional
+// "#SELECTOR") is kept, a kernel name ("toy_fa") becomes configs/kernels/toy_fa.yaml, anything
+// else is an error listing the built-in kernels.
+std::string resolveGraphOrKernel(const std::string& input);
 
 // Writes text to a file atomically, or to stdout for "-".
 void writeOutput(const std::string& path, const std::string& text);
@@ -69,5 +73,6 @@ void addGenerateCommand(CLI::App& app);
 void addConvertCommand(CLI::App& app);
 void addScheduleCommand(CLI::App& app);
 void addTwillCommand(CLI::App& app);  // only in builds with the exact engine
+void addCodegenCommand(CLI::App& app);
 
 }  // namespace gaus::cli

@@ -1,5 +1,6 @@
 #include <charconv>
 #include <cstdio>
+#include <filesystem>
 #include <limits>
 
 #include <fmt/format.h>
@@ -48,6 +49,21 @@ Machine loadMachine(const std::string& nameOrPath) {
   auto machine = io::findMachine(nameOrPath);
   if (!machine) throw CommandError(machine.error());
   return std::move(machine).value();
+}
+
+std::string resolveGraphOrKernel(const std::string& input) {
+  const auto hash = input.find('#');
+  const std::string path = input.substr(0, hash);
+  if (std::filesystem::exists(path)) return input;
+  if (const auto kernel = io::findKernelFile(path)) {
+    return kernel->string() + (hash == std::string::npos ? "" : input.substr(hash));
+  }
+  std::string known;
+  for (const auto& name : io::builtInKernelNames()) known += (known.empty() ? "" : ", ") + name;
+  throw CommandError(fmt::format(
+      "{}: no such file, and no built-in kernel of that name (expected a graph file or one of: "
+      "{})",
+      path, known.empty() ? std::string("none found in configs/kernels") : known));
 }
 
 namespace {

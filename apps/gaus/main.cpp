@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   gaus::cli::addGenerateCommand(app);
   gaus::cli::addConvertCommand(app);
   gaus::cli::addScheduleCommand(app);
+  gaus::cli::addCodegenCommand(app);
 #ifdef GAUS_HAVE_EXACT
   gaus::cli::addTwillCommand(app);
 #endif
