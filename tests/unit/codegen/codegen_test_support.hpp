@@ -1,6 +1,6 @@
 // Shared pieces of the codegen tests: the built-in kernels with their Twill schedules (solved
-// once per test program), small random loops scheduled by the registered methods, and
-// compiling and running a generated CPU program with the system C++ compiler.
+// once per test program), schedules from a method registry, small random loops, and compiling
+// generated CPU programs with the system C++ compiler.
 #pragma once
 
 #include <algorithm>
@@ -18,8 +18,9 @@
 #include <gaus/codegen/pipeline.hpp>
 #include <gaus/codegen/targets.hpp>
 #include <gaus/core/random_graph.hpp>
+#include <gaus/exact/methods.hpp>
 #include <gaus/exact/twill.hpp>
-#include <gaus/experiment/method_catalog.hpp>
+#include <gaus/heuristic/methods.hpp>
 #include <gaus/io/io.hpp>
 
 #include "run_program.hpp"
@@ -43,21 +44,34 @@ inline std::vector<std::string> builtInKernels() {
 }
 
 // A method's verified schedule of `instance` (modulo; with warps for twill), or nullopt when the
-// method is not in this build or finds none (its message goes to the test log).
-inline std::optional<Schedule> methodSchedule(const std::string& method, const Instance& instance,
+// registry lacks the method or it finds none (its message goes to the test log).
+inline std::optional<Schedule> methodSchedule(const MethodRegistry& methods,
+                                              const std::string& method, const Instance& instance,
                                               const MethodOptions& options = {}) {
-  const MethodInfo* info = methodCatalog().find(method);
-  if (info == nullptr) return std::nullopt;
+  if (methods.find(method) == nullptr) return std::nullopt;
   const ProblemKind kind = method == "twill" ? ProblemKind::kModuloWarp : ProblemKind::kModulo;
   RunContext context;
   context.timeLimitSeconds = 60.0;
-  const Result result = methodCatalog().run(method, instance.problem(kind), options, context);
+  const Result result = methods.run(method, instance.problem(kind), options, context);
   if (!result.schedule || !result.verified()) {
     UNSCOPED_INFO(fmt::format("{} on {}: {} {}", method, instance.name, toString(result.status),
                               result.message));
     return std::nullopt;
   }
   return result.schedule;
+}
+
+// The heuristic and exact methods only: the tests that need no GauS use this registry instead
+// of the catalog, whose LibTorch costs about a second at every start of the test program
+// (each test case is a process of its own under ctest).
+inline const MethodRegistry& heuristicAndExactMethods() {
+  static const MethodRegistry registry = [] {
+    MethodRegistry methods;
+    registerHeuristicMethods(methods);
+    registerExactMethods(methods);
+    return methods;
+  }();
+  return registry;
 }
 
 // The Twill solution of a built-in kernel (its schedule and the buffers gaus twill reports),
@@ -147,8 +161,24 @@ inline std::string cpuCompileCommand(const std::filesystem::path& source,
   return command;
 }
 
+// Runs shell commands two at a time (the CI machine has two cores); their exit statuses.
+inline std::vector<int> runCommands(const std::vector<std::string>& commands) {
+  std::vector<int> status(commands.size(), -1);
+  constexpr std::size_t kJobs = 2;
+  for (std::size_t first = 0; first < commands.size(); first += kJobs) {
+    const std::size_t end = std::min(commands.size(), first + kJobs);
+    std::vector<std::future<int>> running;
+    for (std::size_t c = first; c < end; ++c) {
+      running.push_back(std::async(std::launch::async,
+                                   [&commands, c] { return std::system(commands[c].c_str()); }));
+    }
+    for (std::size_t c = first; c < end; ++c) status[c] = running[c - first].get();
+  }
+  return status;
+}
+
 // Writes and compiles the CPU program of each pipeline in its own folder under `folder`, two
-// at a time (the CI machine has two cores); fails the test with the compiler's output.
+// at a time; fails the test with the compiler's output.
 inline std::vector<std::filesystem::path> compileCpuPrograms(
     const std::filesystem::path& folder, const std::vector<codegen::Pipeline>& pipelines) {
   std::vector<std::filesystem::path> programs, logs;
@@ -161,18 +191,7 @@ inline std::vector<std::filesystem::path> compileCpuPrograms(
     commands.push_back(cpuCompileCommand(place / (pipelines[p].identifier + "_pipeline.cpp"),
                                          programs.back(), logs.back()));
   }
-  std::vector<int> status(commands.size(), -1);
-  constexpr std::size_t kJobs = 2;
-  for (std::size_t first = 0; first < commands.size(); first += kJobs) {
-    std::vector<std::future<int>> running;
-    for (std::size_t c = first; c < std::min(commands.size(), first + kJobs); ++c) {
-      running.push_back(std::async(std::launch::async,
-                                   [&commands, c] { return std::system(commands[c].c_str()); }));
-    }
-    for (std::size_t c = first; c < std::min(commands.size(), first + kJobs); ++c) {
-      status[c] = running[c - first].get();
-    }
-  }
+  const std::vector<int> status = runCommands(commands);
   for (std::size_t c = 0; c < commands.size(); ++c) {
     INFO(pipelines[c].name << ": " << readWholeFile(logs[c]));
     REQUIRE(status[c] == 0);

@@ -1,9 +1,7 @@
-// The targets: the text listing (header figures and per-role sections derived by hand for toy
-// FA), the Chrome trace (parsed, its slices counted), the CUDA skeleton of every built-in
-// kernel compiled with nvcc for sm_90a (and sm_100a for Blackwell), and the refusals (a
-// register split over the register file, rings over shared memory, more warp groups than a
-// block holds).
-#include <regex>
+// The targets on hand-made pipelines: the text listing (header figures and per-role sections
+// derived by hand for toy FA), the Chrome trace (parsed, its slices counted), and the refusals
+// (a register split over the register file, rings over shared memory, more warp groups than a
+// block holds). The built-in kernels' listing and CUDA: test_protocol_kernels.cpp.
 #include <set>
 
 #include <catch2/catch.hpp>
@@ -27,36 +25,6 @@ Pipeline toyPipeline() {
   auto pipeline = buildPipeline(test::toyFlashAttention(), schedule);
   REQUIRE(pipeline);
   return std::move(pipeline).value();
-}
-
-// nvcc's path when it is there; the CUDA tests say so and pass when it is not.
-std::optional<std::string> nvcc() {
-  const std::string path = GAUS_NVCC;
-  if (path.empty() || !std::filesystem::exists(path)) return std::nullopt;
-  return path;
-}
-
-// Trivial definitions of the ops a generated <id>_ops.cuh declares (parameter names dropped,
-// bodies empty), the kernel included, and a host function that instantiates it.
-std::string cudaTestUnit(const Pipeline& pipeline, const std::string& opsHeader) {
-  const std::regex declaration(R"(template <class Params>\n__device__ void (\w+)\(([^;]*)\);)");
-  std::string unit = fmt::format("#include \"{}_ops.cuh\"\nnamespace {} {{\nnamespace ops {{\n",
-                                 pipeline.identifier, pipeline.identifier);
-  for (auto it = std::sregex_iterator(opsHeader.begin(), opsHeader.end(), declaration);
-       it != std::sregex_iterator(); ++it) {
-    std::string parameters = (*it)[2];
-    // "const Params& params, int iteration, const void* load_k" -> the types only.
-    parameters = std::regex_replace(parameters, std::regex(R"(\s*\w+\s*(,|$))"), "$1");
-    unit += fmt::format("template <class Params>\n__device__ void {}({}) {{}}\n", (*it)[1].str(),
-                        parameters);
-  }
-  unit += fmt::format(
-      "}}  // namespace ops\n}}  // namespace {}\n#include \"{}_pipeline.cu\"\n"
-      "struct TestParams {{\n  int unused;\n}};\n"
-      "cudaError_t launchForTest(int trips) {{\n"
-      "  return {}::launch_{}(TestParams{{0}}, trips, dim3(1));\n}}\n",
-      pipeline.identifier, pipeline.identifier, pipeline.identifier, pipeline.identifier);
-  return unit;
 }
 
 }  // namespace
@@ -83,20 +51,6 @@ TEST_CASE("listing of toy FA: header figures and every wait and arrive of each r
   CHECK_THAT(listing, Catch::Contains("  epilogue, kernel iteration trips+0: stages 1..1"));
   CHECK_THAT(listing, Catch::Contains("producer tail S: for j in [max(0, trips-1), trips): wait "
                                       "empty_S[slot(j)] parity phase(j)"));
-}
-
-TEST_CASE("listing of FA on Hopper: FA3's register split and the K and V rings",
-          "[codegen][targets]") {
-  const std::string listing = renderListing(test::kernelPipeline("fa_fwd_hopper"));
-  // Three roles: the TMA producer keeps 24 registers, each consumer gets (512 - 24) / 2 = 244,
-  // capped at the machine's 240 per thread (FA3's split), 24 + 240 + 240 = 504 x 128 = 64512.
-  CHECK_THAT(listing, Catch::Contains("setmaxnreg per thread: producer_wg0 24, consumer_wg1 240, "
-                                      "consumer_wg2 240 (from 168 registers at launch); 64512 of "
-                                      "65536 registers of the SM"));
-  CHECK_THAT(listing, Catch::Contains("ring load_k: load_k (producer_wg0) -> consumer_wg1, "
-                                      "consumer_wg2"));
-  CHECK_THAT(listing, Catch::Contains("empty_load_k[1]: 2 per phase (one per consumer role)"));
-  CHECK_THAT(listing, Catch::Contains("expect-tx full_load_k[slot(k)] 32768 B, arrive"));
 }
 
 TEST_CASE("trace: Chrome trace-event JSON with one slice per op instance and per unit use",
@@ -129,61 +83,6 @@ TEST_CASE("trace: Chrome trace-event JSON with one slice per op instance and per
   CHECK(iterations == std::set<std::int64_t>{0, 1, 2, 3, 4});
   // Two roles in the schedule (TC's S and O never overlap: 1-cycle ops) and two in the run.
   CHECK(roleTracks == 4);
-}
-
-TEST_CASE("CUDA: every built-in kernel's skeleton compiles with nvcc, warnings as errors",
-          "[codegen][targets][cuda]") {
-  const auto compiler = nvcc();
-  if (!compiler) {
-    WARN("nvcc not found (GAUS_NVCC='" GAUS_NVCC "'): the generated CUDA is not compiled");
-    return;
-  }
-  for (const std::string& name : test::builtInKernels()) {
-    const Pipeline& pipeline = test::kernelPipeline(name);
-    const auto files = renderCuda(pipeline);
-    REQUIRE(files);
-    test::TempFolder folder;
-    REQUIRE(writeFiles(folder.path(), *files));
-    const auto unit = folder.write("test_unit.cu", cudaTestUnit(pipeline, (*files)[1].content));
-    std::vector<std::string> architectures = {"sm_90a"};
-    if (name == "fa_fwd_blackwell") architectures.push_back("sm_100a");
-    for (const std::string& architecture : architectures) {
-      const test::ProgramOutput output =
-          test::runProgram(*compiler, {"-arch=" + architecture, "-std=c++17", "-c", unit.string(),
-                                       "-o", folder.file("test_unit.o").string(), "-Xcompiler",
-                                       "-Wall,-Wextra", "-Werror", "all-warnings"});
-      INFO(name << " " << architecture << ": " << output.out << output.err);
-      CHECK(output.exitCode == 0);
-    }
-  }
-}
-
-TEST_CASE("CUDA: names, barriers and schedule comments read like hand-written code",
-          "[codegen][targets][cuda]") {
-  const auto files = renderCuda(test::kernelPipeline("fa_fwd_hopper"));
-  REQUIRE(files);
-  const std::string& kernel = (*files)[0].content;
-  const std::string& ops = (*files)[1].content;
-  // Named rings and barriers, initialized with the producer's 1 and the 2 consumer roles.
-  CHECK_THAT(kernel, Catch::Contains("sync::init(&smem.full_load_k[slot], 1);"));
-  CHECK_THAT(kernel, Catch::Contains("sync::init(&smem.empty_load_k[slot], 2);"));
-  // FA3's register split and the warp-group dispatch.
-  CHECK_THAT(kernel, Catch::Contains("sync::decrease_registers<24>();"));
-  CHECK_THAT(kernel, Catch::Contains("sync::increase_registers<240>();"));
-  CHECK_THAT(kernel,
-             Catch::Contains("if (warp_group == 0) {\n    producer_wg0(params, smem, trips);"));
-  // A comment at each wait saying what it waits for, the schedule beside each op call.
-  CHECK_THAT(kernel, Catch::Contains("// until load_k of iteration i (role producer_wg0) has "
-                                     "filled its slot\n"));
-  CHECK_THAT(kernel, Catch::Contains("// s0: stage 0, cycle 0 (II 16)"));
-  // The producer tail and the three loops.
-  CHECK_THAT(kernel, Catch::Contains("// Producer tail: exit only once every consumer released"));
-  CHECK_THAT(kernel, Catch::Contains("for (int k = kStages - 1; k < trips; ++k) {"));
-  // The ops header declares each op with its inputs and output: s0 reads K's slot, writes S.
-  CHECK_THAT(ops, Catch::Contains("__device__ void s0(const Params& params, int iteration, const "
-                                  "void* load_k, s0_value& s0_out);"));
-  CHECK_THAT(ops, Catch::Contains("__device__ void load_k(const Params& params, int iteration, "
-                                  "void* load_k_out, std::uint64_t* full_barrier);"));
 }
 
 TEST_CASE(
