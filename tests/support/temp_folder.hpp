@@ -11,16 +11,15 @@
 #include <unistd.h>
 #include <vector>
 
-#include <fmt/format.h>
-
 namespace gaus::test {
 
 class TempFolder {
  public:
   TempFolder() {
     static std::atomic<int> counter{0};
-    path_ = std::filesystem::temp_directory_path() /
-            fmt::format("gaus_test_{}_{}", ::getpid(), counter++);
+    std::string name = "gaus_test_";
+    name.append(std::to_string(::getpid())).append("_").append(std::to_string(counter++));
+    path_ = std::filesystem::temp_directory_path() / name;
     std::filesystem::remove_all(path_);
     std::filesystem::create_directories(path_);
   }
