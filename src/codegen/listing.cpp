@@ -29,25 +29,25 @@ std::string memoryName(const Pipeline& pipeline, MemoryId memory) {
 
 std::string ringLine(const Pipeline& pipeline, const Ring& ring) {
   const Graph& graph = *pipeline.graph;
-  std::string line =
-      fmt::format("  ring {}: {} ({}) -> {}; depth {} = ", ring.name, graph.opName(ring.producer),
-                  pipeline.roles[static_cast<std::size_t>(ring.producerRole)].name,
-                  ring.channel() ? detail::roleList(pipeline, ring.consumerRoles)
-                                 : "its own role only (no barriers)",
-                  ring.depth);
+  std::string line = fmt::format("  ring {}: {} ({}) -> {}\n    depth {} = ", ring.name,
+                                 graph.opName(ring.producer),
+                                 pipeline.roles[static_cast<std::size_t>(ring.producerRole)].name,
+                                 ring.channel() ? detail::roleList(pipeline, ring.consumerRoles)
+                                                : "its own role only (no barriers)",
+                                 ring.depth);
   line += ring.depth == ring.liveBuffers
               ? fmt::format("max(1, ceil({} / {}))", ring.lifetime, pipeline.ii)
               : ring.depthNote;
   if (ring.slots != ring.depth) line += fmt::format(" [seeded fault: {} slots]", ring.slots);
   for (const auto& print : ring.bytesPerSlot) {
-    line += fmt::format("; {} B of {} per slot, {} B", print.amount,
+    line += fmt::format("; {} B of {} per slot, {} B in all", print.amount,
                         memoryName(pipeline, print.memory), print.amount * ring.slots);
   }
   if (ring.bytesPerSlot.empty()) line += "; no footprint (0 B in the model)";
   if (ring.channel()) {
     line += fmt::format(
-        "\n    full_{}[{}]: {} arrival per phase (the producer{}); empty_{}[{}]: "
-        "{} per phase (one per consumer role)",
+        "\n    full_{}[{}]: {} arrival per phase (the producer{});\n    empty_{}[{}]: {} "
+        "arrival(s) per phase (one per consumer role)",
         ring.name, ring.slots, ring.fullArrivals,
         ring.asyncFill ? fmt::format(", expect-tx {} B", ring.txBytes) : "", ring.name, ring.slots,
         ring.emptyArrivals);
@@ -79,8 +79,8 @@ std::string header(const Pipeline& pipeline, const TargetOptions& options) {
     text += "  rings: none (no value crosses roles or has a memory footprint)\n";
   } else {
     text +=
-        "  rings (one per value; depth = iterations in flight = max(1, ceil((last reader start + "
-        "distance x II - producer start) / II))):\n";
+        "  rings, one per value; depth = iterations in flight\n"
+        "    = max(1, ceil((last reader start + distance x II - producer start) / II)):\n";
   }
   for (const Ring& ring : pipeline.rings) text += ringLine(pipeline, ring) + "\n";
   for (std::size_t m = 0; m < pipeline.machine->memories.size(); ++m) {
@@ -91,9 +91,10 @@ std::string header(const Pipeline& pipeline, const TargetOptions& options) {
     }
   }
   text +=
-      "  protocol: fill j in slot j mod depth, phase (j / depth) mod 2; the producer waits on "
-      "empty with parity phase ^ 1, fills, arrives on full; a consumer waits on full with "
-      "parity phase, reads, arrives on empty\n";
+      "  protocol: fill j in slot(j) = j mod slots with phase(j) = (j / slots) mod 2; the "
+      "producer\n"
+      "    waits on empty with parity phase ^ 1, fills, arrives on full; a consumer waits on full\n"
+      "    with parity phase, reads, arrives on empty\n";
   if (!pipeline.seededFault.empty()) {
     text += fmt::format("  SEEDED FAULT (test only): {}\n", pipeline.seededFault);
   }
@@ -126,8 +127,11 @@ void appendBlocks(std::string& text, const Pipeline& pipeline, const RoleProgram
       const std::string fill = offsetText(kernel.base, fillOffset);
       if (kernel.base.empty() && fillOffset < 0) continue;
       if (step.kind == ProtocolStep::Kind::kRun) {
-        text += fmt::format("    {:>14}  {:<18} iteration {:<9} stage {}\n", cycle,
-                            graph.opName(block.op), iteration, block.stage);
+        text += fmt::format("    {:>14}  {:<18} iteration {:<9} stage {}{}\n", cycle,
+                            graph.opName(block.op), iteration, block.stage,
+                            graph.streaming(block.op)
+                                ? " (streaming: issued once its slot is free, ahead of its cycle)"
+                                : "");
         continue;
       }
       const Ring& ring = pipeline.rings[static_cast<std::size_t>(step.ring)];
@@ -141,8 +145,8 @@ void appendBlocks(std::string& text, const Pipeline& pipeline, const RoleProgram
           break;
         }
         case ProtocolStep::Kind::kArriveExpectTx:
-          action = fmt::format("expect-tx {}[slot({})] {} B, arrive",
-                               detail::barrierArray(ring, step.kind), fill, ring.txBytes);
+          action = fmt::format("expect-tx {}[slot({})], arrive",
+                               detail::barrierArray(ring, step.kind), fill);
           break;
         case ProtocolStep::Kind::kCompleteTx:
           action =

@@ -31,28 +31,24 @@ std::string describeStep(const Pipeline& pipeline, const ProtocolStep& step, std
   if (step.kind == Kind::kRun) return "";
   const std::string fill = offsetText(base, offset);
   const Ring& ring = pipeline.rings[static_cast<std::size_t>(step.ring)];
-  const std::string producer =
-      fmt::format("{} of iteration {} (role {})", pipeline.graph->opName(ring.producer), fill,
-                  pipeline.roles[static_cast<std::size_t>(ring.producerRole)].name);
+  const std::string producerRole = pipeline.roles[static_cast<std::size_t>(ring.producerRole)].name;
+  const std::string consumers = roleList(pipeline, ring.consumerRoles);
   switch (step.kind) {
     case Kind::kWaitFull:
-      return fmt::format("until {} has filled its slot", producer);
+      return fmt::format("waits for {} of iteration {} ({}) to fill the slot",
+                         pipeline.graph->opName(ring.producer), fill, producerRole);
     case Kind::kWaitEmpty:
-      return fmt::format(
-          "until {} released the slot of iteration {} (free at once in the first {})",
-          roleList(pipeline, ring.consumerRoles), offsetText(base, offset - ring.slots),
-          ring.slots == 1 ? "iteration" : fmt::format("{} iterations", ring.slots));
+      return fmt::format("waits for {} to release iteration {} (slots start free)", consumers,
+                         offsetText(base, offset - ring.slots));
     case Kind::kArriveExpectTx:
-      return fmt::format("expect the {} bytes of the asynchronous copy of iteration {}, arrive",
-                         ring.txBytes, fill);
+      return fmt::format("expects the {} bytes of the copy of iteration {}", ring.txBytes, fill);
     case Kind::kCompleteTx:
-      return fmt::format("the copy delivers its {} bytes: iteration {} is published to {}",
-                         ring.txBytes, fill, roleList(pipeline, ring.consumerRoles));
+      return fmt::format("the copy publishes iteration {} to {}", fill, consumers);
     case Kind::kArriveFull:
-      return fmt::format("iteration {} is published to {}", fill,
-                         roleList(pipeline, ring.consumerRoles));
+      return fmt::format("publishes iteration {} to {}", fill, consumers);
     case Kind::kArriveEmpty:
-      return fmt::format("done with {}: hand the slot back", producer);
+      return fmt::format("hands {} of iteration {} back to {}",
+                         pipeline.graph->opName(ring.producer), fill, producerRole);
     case Kind::kRun:
       break;
   }

@@ -21,8 +21,8 @@ std::string offsetText(std::string_view base, std::int64_t offset);
 std::string roleList(const Pipeline& pipeline, const std::vector<std::int32_t>& roles);
 
 // What the step does, for a comment or a listing line; the fill is `base` + `offset` ("i", -1
-// gives "i-1"; an empty base a number): "until load_k of iteration i-1 (role producer_wg0) has
-// filled its slot".
+// gives "i-1"; an empty base a number): "waits for load_k of iteration i-1 (producer_wg0) to
+// fill the slot".
 std::string describeStep(const Pipeline& pipeline, const ProtocolStep& step, std::string_view base,
                          std::int64_t offset);
 

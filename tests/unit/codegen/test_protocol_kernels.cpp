@@ -225,8 +225,10 @@ TEST_CASE("built-in kernels at their Twill schedules: the protocol is proven, th
                                         "64512 of 65536 registers of the SM"));
     CHECK_THAT(listing, Catch::Contains("ring load_k: load_k (producer_wg0) -> consumer_wg1, "
                                         "consumer_wg2"));
-    CHECK_THAT(listing, Catch::Contains("empty_load_k[1]: 2 per phase (one per consumer role)"));
-    CHECK_THAT(listing, Catch::Contains("expect-tx full_load_k[slot(k)] 32768 B, arrive"));
+    CHECK_THAT(listing, Catch::Contains("empty_load_k[1]: 2 arrival(s) per phase (one per consumer "
+                                        "role)"));
+    CHECK_THAT(listing, Catch::Contains("expect-tx full_load_k[slot(k)], arrive: expects the 32768 "
+                                        "bytes of the copy of iteration k"));
     const auto files = renderCuda(pipeline);
     REQUIRE(files);
     const std::string& kernel = (*files)[0].content;
@@ -239,8 +241,8 @@ TEST_CASE("built-in kernels at their Twill schedules: the protocol is proven, th
     CHECK_THAT(kernel,
                Catch::Contains("if (warp_group == 0) {\n    producer_wg0(params, smem, trips);"));
     // A comment at each wait saying what it waits for, the schedule beside each op call.
-    CHECK_THAT(kernel, Catch::Contains("// until load_k of iteration i (role producer_wg0) has "
-                                       "filled its slot\n"));
+    CHECK_THAT(kernel, Catch::Contains("// waits for load_k of iteration i (producer_wg0) to fill "
+                                       "the slot\n"));
     CHECK_THAT(kernel, Catch::Contains("// s0: stage 0, cycle 0 (II 16)"));
     CHECK_THAT(kernel, Catch::Contains("// Producer tail: exit only once every consumer released"));
     CHECK_THAT(kernel, Catch::Contains("for (int k = kStages - 1; k < trips; ++k) {"));

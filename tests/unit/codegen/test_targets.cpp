@@ -36,8 +36,8 @@ TEST_CASE("listing of toy FA: header figures and every wait and arrive of each r
   CHECK_THAT(listing, Catch::Contains("II 2, MII 2 (bound by ResMII 2 (TC); RecMII 1 (O)), L 4, "
                                       "stages 2"));
   // S lives 2 cycles (S:0 -> P:2): one slot; P lives 1 (P:2 -> O:3): one slot.
-  CHECK_THAT(listing, Catch::Contains("ring S: S (TC) -> EXP; depth 1 = max(1, ceil(2 / 2))"));
-  CHECK_THAT(listing, Catch::Contains("ring P: P (EXP) -> TC; depth 1 = max(1, ceil(1 / 2))"));
+  CHECK_THAT(listing, Catch::Contains("ring S: S (TC) -> EXP\n    depth 1 = max(1, ceil(2 / 2))"));
+  CHECK_THAT(listing, Catch::Contains("ring P: P (EXP) -> TC\n    depth 1 = max(1, ceil(1 / 2))"));
   // TC's prologue is S of iteration 0 at cycle 0, after waiting for a free slot of S.
   CHECK_THAT(listing, Catch::Contains("role TC (warp group {0}, units TC)\n"
                                       "  prologue, kernel iteration 0 (cycles 0..1): stages 0..0\n"
@@ -45,8 +45,8 @@ TEST_CASE("listing of toy FA: header figures and every wait and arrive of each r
                                       "phase(0)^1"));
   // In the kernel O of iteration k-1 (stage 1, cycle 3 = residue 1) waits for P of k-1.
   CHECK_THAT(listing, Catch::Contains("              2k+1    wait      full_P[slot(k-1)] parity "
-                                      "phase(k-1): until P of iteration k-1 (role EXP) has filled "
-                                      "its slot"));
+                                      "phase(k-1): waits for P of iteration k-1 (EXP) to fill the "
+                                      "slot"));
   // The epilogue runs O of the last iteration; after the loops TC awaits the releases of S.
   CHECK_THAT(listing, Catch::Contains("  epilogue, kernel iteration trips+0: stages 1..1"));
   CHECK_THAT(listing, Catch::Contains("producer tail S: for j in [max(0, trips-1), trips): wait "
