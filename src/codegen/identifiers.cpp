@@ -1,8 +1,9 @@
+// C++ identifiers for graph names (identifiers.hpp).
+
 #include "identifiers.hpp"
 
 #include <algorithm>
 #include <cctype>
-#include <iterator>
 
 #include <fmt/format.h>
 
@@ -10,126 +11,31 @@ namespace gaus::codegen::detail {
 
 namespace {
 
-// C++20 keywords and alternative tokens, plus names the generated programs and CUDA's headers
-// use at namespace scope, where an op named so would clash or shadow.
-constexpr std::string_view kReserved[] = {"alignas",
-                                          "alignof",
-                                          "and",
-                                          "and_eq",
-                                          "asm",
-                                          "auto",
-                                          "bitand",
-                                          "bitor",
-                                          "bool",
-                                          "break",
-                                          "case",
-                                          "catch",
-                                          "char",
-                                          "char8_t",
-                                          "char16_t",
-                                          "char32_t",
-                                          "class",
-                                          "compl",
-                                          "concept",
-                                          "const",
-                                          "consteval",
-                                          "constexpr",
-                                          "constinit",
-                                          "const_cast",
-                                          "continue",
-                                          "co_await",
-                                          "co_return",
-                                          "co_yield",
-                                          "decltype",
-                                          "default",
-                                          "delete",
-                                          "do",
-                                          "double",
-                                          "dynamic_cast",
-                                          "else",
-                                          "enum",
-                                          "explicit",
-                                          "export",
-                                          "extern",
-                                          "false",
-                                          "float",
-                                          "for",
-                                          "friend",
-                                          "goto",
-                                          "if",
-                                          "inline",
-                                          "int",
-                                          "long",
-                                          "mutable",
-                                          "namespace",
-                                          "new",
-                                          "noexcept",
-                                          "not",
-                                          "not_eq",
-                                          "nullptr",
-                                          "operator",
-                                          "or",
-                                          "or_eq",
-                                          "private",
-                                          "protected",
-                                          "public",
-                                          "register",
-                                          "reinterpret_cast",
-                                          "requires",
-                                          "return",
-                                          "short",
-                                          "signed",
-                                          "sizeof",
-                                          "static",
-                                          "static_assert",
-                                          "static_cast",
-                                          "struct",
-                                          "switch",
-                                          "template",
-                                          "this",
-                                          "thread_local",
-                                          "throw",
-                                          "true",
-                                          "try",
-                                          "typedef",
-                                          "typeid",
-                                          "typename",
-                                          "union",
-                                          "unsigned",
-                                          "using",
-                                          "virtual",
-                                          "void",
-                                          "volatile",
-                                          "wchar_t",
-                                          "while",
-                                          "xor",
-                                          "xor_eq",
-                                          "main",
-                                          "std",
-                                          "role",
-                                          "trips",
-                                          "slot",
-                                          "phase",
-                                          "params",
-                                          "smem",
-                                          "threadIdx",
-                                          "blockIdx",
-                                          "blockDim",
-                                          "gridDim",
-                                          "warpSize",
-                                          "assert",
-                                          "errno",
-                                          "NULL",
-                                          "EOF",
-                                          "stdin",
-                                          "stdout",
-                                          "stderr",
-                                          "gaus_protocol",
-                                          "op",
-                                          "ring"};
+// C++20 keywords and alternative tokens, names the generated programs and CUDA's headers use at
+// namespace scope (where an op or role named so would clash or shadow), and the generated
+// programs' own names (cpu_target.cpp, cuda_target.cpp). Space-separated.
+constexpr std::string_view kReserved =
+    "alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t "
+    "char16_t char32_t class compl concept const consteval constexpr constinit const_cast "
+    "continue co_await co_return co_yield decltype default delete do double dynamic_cast else "
+    "enum explicit export extern false float for friend goto if inline int long mutable "
+    "namespace new noexcept not not_eq nullptr operator or or_eq private protected public "
+    "register reinterpret_cast requires return short signed sizeof static static_assert "
+    "static_cast struct switch template this thread_local throw true try typedef typeid "
+    "typename union unsigned using virtual void volatile wchar_t while xor xor_eq "
+    "main std assert errno NULL EOF stdin stdout stderr threadIdx blockIdx blockDim gridDim "
+    "warpSize gaus_protocol op ops ring role trips slot phase params smem specification Rings "
+    "SharedStorage sync slot_of phase_of leader warp_group shared_memory kStages kThreads "
+    "kWarpGroups kThreadsPerWarpGroup kSharedBytes";
 
 bool reserved(std::string_view name) {
-  return std::find(std::begin(kReserved), std::end(kReserved), name) != std::end(kReserved);
+  std::size_t from = 0;
+  while (from < kReserved.size()) {
+    const std::size_t end = std::min(kReserved.find(' ', from), kReserved.size());
+    if (kReserved.substr(from, end - from) == name) return true;
+    from = end + 1;
+  }
+  return false;
 }
 
 }  // namespace

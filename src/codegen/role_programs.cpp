@@ -1,4 +1,4 @@
-// The program of each warp role (docs/codegen.md "Role programs").
+// The program of each warp role (docs/codegen.md "Pipeline expansion" and "The protocol").
 //
 // A role runs its op instances in one total order: start cycle (start + iteration x II), then
 // iteration, then topological position. Within kernel iteration k (cycles [k II, (k+1) II)) an

@@ -1,3 +1,5 @@
+// The words of the protocol steps for listings and code comments (step_text.hpp).
+
 #include "step_text.hpp"
 
 #include <fmt/format.h>

@@ -409,6 +409,8 @@ inline Role::Role(Runtime& runtime, int index)
 
 inline void Role::at(int op, std::int64_t iteration) {
   const Spec& spec = runtime_.spec();
+  // Under the lock: a deadlock report reads where every role is.
+  const std::lock_guard<std::mutex> lock(runtime_.mutex_);
   op_ = op;
   iteration_ = iteration;
   const OpSpec& opSpec = spec.ops.at(static_cast<std::size_t>(op));
@@ -416,6 +418,7 @@ inline void Role::at(int op, std::int64_t iteration) {
 }
 
 inline void Role::atExit() {
+  const std::lock_guard<std::mutex> lock(runtime_.mutex_);
   op_ = -1;
   exiting_ = true;
   key_ = detail::afterTheLoop();

@@ -164,3 +164,26 @@ TEST_CASE("buildPipeline refuses a schedule without II and one that does not ver
   REQUIRE_FALSE(rejected);
   CHECK_THAT(rejected.error(), Catch::Contains("does not verify"));
 }
+
+TEST_CASE("op names become unique C++ identifiers that clash with nothing generated",
+          "[codegen][pipeline]") {
+  // "int" is a keyword, "1" starts with a digit, "a-b" and "a_b" both sanitize to a_b, "sync"
+  // is a namespace of the CUDA skeleton: int_, op_1, a_b, a_b_2, sync_. The unit named "sync"
+  // names its default role likewise.
+  Machine machine;
+  machine.name = "m";
+  const ResourceId unit = machine.addResource("sync", 5);
+  GraphBuilder builder("names");
+  for (const char* name : {"int", "1", "a-b", "a_b", "sync"}) {
+    builder.addReservation(builder.addOp(name, 1), {unit, 0, 1, 1});
+  }
+  Schedule schedule;
+  schedule.start = {0, 0, 0, 0, 0};
+  schedule.ii = 1;
+  const auto pipeline = buildPipeline(test::makeInstance(std::move(builder), machine), schedule);
+  REQUIRE(pipeline);
+  CHECK(pipeline->opIdentifiers ==
+        std::vector<std::string>{"int_", "op_1", "a_b", "a_b_2", "sync_"});
+  REQUIRE(pipeline->roles.size() == 1);
+  CHECK(pipeline->roles[0].name == "sync_");
+}
