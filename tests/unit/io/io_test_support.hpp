@@ -83,5 +83,4 @@ Instance oneOpInstance(Adjust&& adjust) {
   return instance;
 }
 
-
 }  // namespace gaus::test
