@@ -15,6 +15,8 @@ packages=(
   libz3-dev                                # exact engine: joint SWP + WS (SMT)
   coinor-libcbc-dev                        # exact engine: MILPs (CBC)
   libopenmpi-dev openmpi-bin               # experiment runner scale-out
+  chromium                                 # browser test: opens the pictures and the report
+  libpng-dev                               # browser test: decodes Chromium's screenshots
 )
 
 missing=()

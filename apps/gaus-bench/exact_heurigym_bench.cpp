@@ -30,7 +30,7 @@ struct InstanceRow {
   std::optional<double> lowerBound;  // list scheduling's max(critical path, resource bound)
   Cycle list = 0;
   std::optional<Cycle> milp;
-  SolveStatus status = SolveStatus::kError;
+  std::string status = "error";  // Result::statusText()
   std::optional<double> milpBound;  // CBC's bound when the limit stopped it
   double baseline = 0;
   double seconds = 0;
@@ -49,11 +49,11 @@ InstanceRow solveInstance(std::string name, const Instance& instance, double tim
   row.list = list.verification->metrics.latency;
   row.lowerBound = list.bounds.lowerBound;
   const Result milp = runCatalogMethod("ilp", instance, ProblemKind::kLatency,
-                                       {{"time-limit", fmt::format("{}", timeLimit)}});
-  row.status = milp.status;
+                                       {{"milp_time_limit", fmt::format("{}", timeLimit)}});
+  row.status = std::string(milp.statusText());
   row.seconds = milp.stats.seconds;
   if (milp.verified()) row.milp = milp.verification->metrics.latency;
-  if (milp.status != SolveStatus::kOptimal) row.milpBound = milp.bounds.lowerBound;
+  if (milp.status != ModelStatus::kOptimal) row.milpBound = milp.bounds.lowerBound;
   return row;
 }
 
@@ -84,7 +84,7 @@ Report runExactHeuriGym(const ExactHeuriGymFlags& flags) {
   double seconds = 0;
   std::vector<std::vector<std::string>> cells;
   for (const InstanceRow& row : rows) {
-    const bool optimal = row.status == SolveStatus::kOptimal;
+    const bool optimal = row.status == "optimal";
     proven += optimal;
     seconds += row.seconds;
     if (row.milp && *row.milp <= row.list) ++atMostList;
@@ -99,7 +99,7 @@ Report runExactHeuriGym(const ExactHeuriGymFlags& flags) {
     cells.push_back(
         {row.name, std::to_string(row.ops), std::to_string(row.edges),
          row.lowerBound ? fmt::format("{}", *row.lowerBound) : "-", std::to_string(row.list),
-         row.milp ? std::to_string(*row.milp) : "-", std::string(toString(row.status)),
+         row.milp ? std::to_string(*row.milp) : "-", row.status,
          row.milpBound ? fmt::format("{}", *row.milpBound) : "-", fmt::format("{}", row.baseline),
          row.milp ? ratioText(static_cast<double>(*row.milp) / row.baseline) : "-",
          fmt::format("{:.2f}", row.seconds)});

@@ -66,7 +66,7 @@ KernelRun solveKernel(const Instance& instance, const ExactKernelsFlags& flags) 
   std::sort(seconds.begin(), seconds.end());
   run.medianSeconds = seconds[seconds.size() / 2];
   const auto& solution = run.solution;
-  if (solution.status == SolveStatus::kError) {
+  if (solution.call == CallStatus::kError) {
     throw std::runtime_error(fmt::format("twill on {}: {}", instance.name, solution.message));
   }
   if (solution.schedule) {

@@ -34,7 +34,7 @@ struct LoopRow {
   OpId ops = 0;
   std::int64_t resMii = 0, recMii = 0, minIi = 0;
   std::int64_t imsIi = 0;
-  SolveStatus status = SolveStatus::kError;
+  std::string status = "error";  // Result::statusText()
   std::optional<std::int64_t> exactIi;  // the II of the engine's schedule
   std::int64_t provenLower = 0;         // every II below is proven infeasible (or below MinII)
   bool proven = false;                  // exactIi is proven minimal
@@ -58,8 +58,8 @@ LoopRow solveLoop(const Instance& instance, double timeLimit) {
   row.imsIi = *ims.schedule->ii;
   const std::string limit = fmt::format("{}", timeLimit);
   const Result exact =
-      runCatalogMethod("ilp", instance, ProblemKind::kModulo, {{"time-limit", limit}}, timeLimit);
-  row.status = exact.status;
+      runCatalogMethod("ilp", instance, ProblemKind::kModulo, {{"milp_time_limit", limit}}, timeLimit);
+  row.status = std::string(exact.statusText());
   row.seconds = exact.stats.seconds;
   if (exact.verified()) row.exactIi = *exact.schedule->ii;
   row.proven = row.exactIi && exact.bounds.iiProvenOptimal;
@@ -110,7 +110,7 @@ Report runExactMachSuite(const ExactMachSuiteFlags& flags) {
     cells.push_back({row.name, std::to_string(row.ops), std::to_string(row.resMii),
                      std::to_string(row.recMii), std::to_string(row.minIi),
                      std::to_string(row.imsIi), row.exactIi ? std::to_string(*row.exactIi) : "-",
-                     std::string(toString(row.status)), minIiText(row),
+                     row.status, minIiText(row),
                      row.provenLower > row.minIi ? "yes" : "no",
                      fmt::format("{:.2f}", row.seconds)});
   }

@@ -34,7 +34,7 @@ struct ExactTritonFlags {
 
 // One exact answer: the II of its schedule and what is proven about it.
 struct ExactAnswer {
-  SolveStatus status = SolveStatus::kError;
+  std::string status = "error";  // Result::statusText()
   std::optional<std::int64_t> ii;  // raw cycles
   bool proven = false;             // minimal (in normalized units for a normalized answer)
   std::optional<double> lowerBound;
@@ -49,22 +49,15 @@ struct ExactAnswer {
   }
 };
 
-std::optional<double> extraFigure(const Result& result, std::string_view name) {
-  for (const auto& [key, value] : result.extra) {
-    if (key == name) return value;
-  }
-  return std::nullopt;
-}
-
 ExactAnswer answerOf(const Result& result, bool normalized) {
   ExactAnswer answer;
-  answer.status = result.status;
+  answer.status = std::string(result.statusText());
   answer.seconds = result.stats.seconds;
   if (result.verified()) answer.ii = *result.schedule->ii;
-  answer.proven = normalized ? extraFigure(result, "normalized_ii_proven").value_or(0) > 0
+  answer.proven = normalized ? result.extraValue("normalized_ii_proven").value_or(0) > 0
                              : result.bounds.iiProvenOptimal;
   answer.lowerBound = result.bounds.lowerBound;
-  answer.warps = extraFigure(result, "warps_used");
+  answer.warps = result.extraValue("warps_used");
   return answer;
 }
 
@@ -88,7 +81,7 @@ std::string statusText(const ExactAnswer& answer) {
     return "error: " +
            (answer.error.size() > kShown ? answer.error.substr(0, kShown) + "..." : answer.error);
   }
-  return fmt::format("{}, {:.1f} s", toString(answer.status), answer.seconds);
+  return fmt::format("{}, {:.1f} s", answer.status, answer.seconds);
 }
 
 struct TritonRow {
@@ -135,12 +128,12 @@ TritonRow solveLoop(const Instance& instance, const ExactTritonFlags& flags) {
 
   const std::string limit = fmt::format("{}", flags.timeLimit);
   row.normalized = runExact("ilp", instance, ProblemKind::kModulo,
-                            {{"time-limit", limit}, {"normalize", "on"}}, flags.timeLimit, true);
+                            {{"milp_time_limit", limit}, {"normalize", "on"}}, flags.timeLimit, true);
   row.raw = runExact("ilp", instance, ProblemKind::kModulo,
-                     {{"time-limit", limit}, {"normalize", "off"}}, flags.timeLimit, false);
+                     {{"milp_time_limit", limit}, {"normalize", "off"}}, flags.timeLimit, false);
   if (flags.twill) {
     row.twill = runExact("twill", instance, ProblemKind::kModuloWarp,
-                         {{"milp-time-limit", limit}, {"normalize", "on"}}, flags.timeLimit, true);
+                         {{"milp_time_limit", limit}, {"normalize", "on"}}, flags.timeLimit, true);
   }
   return row;
 }

@@ -59,11 +59,11 @@ nlohmann::json measureSize(std::int32_t ops, const GausScaleFlags& flags) {
       {"seconds", seconds},
       {"attempts", horizons.size()},
       {"first_horizon", horizons.empty() ? 0 : horizons.front()},
-      {"adam_steps", extraFigure(result, "adam_steps").value_or(0.0)},
+      {"adam_steps", result.extraValue("adam_steps").value_or(0.0)},
   };
-  if (auto perStep = extraFigure(result, "seconds_per_step"))
+  if (auto perStep = result.extraValue("seconds_per_step"))
     figures["seconds_per_step"] = *perStep;
-  if (auto first = extraFigure(result, "first_legal_seconds"))
+  if (auto first = result.extraValue("first_legal_seconds"))
     figures["first_legal_seconds"] = *first;
   return figures;
 }

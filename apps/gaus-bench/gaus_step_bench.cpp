@@ -54,12 +54,12 @@ Report runGausStep(const GausStepFlags& flags) {
   const double seconds = wall.seconds();
   requireVerified(result, "gaus", instance.name);
   const auto horizons = attemptedHorizons(result);
-  const auto perStep = extraFigure(result, "seconds_per_step");
-  const auto steps = extraFigure(result, "adam_steps");
+  const auto perStep = result.extraValue("seconds_per_step");
+  const auto steps = result.extraValue("adam_steps");
   if (horizons.empty() || !perStep || !steps) {
     throw std::runtime_error(
-        fmt::format("gaus on {} reported no attempt or no step figures; its log: {}", instance.name,
-                    fmt::join(result.log, " | ")));
+        fmt::format("gaus on {} reported no attempt or no step figures ({}: {})", instance.name,
+                    result.statusText(), result.message));
   }
   report.add("list scheduling latency", static_cast<double>(list.verification->metrics.latency),
              "cycles");

@@ -27,17 +27,10 @@ Instance generateGausWorkload(std::int32_t ops, std::uint64_t seed) {
   return instance;
 }
 
-std::optional<double> extraFigure(const Result& result, std::string_view name) {
-  for (const auto& [key, value] : result.extra) {
-    if (key == name) return value;
-  }
-  return std::nullopt;
-}
-
 std::vector<std::int64_t> attemptedHorizons(const Result& result) {
   std::vector<std::int64_t> horizons;
-  for (const std::string& line : result.log) {
-    if (line.starts_with("D=")) horizons.push_back(std::stoll(line.substr(2)));
+  for (const Attempt& attempt : result.attempts) {
+    if (attempt.phase == "horizon" && attempt.horizon) horizons.push_back(*attempt.horizon);
   }
   return horizons;
 }
@@ -45,7 +38,7 @@ std::vector<std::int64_t> attemptedHorizons(const Result& result) {
 void requireVerified(const Result& result, std::string_view method, std::string_view instance) {
   if (!result.schedule || !result.verified()) {
     throw std::runtime_error(fmt::format("{} on {}: no verified schedule ({}: {})", method,
-                                         instance, toString(result.status), result.message));
+                                         instance, result.statusText(), result.message));
   }
 }
 

@@ -23,10 +23,8 @@ namespace gaus::bench {
 RandomGraphOptions gausWorkloadOptions(std::int32_t ops, std::uint64_t seed);
 Instance generateGausWorkload(std::int32_t ops, std::uint64_t seed);
 
-// A figure of the result's `extra`, by name; nullopt when the engine did not report it.
-std::optional<double> extraFigure(const Result& result, std::string_view name);
 
-// The horizons D of formulation L's attempts, in order, read from the result's log.
+// The horizons D of formulation L's attempts, in order, from the result's attempt records.
 std::vector<std::int64_t> attemptedHorizons(const Result& result);
 
 // Throws naming the instance unless the result holds a schedule that verify() accepted.

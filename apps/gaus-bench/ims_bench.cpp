@@ -43,9 +43,7 @@ RandomGraphOptions imsLoopOptions(const ImsBenchFlags& flags) {
 }
 
 double extraFigure(const Result& result, std::string_view name) {
-  for (const auto& [key, value] : result.extra) {
-    if (key == name) return value;
-  }
+  if (const auto value = result.extraValue(name)) return *value;
   throw std::runtime_error(fmt::format("the IMS result has no figure '{}'", name));
 }
 

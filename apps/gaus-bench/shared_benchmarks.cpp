@@ -47,10 +47,11 @@ Result runCatalogMethod(std::string_view method, std::string_view name, const Pr
                         const MethodOptions& options, std::optional<double> timeLimit,
                         const Schedule* initialSchedule) {
   RunContext context;
-  context.timeLimitSeconds = timeLimit;
   context.initialSchedule = initialSchedule;
-  Result result = methodCatalog().run(method, problem, options, context);
-  if (result.status == SolveStatus::kError) {
+  MethodOptions settings;
+  if (timeLimit) settings["time_limit"] = fmt::format("{}", *timeLimit);
+  Result result = methodCatalog().run(method, problem, options, context, settings);
+  if (result.failed()) {
     throw std::runtime_error(
         fmt::format("{} on {}: {}", method, name,
                     result.message.empty() ? std::string("failed") : result.message));

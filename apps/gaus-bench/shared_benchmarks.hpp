@@ -29,7 +29,7 @@ double referenceFigure(const Instance& instance, std::string_view name);
 // Runs a method of the catalog on an instance. The catalog verifies every schedule and turns a
 // failed verification into kError; a kError result stops the suite (throws with its message).
 // A result without a schedule (timeout, infeasible) is returned as it is. `timeLimit` is the
-// budget of the whole call (RunContext::timeLimitSeconds).
+// budget of the whole call (the setting time_limit, for methods that declare it).
 Result runCatalogMethod(std::string_view method, const Instance& instance, ProblemKind kind,
                         const MethodOptions& options = {},
                         std::optional<double> timeLimit = std::nullopt);

@@ -37,7 +37,7 @@ void runCodegen(const CodegenFlags& flags) {
   if (flags.trips < 0 || flags.trips > 1000000) {
     throw CommandError(fmt::format("--trips {}: expected 0 to 1000000", flags.trips));
   }
-  const Instance instance = loadInstance(resolveGraphOrKernel(flags.graph), flags.input);
+  const Instance instance = loadInstance(flags.graph, flags.input);
   auto schedule = io::readSchedule(flags.schedule, *instance.graph);
   if (!schedule) throw CommandError(schedule.error());
   auto pipeline = codegen::buildPipeline(instance, *schedule);

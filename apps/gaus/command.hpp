@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <gaus/core/instance.hpp>
+#include <gaus/core/options.hpp>
 #include <gaus/core/result.hpp>
 #include <gaus/io/io.hpp>
 
@@ -43,16 +44,56 @@ struct InputFlags {
   io::ReadOptions readOptions() const;
 };
 
+// Flags of the subcommands that run one method (schedule, and twill, which fixes the method):
+// the problem, the settings every method may declare, the method's own options, the outputs.
+struct MethodRunFlags {
+  std::string graph;
+  std::string method;
+  InputFlags input;
+  std::string kind;
+  std::optional<std::int32_t> ii;
+  std::optional<Cycle> horizon;
+  // Settings: each becomes the option of the same name for a method that declares it, unless
+  // -O already sets it (a method's own option wins).
+  std::optional<double> timeLimit;
+  std::optional<std::uint64_t> seed;
+  std::optional<std::string> device;
+  std::optional<std::string> formulation;
+  std::optional<std::int32_t> warps;
+  std::optional<std::int32_t> maxIi;
+  bool explain = false;
+  std::vector<std::string> options;  // -O KEY=VALUE
+  std::string init;                  // --init: a schedule to start from
+  std::string output;
+  bool json = false;
+  bool progress = false;
+  bool quiet = false;
+
+  // Adds the flags; `withMethod` adds --method (twill fixes it).
+  void addTo(CLI::App& command, bool withMethod);
+  MethodOptions settings() const;
+  MethodOptions methodOptions() const;
+};
+
+// One method run as the subcommands show it.
+struct MethodRun {
+  Instance instance;
+  ProblemKind kind = ProblemKind::kLatency;
+  Result result;
+};
+
+// Loads the input, poses the problem (--kind, or inferred from the graph and the flags), runs
+// the method through the catalog (which verifies the schedule), writes the verified schedule to
+// --output and sets the exit code (failure for an error, an infeasible problem or a schedule
+// that fails verification).
+MethodRun runMethodCommand(const MethodRunFlags& flags);
+
 // Reads every instance of a file (or one, with "#SELECTOR"), applying --machine and --capacity.
 std::vector<Instance> loadInstances(const std::string& spec, const InputFlags& flags);
 // Reads exactly one instance; several without a selector is an error listing them.
 Instance loadInstance(const std::string& spec, const InputFlags& flags);
 // --machine accepts a path or a name in configs/machines ("hopper").
 Machine loadMachine(const std::string& nameOrPath);
-// A graph argument that may name a built-in kernel: an existing path (with an optional
-// "#SELECTOR") is kept, a kernel name ("toy_fa") becomes configs/kernels/toy_fa.yaml, anything
-// else is an error listing the built-in kernels.
-std::string resolveGraphOrKernel(const std::string& input);
 
 // Writes text to a file atomically, or to stdout for "-".
 void writeOutput(const std::string& path, const std::string& text);
@@ -60,6 +101,7 @@ void writeOutput(const std::string& path, const std::string& text);
 // JSON views shared by several subcommands.
 nlohmann::json metricsToJson(const Machine& machine, const ScheduleMetrics& metrics);
 nlohmann::json verificationToJson(const Machine& machine, const VerificationReport& report);
+nlohmann::json attemptsToJson(const std::vector<Attempt>& attempts);
 nlohmann::json resultToJson(const Instance& instance, const Result& result);
 
 // Human-readable lines for the same.
@@ -72,7 +114,9 @@ void addVerifyCommand(CLI::App& app);
 void addGenerateCommand(CLI::App& app);
 void addConvertCommand(CLI::App& app);
 void addScheduleCommand(CLI::App& app);
-void addTwillCommand(CLI::App& app);  // only in builds with the exact engine
+void addTwillCommand(CLI::App& app);
+void addRenderCommand(CLI::App& app);
+void addReportCommand(CLI::App& app);
 void addCodegenCommand(CLI::App& app);
 
 }  // namespace gaus::cli

@@ -1,6 +1,5 @@
 #include <charconv>
 #include <cstdio>
-#include <filesystem>
 #include <limits>
 
 #include <fmt/format.h>
@@ -49,21 +48,6 @@ Machine loadMachine(const std::string& nameOrPath) {
   auto machine = io::findMachine(nameOrPath);
   if (!machine) throw CommandError(machine.error());
   return std::move(machine).value();
-}
-
-std::string resolveGraphOrKernel(const std::string& input) {
-  const auto hash = input.find('#');
-  const std::string path = input.substr(0, hash);
-  if (std::filesystem::exists(path)) return input;
-  if (const auto kernel = io::findKernelFile(path)) {
-    return kernel->string() + (hash == std::string::npos ? "" : input.substr(hash));
-  }
-  std::string known;
-  for (const auto& name : io::builtInKernelNames()) known += (known.empty() ? "" : ", ") + name;
-  throw CommandError(fmt::format(
-      "{}: no such file, and no built-in kernel of that name (expected a graph file or one of: "
-      "{})",
-      path, known.empty() ? std::string("none found in configs/kernels") : known));
 }
 
 namespace {
@@ -181,10 +165,28 @@ nlohmann::json verificationToJson(const Machine& machine, const VerificationRepo
   return json;
 }
 
+nlohmann::json attemptsToJson(const std::vector<Attempt>& attempts) {
+  const auto optional = [](const auto& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+  };
+  nlohmann::json json = nlohmann::json::array();
+  for (const Attempt& attempt : attempts) {
+    json.push_back({{"phase", attempt.phase},
+                    {"ii", optional(attempt.ii)},
+                    {"latency", optional(attempt.latency)},
+                    {"horizon", optional(attempt.horizon)},
+                    {"status", std::string(attempt.statusText())},
+                    {"seconds", attempt.seconds},
+                    {"bound", optional(attempt.bound)},
+                    {"detail", attempt.detail}});
+  }
+  return json;
+}
+
 nlohmann::json resultToJson(const Instance& instance, const Result& result) {
   nlohmann::json json;
   json["instance"] = instance.name;
-  json["status"] = std::string(toString(result.status));
+  json["status"] = std::string(result.statusText());
   if (!result.message.empty()) json["message"] = result.message;
   if (result.objective) {
     json["objective"] = {{"name", result.objectiveName}, {"value", *result.objective}};
@@ -205,10 +207,15 @@ nlohmann::json resultToJson(const Instance& instance, const Result& result) {
   nlohmann::json extra = nlohmann::json::object();
   for (const auto& [name, value] : result.extra) extra[name] = value;
   json["extra"] = extra;
-  json["log"] = result.log;
+  json["attempts"] = attemptsToJson(result.attempts);
+  nlohmann::json notes = nlohmann::json::object();
+  for (const auto& [title, text] : result.notes) notes[title] = text;
+  json["notes"] = notes;
   if (result.schedule) {
     json["ii"] =
         result.schedule->ii ? nlohmann::json(*result.schedule->ii) : nlohmann::json(nullptr);
+    // The schedule in its file format (docs/formats.md "Schedule JSON"), as -o writes it.
+    json["schedule"] = nlohmann::json::parse(io::formatSchedule(*instance.graph, *result.schedule));
   }
   json["verified"] = result.verified();
   if (result.verification) {
@@ -241,7 +248,7 @@ std::string describeMetrics(const Machine& machine, const ScheduleMetrics& metri
 }
 
 std::string describeResult(const Instance& instance, const Result& result) {
-  std::string text = fmt::format("{}: {}", instance.name, toString(result.status));
+  std::string text = fmt::format("{}: {}", instance.name, result.statusText());
   if (result.objective) {
     text += fmt::format(", {} {}", result.objectiveName, *result.objective);
   }
@@ -251,6 +258,10 @@ std::string describeResult(const Instance& instance, const Result& result) {
   if (!result.bounds.iiBoundReason.empty()) text += " (" + result.bounds.iiBoundReason + ")";
   if (result.bounds.lowerBound) {
     text += fmt::format("\nlower bound {}", *result.bounds.lowerBound);
+  }
+  for (const auto& [title, note] : result.notes) {
+    text += note.find('\n') == std::string::npos ? fmt::format("\n{}: {}", title, note)
+                                                 : fmt::format("\n{}:\n{}", title, note);
   }
   if (result.verification) {
     if (result.verification->ok()) {

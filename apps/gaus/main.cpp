@@ -19,10 +19,10 @@ int main(int argc, char** argv) {
   gaus::cli::addGenerateCommand(app);
   gaus::cli::addConvertCommand(app);
   gaus::cli::addScheduleCommand(app);
+  gaus::cli::addRenderCommand(app);
+  gaus::cli::addReportCommand(app);
   gaus::cli::addCodegenCommand(app);
-#ifdef GAUS_HAVE_EXACT
   gaus::cli::addTwillCommand(app);
-#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

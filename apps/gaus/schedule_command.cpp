@@ -1,7 +1,7 @@
 // gaus schedule GRAPH --method NAME: runs one method of the catalog, verifies the schedule and
-// prints the result; gaus methods: lists the methods and their options.
+// prints the result; gaus methods: lists the methods and their options. The flags and the run
+// are shared with `gaus twill`, which is this command with the method fixed.
 
-#include <algorithm>
 #include <iostream>
 #include <unistd.h>
 
@@ -13,74 +13,85 @@
 
 namespace gaus::cli {
 
-namespace {
-
-struct ScheduleFlags {
-  std::string graph;
-  std::string method;
-  InputFlags input;
-  std::string kind;
-  std::optional<std::int32_t> ii;
-  std::optional<Cycle> horizon;
-  std::optional<double> timeLimit;
-  std::string device = "auto";
-  std::uint64_t seed = 1;
-  std::string formulation;
-  std::vector<std::string> options;
-  std::string output;
-  bool json = false;
-  bool progress = false;
-  bool quiet = false;
-};
-
-bool supports(const MethodInfo& method, ProblemKind kind) {
-  return std::find(method.kinds.begin(), method.kinds.end(), kind) != method.kinds.end();
+void MethodRunFlags::addTo(CLI::App& command, bool withMethod) {
+  command
+      .add_option("graph", graph, "Input graph, or a built-in kernel name (FILE#N picks one loop)")
+      ->required();
+  if (withMethod) {
+    command.add_option("-m,--method", method, "Method (gaus methods lists them)")->required();
+  }
+  input.addTo(command);
+  command.add_option("--kind", kind,
+                     "Problem: latency, latency-bounded, modulo, modulo-warp (default: modulo "
+                     "when the graph has loop-carried edges or --ii is given, latency-bounded "
+                     "with --horizon, else latency)");
+  command.add_option("--ii", ii, "Fixed initiation interval (modulo)");
+  command.add_option("--horizon", horizon, "Horizon D: every op completes by D");
+  command.add_option("--time-limit", timeLimit, "Seconds for the whole call (-O time_limit)");
+  command.add_option("--seed", seed, "Random seed (-O seed)");
+  command.add_option("--device", device, "cpu, cuda or auto (-O device)");
+  command.add_option("--formulation", formulation,
+                     "GauS formulation: A, B, C or L (-O formulation)");
+  command.add_option("--warps", warps, "Warps (warp groups) available (-O warps)");
+  command.add_option("--max-ii", maxIi, "Largest II tried (-O max_ii)");
+  command.add_flag("--explain", explain, "Say what binds II and why ops were split (-O explain)");
+  command.add_option("-O,--option", options,
+                     "Method option KEY=VALUE (repeatable; beats the flags above)");
+  command.add_option("--init", init, "A schedule (JSON) for methods that improve a start");
+  command.add_option("-o,--output", output, "Write the verified schedule here (JSON)");
+  command.add_flag("--json", json, "Print JSON instead of a summary");
+  command.add_flag("--progress", progress, "Show progress lines even when piped");
+  command.add_flag("-q,--quiet", quiet, "No progress lines");
 }
 
-// The problem kind: --kind when given; otherwise what the other flags imply (--ii: modulo;
-// GauS formulations C / A,B: modulo / latency-bounded; --horizon: latency-bounded), falling
-// back to the method's first kind.
-ProblemKind resolveKind(const ScheduleFlags& flags, const MethodInfo& method) {
-  if (!flags.kind.empty()) {
-    const auto kind = parseProblemKind(flags.kind);
-    if (!kind) {
-      throw CommandError(
-          fmt::format("--kind '{}': expected latency, latency-bounded, modulo or "
-                      "modulo-warp",
-                      flags.kind));
-    }
-    return *kind;
-  }
-  std::vector<ProblemKind> implied;
-  if (flags.ii) implied.push_back(ProblemKind::kModulo);
-  if (flags.formulation == "C") implied.push_back(ProblemKind::kModulo);
-  if (flags.formulation == "A" || flags.formulation == "B") {
-    implied.push_back(ProblemKind::kLatencyBounded);
-  }
-  if (flags.horizon) implied.push_back(ProblemKind::kLatencyBounded);
-  for (ProblemKind kind : implied) {
-    if (supports(method, kind)) return kind;
-    if (kind == ProblemKind::kModulo && supports(method, ProblemKind::kModuloWarp)) {
-      return ProblemKind::kModuloWarp;
-    }
-  }
-  return method.kinds.front();
+MethodOptions MethodRunFlags::settings() const {
+  MethodOptions settings;
+  if (timeLimit) settings["time_limit"] = fmt::format("{}", *timeLimit);
+  if (seed) settings["seed"] = std::to_string(*seed);
+  if (device) settings["device"] = *device;
+  if (formulation) settings["formulation"] = *formulation;
+  if (warps) settings["warps"] = std::to_string(*warps);
+  if (maxIi) settings["max_ii"] = std::to_string(*maxIi);
+  if (explain) settings["explain"] = "true";
+  return settings;
 }
 
-MethodOptions collectOptions(const ScheduleFlags& flags) {
-  MethodOptions options;
-  for (const auto& setting : flags.options) {
+MethodOptions MethodRunFlags::methodOptions() const {
+  MethodOptions result;
+  for (const auto& setting : options) {
     const auto equals = setting.find('=');
     if (equals == std::string::npos || equals == 0) {
       throw CommandError(fmt::format("-O '{}': expected KEY=VALUE", setting));
     }
-    options[setting.substr(0, equals)] = setting.substr(equals + 1);
+    result[setting.substr(0, equals)] = setting.substr(equals + 1);
   }
-  if (!flags.formulation.empty()) options["formulation"] = flags.formulation;
-  return options;
+  return result;
 }
 
-void runSchedule(const ScheduleFlags& flags) {
+namespace {
+
+ProblemKind resolveKind(const MethodRunFlags& flags, const Graph& graph, const MethodInfo& method) {
+  if (flags.kind.empty()) {
+    return inferProblemKind(graph, method, flags.ii.has_value(), flags.horizon.has_value());
+  }
+  const auto kind = parseProblemKind(flags.kind);
+  if (!kind) {
+    throw CommandError(fmt::format(
+        "--kind '{}': expected latency, latency-bounded, modulo or modulo-warp", flags.kind));
+  }
+  return *kind;
+}
+
+// The flag spelling of a setting, for the note that a method ignores it.
+std::string flagOf(const std::string& setting) {
+  std::string flag = "--" + setting;
+  std::replace(flag.begin(), flag.end(), '_', '-');
+  return flag;
+}
+
+}  // namespace
+
+MethodRun runMethodCommand(const MethodRunFlags& flags) {
   const MethodRegistry& catalog = methodCatalog();
   const MethodInfo* method = catalog.find(flags.method);
   if (method == nullptr) {
@@ -88,43 +99,84 @@ void runSchedule(const ScheduleFlags& flags) {
     for (const auto& name : catalog.names()) known += (known.empty() ? "" : ", ") + name;
     throw CommandError(fmt::format("unknown method '{}' (known: {})", flags.method, known));
   }
-  const Instance instance = loadInstance(flags.graph, flags.input);
-  const ProblemKind kind = resolveKind(flags, *method);
-  const Problem problem = instance.problem(kind, flags.horizon, flags.ii);
+  MethodRun run{loadInstance(flags.graph, flags.input), ProblemKind::kLatency, {}};
+  run.kind = resolveKind(flags, *run.instance.graph, *method);
+  const Problem problem = run.instance.problem(run.kind, flags.horizon, flags.ii);
 
-  RunContext context;
-  context.timeLimitSeconds = flags.timeLimit;
-  context.seed = flags.seed;
-  context.device = flags.device;
-  const bool showProgress = !flags.quiet && (flags.progress || isatty(STDERR_FILENO) != 0);
-  if (showProgress) {
-    context.progress = [](std::string_view line) { std::cerr << line << '\n'; };
-  }
-  const Result result = catalog.run(flags.method, problem, collectOptions(flags), context);
-
-  if (!flags.output.empty() && result.schedule && result.verified()) {
-    writeOutput(flags.output, io::formatSchedule(*instance.graph, *result.schedule));
-  }
-  if (flags.json) {
-    nlohmann::json json = resultToJson(instance, result);
-    json["method"] = flags.method;
-    json["kind"] = std::string(toString(kind));
-    std::cout << json.dump(2) << '\n';
-  } else {
-    std::cout << fmt::format("method {} ({} problem)\n", flags.method, toString(kind))
-              << describeResult(instance, result) << '\n';
-    if (!flags.output.empty() && result.verified()) {
-      std::cout << fmt::format("schedule written to {}\n", flags.output);
+  const AppliedSettings applied = applySettings(*method, flags.methodOptions(), flags.settings());
+  if (!flags.quiet) {
+    for (const auto& ignored : applied.ignored) {
+      std::cerr << fmt::format("note: {} does not apply to method {} (ignored)\n", flagOf(ignored),
+                               method->name);
     }
   }
-  const bool failed = result.status == SolveStatus::kError ||
-                      (result.schedule && !result.verified()) ||
-                      result.status == SolveStatus::kInfeasible;
+  std::optional<Schedule> start;
+  RunContext context;
+  if (!flags.init.empty()) {
+    auto read = io::readSchedule(flags.init, *run.instance.graph);
+    if (!read) throw CommandError(read.error());
+    start = std::move(read).value();
+    context.initialSchedule = &*start;
+  }
+  if (!flags.quiet && (flags.progress || isatty(STDERR_FILENO) != 0)) {
+    context.progress = [](std::string_view line) { std::cerr << line << '\n'; };
+  }
+  run.result = catalog.run(method->name, problem, applied.options, context);
+
+  if (!flags.output.empty() && run.result.schedule && run.result.verified()) {
+    writeOutput(flags.output, io::formatSchedule(*run.instance.graph, *run.result.schedule));
+  }
+  const bool failed = run.result.failed() || (run.result.schedule && !run.result.verified()) ||
+                      run.result.status == ModelStatus::kInfeasible;
   if (failed) exitCode() = kExitFailure;
+  return run;
 }
 
-void runMethods() {
+namespace {
+
+void runSchedule(const MethodRunFlags& flags) {
+  const MethodRun run = runMethodCommand(flags);
+  if (flags.json) {
+    nlohmann::json json = resultToJson(run.instance, run.result);
+    json["method"] = flags.method;
+    json["kind"] = std::string(toString(run.kind));
+    std::cout << json.dump(2) << '\n';
+    return;
+  }
+  std::cout << fmt::format("method {} ({} problem)\n", flags.method, toString(run.kind))
+            << describeResult(run.instance, run.result) << '\n';
+  if (!flags.output.empty() && run.result.verified()) {
+    std::cout << fmt::format("schedule written to {}\n", flags.output);
+  }
+}
+
+nlohmann::json methodsToJson(const MethodRegistry& catalog) {
+  nlohmann::json methods = nlohmann::json::array();
+  for (const auto& name : catalog.names()) {
+    const MethodInfo& method = *catalog.find(name);
+    nlohmann::json kinds = nlohmann::json::array();
+    for (ProblemKind kind : method.kinds) kinds.push_back(std::string(toString(kind)));
+    nlohmann::json options = nlohmann::json::array();
+    for (const auto& option : method.options) {
+      options.push_back({{"name", option.name},
+                         {"type", option.type},
+                         {"choices", option.choices},
+                         {"default", option.defaultValue},
+                         {"range", option.range.describe()},
+                         {"doc", option.description}});
+    }
+    methods.push_back(
+        {{"name", name}, {"summary", method.summary}, {"kinds", kinds}, {"options", options}});
+  }
+  return methods;
+}
+
+void runMethods(bool json) {
   const MethodRegistry& catalog = methodCatalog();
+  if (json) {
+    std::cout << methodsToJson(catalog).dump(2) << '\n';
+    return;
+  }
   for (const auto& name : catalog.names()) {
     const MethodInfo& method = *catalog.find(name);
     std::string kinds;
@@ -133,8 +185,13 @@ void runMethods() {
     }
     std::cout << fmt::format("{}: {}\n  problems: {}\n", name, method.summary, kinds);
     for (const auto& option : method.options) {
-      std::cout << fmt::format("  -O {}={}  {}\n", option.name, option.defaultValue,
-                               option.description);
+      const std::string type = option.choices.empty() ? option.type
+                                                      : fmt::format("{}: {}", option.type,
+                                                                    fmt::join(option.choices, "|"));
+      std::cout << fmt::format(
+          "  -O {}={}  ({}{}) {}\n", option.name, option.defaultValue, type,
+          option.range.describe().empty() ? "" : ", " + option.range.describe(),
+          option.description);
     }
   }
 }
@@ -142,29 +199,16 @@ void runMethods() {
 }  // namespace
 
 void addScheduleCommand(CLI::App& app) {
-  auto flags = std::make_shared<ScheduleFlags>();
+  auto flags = std::make_shared<MethodRunFlags>();
   CLI::App* command = app.add_subcommand(
       "schedule", "Schedule a graph with one method; the result is verified before it is shown");
-  command->add_option("graph", flags->graph, "Input graph (FILE#N picks one loop)")->required();
-  command->add_option("-m,--method", flags->method, "Method (gaus methods lists them)")->required();
-  flags->input.addTo(*command);
-  command->add_option("--kind", flags->kind,
-                      "Problem: latency, latency-bounded, modulo, modulo-warp (default: implied)");
-  command->add_option("--ii", flags->ii, "Fixed initiation interval (modulo)");
-  command->add_option("--horizon", flags->horizon, "Horizon D: every op completes by D");
-  command->add_option("--time-limit", flags->timeLimit, "Seconds for the whole call");
-  command->add_option("--device", flags->device, "cpu, cuda or auto (GauS)")->capture_default_str();
-  command->add_option("--seed", flags->seed, "Random seed")->capture_default_str();
-  command->add_option("--formulation", flags->formulation, "GauS formulation: A, B, C or L");
-  command->add_option("-O,--option", flags->options, "Method option KEY=VALUE (repeatable)");
-  command->add_option("-o,--output", flags->output, "Write the verified schedule here (JSON)");
-  command->add_flag("--json", flags->json, "Print JSON instead of a summary");
-  command->add_flag("--progress", flags->progress, "Show progress lines even when piped");
-  command->add_flag("-q,--quiet", flags->quiet, "No progress lines");
+  flags->addTo(*command, true);
   command->callback([flags] { runSchedule(*flags); });
 
+  auto json = std::make_shared<bool>(false);
   CLI::App* methods = app.add_subcommand("methods", "List the methods, problems and options");
-  methods->callback([] { runMethods(); });
+  methods->add_flag("--json", *json, "Print every method's options as JSON");
+  methods->callback([json] { runMethods(*json); });
 }
 
 }  // namespace gaus::cli

@@ -1,16 +1,15 @@
-// gaus twill GRAPH|KERNEL: joint software pipelining and warp specialization (the exact engine).
-// Prints I, L, stages, the schedule per warp, the role of each warp, the attempt log and, with
-// --explain, what binds I and why ops were split across warps.
+// gaus twill GRAPH|KERNEL: `gaus schedule --method twill` (the same flags, options and registry
+// path) with a printer for what a warp-specialized schedule means: I, L and stages, the schedule
+// per warp role, the buffers per memory, the attempt log and, with --explain, what binds I and
+// why ops were split across warps.
 
 #include <algorithm>
-#include <filesystem>
 #include <iostream>
-#include <unistd.h>
 
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
-#include <gaus/exact/twill.hpp>
+#include <gaus/core/warp_roles.hpp>
 
 #include "command.hpp"
 
@@ -18,86 +17,21 @@ namespace gaus::cli {
 
 namespace {
 
-struct TwillFlags {
-  std::string input;
-  InputFlags inputFlags;
-  std::optional<std::int32_t> warps;
-  std::optional<std::int32_t> maxIi;
-  std::optional<std::int32_t> ii;
-  std::optional<double> timeLimit;
-  std::optional<double> smtTimeLimit;
-  std::string normalize = "auto";
-  std::string memoryModel;
-  std::vector<std::string> without;
-  bool explain = false;
-  bool json = false;
-  bool progress = false;
-  bool quiet = false;
-  std::string output;
-};
-
-// A kernel name ("toy_fa") resolves to configs/kernels/toy_fa.yaml when no such file exists;
-// a name that is neither is reported in one line with the built-in kernels.
-std::string resolveInput(const std::string& input) {
-  const auto hash = input.find('#');
-  const std::string path = input.substr(0, hash);
-  if (std::filesystem::exists(path)) return input;
-  if (const auto kernel = io::findKernelFile(path)) {
-    return kernel->string() + (hash == std::string::npos ? "" : input.substr(hash));
-  }
-  std::string known;
-  for (const auto& name : io::builtInKernelNames()) known += (known.empty() ? "" : ", ") + name;
-  throw CommandError(fmt::format(
-      "{}: no such file, and no built-in kernel of that name (expected a graph file or one of: "
-      "{})",
-      path, known.empty() ? std::string("none found in configs/kernels") : known));
-}
-
-exact::TwillOptions twillOptions(const TwillFlags& flags) {
-  exact::TwillOptions options;
-  options.warps = flags.warps;
-  options.maxIi = flags.maxIi;
-  options.totalTimeLimitSeconds = flags.timeLimit;
-  if (flags.smtTimeLimit) options.smtTimeLimitSeconds = *flags.smtTimeLimit;
-  options.explain = flags.explain;
-  if (!flags.memoryModel.empty()) {
-    const auto model = exact::parseMemoryModel(flags.memoryModel);
-    if (!model) {
-      throw CommandError(
-          fmt::format("--memory-model '{}': expected buffers or cycles", flags.memoryModel));
-    }
-    options.memoryModel = *model;
-  }
-  const auto normalization = exact::parseNormalizationMode(flags.normalize);
-  if (!normalization) {
-    throw CommandError(fmt::format("--normalize '{}': expected auto, on or off", flags.normalize));
-  }
-  options.normalization.mode = *normalization;
-  for (const auto& name : flags.without) {
-    const auto family = exact::parseTwillFamily(name);
-    if (!family) {
-      std::string known;
-      for (auto f : exact::kAllTwillFamilies) {
-        known += std::string(known.empty() ? "" : ", ") + std::string(exact::toString(f));
-      }
-      throw CommandError(fmt::format("--without '{}': expected one of {}", name, known));
-    }
-    options.families = options.families.without(*family);
-  }
-  return options;
+double extraOr(const Result& result, std::string_view name, double fallback) {
+  return result.extraValue(name).value_or(fallback);
 }
 
 // The steady state per warp role: each op with its start, residue and stage.
-std::string describeSchedule(const Graph& graph, const exact::TwillSolution& solution) {
-  const Schedule& schedule = *solution.schedule;
-  const std::int32_t ii = *solution.ii;
+std::string describeRoles(const Instance& instance, const Schedule& schedule) {
+  const Graph& graph = *instance.graph;
+  const std::int32_t ii = *schedule.ii;
   std::string text;
-  for (std::size_t r = 0; r < solution.roles.size(); ++r) {
-    const auto& role = solution.roles[r];
+  const auto roles = warpRoles(graph, *instance.machine, schedule);
+  for (std::size_t r = 0; r < roles.size(); ++r) {
+    const auto& role = roles[r];
     text += fmt::format("role {} on warps {}: {}{}, {} op{}\n", r, formatWarpSet(role.warps),
-                        role.units.empty() ? "no units" : role.units,
-                        role.variableLatency ? " (variable latency)" : "", role.ops.size(),
-                        role.ops.size() == 1 ? "" : "s");
+                        role.units, role.variableLatency ? " (variable latency)" : "",
+                        role.ops.size(), role.ops.size() == 1 ? "" : "s");
     std::vector<OpId> ops = role.ops;
     std::sort(ops.begin(), ops.end(), [&](OpId a, OpId b) {
       return schedule.start[a] != schedule.start[b] ? schedule.start[a] < schedule.start[b] : a < b;
@@ -111,118 +45,27 @@ std::string describeSchedule(const Graph& graph, const exact::TwillSolution& sol
   return text;
 }
 
-nlohmann::json familiesToJson(const std::vector<exact::TwillFamily>& families) {
-  nlohmann::json names = nlohmann::json::array();
-  for (auto family : families) names.push_back(std::string(exact::toString(family)));
-  return names;
-}
-
-// What binds I, why each smaller I failed, and for each pair of roles whether they could share
-// a warp set and which constraint families forbid it.
-nlohmann::json explanationToJson(const exact::TwillSolution& solution) {
-  const exact::TwillExplanation& explanation = solution.explanation;
-  nlohmann::json json;
-  json["ii_binding"] = explanation.iiBinding;
-  json["ii_failures"] = nlohmann::json::array();
-  for (const auto& [ii, reason] : explanation.iiFailures) {
-    json["ii_failures"].push_back({{"ii", ii}, {"reason", reason}});
-  }
-  json["splits"] = nlohmann::json::array();
-  for (const auto& split : explanation.splits) {
-    json["splits"].push_back({{"roles", {split.firstRole, split.secondRole}},
-                              {"merged", std::string(exact::toString(split.mergedVerdict))},
-                              {"families", familiesToJson(split.blocking)}});
-  }
-  json["text"] = explanation.text;
-  return json;
-}
-
-nlohmann::json solutionToJson(const Instance& instance, const exact::TwillSolution& solution) {
-  const Graph& graph = *instance.graph;
-  nlohmann::json json;
-  json["instance"] = instance.name;
-  json["status"] = std::string(toString(solution.status));
-  if (!solution.message.empty()) json["message"] = solution.message;
-  const auto optionalJson = [](const auto& value) {
-    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-  };
-  json["ii"] = optionalJson(solution.ii);
-  json["latency"] = optionalJson(solution.latency);
-  json["stages"] = optionalJson(solution.stages);
-  json["time_unit"] = solution.timeUnit;
-  json["mii"] = {{"mii", solution.mii},
-                 {"res_mii", solution.resMii},
-                 {"rec_mii", solution.recMii},
-                 {"reason", solution.miiReason}};
-  json["ii_proven_minimal"] = solution.iiProvenMinimal;
-  json["warps_used"] = solution.warpsUsed;
-  json["warps_proven_minimal"] = solution.warpsProvenMinimal;
-  json["cross_warp_edges"] = solution.crossWarpEdges;
-  json["cross_edges_proven_minimal"] = solution.crossEdgesProvenMinimal;
-  json["roles"] = nlohmann::json::array();
-  for (const auto& role : solution.roles) {
-    nlohmann::json ops = nlohmann::json::array();
-    for (OpId op : role.ops) ops.push_back(graph.opName(op));
-    nlohmann::json warps = nlohmann::json::array();
-    for (int w = 0; w < kMaxWarps; ++w) {
-      if ((role.warps >> w) & 1U) warps.push_back(w);
-    }
-    json["roles"].push_back({{"warps", warps},
-                             {"units", role.units},
-                             {"variable_latency", role.variableLatency},
-                             {"ops", ops}});
-  }
-  if (solution.schedule) {
-    nlohmann::json start = nlohmann::json::object();
-    for (OpId op = 0; op < graph.numOps(); ++op)
-      start[graph.opName(op)] = solution.schedule->start[op];
-    json["start"] = start;
-  }
-  json["buffers"] = nlohmann::json::array();
-  for (const auto& buffer : solution.buffers) {
-    json["buffers"].push_back({{"op", graph.opName(buffer.op)},
-                               {"memory", instance.machine->memories[buffer.memory].name},
-                               {"amount", buffer.amount},
-                               {"buffers", buffer.buffers}});
-  }
-  json["attempts"] = nlohmann::json::array();
-  for (const auto& attempt : solution.attempts) json["attempts"].push_back(attempt.describe());
-  if (solution.normalization && solution.timeUnit != 1) {
-    json["normalization"] = {{"time_unit", solution.timeUnit},
-                             {"mapping", solution.normalization->describe()},
-                             {"worst_ratio_error", solution.normalization->worstRatioError},
-                             {"proven_optimal", solution.normalization->provenOptimal}};
-  }
-  if (!solution.explanation.text.empty()) json["explanation"] = explanationToJson(solution);
-  json["seconds"] = solution.seconds;
-  nlohmann::json options = nlohmann::json::object();
-  for (const auto& [name, value] : solution.options) options[name] = value;
-  json["options"] = options;
-  json["verified"] = solution.verification && solution.verification->ok();
-  if (solution.verification) {
-    json["verification"] = verificationToJson(*instance.machine, *solution.verification);
-  }
-  return json;
-}
-
 // "I = 2 (proven minimal)", or with normalized costs "I = 260 cycles (5 units of 52; minimal in
 // normalized units)": the optimality claim always says in which units it holds.
-std::string describeIi(const exact::TwillSolution& solution) {
-  const std::int64_t unit = solution.timeUnit;
+std::string describeIi(const Result& result, std::int32_t ii) {
+  const auto unit = static_cast<std::int64_t>(extraOr(result, "time_unit", 1));
   if (unit == 1) {
-    return fmt::format("I = {}{}", *solution.ii,
-                       solution.iiProvenMinimal ? " (proven minimal)" : " (not proven minimal)");
+    return fmt::format(
+        "I = {}{}", ii,
+        result.bounds.iiProvenOptimal ? " (proven minimal)" : " (not proven minimal)");
   }
-  return fmt::format("I = {} cycles ({} units of {}; {})", *solution.ii, *solution.ii / unit, unit,
-                     solution.iiProvenMinimal ? "minimal in normalized units"
-                                              : "not proven minimal even in normalized units");
+  const bool proven = extraOr(result, "normalized_ii_proven", 0) > 0;
+  return fmt::format(
+      "I = {} cycles ({} units of {}; {})", ii, ii / unit, unit,
+      proven ? "minimal in normalized units" : "not proven minimal even in normalized units");
 }
 
-// "MII 16 = ResMII (unit TC); RecMII 5", in the units the search used.
-std::string describeMii(const Instance& instance, const exact::TwillSolution& solution) {
-  std::string text = fmt::format("MII {} = max(ResMII {}, RecMII {}): {}", solution.mii,
-                                 solution.resMii, solution.recMii, solution.miiReason);
-  if (solution.timeUnit != 1) {
+// "MII 16 = max(ResMII 16, RecMII 5): ResMII (unit TC)", in the units the search used.
+std::string describeMii(const Instance& instance, const Result& result) {
+  std::string text = fmt::format("MII {} = max(ResMII {}, RecMII {}): {}",
+                                 extraOr(result, "mii", 0), extraOr(result, "res_mii", 0),
+                                 extraOr(result, "rec_mii", 0), result.bounds.iiBoundReason);
+  if (extraOr(result, "time_unit", 1) != 1) {
     // The raw bounds, for comparison with the raw I above.
     const Graph& graph = *instance.graph;
     text += fmt::format(" (normalized units); raw ResMII {}, RecMII {} cycles",
@@ -232,14 +75,14 @@ std::string describeMii(const Instance& instance, const exact::TwillSolution& so
 }
 
 // Per memory: the buffers x stages of its values against its capacity.
-std::string describeBuffers(const Instance& instance, const exact::TwillSolution& solution) {
+std::string describeBuffers(const Instance& instance, const std::vector<BufferUsage>& buffers) {
   const Graph& graph = *instance.graph;
   const Machine& machine = *instance.machine;
   std::string text;
   for (std::size_t m = 0; m < machine.memories.size(); ++m) {
     std::int64_t total = 0;
     std::string values;
-    for (const auto& buffer : solution.buffers) {
+    for (const auto& buffer : buffers) {
       if (static_cast<std::size_t>(buffer.memory) != m) continue;
       total += buffer.total();
       values += fmt::format("{}{} {} x {}", values.empty() ? "" : ", ", graph.opName(buffer.op),
@@ -252,100 +95,100 @@ std::string describeBuffers(const Instance& instance, const exact::TwillSolution
   return text;
 }
 
-std::string describeSolution(const Instance& instance, const exact::TwillSolution& solution) {
-  const Graph& graph = *instance.graph;
-  std::string text = fmt::format("{}: {} ({:.3f} s)\n", instance.name, toString(solution.status),
-                                 solution.seconds);
-  if (!solution.message.empty()) text += solution.message + "\n";
-  const bool normalized = solution.normalization && solution.timeUnit != 1;
-  if (normalized) {
-    text += fmt::format("costs normalized: 1 unit = {} cycles; {}\n", solution.timeUnit,
-                        solution.normalization->describe());
+std::string describeTwill(const Instance& instance, const Result& result) {
+  std::string text =
+      fmt::format("{}: {} ({:.3f} s)\n", instance.name, result.statusText(), result.stats.seconds);
+  if (!result.message.empty()) text += result.message + "\n";
+  const bool normalized = extraOr(result, "time_unit", 1) != 1;
+  for (const auto& [title, note] : result.notes) {
+    if (title != "explanation") text += fmt::format("{}: {}\n", title, note);
   }
-  if (solution.ii) {
-    text += fmt::format("{}, L = {}{}, stages {}\n", describeIi(solution),
-                        solution.latency ? std::to_string(*solution.latency) : "-",
-                        normalized ? " cycles" : "",
-                        solution.stages ? std::to_string(*solution.stages) : "-");
+  const Schedule* schedule = result.schedule ? &*result.schedule : nullptr;
+  if (schedule && schedule->ii) {
+    text += fmt::format("{}, L = {}{}, stages {}\n", describeIi(result, *schedule->ii),
+                        extraOr(result, "latency", 0), normalized ? " cycles" : "",
+                        extraOr(result, "stages", 0));
   }
-  text += describeMii(instance, solution) + "\n";
-  if (solution.ii) {
-    text += fmt::format("warps used {}{}, cross-warp edges {}{}\n", solution.warpsUsed,
-                        solution.warpsProvenMinimal ? " (minimal)" : "", solution.crossWarpEdges,
-                        solution.crossEdgesProvenMinimal ? " (minimal)" : "");
+  text += describeMii(instance, result) + "\n";
+  if (schedule && schedule->ii) {
+    text +=
+        fmt::format("warps used {}{}, cross-warp edges {}{}\n", extraOr(result, "warps_used", 0),
+                    extraOr(result, "warps_proven_minimal", 0) > 0 ? " (minimal)" : "",
+                    extraOr(result, "cross_warp_edges", 0),
+                    extraOr(result, "cross_edges_proven_minimal", 0) > 0 ? " (minimal)" : "");
+    text += describeRoles(instance, *schedule);
+    text += describeBuffers(instance, bufferUsage(*instance.graph, *schedule));
   }
-  if (solution.schedule && solution.ii) text += describeSchedule(graph, solution);
-  text += describeBuffers(instance, solution);
   text += normalized ? "attempts (II and L in normalized units):\n" : "attempts:\n";
-  for (const auto& attempt : solution.attempts) text += "  " + attempt.describe() + "\n";
-  if (!solution.explanation.text.empty()) {
-    text += normalized ? "explanation (normalized units):\n" : "explanation:\n";
-    text += solution.explanation.text + "\n";
+  for (const auto& attempt : result.attempts) text += "  " + attempt.describe() + "\n";
+  for (const auto& [title, note] : result.notes) {
+    if (title == "explanation") {
+      text += normalized ? "explanation (normalized units):\n" : "explanation:\n";
+      text += note + "\n";
+    }
   }
-  if (solution.verification) {
-    text += solution.verification->ok()
-                ? "verified: true\n"
-                : "verified: false\n" + solution.verification->summary() + "\n";
+  if (result.verification) {
+    text += result.verification->ok() ? "verified: true\n"
+                                      : "verified: false\n" + result.verification->summary() + "\n";
   }
   return text;
 }
 
-void runTwill(const TwillFlags& flags) {
-  const Instance instance = loadInstance(resolveInput(flags.input), flags.inputFlags);
-  const Problem problem = instance.problem(ProblemKind::kModuloWarp, std::nullopt, flags.ii);
-  if (const auto errors = problem.check(); !errors.empty()) {
-    throw CommandError(fmt::format("{}: {}", instance.sourcePath, errors.front()));
+nlohmann::json rolesToJson(const Instance& instance, const Schedule& schedule) {
+  const Graph& graph = *instance.graph;
+  nlohmann::json json = nlohmann::json::array();
+  for (const auto& role : warpRoles(graph, *instance.machine, schedule)) {
+    nlohmann::json ops = nlohmann::json::array();
+    for (OpId op : role.ops) ops.push_back(graph.opName(op));
+    nlohmann::json warps = nlohmann::json::array();
+    for (int w = 0; w < kMaxWarps; ++w) {
+      if ((role.warps >> w) & 1U) warps.push_back(w);
+    }
+    json.push_back({{"warps", warps},
+                    {"units", role.units},
+                    {"variable_latency", role.variableLatency},
+                    {"ops", ops}});
   }
-  exact::TwillOptions options = twillOptions(flags);
-  // One line per (II, L) attempt on stderr, as gaus schedule shows progress.
-  if (!flags.quiet && (flags.progress || isatty(STDERR_FILENO) != 0)) {
-    options.progress = [](std::string_view line) { std::cerr << line << '\n'; };
+  return json;
+}
+
+nlohmann::json buffersToJson(const Instance& instance, const Schedule& schedule) {
+  nlohmann::json json = nlohmann::json::array();
+  for (const auto& buffer : bufferUsage(*instance.graph, schedule)) {
+    json.push_back({{"op", instance.graph->opName(buffer.op)},
+                    {"memory", instance.machine->memories[buffer.memory].name},
+                    {"amount", buffer.amount},
+                    {"buffers", buffer.buffers}});
   }
-  const exact::TwillSolution solution = exact::solveTwill(problem, options);
-  if (!flags.output.empty() && solution.schedule && solution.verification &&
-      solution.verification->ok()) {
-    writeOutput(flags.output, io::formatSchedule(*instance.graph, *solution.schedule));
-  }
+  return json;
+}
+
+void runTwill(const MethodRunFlags& flags) {
+  const MethodRun run = runMethodCommand(flags);
   if (flags.json) {
-    std::cout << solutionToJson(instance, solution).dump(2) << '\n';
-  } else {
-    std::cout << describeSolution(instance, solution);
+    nlohmann::json json = resultToJson(run.instance, run.result);
+    json["method"] = flags.method;
+    json["kind"] = std::string(toString(run.kind));
+    if (run.result.schedule && run.result.schedule->ii) {
+      json["roles"] = rolesToJson(run.instance, *run.result.schedule);
+      json["buffers"] = buffersToJson(run.instance, *run.result.schedule);
+    }
+    std::cout << json.dump(2) << '\n';
+    return;
   }
-  const bool verified = solution.verification && solution.verification->ok();
-  if (solution.status == SolveStatus::kError || solution.status == SolveStatus::kInfeasible ||
-      (solution.schedule && !verified)) {
-    exitCode() = kExitFailure;
-  }
+  std::cout << describeTwill(run.instance, run.result);
 }
 
 }  // namespace
 
 void addTwillCommand(CLI::App& app) {
-  auto flags = std::make_shared<TwillFlags>();
+  auto flags = std::make_shared<MethodRunFlags>();
+  flags->method = "twill";
   CLI::App* command = app.add_subcommand(
-      "twill", "Optimal joint software pipelining and warp specialization of a loop body (Z3)");
-  command
-      ->add_option("graph", flags->input,
-                   "Loop body: a graph file, or a built-in kernel name (configs/kernels)")
-      ->required();
-  flags->inputFlags.addTo(*command);
-  command->add_option("--warps", flags->warps, "Warps (warp groups) available");
-  command->add_option("--max-ii", flags->maxIi, "Largest II tried");
-  command->add_option("--ii", flags->ii, "Solve at this II only");
-  command->add_option("--time-limit", flags->timeLimit, "Seconds for the whole search");
-  command->add_option("--smt-time-limit", flags->smtTimeLimit, "Seconds per (I, L) check");
-  command->add_option("--normalize", flags->normalize, "Cost normalization: auto, on, off")
-      ->capture_default_str();
-  command->add_option("--memory-model", flags->memoryModel,
-                      "buffers (each value a ring of buffers x stages) or cycles");
-  command->add_option("--without", flags->without,
-                      "Switch a constraint family off (ablation; repeatable)");
-  command->add_flag("--explain", flags->explain, "Say what binds I and why ops were split");
-  command->add_option("-o,--output", flags->output, "Write the verified schedule here (JSON)");
-  command->add_flag("--json", flags->json, "Print JSON instead of a summary");
-  command->add_flag("--progress", flags->progress,
-                    "Show a line per (I, L) attempt on stderr even when piped");
-  command->add_flag("-q,--quiet", flags->quiet, "No progress lines");
+      "twill",
+      "Optimal joint software pipelining and warp specialization of a loop body: gaus schedule "
+      "--method twill, printed per warp role");
+  flags->addTo(*command, false);
   command->callback([flags] { runTwill(*flags); });
 }
 

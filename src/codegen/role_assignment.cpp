@@ -17,6 +17,8 @@
 
 #include <fmt/format.h>
 
+#include <gaus/core/warp_roles.hpp>
+
 #include "identifiers.hpp"
 #include "pipeline_steps.hpp"
 
@@ -26,16 +28,6 @@ namespace {
 
 bool producerOp(const Graph& graph, OpId op) {
   return graph.variableLatency(op) || graph.streaming(op);
-}
-
-std::string unitsOf(const Graph& graph, const Machine& machine, const std::vector<OpId>& ops) {
-  std::set<ResourceId> used;
-  for (OpId op : ops) {
-    for (const auto& block : graph.reservation(op)) used.insert(block.resource);
-  }
-  std::string text;
-  for (ResourceId r : used) text += (text.empty() ? "" : "+") + machine.resources[r].name;
-  return text.empty() ? "-" : text;
 }
 
 // Warp sets sharing a warp, merged (union-find over the warps).
@@ -186,6 +178,18 @@ Status assignRoles(Pipeline& pipeline) {
   pipeline.roleOf.assign(static_cast<std::size_t>(graph.numOps()), 0);
   const Status status = pipeline.schedule.warps ? rolesFromWarps(pipeline) : defaultRoles(pipeline);
   if (!status) return status;
+  // The units of each role as core's warpRoles reports them for the schedule with each op on
+  // its role's warp set.
+  Schedule byRole = pipeline.schedule;
+  byRole.warps.emplace(static_cast<std::size_t>(graph.numOps()));
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    (*byRole.warps)[op] = pipeline.roles[static_cast<std::size_t>(pipeline.roleOf[op])].warps;
+  }
+  for (const WarpRole& grouped : warpRoles(graph, *pipeline.machine, byRole)) {
+    for (PipelineRole& role : pipeline.roles) {
+      if (role.warps == grouped.warps) role.units = grouped.units;
+    }
+  }
   IdentifierSet names;
   for (std::size_t r = 0; r < pipeline.roles.size(); ++r) {
     PipelineRole& role = pipeline.roles[r];
@@ -195,7 +199,6 @@ Status assignRoles(Pipeline& pipeline) {
     std::stable_sort(role.ops.begin(), role.ops.end(), [&](OpId a, OpId b) {
       return pipeline.schedule.start[a] < pipeline.schedule.start[b];
     });
-    role.units = unitsOf(graph, *pipeline.machine, role.ops);
     role.producer = std::all_of(role.ops.begin(), role.ops.end(),
                                 [&](OpId op) { return producerOp(graph, op); });
     if (pipeline.roleSource == RoleSource::kScheduleWarps) {

@@ -32,6 +32,45 @@ double Deadline::elapsedSeconds() const {
   return secondsSince(start_);
 }
 
+bool MethodInfo::solves(ProblemKind kind) const {
+  return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
+}
+
+bool MethodInfo::declares(std::string_view option) const {
+  return std::any_of(options.begin(), options.end(),
+                     [&](const OptionDoc& doc) { return doc.name == option; });
+}
+
+AppliedSettings applySettings(const MethodInfo& method, MethodOptions options,
+                              const MethodOptions& settings) {
+  AppliedSettings applied;
+  for (const auto& [name, value] : settings) {
+    if (!method.declares(name)) {
+      applied.ignored.push_back(name);
+    } else if (!options.contains(name)) {
+      options.emplace(name, value);
+    }
+  }
+  applied.options = std::move(options);
+  return applied;
+}
+
+ProblemKind inferProblemKind(const Graph& graph, const MethodInfo& method, bool fixedIi,
+                             bool hasHorizon) {
+  std::vector<ProblemKind> preferred;
+  if (graph.hasLoopCarriedEdges() || fixedIi) {
+    preferred = {ProblemKind::kModulo, ProblemKind::kModuloWarp};
+  } else if (hasHorizon) {
+    preferred = {ProblemKind::kLatencyBounded};
+  } else {
+    preferred = {ProblemKind::kLatency};
+  }
+  for (ProblemKind kind : preferred) {
+    if (method.solves(kind)) return kind;
+  }
+  return method.kinds.empty() ? preferred.front() : method.kinds.front();
+}
+
 void MethodRegistry::add(MethodInfo method) {
   const std::string name = method.name;
   methods_.insert_or_assign(name, std::move(method));
@@ -49,14 +88,15 @@ std::vector<std::string> MethodRegistry::names() const {
 }
 
 Result MethodRegistry::run(std::string_view name, const Problem& problem,
-                           const MethodOptions& options, const RunContext& context) const {
+                           const MethodOptions& options, const RunContext& context,
+                           const MethodOptions& settings) const {
   const MethodInfo* method = find(name);
   if (method == nullptr) {
     std::string known;
     for (const auto& known_name : names()) known += (known.empty() ? "" : ", ") + known_name;
     return errorResult(fmt::format("unknown method '{}' (known: {})", name, known));
   }
-  if (std::find(method->kinds.begin(), method->kinds.end(), problem.kind) == method->kinds.end()) {
+  if (!method->solves(problem.kind)) {
     std::string kinds;
     for (ProblemKind kind : method->kinds) {
       kinds += std::string(kinds.empty() ? "" : ", ") + std::string(toString(kind));
@@ -70,14 +110,14 @@ Result MethodRegistry::run(std::string_view name, const Problem& problem,
     return errorResult(message);
   }
   const auto start = std::chrono::steady_clock::now();
-  Result result = method->run(problem, options, context);
+  Result result = method->run(problem, applySettings(*method, options, settings).options, context);
   result.stats.seconds = secondsSince(start);
   if (result.schedule) {
     result.verification = verify(problem, *result.schedule);
     if (!result.verification->ok()) {
       result.message = fmt::format("method {} returned a schedule that fails verification: {}",
                                    name, result.verification->summary());
-      result.status = SolveStatus::kError;
+      result.call = CallStatus::kError;
     }
   }
   return result;

@@ -1,26 +1,32 @@
+#include <fmt/format.h>
+
 #include <gaus/core/result.hpp>
 
 namespace gaus {
 
-std::string_view toString(SolveStatus status) {
-  switch (status) {
-    case SolveStatus::kOptimal:
-      return "optimal";
-    case SolveStatus::kFeasible:
-      return "feasible";
-    case SolveStatus::kInfeasible:
-      return "infeasible";
-    case SolveStatus::kTimeout:
-      return "timeout";
-    case SolveStatus::kError:
-      return "error";
+std::string Attempt::describe() const {
+  std::string text;
+  if (ii) text += fmt::format("II={} ", *ii);
+  if (horizon) text += fmt::format("D={} ", *horizon);
+  if (latency) text += fmt::format("L={} ", *latency);
+  text += phase.empty() ? std::string() : phase + " ";
+  text += statusText();
+  text += fmt::format(" {:.3f}s", seconds);
+  if (bound) text += fmt::format(" bound {}", *bound);
+  if (!detail.empty()) text += " (" + detail + ")";
+  return text;
+}
+
+std::optional<double> Result::extraValue(std::string_view name) const {
+  for (const auto& [key, value] : extra) {
+    if (key == name) return value;
   }
-  return "error";
+  return std::nullopt;
 }
 
 Result errorResult(std::string message) {
   Result result;
-  result.status = SolveStatus::kError;
+  result.call = CallStatus::kError;
   result.message = std::move(message);
   return result;
 }

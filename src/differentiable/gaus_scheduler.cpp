@@ -113,12 +113,38 @@ std::vector<Cycle> alapAt(const Run& run, const std::vector<OpId>& order, Cycle 
   return alap ? std::move(alap).value() : run.asap;
 }
 
+// The record of where a run starts: its latency when known, and from what.
+Attempt startAttempt(ModelStatus status, std::optional<double> latency, std::string detail) {
+  Attempt attempt;
+  attempt.phase = "start";
+  attempt.status = status;
+  if (latency) attempt.latency = static_cast<std::int64_t>(*latency);
+  attempt.detail = std::move(detail);
+  return attempt;
+}
+
+// The record of one attempt at horizon D: feasible when it legalized a schedule within D. A
+// failure proves nothing (the optimizer stopped, the problem may still be feasible).
+Attempt horizonAttempt(const AttemptOutcome& outcome, Cycle horizon, double seconds) {
+  Attempt attempt;
+  attempt.phase = "horizon";
+  attempt.horizon = horizon;
+  attempt.status = outcome.succeeded ? ModelStatus::kFeasible : ModelStatus::kUnknown;
+  attempt.seconds = seconds;
+  attempt.detail =
+      fmt::format("{} after {} updates", outcome.succeeded ? "legal" : "no legal schedule within D",
+                  outcome.updates);
+  return attempt;
+}
+
 // The legal schedule a run starts from: the caller's when it verifies, else the heuristic's when
 // it verifies (list scheduling may overrun a horizon), else none.
 std::optional<Schedule> startSchedule(Run& run) {
   if (run.givenSchedule != nullptr) {
     if (verified(run.problem, *run.givenSchedule)) return *run.givenSchedule;
-    run.result.log.push_back("the given initial schedule does not verify: used as mu only");
+    run.result.attempts.push_back(
+        startAttempt(ModelStatus::kUnknown, std::nullopt,
+                     "the given schedule does not verify: used as mu only"));
   }
   if (run.problem.isModulo()) {
     heuristic::ImsOptions ims;
@@ -127,8 +153,9 @@ std::optional<Schedule> startSchedule(Run& run) {
     if (imsResult.schedule && verified(run.problem, *imsResult.schedule)) {
       return std::move(imsResult.schedule);
     }
-    run.result.log.push_back(
-        fmt::format("iterative modulo scheduling gave no legal start ({})", imsResult.message));
+    run.result.attempts.push_back(startAttempt(
+        ModelStatus::kUnknown, std::nullopt,
+        fmt::format("iterative modulo scheduling gave no legal start ({})", imsResult.message)));
     return std::nullopt;
   }
   auto list = heuristic::listSchedule(run.problem);
@@ -211,8 +238,8 @@ void searchLatency(Run& run, const std::vector<OpId>& order) {
     return;
   }
   Candidate best{*start, latencyOf(run, *start)};
-  run.result.log.push_back(fmt::format("start: L={} ({})", best.objective,
-                                       run.givenSchedule ? "given" : "list scheduling"));
+  run.result.attempts.push_back(startAttempt(ModelStatus::kFeasible, best.objective,
+                                             run.givenSchedule ? "given" : "list scheduling"));
   bool firstAttempt = true;
   const auto attemptAt = [&](std::int64_t horizon) -> std::optional<std::int64_t> {
     const std::vector<Cycle> alap = alapAt(run, order, horizon);
@@ -237,11 +264,9 @@ void searchLatency(Run& run, const std::vector<OpId>& order) {
     AttemptOutcome outcome =
         runAttempt(spec, run.options, run.settings, run.state, run.trace, run.random);
     firstAttempt = false;
-    run.result.log.push_back(fmt::format("D={}: {} after {} updates, {:.2f}s", horizon,
-                                         outcome.succeeded
-                                             ? fmt::format("legal L={}", outcome.best->objective)
-                                             : std::string("no legal schedule within D"),
-                                         outcome.updates, run.state.elapsedSeconds() - began));
+    Attempt attempt = horizonAttempt(outcome, horizon, run.state.elapsedSeconds() - began);
+    if (outcome.succeeded) attempt.latency = static_cast<std::int64_t>(outcome.best->objective);
+    run.result.attempts.push_back(std::move(attempt));
     // A candidate between D and the best known is kept even when the attempt failed.
     if (outcome.best && outcome.best->objective < best.objective) best = *outcome.best;
     if (!outcome.succeeded) return std::nullopt;
@@ -255,7 +280,7 @@ void searchLatency(Run& run, const std::vector<OpId>& order) {
   run.result.objectiveName = "latency";
   run.result.bounds.latencyProvenOptimal = best.objective <= lowerBound;
   run.result.status =
-      run.result.bounds.latencyProvenOptimal ? SolveStatus::kOptimal : SolveStatus::kFeasible;
+      run.result.bounds.latencyProvenOptimal ? ModelStatus::kOptimal : ModelStatus::kFeasible;
 }
 
 // ------------------------------------------------------------ A and B: one attempt at horizon D
@@ -267,16 +292,19 @@ void optimizeAtHorizon(Run& run, const std::vector<OpId>& order) {
         errorResult(fmt::format("horizon D={} is shorter than the critical path ({} "
                                 "cycles): no schedule exists; raise --horizon",
                                 horizon, run.criticalPath));
-    run.result.status = SolveStatus::kInfeasible;
+    run.result.status = ModelStatus::kInfeasible;
     return;
   }
   const std::vector<Cycle> alap = alapAt(run, order, horizon);
   std::optional<Schedule> start = startSchedule(run);
   std::optional<Candidate> best;
   if (start) best = Candidate{*start, objectiveOf(run, *start)};
-  run.result.log.push_back(best ? fmt::format("start: objective {:.10g} ({})", best->objective,
-                                              run.givenSchedule ? "given" : "list scheduling")
-                                : std::string("start: list scheduling exceeds the horizon"));
+  run.result.attempts.push_back(
+      best ? startAttempt(ModelStatus::kFeasible, std::nullopt,
+                          fmt::format("objective {:.10g} ({})", best->objective,
+                                      run.givenSchedule ? "given" : "list scheduling"))
+           : startAttempt(ModelStatus::kUnknown, std::nullopt,
+                          "list scheduling exceeds the horizon"));
   // Without a legal start, the list schedule still gives the memory scale and, for init=list,
   // the means (squeezed into the horizon).
   if (!start) {
@@ -316,18 +344,21 @@ void optimizeAtHorizon(Run& run, const std::vector<OpId>& order) {
     spec.objectiveToBeat = best->objective;
     spec.bestLegalSoFar = best->objective;
   }
+  const double began = run.state.elapsedSeconds();
   AttemptOutcome outcome =
       runAttempt(spec, run.options, run.settings, run.state, run.trace, run.random);
-  run.result.log.push_back(
-      fmt::format("D={}: {} after {} updates in {} rounds", horizon,
-                  outcome.best ? fmt::format("improved to {:.10g}", outcome.best->objective)
-                               : std::string("no improvement"),
-                  outcome.updates, outcome.rounds));
+  Attempt attempt = horizonAttempt(outcome, horizon, run.state.elapsedSeconds() - began);
+  attempt.status = outcome.best || best ? ModelStatus::kFeasible : ModelStatus::kUnknown;
+  attempt.detail = fmt::format(
+      "{} after {} updates in {} rounds",
+      outcome.best ? fmt::format("improved to {:.10g}", outcome.best->objective) : "no improvement",
+      outcome.updates, outcome.rounds);
+  run.result.attempts.push_back(std::move(attempt));
   if (outcome.best) best = std::move(outcome.best);
   run.result.objectiveName =
       run.formulation == Formulation::kStageWeight ? "stage_objective" : "peak_memory";
   if (!best) {
-    run.result.status = SolveStatus::kTimeout;
+    run.result.status = ModelStatus::kTimeout;
     run.result.message = fmt::format(
         "no legal schedule at D={} found in {:.1f}s; raise "
         "time_limit or patience, or the horizon",
@@ -343,7 +374,7 @@ void optimizeAtHorizon(Run& run, const std::vector<OpId>& order) {
   }
   const bool atBound =
       run.result.bounds.lowerBound && best->objective <= *run.result.bounds.lowerBound;
-  run.result.status = atBound ? SolveStatus::kOptimal : SolveStatus::kFeasible;
+  run.result.status = atBound ? ModelStatus::kOptimal : ModelStatus::kFeasible;
 }
 
 // ------------------------------------------------------------------------ C: modulo schedules
@@ -397,17 +428,23 @@ void searchModulo(Run& run, const std::vector<OpId>& order) {
   const RecMii recMii = computeRecMii(run.graph);
   if (resMii.infeasible || recMii.infeasible) {
     run.result = errorResult(resMii.infeasible ? *resMii.infeasible : *recMii.infeasible);
-    run.result.status = SolveStatus::kInfeasible;
+    run.result.status = ModelStatus::kInfeasible;
     return;
   }
   const std::int64_t minIi = std::max<std::int64_t>({1, resMii.value, recMii.value});
   std::optional<Schedule> start = startSchedule(run);
   std::optional<Candidate> best;
   if (start) best = Candidate{*start, objectiveOf(run, *start)};
-  run.result.log.push_back(
-      best ? fmt::format("start: II={} objective {:.10g} (iterative modulo scheduling)",
-                         *best->schedule.ii, best->objective)
-           : std::string("start: no legal modulo schedule"));
+  if (best) {
+    Attempt attempt = startAttempt(
+        ModelStatus::kFeasible, std::nullopt,
+        fmt::format("objective {:.10g} (iterative modulo scheduling)", best->objective));
+    attempt.ii = *best->schedule.ii;
+    run.result.attempts.push_back(std::move(attempt));
+  } else {
+    run.result.attempts.push_back(
+        startAttempt(ModelStatus::kUnknown, std::nullopt, "no legal modulo schedule"));
+  }
 
   const double startScale = best ? objectiveOf(run, best->schedule) : 1.0;
   if (problem.ii) {
@@ -417,12 +454,16 @@ void searchModulo(Run& run, const std::vector<OpId>& order) {
     const double scale = run.moduloObjective == ModuloObjective::kLatency
                              ? static_cast<double>(horizon)
                              : std::max(startScale, 1e-9);
+    const double began = run.state.elapsedSeconds();
     AttemptOutcome outcome = attemptAtIi(run, order, *problem.ii, horizon, best, scale, false);
-    run.result.log.push_back(
-        fmt::format("II={} D={}: {} after {} updates", *problem.ii, horizon,
-                    outcome.best ? fmt::format("objective {:.10g}", outcome.best->objective)
-                                 : std::string("no improvement"),
-                    outcome.updates));
+    Attempt attempt = horizonAttempt(outcome, horizon, run.state.elapsedSeconds() - began);
+    attempt.ii = *problem.ii;
+    attempt.status = outcome.best || best ? ModelStatus::kFeasible : ModelStatus::kUnknown;
+    attempt.detail = fmt::format(
+        "{} after {} updates",
+        outcome.best ? fmt::format("objective {:.10g}", outcome.best->objective) : "no improvement",
+        outcome.updates);
+    run.result.attempts.push_back(std::move(attempt));
     if (outcome.best) best = std::move(outcome.best);
     run.result.objectiveName =
         run.moduloObjective == ModuloObjective::kMemory ? "peak_memory" : "latency";
@@ -438,9 +479,9 @@ void searchModulo(Run& run, const std::vector<OpId>& order) {
       const double began = run.state.elapsedSeconds();
       AttemptOutcome outcome =
           attemptAtIi(run, order, static_cast<std::int32_t>(ii), horizon, best, scale, true);
-      run.result.log.push_back(fmt::format("II={} D={}: {} after {} updates, {:.2f}s", ii, horizon,
-                                           outcome.succeeded ? "legal" : "no legal schedule",
-                                           outcome.updates, run.state.elapsedSeconds() - began));
+      Attempt attempt = horizonAttempt(outcome, horizon, run.state.elapsedSeconds() - began);
+      attempt.ii = ii;
+      run.result.attempts.push_back(std::move(attempt));
       if (!outcome.succeeded) return std::nullopt;
       best = std::move(outcome.best);
       return *best->schedule.ii;
@@ -453,7 +494,7 @@ void searchModulo(Run& run, const std::vector<OpId>& order) {
     run.result.objectiveName = "ii";
   }
   if (!best) {
-    run.result.status = SolveStatus::kTimeout;
+    run.result.status = ModelStatus::kTimeout;
     run.result.message = "no legal modulo schedule found; raise time_limit or patience";
     return;
   }
@@ -462,10 +503,10 @@ void searchModulo(Run& run, const std::vector<OpId>& order) {
   run.result.bounds.iiProvenOptimal = ii <= minIi;
   if (problem.ii) {
     run.result.objective = best->objective;
-    run.result.status = SolveStatus::kFeasible;
+    run.result.status = ModelStatus::kFeasible;
   } else {
     run.result.objective = ii;
-    run.result.status = ii <= minIi ? SolveStatus::kOptimal : SolveStatus::kFeasible;
+    run.result.status = ii <= minIi ? ModelStatus::kOptimal : ModelStatus::kFeasible;
   }
   run.result.extra.emplace_back("ii", ii);
   run.result.extra.emplace_back("latency", latencyOf(run, best->schedule));
@@ -519,7 +560,7 @@ Result scheduleWithGaus(const Problem& problem, const GausOptions& options,
   }
 
   if (run.graph.numOps() == 0) {
-    run.result.status = SolveStatus::kOptimal;
+    run.result.status = ModelStatus::kOptimal;
     run.result.schedule = Schedule{};
     if (problem.isModulo()) run.result.schedule->ii = problem.ii.value_or(1);
   } else if (run.formulation == Formulation::kLatency) {
@@ -530,9 +571,8 @@ Result scheduleWithGaus(const Problem& problem, const GausOptions& options,
     optimizeAtHorizon(run, *order);
   }
   Result result = std::move(run.result);
-  if (result.status != SolveStatus::kError && run.state.exhausted() &&
-      result.status != SolveStatus::kOptimal) {
-    result.status = SolveStatus::kTimeout;
+  if (!result.failed() && run.state.exhausted() && result.status != ModelStatus::kOptimal) {
+    result.status = ModelStatus::kTimeout;
     if (result.message.empty()) {
       result.message = fmt::format(
           "budget reached after {:.1f}s and {} Adam steps; the best "
@@ -540,10 +580,11 @@ Result scheduleWithGaus(const Problem& problem, const GausOptions& options,
           run.state.elapsedSeconds(), run.state.steps());
     }
   }
-  result.options = describeOptions(resolved);
-  result.options.emplace_back("formulation_used", std::string(toString(run.formulation)));
-  result.options.emplace_back("device_used", run.settings.device.str());
-  result.options.emplace_back("kernels_used", run.settings.fused ? "fused" : "torch");
+  // What "auto" resolved to; the options themselves are echoed by the method's table.
+  result.notes.emplace_back("formulation used", std::string(toString(run.formulation)));
+  result.notes.emplace_back("device used", run.settings.device.str());
+  result.notes.emplace_back("kernels used", run.settings.fused ? "fused" : "torch");
+  result.extra.emplace_back("batch_used", static_cast<double>(resolved.batch));
   result.stats.iterations = run.state.steps();
   result.stats.solverCalls = run.state.legalizations;
   result.extra.emplace_back("adam_steps", static_cast<double>(run.state.steps()));

@@ -126,25 +126,6 @@ std::int64_t ceilDivide(std::int64_t numerator, std::int64_t denominator) {
 
 }  // namespace
 
-std::string_view toString(NormalizationMode mode) {
-  switch (mode) {
-    case NormalizationMode::kOff:
-      return "off";
-    case NormalizationMode::kOn:
-      return "on";
-    case NormalizationMode::kAuto:
-      return "auto";
-  }
-  return "auto";
-}
-
-std::optional<NormalizationMode> parseNormalizationMode(std::string_view text) {
-  for (auto mode : {NormalizationMode::kOff, NormalizationMode::kOn, NormalizationMode::kAuto}) {
-    if (toString(mode) == text) return mode;
-  }
-  return std::nullopt;
-}
-
 std::optional<std::int64_t> CostNormalization::map(std::int64_t raw) const {
   if (raw == 0) return 0;
   const auto it = std::lower_bound(values.begin(), values.end(), raw);
@@ -260,7 +241,7 @@ Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
   if (result.worstRatioError > options.maxRatioError) {
     result.warnings.push_back(fmt::format(
         "cost normalization distorts a ratio by {:.0f}% (> {:.0f}%): raise the sum bound U "
-        "(option normalize-sum, now {})",
+        "(option normalize_sum, now {})",
         100.0 * result.worstRatioError, 100.0 * options.maxRatioError, options.sumBound));
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();

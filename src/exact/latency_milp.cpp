@@ -63,7 +63,7 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options) {
   if (options.latencyBound) upper = std::min(upper, *options.latencyBound);
   if (problem.horizon) upper = std::min(upper, *problem.horizon);
   if (upper < lower) {
-    result.status = SolveStatus::kInfeasible;
+    result.status = ModelStatus::kInfeasible;
     result.message = fmt::format(
         "no schedule completes within {} cycles: the critical path and resource bound is {}", upper,
         lower);
@@ -72,7 +72,7 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options) {
 
   auto latest = detail::latestStarts(graph, std::nullopt, upper, asap);
   if (!latest) {
-    result.status = SolveStatus::kInfeasible;
+    result.status = ModelStatus::kInfeasible;
     result.message = fmt::format("no schedule completes within {} cycles", upper);
     return result;
   }
@@ -103,10 +103,13 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options) {
   }
   result.stats.solverCalls = 1;
   result.stats.iterations = solution.nodes;
-  result.log.push_back(fmt::format(
-      "latency MILP: L in [{}, {}], {} variables, {} rows: {} in {:.2f}s{}", lower, upper,
-      model.shape().variables, model.shape().rows, detail::toString(solution.status),
-      solution.seconds, solution.note.empty() ? "" : " (" + solution.note + ")"));
+  Attempt attempt;
+  attempt.phase = "milp";
+  attempt.seconds = solution.seconds;
+  attempt.detail =
+      fmt::format("L in [{}, {}], {} variables, {} rows, CBC {}{}", lower, upper,
+                  model.shape().variables, model.shape().rows, detail::toString(solution.status),
+                  solution.note.empty() ? "" : " (" + solution.note + ")");
   result.bounds.lowerBound = static_cast<double>(lower);
   if (solution.bound) {
     result.bounds.lowerBound = std::max<double>(lower, std::ceil(*solution.bound - 1e-6));
@@ -120,20 +123,20 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options) {
       result.schedule = std::move(schedule);
       result.objective = static_cast<double>(latency);
       if (solution.status == MilpStatus::kOptimal) {
-        result.status = SolveStatus::kOptimal;
+        result.status = ModelStatus::kOptimal;
         result.bounds.lowerBound = static_cast<double>(latency);
         result.bounds.latencyProvenOptimal = true;
       } else {
-        result.status = SolveStatus::kTimeout;
+        result.status = ModelStatus::kTimeout;
         result.message = fmt::format(
             "time limit {}s reached: latency {} not proven optimal (lower bound {}); raise "
-            "time-limit",
+            "milp_time_limit",
             options.timeLimitSeconds, latency, *result.bounds.lowerBound);
       }
       break;
     }
     case MilpStatus::kInfeasible:
-      result.status = SolveStatus::kInfeasible;
+      result.status = ModelStatus::kInfeasible;
       result.message = fmt::format("no schedule completes within {} cycles", upper);
       break;
     case MilpStatus::kTimeout:
@@ -141,7 +144,7 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options) {
         result.schedule = *list;
         result.objective = static_cast<double>(listLatency);
       }
-      result.status = SolveStatus::kTimeout;
+      result.status = ModelStatus::kTimeout;
       result.message =
           fmt::format("time limit {}s reached before CBC found a schedule{}",
                       options.timeLimitSeconds, startFits ? "; returning the list schedule" : "");
@@ -151,6 +154,12 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options) {
                          (solution.note.empty() ? std::string(" (numerical difficulties)")
                                                 : ": " + solution.note));
   }
+  attempt.status = result.status;
+  attempt.latency = result.objective
+                        ? std::optional<std::int64_t>(static_cast<std::int64_t>(*result.objective))
+                        : std::nullopt;
+  attempt.bound = result.bounds.lowerBound;
+  result.attempts.push_back(std::move(attempt));
   return result;
 }
 

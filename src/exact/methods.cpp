@@ -1,4 +1,4 @@
-// The exact engine's methods in the registry ("ilp", "twill") and their options.
+// The exact engine's methods in the registry ("ilp", "twill") and their option tables.
 
 #include <algorithm>
 #include <sstream>
@@ -14,243 +14,205 @@ namespace gaus::exact {
 
 namespace {
 
-constexpr double kDefaultTimeLimit = 60.0;
-
-std::vector<OptionDoc> normalizationDocs() {
-  return {
-      {"normalize", "auto",
-       "cost normalization (Twill section 5.2): on, off, or auto = on when the largest cost "
-       "exceeds normalize-threshold cycles"},
-      {"normalize-sum", "300", "bound U on the sum of the normalized costs"},
-      {"normalize-threshold", "64", "auto normalizes when the largest cost exceeds this"},
-  };
-}
-
-std::vector<OptionDoc> moduloMilpDocs() {
-  return {
-      {"formulation", "auto", "modulo MILP form: stage-residue, time-indexed, or auto"},
-      {"windows", "true", "bound each op's start by ASAP/ALAP at the current II"},
-      {"residue-links", "true",
-       "link the residues of ops whose start difference a recurrence confines (stage-residue)"},
-      {"start", "true", "start CBC from a heuristic schedule (also bounds L)"},
-      {"start-heuristic", "best", "where the start comes from: greedy, ims, or best (both)"},
-      {"symmetry", "true", "order interchangeable ops"},
-      {"max-nonzeros", std::to_string(kDefaultMaxNonzeros),
-       "refuse a MILP above this many nonzeros (memory: about 470 bytes each at CBC's root)"},
-  };
-}
-
-// Fails with the reader's message when an option was unknown or did not parse.
-Status finishOptions(const OptionReader& reader) {
-  const std::string problems = reader.finish();
-  if (!problems.empty()) return Error{problems};
-  return Done{};
-}
-
-Expected<NormalizationOptions> readNormalization(OptionReader& reader) {
-  NormalizationOptions normalization;
-  const std::string mode = reader.getString("normalize", "auto");
-  const auto parsed = parseNormalizationMode(mode);
-  if (!parsed) {
-    return Error{fmt::format("option 'normalize' expects on, off or auto, got '{}'", mode)};
+// The modulo MILP's settings, which "ilp" and "twill" share; `milp` reaches them inside the
+// method's options. Twill declares its own symmetry option (it also orders warps).
+template <class Options>
+void addModuloMilpOptions(OptionTable<Options>& table, ModuloMilpOptions& (*milp)(Options&),
+                          bool withSymmetry) {
+  table
+      .add(
+          "milp_time_limit", [milp](Options& o) -> double& { return milp(o).timeLimitSeconds; },
+          "seconds per modulo MILP (one per II; latency problems: the one MILP), heuristics "
+          "and model building included",
+          NumericRange::above(0))
+      .add(
+          "milp_model", [milp](Options& o) -> ModuloFormulation& { return milp(o).formulation; },
+          kModuloFormulationNames,
+          "modulo MILP: stage-residue, time-indexed, or auto (time-indexed when the windows "
+          "are small)")
+      .add(
+          "windows", [milp](Options& o) -> bool& { return milp(o).useWindows; },
+          "bound each op's start by ASAP/ALAP at the current II")
+      .add(
+          "residue_links", [milp](Options& o) -> bool& { return milp(o).linkResidues; },
+          "link the residues of ops whose start difference a recurrence confines "
+          "(stage-residue)")
+      .add(
+          "start", [milp](Options& o) -> bool& { return milp(o).useStart; },
+          "start CBC from a heuristic schedule (also bounds L)")
+      .add(
+          "start_heuristic",
+          [milp](Options& o) -> StartHeuristic& { return milp(o).startHeuristic; },
+          kStartHeuristicNames, "where the start comes from: greedy, ims, or best (both)")
+      .add(
+          "max_nonzeros", [milp](Options& o) -> std::int64_t& { return milp(o).maxNonzeros; },
+          "refuse a MILP above this many nonzeros (memory: about 470 bytes each at CBC's root)",
+          NumericRange::atLeast(1));
+  if (withSymmetry) {
+    table.add(
+        "symmetry", [milp](Options& o) -> bool& { return milp(o).breakSymmetry; },
+        "order interchangeable ops");
   }
-  normalization.mode = *parsed;
-  normalization.sumBound = reader.getInt("normalize-sum", normalization.sumBound);
-  normalization.largeCostThreshold =
-      reader.getInt("normalize-threshold", normalization.largeCostThreshold);
-  return normalization;
 }
 
-Expected<ModuloMilpOptions> readModuloMilp(OptionReader& reader, double timeLimit) {
-  ModuloMilpOptions milp;
-  const std::string formulation = reader.getString("formulation", "auto");
-  const auto parsed = parseModuloFormulation(formulation);
-  if (!parsed) {
-    return Error{fmt::format(
-        "option 'formulation' expects stage-residue, time-indexed or auto, got '{}'", formulation)};
+template <class Options>
+void addNormalizationOptions(OptionTable<Options>& table,
+                             NormalizationOptions& (*normalization)(Options&)) {
+  table
+      .add(
+          "normalize",
+          [normalization](Options& o) -> NormalizationMode& { return normalization(o).mode; },
+          kNormalizationModeNames,
+          "cost normalization (Twill section 5.2): on, off, or auto = on when the largest cost "
+          "exceeds normalize_threshold cycles")
+      .add(
+          "normalize_sum",
+          [normalization](Options& o) -> std::int64_t& { return normalization(o).sumBound; },
+          "bound U on the sum of the normalized costs", NumericRange::atLeast(1))
+      .add(
+          "normalize_threshold",
+          [normalization](Options& o) -> std::int64_t& {
+            return normalization(o).largeCostThreshold;
+          },
+          "auto normalizes when the largest cost exceeds this", NumericRange::atLeast(0));
+}
+
+OptionTable<IlpOptions> makeIlpTable() {
+  OptionTable<IlpOptions> table("ilp");
+  table
+      .add("time_limit", &IlpOptions::timeLimitSeconds,
+           "seconds for the whole call; none: only milp_time_limit per MILP",
+           NumericRange::above(0))
+      .add("latency_bound", &IlpOptions::latencyBound,
+           "latency problems: upper bound on L; none: the list schedule's",
+           NumericRange::atLeast(0))
+      .add(
+          "max_ii", [](IlpOptions& o) -> std::optional<std::int32_t>& { return o.search.maxIi; },
+          "modulo problems: largest II tried; none: the non-overlapped II",
+          NumericRange::atLeast(1))
+      .addCustom(
+          {"search_from", "choice", {"mii", "1"}, "", {}, "modulo problems: first II tried"},
+          [](IlpOptions& o, std::string_view text) -> std::optional<std::string> {
+            if (text != "mii" && text != "1")
+              return "expects mii or 1, got '" + std::string(text) + "'";
+            o.search.startFromOne = text == "1";
+            return std::nullopt;
+          },
+          [](const IlpOptions& o) -> std::string { return o.search.startFromOne ? "1" : "mii"; });
+  addModuloMilpOptions<IlpOptions>(
+      table, [](IlpOptions& o) -> ModuloMilpOptions& { return o.search.milp; }, true);
+  addNormalizationOptions<IlpOptions>(
+      table, [](IlpOptions& o) -> NormalizationOptions& { return o.search.normalization; });
+  return table;
+}
+
+// The families to switch off, as "a,b" (empty: none).
+std::optional<std::string> parseDisabledFamilies(TwillOptions& options, std::string_view text) {
+  TwillFamilySet families;
+  std::stringstream names{std::string(text)};
+  std::string name;
+  while (std::getline(names, name, ',')) {
+    if (name.empty()) continue;
+    const auto family = kTwillFamilyNames.parse(name);
+    if (!family) {
+      return fmt::format("names unknown family '{}' (known: {})", name,
+                         option_text::listChoices(kTwillFamilyNames.names()));
+    }
+    families = families.without(*family);
   }
-  milp.formulation = *parsed;
-  milp.useWindows = reader.getBool("windows", true);
-  milp.linkResidues = reader.getBool("residue-links", true);
-  milp.useStart = reader.getBool("start", true);
-  const std::string heuristic = reader.getString("start-heuristic", "best");
-  const auto parsedHeuristic = parseStartHeuristic(heuristic);
-  if (!parsedHeuristic) {
-    return Error{
-        fmt::format("option 'start-heuristic' expects greedy, ims or best, got '{}'", heuristic)};
+  options.families = families;
+  return std::nullopt;
+}
+
+std::string formatDisabledFamilies(const TwillOptions& options) {
+  std::string text;
+  for (TwillFamily family : kAllTwillFamilies) {
+    if (options.families.has(family)) continue;
+    text += (text.empty() ? "" : ",") + std::string(toString(family));
   }
-  milp.startHeuristic = *parsedHeuristic;
-  milp.breakSymmetry = reader.getBool("symmetry", true);
-  milp.maxNonzeros = reader.getInt("max-nonzeros", kDefaultMaxNonzeros);
-  milp.timeLimitSeconds = timeLimit;
-  return milp;
+  return text;
 }
 
-std::optional<double> combinedLimit(std::optional<double> option, std::optional<double> context) {
-  if (option && context) return std::min(*option, *context);
-  return option ? option : context;
+OptionTable<TwillOptions> makeTwillTable() {
+  using O = TwillOptions;
+  const auto positive = NumericRange::above(0);
+  OptionTable<O> table("twill");
+  table
+      .add("time_limit", &O::totalTimeLimitSeconds, "seconds for the whole search; none: no limit",
+           positive)
+      .add("smt_time_limit", &O::smtTimeLimitSeconds, "seconds per SMT check (one per II and L)",
+           positive)
+      .add("max_ii", &O::maxIi, "largest II tried, raw cycles; none: the non-overlapped II",
+           NumericRange::atLeast(1))
+      .add("warps", &O::warps, "warps (warp groups) available; none: the machine's",
+           NumericRange::between(1, kMaxWarps))
+      .add("extra_stages", &O::extraStages,
+           "stages beyond the MILP's tried at one II (0: the paper's Algorithm 1)",
+           NumericRange::atLeast(0))
+      .add("memory_model", &O::memoryModel, kMemoryModelNames,
+           "memory capacity: buffers (ring of ceil(lifetime/II) buffers per value) or cycles "
+           "(footprints live at each residue)")
+      .add("minimize_warps", &O::minimizeWarps, "after SAT, minimize the warps used")
+      .add("minimize_cross_edges", &O::minimizeCrossWarpEdges, "then minimize the cross-warp edges")
+      .add("minimize_time_limit", &O::minimizeTimeLimitSeconds, "seconds per minimization step",
+           positive)
+      .add("explain", &O::explain, "explain what binds II and why ops were split across warps")
+      .add("explain_time_limit", &O::explainTimeLimitSeconds, "seconds per explanation query",
+           positive)
+      .addCustom({"disable", "list", kTwillFamilyNames.names(), "", {},
+                  "constraint families to switch off, comma-separated (ablations)"},
+                 parseDisabledFamilies, formatDisabledFamilies)
+      .add("symmetry", &O::breakSymmetry, "break symmetries between interchangeable ops and warps");
+  addModuloMilpOptions<O>(
+      table, [](O& o) -> ModuloMilpOptions& { return o.milp; }, false);
+  addNormalizationOptions<O>(table, [](O& o) -> NormalizationOptions& { return o.normalization; });
+  return table;
 }
 
-Result runIlp(const Problem& problem, const MethodOptions& options, const RunContext& context) {
-  OptionReader reader("ilp", options);
-  const double timeLimit = reader.getDouble("time-limit", kDefaultTimeLimit);
-  auto normalization = readNormalization(reader);
+Result solveIlp(const Problem& problem, const IlpOptions& options, const RunContext& context) {
   if (problem.kind == ProblemKind::kLatency) {
     LatencyMilpOptions latency;
-    latency.timeLimitSeconds = combinedLimit(timeLimit, context.timeLimitSeconds).value();
-    latency.latencyBound = reader.getOptionalInt("latency-bound");
-    latency.useStart = reader.getBool("start", true);
-    latency.breakSymmetry = reader.getBool("symmetry", true);
-    latency.maxNonzeros = reader.getInt("max-nonzeros", kDefaultMaxNonzeros);
-    if (auto status = finishOptions(reader); !status) return errorResult(status.error());
-    if (!normalization) return errorResult(normalization.error());
-    latency.normalization = *normalization;
-    Result result = solveLatencyMilp(problem, latency);
-    result.options = reader.used();
-    return result;
+    latency.timeLimitSeconds =
+        std::min(options.search.milp.timeLimitSeconds,
+                 options.timeLimitSeconds.value_or(options.search.milp.timeLimitSeconds));
+    latency.latencyBound = options.latencyBound;
+    latency.useStart = options.search.milp.useStart;
+    latency.breakSymmetry = options.search.milp.breakSymmetry;
+    latency.maxNonzeros = options.search.milp.maxNonzeros;
+    latency.normalization = options.search.normalization;
+    return solveLatencyMilp(problem, latency);
   }
-  ModuloSearchOptions search;
-  auto milp = readModuloMilp(reader, timeLimit);
-  const auto maxIi = reader.getOptionalInt("max-ii");
-  const std::string from = reader.getString("search-from", "mii");
-  if (auto status = finishOptions(reader); !status) return errorResult(status.error());
-  if (!normalization) return errorResult(normalization.error());
-  if (!milp) return errorResult(milp.error());
-  if (from != "mii" && from != "1") {
-    return errorResult(
-        fmt::format("method ilp: option 'search-from' expects mii or 1, got '{}'", from));
-  }
-  search.milp = *milp;
-  search.normalization = *normalization;
-  if (maxIi) search.maxIi = static_cast<std::int32_t>(*maxIi);
-  search.startFromOne = from == "1";
-  search.totalTimeLimitSeconds = context.timeLimitSeconds;
+  ModuloSearchOptions search = options.search;
+  search.totalTimeLimitSeconds = options.timeLimitSeconds;
   search.progress = context.progress;
-  Result result = searchModulo(problem, search);
-  result.options = reader.used();
-  return result;
+  return searchModulo(problem, search);
 }
 
-Result runTwill(const Problem& problem, const MethodOptions& options, const RunContext& context) {
-  std::vector<std::pair<std::string, std::string>> echo;
-  auto twill = readTwillOptions(options, &echo);
-  if (!twill) return errorResult(twill.error());
-  twill->totalTimeLimitSeconds =
-      combinedLimit(twill->totalTimeLimitSeconds, context.timeLimitSeconds);
-  twill->progress = context.progress;
-  TwillSolution solution = solveTwill(problem, *twill);
-  solution.options = std::move(echo);
-  Result result = toResult(solution);
+Result solveTwillMethod(const Problem& problem, const TwillOptions& options,
+                        const RunContext& context) {
+  TwillOptions twill = options;
+  twill.milp.breakSymmetry = twill.breakSymmetry;
+  twill.progress = context.progress;
+  Result result = toResult(solveTwill(problem, twill));
   if (!result.bounds.lowerBound) {
     result.bounds.lowerBound =
         static_cast<double>(std::max(computeResMii(*problem.graph, *problem.machine).value,
                                      computeRecMii(*problem.graph).value));
   }
-  if (result.status == SolveStatus::kError && result.message.empty()) {
-    result.message = "twill failed";
-  }
+  if (result.failed() && result.message.empty()) result.message = "twill failed";
   return result;
 }
 
 }  // namespace
 
-std::vector<OptionDoc> ilpOptionDocs() {
-  std::vector<OptionDoc> docs = {
-      {"time-limit", "60",
-       "seconds per solve, heuristics and model building included (per II for modulo problems)"},
-      {"latency-bound", "-", "latency problems: upper bound on L (default: list schedule)"},
-      {"max-ii", "-", "modulo problems: largest II tried (default: non-overlapped II)"},
-      {"search-from", "mii", "modulo problems: first II tried, mii or 1"},
-  };
-  for (auto& doc : moduloMilpDocs()) docs.push_back(std::move(doc));
-  for (auto& doc : normalizationDocs()) docs.push_back(std::move(doc));
-  return docs;
+const OptionTable<IlpOptions>& ilpOptionTable() {
+  static const OptionTable<IlpOptions> table = makeIlpTable();
+  return table;
 }
 
-std::vector<OptionDoc> twillOptionDocs() {
-  std::vector<OptionDoc> docs = {
-      {"time-limit", "-", "seconds for the whole search (default: none)"},
-      {"milp-time-limit", "60", "seconds per modulo MILP (one per II)"},
-      {"smt-time-limit", "60", "seconds per SMT check (one per II and L)"},
-      {"max-ii", "-", "largest II tried, raw cycles (default: non-overlapped II)"},
-      {"warps", "-", "warps (warp groups) available; default: the machine's"},
-      {"extra-stages", "0", "stages beyond the MILP's tried at one II (0: Algorithm 1)"},
-      {"memory-model", "buffers",
-       "memory capacity: buffers (ring of ceil(lifetime/II) buffers per value) or cycles "
-       "(footprints live at each residue)"},
-      {"minimize-warps", "true", "after SAT, minimize the warps used"},
-      {"minimize-cross-edges", "true", "then minimize the cross-warp edges"},
-      {"minimize-time-limit", "10", "seconds per minimization step"},
-      {"explain", "false", "explain what binds II and why ops were split across warps"},
-      {"explain-time-limit", "10", "seconds per explanation query"},
-      {"disable", "", "constraint families to switch off, comma-separated (ablations)"},
-      {"symmetry", "true", "break symmetries between interchangeable ops and warps"},
-  };
-  for (auto& doc : moduloMilpDocs()) {
-    if (doc.name != "symmetry") docs.push_back(std::move(doc));
-  }
-  for (auto& doc : normalizationDocs()) docs.push_back(std::move(doc));
-  return docs;
-}
-
-Expected<TwillOptions> readTwillOptions(const MethodOptions& options,
-                                        std::vector<std::pair<std::string, std::string>>* echo) {
-  OptionReader reader("twill", options);
-  TwillOptions twill;
-  twill.totalTimeLimitSeconds = reader.getOptionalDouble("time-limit");
-  const double milpLimit = reader.getDouble("milp-time-limit", kDefaultTimeLimit);
-  twill.smtTimeLimitSeconds = reader.getDouble("smt-time-limit", twill.smtTimeLimitSeconds);
-  if (const auto maxIi = reader.getOptionalInt("max-ii")) {
-    twill.maxIi = static_cast<std::int32_t>(*maxIi);
-  }
-  if (const auto warps = reader.getOptionalInt("warps")) {
-    twill.warps = static_cast<std::int32_t>(*warps);
-  }
-  twill.extraStages = static_cast<std::int32_t>(reader.getInt("extra-stages", 0));
-  const std::string memory = reader.getString("memory-model", "buffers");
-  twill.minimizeWarps = reader.getBool("minimize-warps", true);
-  twill.minimizeCrossWarpEdges = reader.getBool("minimize-cross-edges", true);
-  twill.minimizeTimeLimitSeconds =
-      reader.getDouble("minimize-time-limit", twill.minimizeTimeLimitSeconds);
-  twill.explain = reader.getBool("explain", false);
-  twill.explainTimeLimitSeconds =
-      reader.getDouble("explain-time-limit", twill.explainTimeLimitSeconds);
-  const std::string disable = reader.getString("disable", "");
-  twill.breakSymmetry = reader.getBool("symmetry", true);
-  auto milp = readModuloMilp(reader, milpLimit);
-  auto normalization = readNormalization(reader);
-  if (echo != nullptr) *echo = reader.used();
-  if (auto status = finishOptions(reader); !status) return Error{status.error()};
-  if (!milp) return Error{"method twill: " + milp.error()};
-  if (!normalization) return Error{"method twill: " + normalization.error()};
-  twill.milp = *milp;
-  twill.milp.breakSymmetry = twill.breakSymmetry;
-  twill.normalization = *normalization;
-  const auto model = parseMemoryModel(memory);
-  if (!model) {
-    return Error{fmt::format(
-        "method twill: option 'memory-model' expects buffers or cycles, got '{}'", memory)};
-  }
-  twill.memoryModel = *model;
-  std::stringstream names(disable);
-  std::string name;
-  while (std::getline(names, name, ',')) {
-    if (name.empty()) continue;
-    const auto family = parseTwillFamily(name);
-    if (!family) {
-      std::string known;
-      for (TwillFamily f : kAllTwillFamilies) {
-        if (!known.empty()) known += ", ";
-        known += toString(f);
-      }
-      return Error{
-          fmt::format("method twill: option 'disable' names unknown family '{}' "
-                      "(known: {})",
-                      name, known)};
-    }
-    twill.families = twill.families.without(*family);
-  }
-  return twill;
+const OptionTable<TwillOptions>& twillOptionTable() {
+  static const OptionTable<TwillOptions> table = makeTwillTable();
+  return table;
 }
 
 }  // namespace gaus::exact
@@ -258,18 +220,16 @@ Expected<TwillOptions> readTwillOptions(const MethodOptions& options,
 namespace gaus {
 
 void registerExactMethods(MethodRegistry& registry) {
-  registry.add({"ilp",
-                "exact MILP on CBC: latency minimization (time-indexed) or modulo scheduling "
-                "(min II, then min L at that II)",
-                {ProblemKind::kLatency, ProblemKind::kModulo},
-                exact::ilpOptionDocs(),
-                exact::runIlp});
-  registry.add({"twill",
-                "joint software pipelining and warp specialization (Twill, OSDI'26): CBC modulo "
-                "MILP + Z3 SMT per (II, L)",
-                {ProblemKind::kModuloWarp},
-                exact::twillOptionDocs(),
-                exact::runTwill});
+  registry.add(makeMethod<exact::IlpOptions>(
+      "ilp",
+      "exact MILP on CBC: latency minimization (time-indexed) or modulo scheduling (min II, "
+      "then min L at that II)",
+      {ProblemKind::kLatency, ProblemKind::kModulo}, exact::ilpOptionTable(), exact::solveIlp));
+  registry.add(makeMethod<exact::TwillOptions>(
+      "twill",
+      "joint software pipelining and warp specialization (Twill, OSDI'26): CBC modulo MILP + "
+      "Z3 SMT per (II, L)",
+      {ProblemKind::kModuloWarp}, exact::twillOptionTable(), exact::solveTwillMethod));
 }
 
 }  // namespace gaus

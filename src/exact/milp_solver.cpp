@@ -161,11 +161,11 @@ std::optional<std::string> refuseLargeModel(std::string_view what, ModelSize siz
                                             std::int64_t limit) {
   if (size.nonzeros <= limit) return std::nullopt;
   return fmt::format(
-      "{} would have {} variables and {} nonzeros, above max-nonzeros={} (about {:.1f} GB). The "
+      "{} would have {} variables and {} nonzeros, above max_nonzeros={} (about {:.1f} GB). The "
       "model "
       "grows with the costs in cycles: normalize them (-O normalize=on; a fixed --ii is solved in "
-      "raw cycles, so leave II to the search), lower -O normalize-sum if they already are, or "
-      "raise -O max-nonzeros",
+      "raw cycles, so leave II to the search), lower -O normalize_sum if they already are, or "
+      "raise -O max_nonzeros",
       what, size.variables, size.nonzeros, limit,
       static_cast<double>(size.nonzeros) * kBytesPerNonzero / 1e9);
 }

@@ -417,45 +417,6 @@ std::optional<std::vector<Cycle>> startSchedule(const Problem& problem, std::int
 
 }  // namespace
 
-std::string_view toString(StartHeuristic heuristic) {
-  switch (heuristic) {
-    case StartHeuristic::kGreedy:
-      return "greedy";
-    case StartHeuristic::kIms:
-      return "ims";
-    case StartHeuristic::kBest:
-      return "best";
-  }
-  return "best";
-}
-
-std::optional<StartHeuristic> parseStartHeuristic(std::string_view text) {
-  for (auto heuristic : {StartHeuristic::kGreedy, StartHeuristic::kIms, StartHeuristic::kBest}) {
-    if (toString(heuristic) == text) return heuristic;
-  }
-  return std::nullopt;
-}
-
-std::string_view toString(ModuloFormulation formulation) {
-  switch (formulation) {
-    case ModuloFormulation::kStageResidue:
-      return "stage-residue";
-    case ModuloFormulation::kTimeIndexed:
-      return "time-indexed";
-    case ModuloFormulation::kAuto:
-      return "auto";
-  }
-  return "auto";
-}
-
-std::optional<ModuloFormulation> parseModuloFormulation(std::string_view text) {
-  for (auto formulation : {ModuloFormulation::kStageResidue, ModuloFormulation::kTimeIndexed,
-                           ModuloFormulation::kAuto}) {
-    if (toString(formulation) == text) return formulation;
-  }
-  return std::nullopt;
-}
-
 std::string_view toString(AttemptVerdict verdict) {
   switch (verdict) {
     case AttemptVerdict::kOptimal:
@@ -667,6 +628,42 @@ ModuloAttempt solveModuloAtIi(const Problem& problem, std::int32_t ii,
   return finish(attempt);
 }
 
+namespace {
+
+// The record of one MILP at a fixed II, in the one status model.
+Attempt attemptRecord(const ModuloAttempt& milp) {
+  Attempt attempt;
+  attempt.phase = "milp";
+  attempt.ii = milp.ii;
+  attempt.latency = milp.latency;
+  attempt.seconds = milp.seconds;
+  if (milp.latencyLowerBound) attempt.bound = static_cast<double>(*milp.latencyLowerBound);
+  switch (milp.verdict) {
+    case AttemptVerdict::kOptimal:
+      attempt.status = ModelStatus::kOptimal;
+      break;
+    case AttemptVerdict::kFeasible:
+      attempt.status = ModelStatus::kFeasible;
+      break;
+    case AttemptVerdict::kInfeasible:
+      attempt.status = ModelStatus::kInfeasible;
+      break;
+    case AttemptVerdict::kTimeout:
+      attempt.status = ModelStatus::kTimeout;
+      break;
+    case AttemptVerdict::kError:
+      attempt.call = CallStatus::kError;
+      break;
+  }
+  attempt.detail = milp.formulation;
+  if (milp.variables > 0) {
+    attempt.detail += fmt::format(", {} variables, {} rows", milp.variables, milp.rows);
+  }
+  return attempt;
+}
+
+}  // namespace
+
 std::int32_t nonOverlappedIi(const Graph& graph) {
   // Serial schedule in a topological order of the distance-0 edges: each op starts when the
   // previous one has completed and its predecessors' delays have passed.
@@ -704,12 +701,12 @@ Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options)
   const ResMii resMii = computeResMii(graph, machine);
   const RecMii recMii = computeRecMii(graph);
   if (resMii.infeasible) {
-    result.status = SolveStatus::kInfeasible;
+    result.status = ModelStatus::kInfeasible;
     result.message = *resMii.infeasible;
     return result;
   }
   if (recMii.infeasible) {
-    result.status = SolveStatus::kInfeasible;
+    result.status = ModelStatus::kInfeasible;
     result.message = *recMii.infeasible;
     return result;
   }
@@ -733,7 +730,7 @@ Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options)
   bool everySmallerProven = true;  // every II below the current one was proven infeasible
   for (std::int32_t ii = first; ii <= last; ++ii) {
     if (deadline.expired()) {
-      result.status = SolveStatus::kTimeout;
+      result.status = ModelStatus::kTimeout;
       result.message = fmt::format("total time limit {}s reached at II={} (MII={})",
                                    *options.totalTimeLimitSeconds, ii, mii);
       return result;
@@ -742,14 +739,8 @@ Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options)
     milp.timeLimitSeconds = std::min(milp.timeLimitSeconds, deadline.remainingSeconds());
     const ModuloAttempt attempt = solveModuloAtIi(problem, ii, milp);
     ++result.stats.solverCalls;
-    result.log.push_back(
-        fmt::format("II={} {} ({}{}{}) {:.3f}s", ii, toString(attempt.verdict), attempt.formulation,
-                    attempt.latency ? fmt::format(", L={}", *attempt.latency) : std::string(),
-                    attempt.variables > 0
-                        ? fmt::format(", {} variables, {} rows", attempt.variables, attempt.rows)
-                        : std::string(),
-                    attempt.seconds));
-    if (options.progress) options.progress("ilp: " + result.log.back());
+    result.attempts.push_back(attemptRecord(attempt));
+    if (options.progress) options.progress("ilp: " + result.attempts.back().describe());
     if (attempt.verdict == AttemptVerdict::kError) return errorResult(attempt.detail);
     if (!attempt.schedule) {
       if (attempt.verdict != AttemptVerdict::kInfeasible) everySmallerProven = false;
@@ -764,15 +755,15 @@ Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options)
     result.bounds.iiProvenOptimal = iiProven;
     result.bounds.latencyProvenOptimal = attempt.verdict == AttemptVerdict::kOptimal;
     if (iiProven && attempt.verdict == AttemptVerdict::kOptimal) {
-      result.status = SolveStatus::kOptimal;
+      result.status = ModelStatus::kOptimal;
     } else {
-      result.status = SolveStatus::kFeasible;
+      result.status = ModelStatus::kFeasible;
       result.message =
           iiProven ? attempt.detail : "II not proven minimal: an attempt at a smaller II timed out";
     }
     return result;
   }
-  result.status = everySmallerProven ? SolveStatus::kInfeasible : SolveStatus::kTimeout;
+  result.status = everySmallerProven ? ModelStatus::kInfeasible : ModelStatus::kTimeout;
   result.message = fmt::format("no modulo schedule at II in [{}, {}]{}", first, last,
                                everySmallerProven ? "" : " (some attempts timed out)");
   return result;
@@ -787,10 +778,8 @@ Result searchModulo(const Problem& problem, const ModuloSearchOptions& options) 
     Result result;
     result.objectiveName = "latency";
     result.stats.solverCalls = 1;
-    result.log.push_back(fmt::format("II={} {} ({}) {:.3f}s", *problem.ii,
-                                     toString(attempt.verdict), attempt.formulation,
-                                     attempt.seconds));
-    if (options.progress) options.progress("ilp: " + result.log.back());
+    result.attempts.push_back(attemptRecord(attempt));
+    if (options.progress) options.progress("ilp: " + result.attempts.back().describe());
     result.schedule = attempt.schedule;
     if (attempt.latency) result.objective = static_cast<double>(*attempt.latency);
     if (attempt.latencyLowerBound) {
@@ -799,19 +788,19 @@ Result searchModulo(const Problem& problem, const ModuloSearchOptions& options) 
     result.bounds.latencyProvenOptimal = attempt.verdict == AttemptVerdict::kOptimal;
     switch (attempt.verdict) {
       case AttemptVerdict::kOptimal:
-        result.status = SolveStatus::kOptimal;
+        result.status = ModelStatus::kOptimal;
         break;
       case AttemptVerdict::kFeasible:
-        result.status = SolveStatus::kTimeout;
+        result.status = ModelStatus::kTimeout;
         break;
       case AttemptVerdict::kInfeasible:
-        result.status = SolveStatus::kInfeasible;
+        result.status = ModelStatus::kInfeasible;
         break;
       case AttemptVerdict::kTimeout:
-        result.status = SolveStatus::kTimeout;
+        result.status = ModelStatus::kTimeout;
         break;
       case AttemptVerdict::kError:
-        result.status = SolveStatus::kError;
+        result.call = CallStatus::kError;
         break;
     }
     result.message = attempt.detail;

@@ -12,9 +12,9 @@ Result solveWithNormalization(
   auto normalized = normalizeProblem(problem, options);
   if (!normalized) return errorResult(normalized.error());
   Result result = solve(normalized->problem, normalized->timeUnit);
-  result.log.insert(result.log.begin(),
-                    "normalized costs: " + normalized->normalization.describe());
-  for (const auto& warning : normalized->normalization.warnings) result.log.push_back(warning);
+  std::string text = normalized->normalization.describe();
+  for (const auto& warning : normalized->normalization.warnings) text += "\n" + warning;
+  result.notes.emplace_back("normalized costs", text);
   result.extra.emplace_back("time_unit", static_cast<double>(normalized->timeUnit));
   if (result.schedule) result.schedule = toRawSchedule(*normalized, *result.schedule);
   // Bounds and optimality hold in normalized units only: keep them as extra figures and clear
@@ -28,7 +28,7 @@ Result solveWithNormalization(
   result.bounds.iiProvenOptimal = false;
   result.bounds.latencyProvenOptimal = false;
   result.bounds.lowerBound.reset();
-  if (result.status == SolveStatus::kOptimal) result.status = SolveStatus::kFeasible;
+  if (result.status == ModelStatus::kOptimal) result.status = ModelStatus::kFeasible;
   return result;
 }
 

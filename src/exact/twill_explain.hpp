@@ -13,14 +13,6 @@
 
 namespace gaus::exact::detail {
 
-// Ops grouped by warp set, in order of each set's first op; `units` names the units the ops
-// reserve.
-std::vector<WarpRole> warpRoles(const Graph& graph, const Machine& machine,
-                                const Schedule& schedule);
-
-// Values with a memory footprint and the buffers they need at the schedule's II.
-std::vector<BufferUsage> bufferUsage(const Graph& graph, const Schedule& schedule);
-
 // Why every II below the answer failed, as the search recorded it.
 struct IiFailure {
   std::int32_t ii = 0;

@@ -6,7 +6,7 @@
 //         if SMT(II, L) (twill_smt.cpp) is satisfiable, return (II, L, schedule, warps)
 //
 // Departures and additions:
-// - Guards the paper lacks: II stops at an upper bound (option max-ii, default the
+// - Guards the paper lacks: II stops at an upper bound (option max_ii, default the
 //   non-overlapped II of modulo_milp.hpp, at which one iteration runs alone); every MILP and
 //   SMT call has a time limit and a timeout is reported as such (the answer is then "feasible",
 //   never "optimal"); every attempt is logged with (II, L, verdict, seconds); when no II up to
@@ -37,28 +37,6 @@
 
 namespace gaus::exact {
 
-std::string_view toString(TwillFamily family) {
-  switch (family) {
-    case TwillFamily::kDependence:
-      return "dependence";
-    case TwillFamily::kCapacity:
-      return "capacity";
-    case TwillFamily::kMemory:
-      return "memory";
-    case TwillFamily::kWarpUniqueness:
-      return "warp-uniqueness";
-    case TwillFamily::kVariableLatency:
-      return "variable-latency";
-    case TwillFamily::kRegisterLimit:
-      return "register-limit";
-    case TwillFamily::kSpillDelay:
-      return "spill-delay";
-    case TwillFamily::kBlockingConcurrency:
-      return "blocking-concurrency";
-  }
-  return "unknown";
-}
-
 std::string_view describe(TwillFamily family) {
   switch (family) {
     case TwillFamily::kDependence:
@@ -79,23 +57,6 @@ std::string_view describe(TwillFamily family) {
       return "an op with a blocking input issues when no other op of its warp is executing";
   }
   return "unknown";
-}
-
-std::optional<TwillFamily> parseTwillFamily(std::string_view text) {
-  for (TwillFamily family : kAllTwillFamilies) {
-    if (toString(family) == text) return family;
-  }
-  return std::nullopt;
-}
-
-std::string_view toString(MemoryModel model) {
-  return model == MemoryModel::kBuffers ? "buffers" : "cycles";
-}
-
-std::optional<MemoryModel> parseMemoryModel(std::string_view text) {
-  if (text == "buffers") return MemoryModel::kBuffers;
-  if (text == "cycles") return MemoryModel::kCycles;
-  return std::nullopt;
 }
 
 std::string_view toString(SmtVerdict verdict) {
@@ -316,7 +277,7 @@ TwillSolution solveTwill(const Problem& input, const TwillOptions& options) {
   const ResMii resMii = computeResMii(graph, machine);
   const RecMii recMii = computeRecMii(graph);
   if (resMii.infeasible || recMii.infeasible) {
-    solution.status = SolveStatus::kInfeasible;
+    solution.status = ModelStatus::kInfeasible;
     solution.message = resMii.infeasible ? *resMii.infeasible : *recMii.infeasible;
     return done();
   }
@@ -410,16 +371,16 @@ TwillSolution solveTwill(const Problem& input, const TwillOptions& options) {
   }
 
   if (!found) {
-    solution.status = (outOfTime || !conclusive) ? SolveStatus::kTimeout : SolveStatus::kInfeasible;
+    solution.status = (outOfTime || !conclusive) ? ModelStatus::kTimeout : ModelStatus::kInfeasible;
     if (outOfTime) {
       solution.message = fmt::format(
           "total time limit {}s reached before a satisfiable (II, L); "
-          "raise time-limit",
+          "raise time_limit",
           options.totalTimeLimitSeconds.value_or(0.0));
     } else {
       solution.message =
           fmt::format("no modulo schedule with a warp assignment for II in [{}, {}]{}; {}", first,
-                      last, conclusive ? "" : " (some checks timed out: raise smt-time-limit)",
+                      last, conclusive ? "" : " (some checks timed out: raise smt_time_limit)",
                       minimalBlockers(work, failures, options, solution.attempts));
     }
     return done();
@@ -428,7 +389,7 @@ TwillSolution solveTwill(const Problem& input, const TwillOptions& options) {
   minimizeAssignment(work, *found, options, deadline, solution);
   const Schedule& schedule = found->schedule;
   solution.iiProvenMinimal = conclusive;
-  solution.roles = detail::warpRoles(graph, machine, schedule);
+  solution.roles = warpRoles(graph, machine, schedule);
   solution.warpsUsed = detail::countWarpsUsed(schedule);
   solution.crossWarpEdges = detail::countCrossWarpEdges(graph, schedule);
   if (options.explain) {
@@ -447,16 +408,16 @@ TwillSolution solveTwill(const Problem& input, const TwillOptions& options) {
   solution.latency = detail::scheduleLatency(*problem.graph, solution.schedule->start);
   solution.stages =
       static_cast<std::int32_t>((*solution.latency + *solution.ii - 1) / *solution.ii);
-  solution.buffers = detail::bufferUsage(*problem.graph, *solution.schedule);
+  solution.buffers = bufferUsage(*problem.graph, *solution.schedule);
   solution.verification = verify(problem, *solution.schedule);
   if (!solution.verification->ok()) {
-    solution.status = SolveStatus::kError;
+    solution.call = CallStatus::kError;
     solution.message = "the Twill schedule fails verification (model and verifier disagree): " +
                        solution.verification->summary();
     return done();
   }
   const bool optimal = solution.iiProvenMinimal && !normalized;
-  solution.status = optimal ? SolveStatus::kOptimal : SolveStatus::kFeasible;
+  solution.status = optimal ? ModelStatus::kOptimal : ModelStatus::kFeasible;
   if (!solution.iiProvenMinimal) {
     solution.message = "II not proven minimal: a check at a smaller II timed out";
   } else if (normalized) {
@@ -483,53 +444,82 @@ TwillCheck checkTwill(const Problem& problem, std::int32_t ii, Cycle latency,
   return check;
 }
 
+namespace {
+
+// The one status model for a Twill attempt's verdict text.
+ModelStatus modelStatusOf(std::string_view verdict) {
+  if (verdict == "sat" || verdict == "feasible") return ModelStatus::kFeasible;
+  if (verdict == "unsat" || verdict == "infeasible") return ModelStatus::kInfeasible;
+  if (verdict == "optimal") return ModelStatus::kOptimal;
+  if (verdict == "timeout") return ModelStatus::kTimeout;
+  return ModelStatus::kUnknown;
+}
+
+Attempt toAttempt(const TwillAttempt& twill) {
+  Attempt attempt;
+  attempt.phase = twill.phase;
+  attempt.ii = twill.ii;
+  attempt.latency = twill.latency;
+  attempt.status = modelStatusOf(twill.verdict);
+  if (twill.verdict == "error") attempt.call = CallStatus::kError;
+  attempt.seconds = twill.seconds;
+  attempt.detail = twill.detail;
+  if (!twill.blocking.empty()) {
+    attempt.detail += (attempt.detail.empty() ? "" : "; ") + std::string("blocked by ") +
+                      detail::familyList(twill.blocking);
+  }
+  return attempt;
+}
+
+}  // namespace
+
 Result toResult(const TwillSolution& solution) {
   Result result;
+  result.call = solution.call;
   result.status = solution.status;
   result.message = solution.message;
   result.schedule = solution.schedule;
   result.objectiveName = "ii";
   if (solution.ii) result.objective = *solution.ii;
   // The MII and the proof of minimality hold in the units solved: with normalized costs they
-  // go to the extra figures, and no raw lower bound is claimed here (runTwill adds the raw MII).
+  // go to the extra figures, and no raw lower bound is claimed here (the method adds the raw
+  // MII).
   if (!solution.normalization) {
     result.bounds.lowerBound = static_cast<double>(solution.mii);
   } else {
     result.extra.emplace_back("normalized_mii", static_cast<double>(solution.mii));
     result.extra.emplace_back("normalized_ii_proven", solution.iiProvenMinimal ? 1.0 : 0.0);
   }
-  result.bounds.iiProvenOptimal = solution.status == SolveStatus::kOptimal;
+  result.bounds.iiProvenOptimal = solution.status == ModelStatus::kOptimal;
   result.bounds.iiBoundReason = solution.miiReason;
   for (const auto& attempt : solution.attempts) {
-    result.log.push_back(attempt.describe());
+    result.attempts.push_back(toAttempt(attempt));
     if (attempt.phase == "milp" || attempt.phase == "smt") ++result.stats.solverCalls;
   }
   if (solution.normalization) {
-    result.log.insert(result.log.begin(),
-                      "normalized costs: " + solution.normalization->describe());
-    for (const auto& warning : solution.normalization->warnings) result.log.push_back(warning);
+    std::string text = solution.normalization->describe();
+    for (const auto& warning : solution.normalization->warnings) text += "\n" + warning;
+    result.notes.emplace_back("normalized costs", text);
     result.extra.emplace_back("time_unit", static_cast<double>(solution.timeUnit));
   }
-  if (solution.latency)
+  if (solution.latency) {
     result.extra.emplace_back("latency", static_cast<double>(*solution.latency));
+  }
   if (solution.stages) result.extra.emplace_back("stages", *solution.stages);
   if (solution.schedule) {
     result.extra.emplace_back("warps_used", solution.warpsUsed);
+    result.extra.emplace_back("warps_proven_minimal", solution.warpsProvenMinimal ? 1.0 : 0.0);
     result.extra.emplace_back("cross_warp_edges", solution.crossWarpEdges);
+    result.extra.emplace_back("cross_edges_proven_minimal",
+                              solution.crossEdgesProvenMinimal ? 1.0 : 0.0);
     result.extra.emplace_back("roles", static_cast<double>(solution.roles.size()));
   }
   result.extra.emplace_back("mii", static_cast<double>(solution.mii));
+  result.extra.emplace_back("res_mii", static_cast<double>(solution.resMii));
+  result.extra.emplace_back("rec_mii", static_cast<double>(solution.recMii));
   if (!solution.explanation.text.empty()) {
-    std::string text = solution.explanation.text;
-    std::size_t from = 0;
-    while (from <= text.size()) {
-      const std::size_t to = text.find('\n', from);
-      result.log.push_back("explain: " + text.substr(from, to - from));
-      if (to == std::string::npos) break;
-      from = to + 1;
-    }
+    result.notes.emplace_back("explanation", solution.explanation.text);
   }
-  result.options = solution.options;
   return result;
 }
 

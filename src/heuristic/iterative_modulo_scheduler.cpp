@@ -350,33 +350,13 @@ Cycle latencyOf(const Graph& graph, const std::vector<Cycle>& start) {
 
 Result infeasible(std::string message) {
   Result result;
-  result.status = SolveStatus::kInfeasible;
+  result.status = ModelStatus::kInfeasible;
   result.objectiveName = "ii";
   result.message = std::move(message);
   return result;
 }
 
 }  // namespace
-
-std::string_view toString(ImsPlacement placement) {
-  switch (placement) {
-    case ImsPlacement::kRau:
-      return "rau";
-    case ImsPlacement::kSuccessorBounded:
-      return "bounded";
-    case ImsPlacement::kBoth:
-      return "both";
-  }
-  return "both";
-}
-
-std::optional<ImsPlacement> parseImsPlacement(std::string_view text) {
-  for (ImsPlacement placement :
-       {ImsPlacement::kRau, ImsPlacement::kSuccessorBounded, ImsPlacement::kBoth}) {
-    if (toString(placement) == text) return placement;
-  }
-  return std::nullopt;
-}
 
 Result iterativeModuloSchedule(const Problem& problem, const ImsOptions& options,
                                const RunContext& context) {
@@ -462,7 +442,7 @@ Result iterativeModuloSchedule(const Problem& problem, const ImsOptions& options
               : std::min(options.maxIi ? std::int64_t{*options.maxIi} : fallbackIi, kLargestIi);
   const auto budget = static_cast<std::int64_t>(
       std::ceil(options.budgetFactor * static_cast<double>(graph.numOps())));
-  const Deadline deadline(context.timeLimitSeconds);
+  const Deadline deadline(options.timeLimitSeconds);
   const std::function<bool()> shouldStop = [&] {
     return deadline.expired() || context.cancelled();
   };
@@ -482,9 +462,9 @@ Result iterativeModuloSchedule(const Problem& problem, const ImsOptions& options
     result.schedule = std::move(schedule);
     return result;
   };
-  auto note = [&](std::string line) {
-    context.report(line);
-    result.log.push_back(std::move(line));
+  auto note = [&](Attempt attempt) {
+    context.report(attempt.describe());
+    result.attempts.push_back(std::move(attempt));
   };
 
   // One II with each placement rule the options ask for; the start times when one succeeds.
@@ -504,31 +484,42 @@ Result iterativeModuloSchedule(const Problem& problem, const ImsOptions& options
     for (ImsPlacement placement : {ImsPlacement::kRau, ImsPlacement::kSuccessorBounded}) {
       if (options.placement != ImsPlacement::kBoth && options.placement != placement) continue;
       IiAttempt attempt(graph, machine, *topo, static_cast<std::int32_t>(ii), placement);
+      const auto attemptStart = std::chrono::steady_clock::now();
       AttemptOutcome outcome = attempt.run(budget, shouldStop);
       ++result.stats.solverCalls;
       result.stats.iterations += outcome.steps;
       evictions += outcome.evictions;
-      const std::string pass = fmt::format("II={} ({} placement)", ii, toString(placement));
+      Attempt record;
+      record.phase = fmt::format("{} placement", toString(placement));
+      record.ii = ii;
+      record.seconds = secondsSince(attemptStart);
       if (!outcome.scheduled) {
-        note(fmt::format("{}: {} ({} evictions)", pass, outcome.failure, outcome.evictions));
+        // Running out of steps proves nothing about the II; an op that overfills it alone does.
+        record.status = outcome.iiRuledOut ? ModelStatus::kInfeasible : ModelStatus::kTimeout;
+        record.detail = fmt::format("{}; {} evictions", outcome.failure, outcome.evictions);
+        note(std::move(record));
         if (outcome.stopped) cutShort = "time limit or cancel request";
         if (outcome.stopped || outcome.iiRuledOut) break;
         continue;
       }
       const Cycle latency = latencyOf(graph, outcome.start);
+      record.latency = latency;
       if (problem.horizon && latency > *problem.horizon) {
-        note(fmt::format("{}: scheduled, but its length {} exceeds D={}", pass, latency,
-                         *problem.horizon));
+        record.status = ModelStatus::kUnknown;
+        record.detail = fmt::format("scheduled, but its length exceeds D={}", *problem.horizon);
+        note(std::move(record));
         continue;
       }
-      note(fmt::format("{}: scheduled in {} steps, {} evictions, length {}", pass, outcome.steps,
-                       outcome.evictions, latency));
+      record.status = ModelStatus::kFeasible;
+      record.detail =
+          fmt::format("scheduled in {} steps, {} evictions", outcome.steps, outcome.evictions);
+      note(std::move(record));
       return std::move(outcome.start);
     }
     return std::nullopt;
   };
   auto scheduled = [&](std::vector<Cycle> start, std::int64_t ii) {
-    result.status = SolveStatus::kFeasible;
+    result.status = ModelStatus::kFeasible;
     Schedule schedule;
     schedule.start = std::move(start);
     return finish(std::move(schedule), ii);
@@ -562,13 +553,13 @@ Result iterativeModuloSchedule(const Problem& problem, const ImsOptions& options
                                      cutShort, attempts, firstIi);
   const std::int64_t fallbackAt = fixedIi.value_or(fallbackIi);
   if (fallbackMeetsHorizon && fallbackAt >= fallbackIi && fallbackAt <= lastIi) {
-    result.status = cutShort.empty() ? SolveStatus::kFeasible : SolveStatus::kTimeout;
+    result.status = cutShort.empty() ? ModelStatus::kFeasible : ModelStatus::kTimeout;
     result.message =
         fmt::format("{}; returned the non-overlapped schedule at II={}{}", searched, fallbackAt,
                     cutShort.empty() ? " (raise budget_factor to search harder)" : "");
     return finish(*oneIteration, fallbackAt);
   }
-  result.status = SolveStatus::kTimeout;
+  result.status = ModelStatus::kTimeout;
   if (!fallbackMeetsHorizon) {
     result.message = fmt::format(
         "{}; one iteration alone takes {} cycles in the list schedule, "

@@ -89,30 +89,6 @@ std::vector<double> priorityKeys(ListPriority rule, const ListSchedulerOptions& 
 
 }  // namespace
 
-std::string_view toString(ListPriority priority) {
-  switch (priority) {
-    case ListPriority::kHeight:
-      return "height";
-    case ListPriority::kAlap:
-      return "alap";
-    case ListPriority::kMobility:
-      return "mobility";
-    case ListPriority::kCustom:
-      return "custom";
-    case ListPriority::kSuccessors:
-      return "successors";
-  }
-  return "height";
-}
-
-std::optional<ListPriority> parseListPriority(std::string_view text) {
-  for (ListPriority priority : {ListPriority::kHeight, ListPriority::kAlap, ListPriority::kMobility,
-                                ListPriority::kCustom, ListPriority::kSuccessors}) {
-    if (toString(priority) == text) return priority;
-  }
-  return std::nullopt;
-}
-
 Expected<Schedule> listSchedule(const Problem& problem, const ListSchedulerOptions& options) {
   if (!problem.graph || !problem.machine) {
     return Error{"list scheduling: the problem has no graph or no machine"};

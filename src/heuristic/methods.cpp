@@ -15,58 +15,62 @@ namespace gaus {
 
 namespace {
 
+using heuristic::ImsOptions;
 using heuristic::ListPriority;
+using heuristic::ListSchedulerOptions;
 
-constexpr const char* kPriorityChoices = "height, alap, mobility, successors";
+// The priorities a user can choose: "custom" needs a key per op, which only a library caller
+// (GauS's legalization) can give.
+constexpr auto kUserPriorityNames = heuristic::kListPriorityNames.without(ListPriority::kCustom);
 
-// Values that parsed but are out of range, beside what OptionReader reports itself (unknown
-// options, unparsable values).
-class OptionProblems {
- public:
-  void add(std::string problem) {
-    problems_ += (problems_.empty() ? "" : "; ") + std::move(problem);
-  }
-  // Empty when every option was understood; otherwise one message naming the method.
-  std::string finish(const OptionReader& reader, std::string_view method) const {
-    const std::string fromReader = reader.finish();  // already names the method
-    if (problems_.empty()) return fromReader;
-    if (fromReader.empty()) return fmt::format("method {}: {}", method, problems_);
-    return fromReader + "; " + problems_;
-  }
-
- private:
-  std::string problems_;
-};
-
-std::optional<ListPriority> readPriority(OptionReader& reader, std::string_view name,
-                                         ListPriority defaultValue, OptionProblems& problems) {
-  const std::string text = reader.getString(name, std::string(heuristic::toString(defaultValue)));
-  const auto parsed = heuristic::parseListPriority(text);
-  if (!parsed || *parsed == ListPriority::kCustom) {
-    problems.add(
-        fmt::format("option '{}' expects one of {}, got '{}'", name, kPriorityChoices, text));
-    return std::nullopt;
-  }
-  return parsed;
+OptionTable<ListSchedulerOptions> makeListTable() {
+  OptionTable<ListSchedulerOptions> table("list");
+  table
+      .add("priority", &ListSchedulerOptions::priority, kUserPriorityNames,
+           "order of the ready ops: height (longest path to the end, larger first), alap "
+           "(same order as height), mobility (ALAP - ASAP, smaller first), successors (more "
+           "successors first)")
+      .add("tie_break", &ListSchedulerOptions::tieBreak, kUserPriorityNames,
+           "rule among ops of equal priority (same choices); the op id breaks what is left");
+  return table;
 }
 
-Result runList(const Problem& problem, const MethodOptions& options, const RunContext&) {
-  OptionReader reader("list", options);
-  OptionProblems problems;
-  heuristic::ListSchedulerOptions listOptions;
-  const auto priority = readPriority(reader, "priority", ListPriority::kHeight, problems);
-  const auto tieBreak = readPriority(reader, "tie_break", ListPriority::kSuccessors, problems);
-  if (std::string message = problems.finish(reader, "list"); !message.empty()) {
-    return errorResult(std::move(message));
-  }
-  listOptions.priority = *priority;
-  listOptions.tieBreak = *tieBreak;
+OptionTable<ImsOptions> makeImsTable() {
+  OptionTable<ImsOptions> table("ims");
+  table
+      .add("ii", &ImsOptions::ii, "fixed II to schedule at; none: search from max(ResMII, RecMII)",
+           NumericRange::atLeast(1))
+      .add("budget_factor", &ImsOptions::budgetFactor,
+           "placements allowed per II attempt, as a multiple of the number of ops",
+           NumericRange::above(0))
+      .add("max_ii", &ImsOptions::maxIi,
+           "largest II tried; none: the II of the non-overlapped schedule, where a schedule "
+           "always exists (it is returned when every attempt runs out of budget)",
+           NumericRange::atLeast(1))
+      .add("placement", &ImsOptions::placement, heuristic::kImsPlacementNames,
+           "slot rule of an attempt: rau (the paper: first free slot after Estart), bounded "
+           "(also before the scheduled successors, else forced at Estart), both (rau, then "
+           "bounded at the same II)")
+      .add("time_limit", &ImsOptions::timeLimitSeconds,
+           "seconds for the whole search; none: no limit", NumericRange::above(0));
+  return table;
+}
 
+const OptionTable<ListSchedulerOptions>& listOptionTable() {
+  static const OptionTable<ListSchedulerOptions> table = makeListTable();
+  return table;
+}
+
+const OptionTable<ImsOptions>& imsOptionTable() {
+  static const OptionTable<ImsOptions> table = makeImsTable();
+  return table;
+}
+
+Result runList(const Problem& problem, const ListSchedulerOptions& listOptions, const RunContext&) {
   auto schedule = heuristic::listSchedule(problem, listOptions);
   if (!schedule) return errorResult(schedule.error());
   const Graph& graph = *problem.graph;
   Result result;
-  result.options = reader.used();
   result.objectiveName = "latency";
 
   Cycle latency = 0;
@@ -86,7 +90,7 @@ Result runList(const Problem& problem, const MethodOptions& options, const RunCo
   result.bounds.lowerBound = static_cast<double>(lowerBound);
 
   if (problem.horizon && latency > *problem.horizon) {
-    result.status = SolveStatus::kInfeasible;
+    result.status = ModelStatus::kInfeasible;
     result.message =
         *problem.horizon < criticalPath
             ? fmt::format(
@@ -101,87 +105,26 @@ Result runList(const Problem& problem, const MethodOptions& options, const RunCo
   }
   result.objective = static_cast<double>(latency);
   result.bounds.latencyProvenOptimal = latency == lowerBound;
-  result.status = latency == lowerBound ? SolveStatus::kOptimal : SolveStatus::kFeasible;
+  result.status = latency == lowerBound ? ModelStatus::kOptimal : ModelStatus::kFeasible;
   result.schedule = std::move(schedule).value();
   return result;
 }
 
-std::optional<std::int32_t> readOptionalIi(
-    OptionReader& reader, std::string_view name, OptionProblems& problems,
-    std::vector<std::pair<std::string, std::string>>& unset) {
-  const auto value = reader.getOptionalInt(name);
-  if (!value) {
-    unset.emplace_back(std::string(name), "none");
-    return std::nullopt;
-  }
-  if (*value < 1 || *value > std::numeric_limits<std::int32_t>::max()) {
-    problems.add(fmt::format("option '{}' expects an II in [1, {}], got {}", name,
-                             std::numeric_limits<std::int32_t>::max(), *value));
-    return std::nullopt;
-  }
-  return static_cast<std::int32_t>(*value);
-}
-
-Result runIms(const Problem& problem, const MethodOptions& options, const RunContext& context) {
-  OptionReader reader("ims", options);
-  OptionProblems problems;
-  std::vector<std::pair<std::string, std::string>> unset;
-  heuristic::ImsOptions imsOptions;
-  imsOptions.ii = readOptionalIi(reader, "ii", problems, unset);
-  imsOptions.budgetFactor = reader.getDouble("budget_factor", imsOptions.budgetFactor);
-  imsOptions.maxIi = readOptionalIi(reader, "max_ii", problems, unset);
-  const std::string placement =
-      reader.getString("placement", std::string(heuristic::toString(imsOptions.placement)));
-  if (const auto parsed = heuristic::parseImsPlacement(placement)) {
-    imsOptions.placement = *parsed;
-  } else {
-    problems.add(
-        fmt::format("option 'placement' expects one of rau, bounded, both, got '{}'", placement));
-  }
-  if (!(imsOptions.budgetFactor > 0)) {
-    problems.add(
-        fmt::format("option 'budget_factor' must be positive, got {}", imsOptions.budgetFactor));
-  }
-  if (std::string message = problems.finish(reader, "ims"); !message.empty()) {
-    return errorResult(std::move(message));
-  }
-
-  Result result = heuristic::iterativeModuloSchedule(problem, imsOptions, context);
-  result.options = reader.used();
-  result.options.insert(result.options.end(), unset.begin(), unset.end());
-  return result;
+Result runIms(const Problem& problem, const ImsOptions& options, const RunContext& context) {
+  return heuristic::iterativeModuloSchedule(problem, options, context);
 }
 
 }  // namespace
 
 void registerHeuristicMethods(MethodRegistry& registry) {
-  registry.add({"list",
-                "resource-constrained list scheduling over reservation tables (minimizes latency)",
-                {ProblemKind::kLatency, ProblemKind::kLatencyBounded},
-                {{"priority", "height",
-                  "order of the ready ops: height (longest path to the end, larger first), alap "
-                  "(same order as height), mobility (ALAP - ASAP, smaller first), successors "
-                  "(more successors first)"},
-                 {"tie_break", "successors",
-                  "rule among ops of equal priority (same choices); the op id breaks what is "
-                  "left"}},
-                runList});
-  registry.add({"ims",
-                "iterative modulo scheduling (Rau, MICRO 1994): smallest II it can place, from "
-                "max(ResMII, RecMII) up",
-                {ProblemKind::kModulo},
-                {{"ii", "none", "fixed II to schedule at; none: search from max(ResMII, RecMII)"},
-                 {"budget_factor", "6",
-                  "placements allowed per II attempt, as a multiple of the number of ops"},
-                 {"max_ii", "none",
-                  "largest II tried; none: the II of the non-overlapped schedule, where a "
-                  "schedule always exists (it is returned when every attempt runs out of "
-                  "budget)"},
-                 {"placement", "both",
-                  "slot rule of an attempt: rau (the paper: first free slot after Estart), "
-                  "bounded (also before the scheduled successors, else forced at Estart), both "
-                  "(rau, then bounded at the same II)"}},
-                runIms});
+  registry.add(makeMethod<ListSchedulerOptions>(
+      "list", "resource-constrained list scheduling over reservation tables (minimizes latency)",
+      {ProblemKind::kLatency, ProblemKind::kLatencyBounded}, listOptionTable(), runList));
+  registry.add(makeMethod<ImsOptions>(
+      "ims",
+      "iterative modulo scheduling (Rau, MICRO 1994): smallest II it can place, from "
+      "max(ResMII, RecMII) up",
+      {ProblemKind::kModulo}, imsOptionTable(), runIms));
 }
 
 }  // namespace gaus

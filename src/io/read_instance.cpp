@@ -50,8 +50,31 @@ std::string instanceList(const std::vector<Instance>& instances) {
 
 }  // namespace
 
-Expected<std::vector<Instance>> readInstances(const std::filesystem::path& path,
+namespace {
+
+// A path that names no file may name a built-in kernel ("fa_fwd_hopper" for
+// configs/kernels/fa_fwd_hopper.yaml), in every subcommand alike. A bare name that is neither is
+// reported with the kernels there are.
+Expected<std::filesystem::path> resolveInputPath(const std::filesystem::path& path) {
+  std::error_code error;
+  if (std::filesystem::exists(path, error)) return path;
+  if (const auto kernel = findKernelFile(path.string())) return *kernel;
+  if (path.has_parent_path() || path.has_extension()) return path;  // the reader says "no file"
+  std::string known;
+  for (const auto& name : builtInKernelNames()) known += (known.empty() ? "" : ", ") + name;
+  return Error{fmt::format(
+      "{}: no such file, and no built-in kernel of that name (expected a graph file or one of: "
+      "{})",
+      path.string(), known.empty() ? std::string("none found in configs/kernels") : known)};
+}
+
+}  // namespace
+
+Expected<std::vector<Instance>> readInstances(const std::filesystem::path& spec,
                                               const ReadOptions& options) {
+  const auto resolved = resolveInputPath(spec);
+  if (!resolved) return Error{resolved.error()};
+  const std::filesystem::path& path = *resolved;
   try {
     Format format{};
     if (options.format) {

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "run_program.hpp"
+#include "cli_test_support.hpp"
 #include "test_support.hpp"
 
 using gaus::test::dataPath;
@@ -12,22 +12,12 @@ using gaus::test::runProgram;
 
 namespace {
 
-gaus::test::ProgramOutput gaus_(const std::vector<std::string>& args) {
-  return runProgram(GAUS_BINARY, args);
-}
+const auto gaus_ = gaus::test::runGaus;
+const auto scratch = gaus::test::cliScratch;
+using gaus::test::lineCount;
 
 std::string cli(const std::string& name) {
   return dataPath("cli/" + name).string();
-}
-
-std::filesystem::path scratch(const std::string& name) {
-  const auto folder = std::filesystem::temp_directory_path() / "gaus-cli-tests";
-  std::filesystem::create_directories(folder);
-  return folder / name;
-}
-
-std::size_t lineCount(const std::string& text) {
-  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
 }
 
 }  // namespace

@@ -2,23 +2,18 @@
 // `gaus twill -o` and `gaus schedule -o`, every target written into a folder, and the
 // refusals (a schedule that does not verify, one without II, a bad target, an unknown
 // kernel), each a one-line error with nothing written.
-#include <algorithm>
 #include <filesystem>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "run_program.hpp"
+#include "cli_test_support.hpp"
 #include "temp_folder.hpp"
 #include "test_support.hpp"
 
-using gaus::test::runProgram;
-
 namespace {
 
-gaus::test::ProgramOutput gaus_(const std::vector<std::string>& args) {
-  return runProgram(GAUS_BINARY, args);
-}
+const auto gaus_ = gaus::test::runGaus;
 
 }  // namespace
 
@@ -95,7 +90,7 @@ TEST_CASE("codegen refuses, in one line and writing nothing", "[cli][codegen]") 
   CHECK(run.exitCode == 1);
   CHECK_THAT(run.err, Catch::StartsWith("gaus: error: " + clash.string() +
                                         ": the schedule does not verify against toy_fa"));
-  CHECK(std::count(run.err.begin(), run.err.end(), '\n') == 1);
+  CHECK(gaus::test::lineCount(run.err) == 1);
   CHECK_FALSE(std::filesystem::exists(out));
 
   const auto noIi = folder.write(

@@ -1,5 +1,6 @@
 // End-to-end tests of `gaus twill` (builds with the exact engine): the built-in kernels by name,
-// the summary and the JSON, the explanation, normalized costs and a bad kernel name.
+// the summary and the JSON, the explanation, normalized costs, a bad kernel name, and that it
+// prints the schedule `gaus schedule --method twill` computes.
 #include <algorithm>
 #include <filesystem>
 
@@ -27,6 +28,18 @@ nlohmann::json twillJson(const std::vector<std::string>& args) {
   return nlohmann::json::parse(run.out);
 }
 
+// The explanation's attempts that decide whether two warp roles could share a warp set.
+std::vector<nlohmann::json> mergeAttempts(const nlohmann::json& result) {
+  std::vector<nlohmann::json> merges;
+  for (const auto& attempt : result["attempts"]) {
+    if (attempt["phase"] == "explain" &&
+        attempt["detail"].get<std::string>().starts_with("merge roles")) {
+      merges.push_back(attempt);
+    }
+  }
+  return merges;
+}
+
 std::size_t lineCount(const std::string& text) {
   return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
 }
@@ -45,24 +58,31 @@ TEST_CASE("twill toy_fa by name: I = 2, L = 4, one role holding S, P, O", "[cli]
                           Catch::Contains("role 0 on warps {0}: TC+EXP, 3 ops") &&
                           Catch::Contains("verified: true"));
 
+  // The same result as `gaus schedule toy_fa --method twill --json`, plus the roles.
   const auto json = twillJson({"toy_fa"});
   CHECK(json["status"] == "optimal");
+  CHECK(json["method"] == "twill");
+  CHECK(json["kind"] == "modulo-warp");
   CHECK(json["ii"] == 2);
-  CHECK(json["latency"] == 4);
-  CHECK(json["stages"] == 2);
-  CHECK(json["ii_proven_minimal"] == true);
-  CHECK(json["mii"]["res_mii"] == 2);
-  CHECK(json["mii"]["rec_mii"] == 1);
-  CHECK(json["start"]["S"] == 0);
-  CHECK(json["start"]["O"] == 3);
-  CHECK(json["warps_used"] == 1);
+  CHECK(json["extra"]["latency"] == 4);
+  CHECK(json["extra"]["stages"] == 2);
+  CHECK(json["bounds"]["ii_proven_optimal"] == true);
+  CHECK(json["extra"]["res_mii"] == 2);
+  CHECK(json["extra"]["rec_mii"] == 1);
+  CHECK(json["schedule"]["start"]["S"] == 0);
+  CHECK(json["schedule"]["start"]["O"] == 3);
+  CHECK(json["extra"]["warps_used"] == 1);
   REQUIRE(json["roles"].size() == 1);
   CHECK(json["roles"][0]["ops"] == nlohmann::json::array({"S", "P", "O"}));
   CHECK(json["roles"][0]["units"] == "TC+EXP");
   CHECK(json["verified"] == true);
-  // The log starts with the modulo MILP at I = 2 (the search starts at MII = 2).
+  // The attempts start with the modulo MILP at I = 2 (the search starts at MII = 2).
   REQUIRE(!json["attempts"].empty());
-  CHECK_THAT(json["attempts"][0].get<std::string>(), Catch::StartsWith("II=2 L=4 milp optimal"));
+  const auto& first = json["attempts"][0];
+  CHECK(first["phase"] == "milp");
+  CHECK(first["ii"] == 2);
+  CHECK(first["latency"] == 4);
+  CHECK(first["status"] == "optimal");
 }
 
 TEST_CASE("twill --explain says what binds I and why ops were split", "[cli][twill]") {
@@ -75,9 +95,9 @@ TEST_CASE("twill --explain says what binds I and why ops were split", "[cli][twi
                                "iteration at capacity 1, so II >= 2") &&
                    Catch::Contains("all ops run on warps {0}: nothing forces a split"));
     const auto json = twillJson({"toy_fa", "--explain"});
-    CHECK_THAT(json["explanation"]["ii_binding"].get<std::string>(),
-               Catch::StartsWith("ResMII: unit TC"));
-    CHECK(json["explanation"]["splits"].empty());
+    CHECK_THAT(json["notes"]["explanation"].get<std::string>(),
+               Catch::StartsWith("II: ResMII: unit TC"));
+    CHECK(mergeAttempts(json).empty());  // one role: no pair to decide
   }
   SECTION("gemm_hopper: the MMA binds I, the loads are split off by variable latency") {
     // configs/kernels/gemm_hopper.yaml: the WGMMA holds the tensor core 4 cycles and carries
@@ -85,16 +105,17 @@ TEST_CASE("twill --explain says what binds I and why ops were split", "[cli][twi
     // variable-latency ops, which must run alone on the variable-latency warp.
     const auto json = twillJson({"gemm_hopper", "--explain"});
     CHECK(json["ii"] == 4);
-    CHECK(json["warps_used"] == 2);
-    const auto& explanation = json["explanation"];
-    CHECK_THAT(explanation["ii_binding"].get<std::string>(),
+    CHECK(json["extra"]["warps_used"] == 2);
+    const std::string explanation = json["notes"]["explanation"].get<std::string>();
+    CHECK_THAT(explanation,
                Catch::Contains("unit TC is busy 4") &&
-                   Catch::Contains("the recurrence through mma needs II >= 4 as well"));
-    REQUIRE(explanation["splits"].size() == 1);
-    CHECK(explanation["splits"][0]["merged"] == "unsat");
-    CHECK(explanation["splits"][0]["families"] == nlohmann::json::array({"variable-latency"}));
-    CHECK_THAT(explanation["text"].get<std::string>(),
-               Catch::Contains("variable-latency: variable-latency ops"));
+                   Catch::Contains("the recurrence through mma needs II >= 4 as well") &&
+                   Catch::Contains("variable-latency: variable-latency ops"));
+    // The one pair of roles cannot merge, and the record names the family that forbids it.
+    const auto merges = mergeAttempts(json);
+    REQUIRE(merges.size() == 1);
+    CHECK(merges[0]["status"] == "infeasible");
+    CHECK(merges[0]["detail"] == "merge roles 0 and 1; blocked by variable-latency");
   }
 }
 
@@ -113,8 +134,8 @@ TEST_CASE("twill on normalized costs states I in cycles and where it is minimal"
                  Catch::Contains("attempts (II and L in normalized units):"));
   const auto json = twillJson({path});
   CHECK(json["status"] == "feasible");  // optimal in normalized units only
-  CHECK(json["time_unit"] == 52);
-  CHECK(json["normalization"]["time_unit"] == 52);
+  CHECK(json["extra"]["time_unit"] == 52);
+  CHECK_THAT(json["notes"]["normalized costs"].get<std::string>(), Catch::Contains("->"));
   CHECK(json["verified"] == true);
 }
 
@@ -143,15 +164,35 @@ TEST_CASE("twill --explain on every built-in kernel: optimal, verified, every sp
     ++kernels;
     CHECK(json["status"] == "optimal");
     CHECK(json["verified"] == true);
-    CHECK(json["ii"] == json["mii"]["res_mii"]);
-    const auto& explanation = json["explanation"];
-    CHECK_THAT(explanation["ii_binding"].get<std::string>(), Catch::StartsWith("ResMII: unit TC"));
+    CHECK(json["ii"] == json["extra"]["res_mii"]);
+    CHECK_THAT(json["notes"]["explanation"].get<std::string>(),
+               Catch::StartsWith("II: ResMII: unit TC"));
     const std::size_t roles = json["roles"].size();
-    REQUIRE(explanation["splits"].size() == roles * (roles - 1) / 2);
-    for (const auto& split : explanation["splits"]) {
-      CHECK((split["merged"] == "unsat" || split["merged"] == "sat"));
-      if (split["merged"] == "unsat") CHECK(!split["families"].empty());
+    const auto merges = mergeAttempts(json);
+    REQUIRE(merges.size() == roles * (roles - 1) / 2);
+    for (const auto& merge : merges) {
+      CHECK((merge["status"] == "infeasible" || merge["status"] == "feasible"));
+      if (merge["status"] == "infeasible") {
+        CHECK_THAT(merge["detail"].get<std::string>(), Catch::Contains("blocked by "));
+      }
     }
   }
   CHECK(kernels == 4);  // toy_fa, gemm_hopper, fa_fwd_hopper, fa_fwd_blackwell
+}
+
+TEST_CASE("gaus twill K and gaus schedule K --method twill give the same schedule",
+          "[cli][twill]") {
+  // One front door: twill is the schedule command with the method fixed, so the same kernel
+  // gives the same verified schedule (the search is deterministic).
+  const auto twill = twillJson({"fa_fwd_hopper"});
+  const auto run = gaus_({"schedule", "fa_fwd_hopper", "--method", "twill", "--json"});
+  INFO(run.err);
+  REQUIRE(run.exitCode == 0);
+  const auto schedule = nlohmann::json::parse(run.out);
+  CHECK(schedule["kind"] == "modulo-warp");  // inferred: twill solves only modulo-warp
+  CHECK(schedule["verified"] == true);
+  CHECK(schedule["ii"] == twill["ii"]);
+  CHECK(schedule["schedule"] == twill["schedule"]);
+  CHECK(schedule["options"] == twill["options"]);
+  CHECK(twill["ii"] == 16);  // TWILL.md: I* = ResMII(TC) for FA forward on Hopper
 }

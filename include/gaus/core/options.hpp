@@ -1,13 +1,11 @@
-// Method options as a string map (what the CLI and the experiment YAML hold), and a reader that
-// turns them into typed values with defaults, naming the option and the expected type on error.
+// Method options as the CLI and the experiment YAML hold them: a map from snake_case name to text.
+// Every method declares its options in an OptionTable (option_table.hpp), which parses this map
+// into the method's options struct, checks it, echoes the values used and documents them.
 #pragma once
 
-#include <cstdint>
 #include <map>
 #include <optional>
-#include <set>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -15,41 +13,34 @@ namespace gaus {
 
 using MethodOptions = std::map<std::string, std::string, std::less<>>;
 
-// Documentation of one option of a method, shown by `gaus schedule --method M --help-method`.
-struct OptionDoc {
-  std::string name;
-  std::string defaultValue;
-  std::string description;
+// Every option of a method with the value a run used, in the method's declaration order: what a
+// Result echoes, so that a run says exactly what produced it.
+using OptionValues = std::vector<std::pair<std::string, std::string>>;
+
+// The allowed values of a numeric option.
+struct NumericRange {
+  std::optional<double> min;
+  std::optional<double> max;
+  bool minExclusive = false;
+  bool maxExclusive = false;
+
+  static NumericRange atLeast(double value) { return {value, std::nullopt, false, false}; }
+  static NumericRange above(double value) { return {value, std::nullopt, true, false}; }
+  static NumericRange between(double low, double high) { return {low, high, false, false}; }
+  static NumericRange aboveUpTo(double low, double high) { return {low, high, true, false}; }
+
+  bool contains(double value) const;
+  std::string describe() const;  // ">= 1", "> 0", "in [0, 1]", "in (0, 1]"; empty: any value
 };
 
-// Reads typed options. Every read records the name and the value used (the default when the
-// option is absent), so a result can echo exactly what produced it. finish() reports options
-// that were given but never read (most likely a typo) and values that did not parse.
-class OptionReader {
- public:
-  OptionReader(std::string methodName, const MethodOptions& options);
-
-  std::int64_t getInt(std::string_view name, std::int64_t defaultValue);
-  double getDouble(std::string_view name, double defaultValue);
-  bool getBool(std::string_view name, bool defaultValue);
-  std::string getString(std::string_view name, std::string defaultValue);
-  std::optional<std::int64_t> getOptionalInt(std::string_view name);
-  std::optional<double> getOptionalDouble(std::string_view name);
-
-  // Empty when all options were understood; otherwise one message listing every problem, e.g.
-  // "method gaus: unknown option 'lrr' (known: lr, ...); option 'seed' expects an integer, got
-  // 'x'".
-  std::string finish() const;
-  const std::vector<std::pair<std::string, std::string>>& used() const { return used_; }
-
- private:
-  const std::string* find(std::string_view name);
-
-  std::string methodName_;
-  const MethodOptions& options_;
-  std::set<std::string, std::less<>> read_;
-  std::vector<std::pair<std::string, std::string>> used_;
-  std::vector<std::string> errors_;
+// The documentation of one option, generated from the table that parses it (`gaus methods`).
+struct OptionDoc {
+  std::string name;
+  std::string type;                  // boolean, integer, number, text, choice, list, ...
+  std::vector<std::string> choices;  // the accepted values of a choice or list option
+  std::string defaultValue;          // as echoed; "none" for an option unset by default
+  NumericRange range;                // of a number; unbounded for other types
+  std::string description;
 };
 
 }  // namespace gaus

@@ -2,6 +2,7 @@
 // a callable, so the CLI and the experiment runner never switch on method names. Each module
 // exposes a register function (registerHeuristicMethods, ...); the catalog in src/experiment
 // calls them all. run() verifies every schedule a method returns before handing it back.
+// Methods are made with makeMethod() from an OptionTable of their options.
 #pragma once
 
 #include <atomic>
@@ -13,21 +14,20 @@
 #include <string_view>
 #include <vector>
 
+#include <gaus/core/expected.hpp>
+#include <gaus/core/option_table.hpp>
 #include <gaus/core/options.hpp>
 #include <gaus/core/problem.hpp>
 #include <gaus/core/result.hpp>
 
 namespace gaus {
 
-// What a method may use from its caller beyond the problem and its options.
+// What a method may use from its caller beyond the problem and its options. Everything that
+// changes what a method computes (time limit, seed, device, ...) is an option of the method, so
+// that the Result echoes it; the context holds only what does not.
 struct RunContext {
   // Receives progress lines (iteration, objective, violation, best, elapsed). May be empty.
   std::function<void(std::string_view)> progress;
-  // Wall-clock budget for the whole call; methods stop and return kTimeout (with their best
-  // schedule so far) when it runs out. Unset: the method's own default.
-  std::optional<double> timeLimitSeconds;
-  std::uint64_t seed = 1;
-  std::string device = "auto";  // cpu | cuda | auto (methods that have no device ignore it)
   const std::atomic<bool>* cancel = nullptr;  // set from outside to stop early
   // A legal schedule to start from and improve on (e.g. read with --init). Methods that improve
   // a start never return anything worse; methods that cannot use one ignore it. Not owned.
@@ -46,9 +46,63 @@ struct MethodInfo {
   std::string name;
   std::string summary;             // one line for --help
   std::vector<ProblemKind> kinds;  // problem kinds it accepts
-  std::vector<OptionDoc> options;  // documented options with defaults
+  std::vector<OptionDoc> options;  // generated from the method's OptionTable
+  // The values a run would use: the defaults with `options` applied and checked, or the
+  // message a run would fail with (unknown names, bad values).
+  std::function<Expected<OptionValues>(const MethodOptions&)> resolveOptions;
+  // Parses its options, solves, and echoes the values used in Result::options.
   MethodFunction run;
+
+  bool solves(ProblemKind kind) const;
+  bool declares(std::string_view option) const;
 };
+
+// A method whose options are read by `table` (which must outlive the registry: a static) and
+// which solves with the parsed struct. Every method is made this way, so every method parses,
+// checks, echoes and documents its options the same way.
+template <class Options>
+MethodInfo makeMethod(
+    std::string name, std::string summary, std::vector<ProblemKind> kinds,
+    const OptionTable<Options>& table,
+    std::function<Result(const Problem&, const Options&, const RunContext&)> solve) {
+  MethodInfo method;
+  method.name = std::move(name);
+  method.summary = std::move(summary);
+  method.kinds = std::move(kinds);
+  method.options = table.docs();
+  const OptionTable<Options>* options = &table;
+  method.resolveOptions = [options](const MethodOptions& given) -> Expected<OptionValues> {
+    auto parsed = options->parse(given);
+    if (!parsed) return Error{parsed.error()};
+    return options->echo(*parsed);
+  };
+  method.run = [options, solve = std::move(solve)](
+                   const Problem& problem, const MethodOptions& given, const RunContext& context) {
+    auto parsed = options->parse(given);
+    if (!parsed) return errorResult(parsed.error());
+    Result result = solve(problem, *parsed, context);
+    result.options = options->echo(*parsed);
+    return result;
+  };
+  return method;
+}
+
+// Settings a caller applies to every method at once (the CLI's --time-limit, --seed, --device,
+// --formulation, ...; an experiment's per-run budget), by option name. A method receives those
+// it declares, unless its own options already set them: a method's own option always wins.
+struct AppliedSettings {
+  MethodOptions options;             // the method's options with the settings merged in
+  std::vector<std::string> ignored;  // settings the method does not declare
+};
+AppliedSettings applySettings(const MethodInfo& method, MethodOptions options,
+                              const MethodOptions& settings);
+
+// The kind of problem to pose for `method` on `graph` when none is requested: modulo when the
+// graph has loop-carried edges or an II is fixed (modulo-warp for a method that solves only
+// that), latency-bounded when a horizon is given, else latency; a kind the method does not solve
+// falls back to its first kind (the registry then says what it does solve).
+ProblemKind inferProblemKind(const Graph& graph, const MethodInfo& method, bool fixedIi,
+                             bool hasHorizon);
 
 class MethodRegistry {
  public:
@@ -58,10 +112,12 @@ class MethodRegistry {
 
   // Checks the problem (Problem::check), runs the method, times it, verifies any schedule it
   // returns and stores the report in Result::verification. A schedule that fails verification
-  // turns the status into kError with the first violations in the message: an unverified
-  // schedule is never reported as a success.
+  // makes the call an error with the first violations in the message: an unverified schedule
+  // is never reported as a success.
+  // `settings` are applied as applySettings() does: where the method declares them and
+  // `options` does not already set them.
   Result run(std::string_view name, const Problem& problem, const MethodOptions& options,
-             const RunContext& context = {}) const;
+             const RunContext& context = {}, const MethodOptions& settings = {}) const;
 
  private:
   std::map<std::string, MethodInfo, std::less<>> methods_;

@@ -1,26 +1,75 @@
-// What a scheduling method returns. Following HiGHS, the status of the model (optimal, feasible,
-// infeasible, timeout) is kept apart from errors of the call (status kError with a message).
+// What a scheduling method returns. Following HiGHS, the status of the call (ok, or an error:
+// a bad option, an unsupported problem, a solver failure) is kept apart from what the call
+// established about the problem (optimal, feasible, infeasible, timeout, unknown). One
+// ModelStatus serves every engine, for a whole run and for each attempt inside it.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include <gaus/core/enum_names.hpp>
+#include <gaus/core/options.hpp>
 #include <gaus/core/schedule.hpp>
 #include <gaus/core/verify.hpp>
 
 namespace gaus {
 
-enum class SolveStatus {
-  kOptimal,     // proven optimal for the method's objective
-  kFeasible,    // a legal schedule, optimality not proven
-  kInfeasible,  // proven that no schedule exists (message says which constraint blocks it)
-  kTimeout,     // the time or iteration budget ran out; a schedule may still be present
-  kError,       // the call failed (bad option, unsupported problem, solver failure)
+enum class CallStatus {
+  kOk,     // the call ran; ModelStatus says what it found
+  kError,  // the call failed; Result::message says why
 };
-std::string_view toString(SolveStatus status);
+
+enum class ModelStatus {
+  kOptimal,     // proven optimal for the objective (an attempt: proven minimal at its II/L)
+  kFeasible,    // a legal schedule, optimality not proven (an SMT check: satisfiable)
+  kInfeasible,  // proven that no schedule exists (the message says which constraint blocks it)
+  kTimeout,     // the time or step budget ran out; a schedule may still be present
+  kUnknown,     // nothing established (the call failed, or a solver gave up undecided)
+};
+
+inline constexpr auto kCallStatusNames = makeEnumNames<CallStatus>({
+    {CallStatus::kOk, "ok"},
+    {CallStatus::kError, "error"},
+});
+inline constexpr auto kModelStatusNames = makeEnumNames<ModelStatus>({
+    {ModelStatus::kOptimal, "optimal"},
+    {ModelStatus::kFeasible, "feasible"},
+    {ModelStatus::kInfeasible, "infeasible"},
+    {ModelStatus::kTimeout, "timeout"},
+    {ModelStatus::kUnknown, "unknown"},
+});
+inline std::string_view toString(CallStatus status) {
+  return kCallStatusNames.name(status);
+}
+inline std::string_view toString(ModelStatus status) {
+  return kModelStatusNames.name(status);
+}
+
+// One step of a method's search, as a record: the II, latency L or horizon D it tried, what it
+// established, how long it took and the bound it proved. Methods fill these in order; the
+// human log is printed from them and benchmarks read them.
+struct Attempt {
+  std::string phase;  // "ii", "horizon", "milp", "smt", "minimize-warps", ...
+  std::optional<std::int64_t> ii;
+  std::optional<std::int64_t> latency;  // L tried (SMT) or found (MILP)
+  std::optional<std::int64_t> horizon;  // D tried (GauS's outer search on the horizon)
+  CallStatus call = CallStatus::kOk;
+  ModelStatus status = ModelStatus::kUnknown;
+  double seconds = 0.0;
+  std::optional<double> bound;  // a lower bound this attempt proved on its objective
+  std::string detail;           // why infeasible, what timed out, the model's size
+
+  // "II=2 L=4 smt feasible 0.003s (detail)".
+  std::string describe() const;
+  // "error" for a failed call, else the model status.
+  std::string_view statusText() const {
+    return call == CallStatus::kError ? toString(CallStatus::kError) : toString(status);
+  }
+};
 
 struct Bounds {
   std::optional<double> lowerBound;  // on the method's objective (latency, II, ...)
@@ -36,23 +85,33 @@ struct SolveStats {
 };
 
 struct Result {
-  SolveStatus status = SolveStatus::kError;
+  CallStatus call = CallStatus::kOk;
+  ModelStatus status = ModelStatus::kUnknown;
   std::optional<Schedule> schedule;
   std::optional<double> objective;  // the method's objective value, when it has one
   std::string objectiveName;        // "latency", "ii", "peak_memory", ...
   Bounds bounds;
   SolveStats stats;
-  std::string message;  // one line: why infeasible, what timed out, what failed
-  std::vector<std::pair<std::string, std::string>> options;  // every option with its value used
-  std::vector<std::string> log;                       // attempts, in order ("II=3 L=7 sat 0.01s")
+  std::string message;            // one line: why infeasible, what timed out, what failed
+  OptionValues options;           // every option with the value used (the method's table echo)
+  std::vector<Attempt> attempts;  // in order
   std::vector<std::pair<std::string, double>> extra;  // method-specific figures
-  std::optional<VerificationReport> verification;     // filled by MethodRegistry::run
+  // Method-specific text a reader wants beside the figures, by title ("explanation",
+  // "normalization"); printed as sections by the CLI.
+  std::vector<std::pair<std::string, std::string>> notes;
+  std::optional<VerificationReport> verification;  // filled by MethodRegistry::run
 
+  bool failed() const { return call == CallStatus::kError; }
   bool hasSchedule() const { return schedule.has_value(); }
   bool verified() const { return verification.has_value() && verification->ok(); }
+  // "error" for a failed call, else the model status: what a person or a results file reads.
+  std::string_view statusText() const {
+    return failed() ? toString(CallStatus::kError) : toString(status);
+  }
+  std::optional<double> extraValue(std::string_view name) const;
 };
 
-// A failed call: status kError with a message.
+// A failed call: CallStatus::kError with a message.
 Result errorResult(std::string message);
 
 }  // namespace gaus

@@ -1,5 +1,5 @@
 // Options of the GauS engine (../shared/docs/GAUS.md), one struct with documented defaults.
-// Every option has a string name for the method registry ("lr", "K", "rho0", ...); the result
+// Every option has a string name in the method's OptionTable ("lr", "K", "rho0", ...); the result
 // of a run echoes every value used. No LibTorch type appears here: the engine's tensors live in
 // src/differentiable only.
 #pragma once
@@ -11,8 +11,9 @@
 #include <utility>
 #include <vector>
 
+#include <gaus/core/enum_names.hpp>
 #include <gaus/core/expected.hpp>
-#include <gaus/core/options.hpp>
+#include <gaus/core/option_table.hpp>
 #include <gaus/core/registry.hpp>
 #include <gaus/core/schedule.hpp>
 
@@ -27,8 +28,16 @@ enum class Formulation {
   kModulo,       // C: modulo schedule at an II (searched down to the smallest legal one)
   kLatency,      // L: resource-constrained latency, by an outer search on the horizon D
 };
-std::string_view toString(Formulation formulation);  // "auto", "A", "B", "C", "L"
-std::optional<Formulation> parseFormulation(std::string_view text);
+inline constexpr auto kFormulationNames = makeEnumNames<Formulation>({
+    {Formulation::kAuto, "auto"},
+    {Formulation::kStageWeight, "A"},
+    {Formulation::kPeakMemory, "B"},
+    {Formulation::kModulo, "C"},
+    {Formulation::kLatency, "L"},
+});
+inline std::string_view toString(Formulation formulation) {
+  return kFormulationNames.name(formulation);
+}
 
 // Where the means start (GAUS.md "Initialization").
 enum class Initialization {
@@ -37,8 +46,15 @@ enum class Initialization {
   kList,      // mu = a list schedule's (or, for C, an iterative modulo schedule's) start times
   kGiven,     // mu = RunContext::initialSchedule (an error when there is none)
 };
-std::string_view toString(Initialization initialization);
-std::optional<Initialization> parseInitialization(std::string_view text);
+inline constexpr auto kInitializationNames = makeEnumNames<Initialization>({
+    {Initialization::kAuto, "auto"},
+    {Initialization::kAsapAlap, "asap-alap"},
+    {Initialization::kList, "list"},
+    {Initialization::kGiven, "given"},
+});
+inline std::string_view toString(Initialization initialization) {
+  return kInitializationNames.name(initialization);
+}
 
 // The secondary objective of formulation C (the II itself is searched from outside).
 enum class ModuloObjective {
@@ -47,8 +63,15 @@ enum class ModuloObjective {
   kLatency,  // smooth maximum of the expected completion times
   kMemory,   // smooth peak of the expected live memory, folded modulo II
 };
-std::string_view toString(ModuloObjective objective);
-std::optional<ModuloObjective> parseModuloObjective(std::string_view text);
+inline constexpr auto kModuloObjectiveNames = makeEnumNames<ModuloObjective>({
+    {ModuloObjective::kAuto, "auto"},
+    {ModuloObjective::kNone, "none"},
+    {ModuloObjective::kLatency, "latency"},
+    {ModuloObjective::kMemory, "memory"},
+});
+inline std::string_view toString(ModuloObjective objective) {
+  return kModuloObjectiveNames.name(objective);
+}
 
 struct GausOptions {
   Formulation formulation = Formulation::kAuto;
@@ -80,11 +103,11 @@ struct GausOptions {
   // Odd batch rows start from the ASAP/ALAP midpoint when the others start from a schedule (and
   // from the schedule when the others start from the midpoint): two kinds of start per batch.
   bool mixedStarts = true;
-  std::int64_t updatesPerRound = 20;       // multiplier updates before a restart from the best
-  std::int64_t patience = 3;               // rounds without improvement before giving up
-  std::optional<double> timeLimitSeconds;  // unset: RunContext's, else 60 s
-  std::optional<std::int64_t> maxSteps;    // Adam step budget over the whole run
-  std::optional<double> target;            // stop once the objective is <= target
+  std::int64_t updatesPerRound = 20;  // multiplier updates before a restart from the best
+  std::int64_t patience = 3;          // rounds without improvement before giving up
+  std::optional<double> timeLimitSeconds = 60.0;  // unset: no limit
+  std::optional<std::int64_t> maxSteps;           // Adam step budget over the whole run
+  std::optional<double> target;                   // stop once the objective is <= target
   Initialization initialization = Initialization::kAuto;
   // Legalize never before round(mu): "auto" uses it for A and B (whose horizons the means must
   // keep), not for L and C (whose list priority round(mu) is enough).
@@ -105,14 +128,7 @@ struct GausOptions {
   double progressIntervalSeconds = 1.0;  // at most one progress line per interval
 };
 
-// Reads GausOptions from a string map, naming every unknown option and bad value. The seed,
-// device and time limit default to the RunContext's.
-Expected<GausOptions> readGausOptions(const MethodOptions& options, const RunContext& context);
-
-// Every option with the value `options` holds, by its string name: what a result echoes.
-std::vector<std::pair<std::string, std::string>> describeOptions(const GausOptions& options);
-
-// The documentation of every option, for `--help-method gaus`.
-std::vector<OptionDoc> gausOptionDocs();
+// The table that parses, checks, echoes and documents GausOptions (method "gaus").
+const OptionTable<GausOptions>& gausOptionTable();
 
 }  // namespace gaus::differentiable

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include <gaus/core/enum_names.hpp>
 #include <gaus/core/expected.hpp>
 #include <gaus/core/problem.hpp>
 #include <gaus/core/schedule.hpp>
@@ -21,8 +22,14 @@ enum class NormalizationMode {
   kOn,    // always normalize
   kAuto,  // normalize when the costs are large (NormalizationOptions::largeCostThreshold)
 };
-std::string_view toString(NormalizationMode mode);
-std::optional<NormalizationMode> parseNormalizationMode(std::string_view text);
+inline constexpr auto kNormalizationModeNames = makeEnumNames<NormalizationMode>({
+    {NormalizationMode::kOff, "off"},
+    {NormalizationMode::kOn, "on"},
+    {NormalizationMode::kAuto, "auto"},
+});
+inline std::string_view toString(NormalizationMode mode) {
+  return kNormalizationModeNames.name(mode);
+}
 
 struct NormalizationOptions {
   NormalizationMode mode = NormalizationMode::kAuto;

@@ -1,14 +1,14 @@
-// Registration of the exact engine's methods and the option parsing they share with the CLI.
+// Registration of the exact engine's methods and their option tables.
 // - "ilp": kLatency (time-indexed latency MILP, latency_milp.hpp) and kModulo (modulo MILP and
 //   the search over II, modulo_milp.hpp).
 // - "twill": kModuloWarp (joint software pipelining + warp specialization, twill.hpp).
 #pragma once
 
-#include <vector>
+#include <optional>
 
-#include <gaus/core/expected.hpp>
-#include <gaus/core/options.hpp>
+#include <gaus/core/option_table.hpp>
 #include <gaus/core/registry.hpp>
+#include <gaus/exact/modulo_milp.hpp>
 #include <gaus/exact/twill.hpp>
 
 namespace gaus {
@@ -19,13 +19,17 @@ void registerExactMethods(MethodRegistry& registry);
 
 namespace gaus::exact {
 
-// Documented options of each method (what `--help-method` prints).
-std::vector<OptionDoc> ilpOptionDocs();
-std::vector<OptionDoc> twillOptionDocs();
+// Options of the "ilp" method, for both kinds of problem it solves. The latency MILP takes the
+// MILP settings it shares with the modulo one (start, symmetry, size guard, normalization) from
+// `search`.
+struct IlpOptions {
+  // Wall clock for the whole call; each MILP also stops at search.milp.timeLimitSeconds.
+  std::optional<double> timeLimitSeconds;
+  ModuloSearchOptions search;
+  std::optional<Cycle> latencyBound;  // latency problems: upper bound on L
+};
 
-// Twill options from a method option map, as the "twill" method reads them; `echo` receives
-// every option with the value used. Fails naming unknown options and unparsable values.
-Expected<TwillOptions> readTwillOptions(
-    const MethodOptions& options, std::vector<std::pair<std::string, std::string>>* echo = nullptr);
+const OptionTable<IlpOptions>& ilpOptionTable();
+const OptionTable<TwillOptions>& twillOptionTable();
 
 }  // namespace gaus::exact

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include <gaus/core/enum_names.hpp>
 #include <gaus/core/problem.hpp>
 #include <gaus/core/result.hpp>
 #include <gaus/exact/cost_normalization.hpp>
@@ -21,8 +22,14 @@ enum class ModuloFormulation {
   kTimeIndexed,   // binary x[v][t] over each op's window (needs an upper bound on L)
   kAuto,          // time-indexed when an upper bound on L is known and the windows are small
 };
-std::string_view toString(ModuloFormulation formulation);
-std::optional<ModuloFormulation> parseModuloFormulation(std::string_view text);
+inline constexpr auto kModuloFormulationNames = makeEnumNames<ModuloFormulation>({
+    {ModuloFormulation::kStageResidue, "stage-residue"},
+    {ModuloFormulation::kTimeIndexed, "time-indexed"},
+    {ModuloFormulation::kAuto, "auto"},
+});
+inline std::string_view toString(ModuloFormulation formulation) {
+  return kModuloFormulationNames.name(formulation);
+}
 
 // Where the first schedule of a modulo MILP comes from (incumbent and bound on L).
 enum class StartHeuristic {
@@ -30,8 +37,14 @@ enum class StartHeuristic {
   kIms,     // iterative modulo scheduling at the fixed II (heuristic module)
   kBest,    // both; the one with the smaller latency
 };
-std::string_view toString(StartHeuristic heuristic);
-std::optional<StartHeuristic> parseStartHeuristic(std::string_view text);
+inline constexpr auto kStartHeuristicNames = makeEnumNames<StartHeuristic>({
+    {StartHeuristic::kGreedy, "greedy"},
+    {StartHeuristic::kIms, "ims"},
+    {StartHeuristic::kBest, "best"},
+});
+inline std::string_view toString(StartHeuristic heuristic) {
+  return kStartHeuristicNames.name(heuristic);
+}
 
 struct ModuloMilpOptions {
   ModuloFormulation formulation = ModuloFormulation::kAuto;

@@ -18,9 +18,11 @@
 #include <utility>
 #include <vector>
 
+#include <gaus/core/enum_names.hpp>
 #include <gaus/core/problem.hpp>
 #include <gaus/core/result.hpp>
 #include <gaus/core/verify.hpp>
+#include <gaus/core/warp_roles.hpp>
 #include <gaus/exact/cost_normalization.hpp>
 #include <gaus/exact/modulo_milp.hpp>
 
@@ -39,11 +41,22 @@ enum class TwillFamily : std::uint8_t {
   kBlockingConcurrency,  // an op with a blocking in-edge runs alone on its warp when it issues
 };
 inline constexpr std::size_t kNumTwillFamilies = 8;
-std::string_view toString(TwillFamily family);
+inline constexpr auto kTwillFamilyNames = makeEnumNames<TwillFamily>({
+    {TwillFamily::kDependence, "dependence"},
+    {TwillFamily::kCapacity, "capacity"},
+    {TwillFamily::kMemory, "memory"},
+    {TwillFamily::kWarpUniqueness, "warp-uniqueness"},
+    {TwillFamily::kVariableLatency, "variable-latency"},
+    {TwillFamily::kRegisterLimit, "register-limit"},
+    {TwillFamily::kSpillDelay, "spill-delay"},
+    {TwillFamily::kBlockingConcurrency, "blocking-concurrency"},
+});
+inline std::string_view toString(TwillFamily family) {
+  return kTwillFamilyNames.name(family);
+}
 // What the family requires, in words ("variable-latency ops run alone on the variable-latency
 // warp"), for explanations.
 std::string_view describe(TwillFamily family);
-std::optional<TwillFamily> parseTwillFamily(std::string_view text);
 inline constexpr std::array<TwillFamily, kNumTwillFamilies> kAllTwillFamilies = {
     TwillFamily::kDependence,     TwillFamily::kCapacity,           TwillFamily::kMemory,
     TwillFamily::kWarpUniqueness, TwillFamily::kVariableLatency,    TwillFamily::kRegisterLimit,
@@ -67,8 +80,13 @@ enum class MemoryModel {
   // Footprints of the values live at each residue (the verifier's rule).
   kCycles,
 };
-std::string_view toString(MemoryModel model);
-std::optional<MemoryModel> parseMemoryModel(std::string_view text);
+inline constexpr auto kMemoryModelNames = makeEnumNames<MemoryModel>({
+    {MemoryModel::kBuffers, "buffers"},
+    {MemoryModel::kCycles, "cycles"},
+});
+inline std::string_view toString(MemoryModel model) {
+  return kMemoryModelNames.name(model);
+}
 
 struct TwillOptions {
   NormalizationOptions normalization;
@@ -109,23 +127,6 @@ struct TwillAttempt {
   std::string describe() const;  // "II=2 L=4 smt sat 0.003s"
 };
 
-// The ops that share one warp set, and what they do.
-struct WarpRole {
-  WarpSet warps = 0;
-  std::vector<OpId> ops;
-  std::string units;  // the units its ops use, "TMA", "TC", "EXP+ALU"
-  bool variableLatency = false;
-};
-
-// A value held in a memory kind, with its buffers x stages.
-struct BufferUsage {
-  OpId op = 0;
-  MemoryId memory = 0;
-  std::int64_t amount = 0;   // per buffer
-  std::int32_t buffers = 0;  // max(1, ceil(lifetime / II)) for a consumed value
-  std::int64_t total() const { return amount * buffers; }
-};
-
 struct RoleSplitReason {
   std::size_t firstRole = 0;
   std::size_t secondRole = 0;
@@ -143,7 +144,8 @@ struct TwillExplanation {
 };
 
 struct TwillSolution {
-  SolveStatus status = SolveStatus::kError;
+  CallStatus call = CallStatus::kOk;
+  ModelStatus status = ModelStatus::kUnknown;
   std::string message;
 
   std::optional<std::int32_t> ii;      // raw cycles
@@ -167,7 +169,6 @@ struct TwillSolution {
   std::vector<TwillAttempt> attempts;
   TwillExplanation explanation;
   std::optional<VerificationReport> verification;  // of `schedule` against the raw problem
-  std::vector<std::pair<std::string, std::string>> options;  // echo, filled by the method
   double seconds = 0.0;
 };
 

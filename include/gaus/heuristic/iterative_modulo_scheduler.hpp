@@ -24,14 +24,21 @@ enum class ImsPlacement {
   // kRau, then kSuccessorBounded at the same II when kRau fails: at least as good as either.
   kBoth,
 };
-std::string_view toString(ImsPlacement placement);  // "rau", "bounded", "both"
-std::optional<ImsPlacement> parseImsPlacement(std::string_view text);
+inline constexpr auto kImsPlacementNames = makeEnumNames<ImsPlacement>({
+    {ImsPlacement::kRau, "rau"},
+    {ImsPlacement::kSuccessorBounded, "bounded"},
+    {ImsPlacement::kBoth, "both"},
+});
+inline std::string_view toString(ImsPlacement placement) {
+  return kImsPlacementNames.name(placement);
+}
 
 struct ImsOptions {
   std::optional<std::int32_t> ii;     // fixed II; unset: search from max(ResMII, RecMII)
   double budgetFactor = 6.0;          // scheduling steps per II attempt = factor * |V|
   std::optional<std::int32_t> maxIi;  // unset: a non-overlapped schedule's length
   ImsPlacement placement = ImsPlacement::kBoth;
+  std::optional<double> timeLimitSeconds;  // wall clock for the whole search; unset: none
 };
 
 // Tries II = MII, MII + 1, ... up to the bound; returns the first II at which the budgeted
@@ -47,8 +54,8 @@ struct ImsOptions {
 // a smaller max II the search may end without one (kTimeout, saying what to raise). A resource of
 // capacity 0 that an op needs, or a distance-0 cycle, is kInfeasible at once.
 //
-// `context` supplies a wall-clock limit and a cancel flag (checked between steps); when either
-// stops the search, the result is kTimeout with the non-overlapped schedule when it applies.
+// The time limit and `context`'s cancel flag are checked between steps; when either stops the
+// search, the result is kTimeout with the non-overlapped schedule when it applies.
 Result iterativeModuloSchedule(const Problem& problem, const ImsOptions& options = {},
                                const RunContext& context = {});
 

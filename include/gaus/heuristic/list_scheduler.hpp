@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include <gaus/core/enum_names.hpp>
 #include <gaus/core/expected.hpp>
 #include <gaus/core/problem.hpp>
 #include <gaus/core/schedule.hpp>
@@ -24,14 +25,23 @@ enum class ListPriority {
   kCustom,      // ListSchedulerOptions::customKey, smaller first (GauS legalization: round(mu))
   kSuccessors,  // more distance-0 successors first (a common tie-break: frees more ops)
 };
-// "height", "alap", "mobility", "custom", "successors"
-std::string_view toString(ListPriority priority);
-std::optional<ListPriority> parseListPriority(std::string_view text);
+inline constexpr auto kListPriorityNames = makeEnumNames<ListPriority>({
+    {ListPriority::kHeight, "height"},
+    {ListPriority::kAlap, "alap"},
+    {ListPriority::kMobility, "mobility"},
+    {ListPriority::kCustom, "custom"},
+    {ListPriority::kSuccessors, "successors"},
+});
+inline std::string_view toString(ListPriority priority) {
+  return kListPriorityNames.name(priority);
+}
 
 struct ListSchedulerOptions {
   ListPriority priority = ListPriority::kHeight;
   // Secondary rule among ops of equal primary priority; the op id breaks remaining ties.
-  ListPriority tieBreak = ListPriority::kAlap;
+  // Successors first measured best on the HeuriGym set (docs/benchmarks.md, "heuristic-tables"):
+  // the method `list` and every list start (GauS, IMS's non-overlapped bound) use this default.
+  ListPriority tieBreak = ListPriority::kSuccessors;
   // kCustom: one key per op, smaller goes first.
   std::vector<double> customKey;
   // Optional earliest start per op (an op never starts before it), e.g. GauS's "never before

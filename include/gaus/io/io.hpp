@@ -47,7 +47,8 @@ struct ReadOptions {
 // "nodes" keys, or the native "format" key).
 Expected<Format> sniffFormat(const std::filesystem::path& path);
 
-// Reads every instance in a file: one for most formats, one per loop for Triton dumps.
+// Reads every instance in a file: one for most formats, one per loop for Triton dumps. A path
+// that names no file but a built-in kernel ("toy_fa", findKernelFile) reads that kernel.
 Expected<std::vector<Instance>> readInstances(const std::filesystem::path& path,
                                               const ReadOptions& options = {});
 

@@ -47,15 +47,18 @@ inline std::vector<std::string> builtInKernels() {
 // registry lacks the method or it finds none (its message goes to the test log).
 inline std::optional<Schedule> methodSchedule(const MethodRegistry& methods,
                                               const std::string& method, const Instance& instance,
-                                              const MethodOptions& options = {}) {
-  if (methods.find(method) == nullptr) return std::nullopt;
+                                              MethodOptions options = {}) {
+  const MethodInfo* info = methods.find(method);
+  if (info == nullptr) return std::nullopt;
+  // A minute at most, unless the caller says otherwise (the loops here take far less).
+  if (info->declares("time_limit") && options.count("time_limit") == 0) {
+    options["time_limit"] = "60";
+  }
   const ProblemKind kind = method == "twill" ? ProblemKind::kModuloWarp : ProblemKind::kModulo;
-  RunContext context;
-  context.timeLimitSeconds = 60.0;
-  const Result result = methods.run(method, instance.problem(kind), options, context);
+  const Result result = methods.run(method, instance.problem(kind), options, RunContext{});
   if (!result.schedule || !result.verified()) {
-    UNSCOPED_INFO(fmt::format("{} on {}: {} {}", method, instance.name, toString(result.status),
-                              result.message));
+    UNSCOPED_INFO(
+        fmt::format("{} on {}: {} {}", method, instance.name, result.statusText(), result.message));
     return std::nullopt;
   }
   return result.schedule;

@@ -46,7 +46,7 @@ TEST_CASE("Triton loops: the protocols of their Twill and ims schedules pass eve
 
       // gaus twill refuses loops whose ops need more warps than the dump's machine has (its
       // warp count is not in the dump yet); the others must generate.
-      MethodOptions options{{"time-limit", "120"}};
+      MethodOptions options{{"time_limit", "120"}};
       const auto twill =
           test::methodSchedule(test::heuristicAndExactMethods(), "twill", instance, options);
       if (!twill) {

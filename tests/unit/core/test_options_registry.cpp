@@ -6,51 +6,181 @@
 
 using namespace gaus;
 
-TEST_CASE("option reader parses typed values and reports typos", "[core][options]") {
-  const MethodOptions options{{"steps", "12"}, {"lr", "0.5"}, {"fast", "yes"}, {"lrr", "1"}};
-  OptionReader reader("demo", options);
-  CHECK(reader.getInt("steps", 3) == 12);
-  CHECK(reader.getDouble("lr", 0.1) == 0.5);
-  CHECK(reader.getBool("fast", false));
-  CHECK(reader.getInt("absent", 7) == 7);
-  const std::string problems = reader.finish();
-  CHECK_THAT(problems, Catch::Contains("unknown option 'lrr'") && Catch::Contains("lr"));
-  // The echo lists every option with the value used, defaults included.
-  CHECK(reader.used().size() == 4);
+namespace {
 
-  const MethodOptions bad{{"steps", "x12"}};
-  OptionReader badReader("demo", bad);
-  badReader.getInt("steps", 3);
-  CHECK_THAT(badReader.finish(), Catch::Contains("'steps' expects an integer, got 'x12'"));
+enum class Mode { kFast, kExact };
+constexpr auto kModeNames = makeEnumNames<Mode>({{Mode::kFast, "fast"}, {Mode::kExact, "exact"}});
+
+struct DemoOptions {
+  std::int64_t steps = 3;
+  double rate = 0.1;
+  bool verbose = false;
+  std::optional<std::int32_t> limit;
+  Mode mode = Mode::kFast;
+  struct {
+    std::string path = "out";
+  } nested;
+};
+
+const OptionTable<DemoOptions>& demoTable() {
+  static const OptionTable<DemoOptions> table = [] {
+    OptionTable<DemoOptions> t("demo");
+    t.add("steps", &DemoOptions::steps, "steps", NumericRange::atLeast(1))
+        .add("rate", &DemoOptions::rate, "rate", NumericRange::aboveUpTo(0, 1))
+        .add("verbose", &DemoOptions::verbose, "talk")
+        .add("limit", &DemoOptions::limit, "cap", NumericRange::atLeast(1))
+        .add("mode", &DemoOptions::mode, kModeNames, "how")
+        .add(
+            "path", [](DemoOptions& o) -> std::string& { return o.nested.path; }, "where")
+        .require([](const DemoOptions& o) -> std::optional<std::string> {
+          if (o.mode == Mode::kExact && o.steps > 10) return "mode exact allows at most 10 steps";
+          return std::nullopt;
+        });
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace
+
+TEST_CASE("option table: defaults come from the struct, values parse by type", "[core][options]") {
+  const auto parsed = demoTable().parse(
+      {{"steps", "12"}, {"rate", "0.5"}, {"verbose", "yes"}, {"limit", "4"}, {"path", "x/y"}});
+  REQUIRE(parsed.ok());
+  CHECK(parsed->steps == 12);
+  CHECK(parsed->rate == 0.5);
+  CHECK(parsed->verbose);
+  CHECK(parsed->limit == 4);
+  CHECK(parsed->mode == Mode::kFast);  // the struct's default
+  CHECK(parsed->nested.path == "x/y");
+  // The echo lists every option in declaration order with the value used, defaults included;
+  // an unset optional echoes as none, and none parses back to unset.
+  const OptionValues defaults = demoTable().echo(DemoOptions{});
+  CHECK(defaults == OptionValues{{"steps", "3"},
+                                 {"rate", "0.1"},
+                                 {"verbose", "false"},
+                                 {"limit", "none"},
+                                 {"mode", "fast"},
+                                 {"path", "out"}});
+  CHECK_FALSE(demoTable().parse({{"limit", "none"}})->limit.has_value());
+  const auto docs = demoTable().docs();
+  REQUIRE(docs.size() == 6);
+  CHECK(docs[0].type == "integer");
+  CHECK(docs[0].range.describe() == ">= 1");
+  CHECK(docs[1].range.describe() == "in (0, 1]");
+  CHECK(docs[3].type == "integer or none");
+  CHECK(docs[4].choices == std::vector<std::string>{"fast", "exact"});
+  CHECK(docs[4].defaultValue == "fast");
+}
+
+TEST_CASE("option table: every problem is named in one message", "[core][options]") {
+  // A typo names the nearest known option; a dash spelling is a typo of the snake_case name.
+  const auto typo = demoTable().parse({{"stpes", "1"}});
+  REQUIRE_FALSE(typo.ok());
+  CHECK_THAT(typo.error(), Catch::StartsWith("method demo: unknown option 'stpes' (did you mean "
+                                             "'steps'?)") &&
+                               Catch::Contains("known: steps, rate"));
+  CHECK_THAT(demoTable().parse({{"ste-ps", "1"}}).error(), Catch::Contains("did you mean 'steps'"));
+  CHECK_THAT(demoTable().parse({{"zzzzzz", "1"}}).error(), !Catch::Contains("did you mean"));
+
+  const auto bad = demoTable().parse(
+      {{"steps", "x12"}, {"rate", "2"}, {"verbose", "maybe"}, {"mode", "slow"}, {"limit", "0"}});
+  REQUIRE_FALSE(bad.ok());
+  CHECK_THAT(bad.error(), Catch::Contains("option 'steps' expects an integer, got 'x12'") &&
+                              Catch::Contains("option 'rate' = 2 must be in (0, 1]") &&
+                              Catch::Contains("option 'verbose' expects true or false") &&
+                              Catch::Contains("option 'mode' expects fast or exact, got 'slow'") &&
+                              Catch::Contains("option 'limit' = 0 must be >= 1"));
+  // 2^31 does not fit the int32 field.
+  CHECK_THAT(demoTable().parse({{"limit", "2147483648"}}).error(), Catch::Contains("fits 32 bits"));
+  // Rules across fields run once every field parsed.
+  CHECK_THAT(demoTable().parse({{"mode", "exact"}, {"steps", "11"}}).error(),
+             Catch::Contains("mode exact allows at most 10 steps"));
+  CHECK(demoTable().parse({{"mode", "exact"}, {"steps", "10"}}).ok());
+}
+
+TEST_CASE(
+    "registry: a method's own option beats a generic setting, which applies only where "
+    "declared",
+    "[core][registry]") {
+  const MethodInfo method = makeMethod<DemoOptions>(
+      "demo", "demo", {ProblemKind::kLatency}, demoTable(),
+      [](const Problem&, const DemoOptions&, const RunContext&) { return Result{}; });
+  const AppliedSettings applied =
+      applySettings(method, {{"steps", "5"}}, {{"steps", "7"}, {"rate", "0.2"}, {"seed", "3"}});
+  CHECK(applied.options == MethodOptions{{"steps", "5"}, {"rate", "0.2"}});
+  CHECK(applied.ignored == std::vector<std::string>{"seed"});
+  const auto resolved = method.resolveOptions(applied.options);
+  REQUIRE(resolved.ok());
+  CHECK(resolved->front() == std::pair<std::string, std::string>{"steps", "5"});
+}
+
+TEST_CASE("registry: the kind of problem is inferred from the graph", "[core][registry]") {
+  const auto toy = test::toyFlashAttention();  // O -> O is loop-carried
+  const auto solves = [](std::vector<ProblemKind> kinds) {
+    MethodInfo method;
+    method.kinds = std::move(kinds);
+    return method;
+  };
+  const MethodInfo all =
+      solves({ProblemKind::kLatency, ProblemKind::kLatencyBounded, ProblemKind::kModulo});
+  CHECK(inferProblemKind(*toy.graph, all, false, false) == ProblemKind::kModulo);
+  CHECK(inferProblemKind(*toy.graph, solves({ProblemKind::kModuloWarp}), false, false) ==
+        ProblemKind::kModuloWarp);
+  GraphBuilder builder("chain");
+  const OpId a = builder.addOp("a", 1);
+  const OpId b = builder.addOp("b", 1);
+  builder.addEdge(a, b);
+  const auto chain = test::makeInstance(std::move(builder), Machine{});
+  CHECK(inferProblemKind(*chain.graph, all, false, false) == ProblemKind::kLatency);
+  CHECK(inferProblemKind(*chain.graph, all, false, true) == ProblemKind::kLatencyBounded);
+  CHECK(inferProblemKind(*chain.graph, all, true, false) == ProblemKind::kModulo);
 }
 
 TEST_CASE("registry verifies what a method returns", "[core][registry]") {
   MethodRegistry registry;
   // A method that returns a fixed schedule: legal for the toy at II 2, illegal at II 1.
-  registry.add({"fixed",
-                "returns S:0 P:2 O:3",
-                {ProblemKind::kModulo},
-                {},
-                [](const Problem& problem, const MethodOptions&, const RunContext&) {
-                  Result result;
-                  result.status = SolveStatus::kFeasible;
-                  Schedule schedule;
-                  schedule.start = {0, 2, 3};
-                  schedule.ii = problem.ii.value_or(2);
-                  result.schedule = schedule;
-                  return result;
-                }});
+  registry.add(
+      makeMethod<DemoOptions>("fixed", "returns S:0 P:2 O:3", {ProblemKind::kModulo}, demoTable(),
+                              [](const Problem& problem, const DemoOptions&, const RunContext&) {
+                                Result result;
+                                result.status = ModelStatus::kFeasible;
+                                Schedule schedule;
+                                schedule.start = {0, 2, 3};
+                                schedule.ii = problem.ii.value_or(2);
+                                result.schedule = schedule;
+                                return result;
+                              }));
   const auto toy = test::toyFlashAttention();
   const Result good = registry.run("fixed", toy.problem(ProblemKind::kModulo, std::nullopt, 2), {});
-  CHECK(good.status == SolveStatus::kFeasible);
+  CHECK(good.status == ModelStatus::kFeasible);
   CHECK(good.verified());
+  CHECK(good.options == demoTable().echo(DemoOptions{}));
   const Result bad = registry.run("fixed", toy.problem(ProblemKind::kModulo, std::nullopt, 1), {});
-  CHECK(bad.status == SolveStatus::kError);
+  CHECK(bad.failed());
   CHECK_FALSE(bad.verified());
   CHECK_THAT(bad.message, Catch::Contains("fails verification"));
+
+  const Result badOption =
+      registry.run("fixed", toy.problem(ProblemKind::kModulo, std::nullopt, 2), {{"steps", "0"}});
+  CHECK(badOption.failed());
+  CHECK_THAT(badOption.message, Catch::Contains("'steps' = 0 must be >= 1"));
 
   const Result unknown = registry.run("nope", toy.problem(ProblemKind::kModulo), {});
   CHECK_THAT(unknown.message, Catch::Contains("unknown method 'nope'") && Catch::Contains("fixed"));
   const Result wrongKind = registry.run("fixed", toy.problem(ProblemKind::kLatency), {});
   CHECK_THAT(wrongKind.message, Catch::Contains("does not solve latency problems"));
+}
+
+TEST_CASE("attempt records print the one status model", "[core][result]") {
+  Attempt attempt;
+  attempt.phase = "smt";
+  attempt.ii = 2;
+  attempt.latency = 4;
+  attempt.status = ModelStatus::kInfeasible;
+  attempt.seconds = 0.25;
+  CHECK(attempt.describe() == "II=2 L=4 smt infeasible 0.250s");
+  attempt.call = CallStatus::kError;
+  CHECK(attempt.statusText() == "error");
+  CHECK(errorResult("x").statusText() == "error");
 }

@@ -39,7 +39,7 @@ constexpr double kOneSecondLimitReturnsWithin = 1.0 + 1.05 + 1.0;
 TEST_CASE("modulo MILP: a 1 s limit holds on Triton FA at II 1325 in raw cycles",
           "[exact][guards][shared]") {
   // 31 ops, II = 1325 (the MII): the stage/residue model has 41107 variables and 6.8 M nonzeros,
-  // under the default max-nonzeros (8 M); CBC's root LP alone takes over a minute. The solve is
+  // under the default max_nonzeros (8 M); CBC's root LP alone takes over a minute. The solve is
   // stopped at the limit plus the grace (1 + 1.05 s), nothing is found (no heuristic reaches a
   // schedule at II 1325), and the verdict says so.
   const Instance fa = readTriton("case3_FA.ddg.json");
@@ -52,9 +52,9 @@ TEST_CASE("modulo MILP: a 1 s limit holds on Triton FA at II 1325 in raw cycles"
   CHECK(attempt.seconds < kOneSecondLimitReturnsWithin);
 }
 
-TEST_CASE("modulo MILP: a model above max-nonzeros is refused before it is built",
+TEST_CASE("modulo MILP: a model above max_nonzeros is refused before it is built",
           "[exact][guards][shared]") {
-  // The same model with max-nonzeros = 1 M: refused with its size, the limit and what to change.
+  // The same model with max_nonzeros = 1 M: refused with its size, the limit and what to change.
   // Variables by hand: a residue binary per op and residue (31 x 1325), a stage per op (31) and
   // L: 41107.
   const Instance fa = readTriton("case3_FA.ddg.json");
@@ -64,7 +64,7 @@ TEST_CASE("modulo MILP: a model above max-nonzeros is refused before it is built
   CHECK(attempt.verdict == AttemptVerdict::kError);
   CHECK(attempt.variables == 31 * 1325 + 31 + 1);
   CHECK_THAT(attempt.detail, Catch::Contains("41107 variables") &&
-                                 Catch::Contains("above max-nonzeros=1000000") &&
+                                 Catch::Contains("above max_nonzeros=1000000") &&
                                  Catch::Contains("normalize=on"));
   CHECK(attempt.seconds < 1.0);
 
@@ -72,8 +72,8 @@ TEST_CASE("modulo MILP: a model above max-nonzeros is refused before it is built
   MethodRegistry registry;
   registerExactMethods(registry);
   const Result search = registry.run("ilp", fa.problem(ProblemKind::kModulo),
-                                     {{"normalize", "off"}, {"max-nonzeros", "1000000"}});
-  CHECK(search.status == SolveStatus::kError);
+                                     {{"normalize", "off"}, {"max_nonzeros", "1000000"}});
+  CHECK(search.failed());
   CHECK_THAT(search.message, Catch::Contains("II=1325"));
 }
 
@@ -93,7 +93,7 @@ TEST_CASE("latency MILP: a 1 s limit holds on Triton FA in raw cycles, list sche
   const Result result = solveLatencyMilp(problem, options);
   const double seconds = secondsSince(begin);
   INFO(result.message);
-  CHECK(result.status == SolveStatus::kTimeout);
+  CHECK(result.status == ModelStatus::kTimeout);
   REQUIRE(result.schedule);
   CHECK(verify(problem, *result.schedule).ok());
   CHECK(seconds < kOneSecondLimitReturnsWithin);
@@ -110,16 +110,16 @@ TEST_CASE("progress: one line per attempt from the modulo search and from twill"
   search.startFromOne = true;
   search.progress = [&](std::string_view line) { lines.emplace_back(line); };
   const Result modulo = searchModulo(toy.problem(ProblemKind::kModulo), search);
-  REQUIRE(modulo.status == SolveStatus::kOptimal);
+  REQUIRE(modulo.status == ModelStatus::kOptimal);
   REQUIRE(lines.size() == 2);
-  CHECK_THAT(lines[0], Catch::StartsWith("ilp: II=1 infeasible"));
-  CHECK_THAT(lines[1], Catch::StartsWith("ilp: II=2 optimal"));
+  CHECK_THAT(lines[0], Catch::StartsWith("ilp: II=1 milp infeasible"));
+  CHECK_THAT(lines[1], Catch::StartsWith("ilp: II=2 L=4 milp optimal"));
 
   lines.clear();
   TwillOptions twill;
   twill.progress = [&](std::string_view line) { lines.emplace_back(line); };
   const TwillSolution solution = solveTwill(toy.problem(ProblemKind::kModuloWarp), twill);
-  REQUIRE(solution.status == SolveStatus::kOptimal);
+  REQUIRE(solution.status == ModelStatus::kOptimal);
   REQUIRE(lines.size() == solution.attempts.size());
   for (std::size_t i = 0; i < lines.size(); ++i) {
     CHECK(lines[i] == "twill: " + solution.attempts[i].describe());

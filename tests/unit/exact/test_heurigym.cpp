@@ -41,7 +41,7 @@ int checkFolder(const std::string& folder, const std::vector<std::string>& names
     CHECK(report.metrics.latency <= listLatency);
     const auto baseline = instance->reference.find("baseline_latency");
     REQUIRE(baseline != instance->reference.end());
-    if (result.status == SolveStatus::kOptimal) {
+    if (result.status == ModelStatus::kOptimal) {
       ++proven;
       CHECK(static_cast<double>(report.metrics.latency) == baseline->second);
     }

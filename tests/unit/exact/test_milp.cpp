@@ -160,7 +160,7 @@ TEST_CASE("normalization: a normalized modulo schedule maps back to a legal raw 
   const Result result = searchModulo(problem, options);
   REQUIRE(result.schedule);
   CHECK(verify(problem, *result.schedule).ok());
-  CHECK(result.status == SolveStatus::kFeasible);  // optimal only in normalized units
+  CHECK(result.status == ModelStatus::kFeasible);  // optimal only in normalized units
   CHECK(*result.schedule->ii == 2000);
 }
 
@@ -173,7 +173,7 @@ TEST_CASE("latency MILP: matches brute force on small random DAGs", "[exact][lat
     const Problem problem = problemOf(instance, ProblemKind::kLatency);
     const Result result = solveLatencyMilp(problem);
     INFO("seed " << seed << ": " << result.message);
-    REQUIRE(result.status == SolveStatus::kOptimal);
+    REQUIRE(result.status == ModelStatus::kOptimal);
     REQUIRE(result.schedule);
     CHECK(verify(problem, *result.schedule).ok());
     const auto reference = test::bruteForceMinLatency(problem, std::nullopt, 40);
@@ -188,7 +188,7 @@ TEST_CASE("latency MILP: the hand-checked chain and a two-unit fork", "[exact][l
   // chain a -> b -> c -> d, latencies 1, 2, 3, 1: the critical path 7 is the optimum.
   const auto chain = test::chainOfFour();
   const Result result = solveLatencyMilp(chain.problem(ProblemKind::kLatency));
-  REQUIRE(result.status == SolveStatus::kOptimal);
+  REQUIRE(result.status == ModelStatus::kOptimal);
   CHECK(*result.objective == 7);
   // Four independent 2-cycle ops on one unit of capacity 2: two waves, L = 4.
   Machine machine;
@@ -200,7 +200,7 @@ TEST_CASE("latency MILP: the hand-checked chain and a two-unit fork", "[exact][l
   }
   const auto fork = test::makeInstance(std::move(builder), machine);
   const Result forked = solveLatencyMilp(fork.problem(ProblemKind::kLatency));
-  REQUIRE(forked.status == SolveStatus::kOptimal);
+  REQUIRE(forked.status == ModelStatus::kOptimal);
   CHECK(*forked.objective == 4);
 }
 
@@ -223,7 +223,7 @@ TEST_CASE("modulo MILP: toy FA is infeasible at II 1 and has L 4 at II 2", "[exa
     CHECK(verify(problem, *atTwo.schedule).ok());
   }
   const Result search = searchModulo(problem);
-  CHECK(search.status == SolveStatus::kOptimal);
+  CHECK(search.status == ModelStatus::kOptimal);
   CHECK(*search.objective == 2);
 }
 
@@ -296,7 +296,7 @@ TEST_CASE("modulo MILP: a recurrence fixing two clashing residues makes MII infe
     CHECK(solveModuloAtIi(problem, 2, options).verdict == AttemptVerdict::kInfeasible);
   }
   const Result search = searchModulo(problem);
-  REQUIRE(search.status == SolveStatus::kOptimal);
+  REQUIRE(search.status == ModelStatus::kOptimal);
   CHECK(*search.objective == 3);
   CHECK(*search.bounds.lowerBound == 3);  // II = 2 proven infeasible
   CHECK(verify(problem, *search.schedule).ok());
@@ -314,8 +314,8 @@ TEST_CASE("modulo search: from MII and from 1 give the same II", "[exact][modulo
     const Result a = searchModulo(problem, fromMii);
     const Result b = searchModulo(problem, fromOne);
     INFO("seed " << seed);
-    REQUIRE(a.status == SolveStatus::kOptimal);
-    REQUIRE(b.status == SolveStatus::kOptimal);
+    REQUIRE(a.status == ModelStatus::kOptimal);
+    REQUIRE(b.status == ModelStatus::kOptimal);
     CHECK(*a.objective == *b.objective);
     CHECK(*a.schedule->ii >= *a.bounds.lowerBound);
   }

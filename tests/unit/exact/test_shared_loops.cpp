@@ -43,7 +43,7 @@ void checkMinIi(const std::string& loop, std::int64_t expectedMinIi,
   options.milp.timeLimitSeconds = timeLimit;
   const Result result = searchModulo(problem, options);
   std::string log;
-  for (const auto& line : result.log) log += line + "\n";
+  for (const auto& attempt : result.attempts) log += attempt.describe() + "\n";
   INFO(result.message << "\n" << log);
   REQUIRE(result.schedule);
   CHECK(verify(problem, *result.schedule).ok());

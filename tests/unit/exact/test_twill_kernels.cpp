@@ -108,7 +108,7 @@ Instance withSpillCost(const Instance& instance, std::int32_t cost) {
 std::int32_t smallestModuloFeasibleIi(const Instance& instance) {
   ModuloSearchOptions options;
   const Result result = searchModulo(instance.problem(ProblemKind::kModulo), options);
-  REQUIRE(result.status == SolveStatus::kOptimal);
+  REQUIRE(result.status == ModelStatus::kOptimal);
   return *result.schedule->ii;
 }
 
@@ -126,7 +126,7 @@ TEST_CASE("twill toy FA: I = 1 infeasible, I* = 2, L = 4, S:0 and O:3", "[exact]
     CHECK(checkTwill(problem, 1, latency).verdict == SmtVerdict::kUnsat);
   }
   const TwillSolution solution = solve(toy);
-  REQUIRE(solution.status == SolveStatus::kOptimal);
+  REQUIRE(solution.status == ModelStatus::kOptimal);
   CHECK(*solution.ii == 2);
   CHECK(*solution.latency == 4);
   CHECK(*solution.stages == 2);
@@ -158,19 +158,26 @@ TEST_CASE("twill through the registry: verified, with the attempt log and the ex
   registerExactMethods(registry);
   const auto toy = loadKernel("toy_fa");
   const Result result = registry.run("twill", toy.problem(ProblemKind::kModuloWarp),
-                                     {{"explain", "true"}, {"time-limit", "30"}});
+                                     {{"explain", "true"}, {"time_limit", "30"}});
   INFO(result.message);
-  REQUIRE(result.status == SolveStatus::kOptimal);
+  REQUIRE(result.status == ModelStatus::kOptimal);
   CHECK(result.verified());
   CHECK(*result.objective == 2);
-  // One MILP line and one SMT line at II = 2, then the explanation.
-  CHECK_THAT(result.log.front(), Catch::Contains("II=2 L=4 milp optimal"));
-  CHECK(std::any_of(result.log.begin(), result.log.end(), [](const std::string& line) {
-    return line.find("explain: II: ResMII: unit TC") != std::string::npos;
+  // One MILP attempt and one SMT attempt at II = 2, then the explanation.
+  REQUIRE(result.attempts.size() >= 2);
+  CHECK(result.attempts[0].phase == "milp");
+  CHECK(result.attempts[0].ii == 2);
+  CHECK(result.attempts[0].latency == 4);
+  CHECK(result.attempts[0].status == ModelStatus::kOptimal);
+  CHECK(result.attempts[1].phase == "smt");
+  CHECK(result.attempts[1].status == ModelStatus::kFeasible);
+  CHECK(std::any_of(result.notes.begin(), result.notes.end(), [](const auto& note) {
+    return note.first == "explanation" &&
+           note.second.find("II: ResMII: unit TC") != std::string::npos;
   }));
   const Result unknown =
       registry.run("twill", toy.problem(ProblemKind::kModuloWarp), {{"disable", "registers"}});
-  CHECK(unknown.status == SolveStatus::kError);
+  CHECK(unknown.failed());
   CHECK_THAT(unknown.message, Catch::Contains("unknown family 'registers'"));
 }
 
@@ -181,7 +188,7 @@ TEST_CASE("twill GEMM (Hopper): loads on the variable-latency warp, MMA apart, I
   // producer/consumer split of CUTLASS and Triton, with 2 warps proven minimal.
   const auto gemm = loadKernel("gemm_hopper");
   const TwillSolution solution = solve(gemm);
-  REQUIRE(solution.status == SolveStatus::kOptimal);
+  REQUIRE(solution.status == ModelStatus::kOptimal);
   CHECK(*solution.ii == 4);
   const auto& warps = *solution.schedule->warps;
   CHECK(warps[opNamed(gemm, "load_a")] == WarpSet{1});
@@ -204,7 +211,7 @@ TEST_CASE("twill FA forward (Hopper, two sub-tiles): I* = ResMII(TC), FA3 ping-p
   TwillOptions options;
   options.explain = true;
   const TwillSolution solution = solve(fa, options);
-  REQUIRE(solution.status == SolveStatus::kOptimal);
+  REQUIRE(solution.status == ModelStatus::kOptimal);
   const std::int64_t resMiiTc = computeResMii(*fa.graph, *fa.machine).value;
   CHECK(resMiiTc == 16);
   CHECK(*solution.ii == resMiiTc);
@@ -244,7 +251,7 @@ TEST_CASE("twill FA forward (Blackwell, two sub-tiles): I* = 16 and the roles fo
   // - no cross-warp communication: every fixed-latency op's spill cost above any L tried.
   const auto fa = loadKernel("fa_fwd_blackwell");
   const TwillSolution solution = solve(fa);
-  REQUIRE(solution.status == SolveStatus::kOptimal);
+  REQUIRE(solution.status == ModelStatus::kOptimal);
   CHECK(*solution.ii == 16);
   CHECK(solution.warpsUsed == 4);
   CHECK(solution.warpsProvenMinimal);
@@ -264,7 +271,7 @@ TEST_CASE("twill FA Blackwell ablation: 3 warps are UNSAT at I = 16", "[exact][t
   TwillOptions options;
   options.maxIi = smallest;
   options.warps = 3;
-  CHECK(solve(fa, options).status == SolveStatus::kInfeasible);
+  CHECK(solve(fa, options).status == ModelStatus::kInfeasible);
 }
 
 TEST_CASE("twill FA Blackwell ablation: no sub-tiling is UNSAT at its smallest I",
@@ -273,7 +280,7 @@ TEST_CASE("twill FA Blackwell ablation: no sub-tiling is UNSAT at its smallest I
   TwillOptions options;
   options.maxIi = smallestModuloFeasibleIi(single);
   const TwillSolution solution = solve(single, options);
-  CHECK(solution.status == SolveStatus::kInfeasible);
+  CHECK(solution.status == ModelStatus::kInfeasible);
 }
 
 TEST_CASE("twill FA Blackwell ablation: no cross-warp communication is UNSAT at I = 16",
@@ -281,7 +288,7 @@ TEST_CASE("twill FA Blackwell ablation: no cross-warp communication is UNSAT at 
   const auto fa = loadKernel("fa_fwd_blackwell");
   TwillOptions options;
   options.maxIi = smallestModuloFeasibleIi(fa);
-  CHECK(solve(withSpillCost(fa, 64), options).status == SolveStatus::kInfeasible);
+  CHECK(solve(withSpillCost(fa, 64), options).status == ModelStatus::kInfeasible);
 }
 
 TEST_CASE("twill search: a blocking wait pushes II above MII, and the explanation says why",
@@ -303,7 +310,7 @@ TEST_CASE("twill search: a blocking wait pushes II above MII, and the explanatio
   TwillOptions options;
   options.explain = true;
   const TwillSolution solution = solve(instance, options);
-  REQUIRE(solution.status == SolveStatus::kOptimal);
+  REQUIRE(solution.status == ModelStatus::kOptimal);
   CHECK(solution.mii == 3);
   CHECK(*solution.ii == 4);
   REQUIRE(solution.explanation.iiFailures.size() == 1);
@@ -329,7 +336,7 @@ TEST_CASE("twill search: nothing satisfiable up to the bound names the blocking 
   builder.addEdge(a, b, 1, 0);
   const auto instance = test::makeInstance(std::move(builder), machine);
   const TwillSolution solution = solve(instance);
-  CHECK(solution.status == SolveStatus::kInfeasible);
+  CHECK(solution.status == ModelStatus::kInfeasible);
   CHECK_THAT(solution.message, Catch::Contains("register-limit"));
   CHECK_FALSE(solution.schedule);
   // Every II from MII to the bound was tried and logged.
@@ -344,19 +351,23 @@ TEST_CASE("ilp through the registry: latency and modulo problems, options checke
   const auto toy = loadKernel("toy_fa");
   // Latency: S, P, O in a chain of 1-cycle ops: L = 3. Modulo: II = 2 (TWILL.md toy).
   const Result latency = registry.run("ilp", toy.problem(ProblemKind::kLatency), {});
-  REQUIRE(latency.status == SolveStatus::kOptimal);
+  REQUIRE(latency.status == ModelStatus::kOptimal);
   CHECK(latency.verified());
   CHECK(*latency.objective == 3);
   const Result modulo = registry.run("ilp", toy.problem(ProblemKind::kModulo),
-                                     {{"formulation", "stage-residue"}, {"search-from", "1"}});
-  REQUIRE(modulo.status == SolveStatus::kOptimal);
+                                     {{"milp_model", "stage-residue"}, {"search_from", "1"}});
+  REQUIRE(modulo.status == ModelStatus::kOptimal);
   CHECK(modulo.verified());
   CHECK(*modulo.objective == 2);
-  CHECK(modulo.log.size() == 2);  // II = 1 infeasible, II = 2 optimal
-  const Result typo = registry.run("ilp", toy.problem(ProblemKind::kModulo), {{"formulaton", "x"}});
-  CHECK(typo.status == SolveStatus::kError);
-  CHECK_THAT(typo.message, Catch::Contains("unknown option 'formulaton'"));
+  // II = 1 infeasible, II = 2 optimal.
+  REQUIRE(modulo.attempts.size() == 2);
+  CHECK(modulo.attempts[0].status == ModelStatus::kInfeasible);
+  CHECK(modulo.attempts[1].status == ModelStatus::kOptimal);
+  const Result typo = registry.run("ilp", toy.problem(ProblemKind::kModulo), {{"milp_modle", "x"}});
+  CHECK(typo.failed());
+  CHECK_THAT(typo.message,
+             Catch::Contains("unknown option 'milp_modle' (did you mean 'milp_model'?)"));
   const Result bad = registry.run("ilp", toy.problem(ProblemKind::kModulo), {{"normalize", "yes"}});
-  CHECK(bad.status == SolveStatus::kError);
-  CHECK_THAT(bad.message, Catch::Contains("'normalize' expects on, off or auto"));
+  CHECK(bad.failed());
+  CHECK_THAT(bad.message, Catch::Contains("'normalize' expects off, on or auto, got 'yes'"));
 }

@@ -54,7 +54,7 @@ inline std::int64_t scheduleLoopWithIms(const Instance& instance) {
   const Problem problem = instance.problem(ProblemKind::kModulo);
   const Result result = heuristicRegistry().run("ims", problem, {});
   INFO(result.message);
-  REQUIRE(result.status == SolveStatus::kFeasible);
+  REQUIRE(result.status == ModelStatus::kFeasible);
   REQUIRE(result.schedule);
   REQUIRE(result.schedule->ii);
   CHECK(result.verified());

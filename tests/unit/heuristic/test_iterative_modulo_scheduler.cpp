@@ -93,7 +93,7 @@ TEST_CASE("ims: toy Flash-Attention gets II 2 (ResMII 2 on TC, RecMII 1)", "[heu
   const auto toy = test::toyFlashAttention();
   const Problem problem = toy.problem(ProblemKind::kModulo);
   const Result result = iterativeModuloSchedule(problem);
-  REQUIRE(result.status == SolveStatus::kFeasible);
+  REQUIRE(result.status == ModelStatus::kFeasible);
   REQUIRE(result.schedule);
   CHECK(result.schedule->ii == 2);
   CHECK(result.schedule->start == std::vector<Cycle>{0, 1, 3});
@@ -117,7 +117,7 @@ TEST_CASE("ims: a recurrence binds II (RecMII 6 > ResMII 2)", "[heuristic][ims]"
   const auto loop = recurrenceBound();
   const Problem problem = loop.problem(ProblemKind::kModulo);
   const Result result = iterativeModuloSchedule(problem);
-  REQUIRE(result.status == SolveStatus::kFeasible);
+  REQUIRE(result.status == ModelStatus::kFeasible);
   REQUIRE(result.schedule);
   CHECK(result.schedule->ii == 6);
   CHECK(result.schedule->start == std::vector<Cycle>{0, 2, 5});
@@ -140,7 +140,7 @@ TEST_CASE("ims: a fixed II is used as given, and one below MII is infeasible", "
 
   options.ii = 1;
   const Result atOne = iterativeModuloSchedule(problem, options);
-  CHECK(atOne.status == SolveStatus::kInfeasible);
+  CHECK(atOne.status == ModelStatus::kInfeasible);
   CHECK_FALSE(atOne.schedule);
   CHECK_THAT(atOne.message,
              Catch::Contains("II=1 is below the lower bound MII=2") && Catch::Contains("TC"));
@@ -164,10 +164,14 @@ TEST_CASE("ims: an op whose wrapped block overfills its resource skips that II",
   CHECK(result.schedule->ii == 4);
   CHECK(result.bounds.lowerBound == 3.0);
   CHECK_FALSE(result.bounds.iiProvenOptimal);
-  // One log line for II 3: no placement rule is tried once an op cannot fit by itself.
-  REQUIRE(result.log.size() == 2);
-  CHECK_THAT(result.log.front(),
-             Catch::Contains("II=3 (rau placement): op w alone needs 4 units of resource R"));
+  // One attempt at II 3, proven infeasible: no placement rule is tried once an op cannot fit
+  // by itself.
+  REQUIRE(result.attempts.size() == 2);
+  const Attempt& first = result.attempts.front();
+  CHECK(first.ii == 3);
+  CHECK(first.phase == "rau placement");
+  CHECK(first.status == ModelStatus::kInfeasible);
+  CHECK_THAT(first.detail, Catch::Contains("op w alone needs 4 units of resource R"));
   CHECK(verify(problem, *result.schedule).ok());
 }
 
@@ -175,7 +179,7 @@ TEST_CASE("ims: a resource of capacity 0 that an op needs is infeasible at once"
           "[heuristic][ims]") {
   const auto instance = test::zeroCapacityLoop();
   const Result result = iterativeModuloSchedule(instance.problem(ProblemKind::kModulo));
-  CHECK(result.status == SolveStatus::kInfeasible);
+  CHECK(result.status == ModelStatus::kInfeasible);
   CHECK_FALSE(result.schedule);
   CHECK_THAT(result.message, Catch::Contains("op x needs 1 unit(s) of resource NONE") &&
                                  Catch::Contains("capacity is 0"));
@@ -191,7 +195,7 @@ TEST_CASE("ims: when the budget runs out everywhere, the non-overlapped schedule
   ImsOptions options;
   options.budgetFactor = 0.5;
   const Result fallback = iterativeModuloSchedule(problem, options);
-  REQUIRE(fallback.status == SolveStatus::kFeasible);
+  REQUIRE(fallback.status == ModelStatus::kFeasible);
   REQUIRE(fallback.schedule);
   CHECK(fallback.schedule->ii == 3);
   CHECK(fallback.schedule->start == std::vector<Cycle>{0, 1, 2});
@@ -203,7 +207,7 @@ TEST_CASE("ims: when the budget runs out everywhere, the non-overlapped schedule
   // Below the non-overlapped II nothing is guaranteed: kTimeout, saying what to raise.
   options.maxIi = 2;
   const Result capped = iterativeModuloSchedule(problem, options);
-  CHECK(capped.status == SolveStatus::kTimeout);
+  CHECK(capped.status == ModelStatus::kTimeout);
   CHECK_FALSE(capped.schedule);
   CHECK_THAT(capped.message, Catch::Contains("raise budget_factor, or max_ii") &&
                                  Catch::Contains("exists at II=3"));
@@ -212,11 +216,11 @@ TEST_CASE("ims: when the budget runs out everywhere, the non-overlapped schedule
 TEST_CASE("ims: an expired time limit stops the search with the non-overlapped schedule",
           "[heuristic][ims]") {
   const auto toy = test::toyFlashAttention();
-  RunContext context;
-  context.timeLimitSeconds = 0.0;
+  ImsOptions options;
+  options.timeLimitSeconds = 0.0;
   const Problem problem = toy.problem(ProblemKind::kModulo);
-  const Result result = iterativeModuloSchedule(problem, {}, context);
-  CHECK(result.status == SolveStatus::kTimeout);
+  const Result result = iterativeModuloSchedule(problem, options);
+  CHECK(result.status == ModelStatus::kTimeout);
   REQUIRE(result.schedule);
   CHECK(result.schedule->ii == 3);
   CHECK(verify(problem, *result.schedule).ok());
@@ -234,7 +238,7 @@ TEST_CASE("ims: random loop bodies verify with MII <= II <= the non-overlapped I
           test::randomProblem(loopShape(shape, ops, seed), ProblemKind::kModulo);
       const Result result = iterativeModuloSchedule(problem);
       INFO("shape " << shape << " seed " << seed << ": " << result.message);
-      REQUIRE(result.status == SolveStatus::kFeasible);
+      REQUIRE(result.status == ModelStatus::kFeasible);
       REQUIRE(result.schedule);
       const auto report = verify(problem, *result.schedule);
       INFO(report.summary());
@@ -264,13 +268,16 @@ TEST_CASE("ims: a horizon on a modulo problem raises II until one iteration fits
   const auto toy = test::toyFlashAttention();
   const Problem problem = toy.problem(ProblemKind::kModulo, 3);
   const Result result = iterativeModuloSchedule(problem);
-  REQUIRE(result.status == SolveStatus::kFeasible);
+  REQUIRE(result.status == ModelStatus::kFeasible);
   REQUIRE(result.schedule);
   CHECK(result.schedule->ii == 3);
   CHECK(result.schedule->start == std::vector<Cycle>{0, 1, 2});
   CHECK_FALSE(result.bounds.iiProvenOptimal);
-  CHECK_THAT(result.log.front(), Catch::Contains("II=2 (rau placement): scheduled, but its "
-                                                 "length 4 exceeds D=3"));
+  const Attempt& first = result.attempts.front();
+  CHECK(first.ii == 2);
+  CHECK(first.latency == 4);
+  CHECK(first.status == ModelStatus::kUnknown);
+  CHECK_THAT(first.detail, Catch::Contains("exceeds D=3"));
   CHECK(verify(problem, *result.schedule).ok());
 }
 

@@ -1,0 +1,121 @@
+// The results file of an experiment: JSON lines, one record per run ("gaus-result-1",
+// docs/formats.md "Results"). The experiment runner appends records with formatResultRecord; the
+// report reads them back with readResults, which tolerates unknown fields, missing optional ones
+// and lines a crash left half-written (skipped, counted and named by line number).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <gaus/core/expected.hpp>
+
+namespace gaus::report {
+
+inline constexpr std::string_view kResultFormat = "gaus-result-1";
+
+// How a run ended. A superset of the methods' SolveStatus: the runner adds what only it can
+// see from outside the method (a crash, running out of memory, a result it could not classify).
+enum class RunStatus {
+  kOptimal,
+  kFeasible,
+  kInfeasible,
+  kTimeout,
+  kUnknown,
+  kError,
+  kCrashed,
+  kOutOfMemory,
+};
+std::string_view toString(RunStatus status);  // "optimal", ..., "out_of_memory"
+std::optional<RunStatus> parseRunStatus(std::string_view text);
+
+// True for optimal and feasible: the method says it returned a schedule it stands by.
+bool isSuccess(RunStatus status);
+
+struct ResultGraph {
+  std::string id;    // "heurigym/small/ewf": what runs on the same graph share
+  std::string path;  // the graph file (optionally "FILE#SELECTOR"); may be empty
+  std::string hash;  // "sha256:<hex>"; may be empty
+  std::optional<std::int64_t> ops;
+  std::optional<std::int64_t> edges;
+};
+
+struct ResultProblem {
+  std::string kind;  // "latency", "latency-bounded", "modulo", "modulo-warp", "stages"
+  std::string machine;
+  std::optional<std::int64_t> horizon;
+  std::optional<std::int64_t> ii;
+};
+
+struct ResultObjective {
+  std::string name;  // "latency", "ii", "peak_memory", ...: always minimized
+  double value = 0.0;
+};
+
+// One step of a method's search (an II tried, a horizon tried, one MILP or SMT call).
+struct ResultAttempt {
+  std::string phase;  // "milp", "smt", "horizon", "ii", ...
+  std::optional<std::int64_t> ii;
+  std::optional<std::int64_t> latency;
+  std::optional<std::int64_t> horizon;
+  std::optional<RunStatus> status;
+  std::optional<double> seconds;
+  std::optional<double> bound;
+  std::string detail;
+};
+
+struct ResultRecord {
+  std::string runId;
+  std::string experiment;
+  std::string label;  // the method entry's display name; readResults defaults it to `method`
+  ResultGraph graph;
+  ResultProblem problem;
+  std::string method;
+  std::vector<std::pair<std::string, std::string>> options;
+  RunStatus status = RunStatus::kUnknown;
+  std::string message;
+  std::optional<ResultObjective> objective;
+  std::optional<double> lowerBound;
+  bool provenOptimal = false;
+  std::optional<double> reference;  // best-known value from outside (e.g. HeuriGym baseline)
+  bool verified = false;
+  std::optional<double> seconds;
+  std::optional<std::int64_t> peakRssBytes;
+  std::optional<std::int64_t> jobs;
+  std::vector<ResultAttempt> attempts;
+  std::optional<std::string> scheduleFile;  // relative to the results file's folder
+  std::optional<std::int64_t> seed;
+  std::optional<std::int64_t> repeat;
+  std::string version;
+  std::string host;
+  std::string startedAt;  // ISO-8601 UTC
+
+  std::int64_t line = 0;  // where readResults found it (not written)
+};
+
+// A line readResults could not use, and why ("expected a string status, found 3").
+struct SkippedLine {
+  std::int64_t line = 0;
+  std::string reason;
+};
+
+struct ResultsFile {
+  std::filesystem::path path;
+  std::vector<ResultRecord> records;  // in file order; a repeated run_id keeps the last line
+  std::vector<SkippedLine> skipped;
+  std::int64_t replacedRecords = 0;  // earlier lines of a run_id that appeared again (a re-run)
+};
+
+// Reads a results file. Lines that are not a usable record are skipped and listed; blank lines
+// are ignored. Fails (naming the file, and the line of the first bad one) only when no record
+// is readable.
+Expected<ResultsFile> readResults(const std::filesystem::path& path);
+
+// One record as one line of JSON (no newline): what the experiment runner appends.
+std::string formatResultRecord(const ResultRecord& record);
+
+}  // namespace gaus::report

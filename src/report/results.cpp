@@ -1,0 +1,346 @@
+// Reading and writing the results file (results.hpp; docs/formats.md "Results"). Each line is
+// parsed on its own, so that one bad line (a crash mid-write, a hand edit) costs that line only.
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <gaus/report/results.hpp>
+
+namespace gaus::report {
+
+namespace {
+
+using Json = nlohmann::json;
+using OrderedJson = nlohmann::ordered_json;
+
+// A field that does not hold what the format says; the line is skipped with this reason.
+struct FieldError {
+  std::string message;
+};
+
+constexpr std::size_t kShownCharacters = 60;
+
+std::string describe(const Json& value) {
+  std::string text = value.dump();
+  if (text.size() > kShownCharacters) text = text.substr(0, kShownCharacters) + "...";
+  return text;
+}
+
+const Json* member(const Json& object, std::string_view key) {
+  const auto found = object.find(key);
+  if (found == object.end() || found->is_null()) return nullptr;
+  return &*found;
+}
+
+std::string stringField(const Json& object, std::string_view key, std::string_view where = {}) {
+  const Json* value = member(object, key);
+  if (!value) return {};
+  if (!value->is_string()) {
+    throw FieldError{
+        fmt::format("expected a string for {}{}, found {}", where, key, describe(*value))};
+  }
+  return value->get<std::string>();
+}
+
+std::optional<double> numberField(const Json& object, std::string_view key,
+                                  std::string_view where = {}) {
+  const Json* value = member(object, key);
+  if (!value) return std::nullopt;
+  if (!value->is_number() || !std::isfinite(value->get<double>())) {
+    throw FieldError{
+        fmt::format("expected a number for {}{}, found {}", where, key, describe(*value))};
+  }
+  return value->get<double>();
+}
+
+std::optional<std::int64_t> integerField(const Json& object, std::string_view key,
+                                         std::string_view where = {}) {
+  const Json* value = member(object, key);
+  if (!value) return std::nullopt;
+  if (value->is_number_integer()) return value->get<std::int64_t>();
+  if (value->is_number_float()) {
+    const double number = value->get<double>();
+    if (std::isfinite(number) && number == std::floor(number) && std::abs(number) < 9e15) {
+      return static_cast<std::int64_t>(number);
+    }
+  }
+  throw FieldError{
+      fmt::format("expected an integer for {}{}, found {}", where, key, describe(*value))};
+}
+
+bool boolField(const Json& object, std::string_view key) {
+  const Json* value = member(object, key);
+  if (!value) return false;
+  if (!value->is_boolean()) {
+    throw FieldError{fmt::format("expected true or false for {}, found {}", key, describe(*value))};
+  }
+  return value->get<bool>();
+}
+
+const Json* objectField(const Json& object, std::string_view key) {
+  const Json* value = member(object, key);
+  if (value && !value->is_object()) {
+    throw FieldError{fmt::format("expected an object for {}, found {}", key, describe(*value))};
+  }
+  return value;
+}
+
+RunStatus statusField(const Json& object, std::string_view key, std::string_view where = {}) {
+  const std::string text = stringField(object, key, where);
+  const auto status = parseRunStatus(text);
+  if (!status) {
+    throw FieldError{fmt::format(
+        "expected {}{} to be optimal, feasible, infeasible, timeout, unknown, error, crashed or "
+        "out_of_memory, found {}",
+        where, key, text.empty() ? std::string("none") : fmt::format("\"{}\"", text))};
+  }
+  return *status;
+}
+
+ResultAttempt parseAttempt(const Json& value, std::size_t index) {
+  const std::string where = fmt::format("attempts[{}].", index);
+  if (!value.is_object()) {
+    throw FieldError{
+        fmt::format("expected an object for attempts[{}], found {}", index, describe(value))};
+  }
+  ResultAttempt attempt;
+  attempt.phase = stringField(value, "phase", where);
+  attempt.ii = integerField(value, "ii", where);
+  attempt.latency = integerField(value, "latency", where);
+  attempt.horizon = integerField(value, "horizon", where);
+  if (member(value, "status")) attempt.status = statusField(value, "status", where);
+  attempt.seconds = numberField(value, "seconds", where);
+  attempt.bound = numberField(value, "bound", where);
+  attempt.detail = stringField(value, "detail", where);
+  return attempt;
+}
+
+ResultRecord parseRecord(const Json& line) {
+  if (!line.is_object()) {
+    throw FieldError{fmt::format("expected a JSON object, found {}", describe(line))};
+  }
+  ResultRecord record;
+  if (const std::string format = stringField(line, "format");
+      !format.empty() && format != kResultFormat) {
+    throw FieldError{fmt::format("expected format \"{}\", found \"{}\"", kResultFormat, format)};
+  }
+  record.runId = stringField(line, "run_id");
+  record.experiment = stringField(line, "experiment");
+  record.method = stringField(line, "method");
+  record.label = stringField(line, "label");
+  if (record.label.empty()) record.label = record.method;
+  if (record.label.empty()) throw FieldError{"expected a method or a label, found neither"};
+  if (const Json* graph = objectField(line, "graph")) {
+    record.graph.id = stringField(*graph, "id", "graph.");
+    record.graph.path = stringField(*graph, "path", "graph.");
+    record.graph.hash = stringField(*graph, "hash", "graph.");
+    record.graph.ops = integerField(*graph, "ops", "graph.");
+    record.graph.edges = integerField(*graph, "edges", "graph.");
+  }
+  if (record.graph.id.empty()) record.graph.id = record.graph.path;
+  if (record.graph.id.empty()) throw FieldError{"expected graph.id (or graph.path), found none"};
+  if (const Json* problem = objectField(line, "problem")) {
+    record.problem.kind = stringField(*problem, "kind", "problem.");
+    record.problem.machine = stringField(*problem, "machine", "problem.");
+    record.problem.horizon = integerField(*problem, "horizon", "problem.");
+    record.problem.ii = integerField(*problem, "ii", "problem.");
+  }
+  if (const Json* options = objectField(line, "options")) {
+    for (const auto& [name, value] : options->items()) {
+      record.options.emplace_back(name,
+                                  value.is_string() ? value.get<std::string>() : value.dump());
+    }
+  }
+  record.status = statusField(line, "status");
+  record.message = stringField(line, "message");
+  if (const Json* objective = objectField(line, "objective")) {
+    const auto value = numberField(*objective, "value", "objective.");
+    if (!value) throw FieldError{"expected a number for objective.value, found none"};
+    record.objective = ResultObjective{stringField(*objective, "name", "objective."), *value};
+  }
+  record.lowerBound = numberField(line, "lower_bound");
+  record.provenOptimal = boolField(line, "proven_optimal");
+  record.reference = numberField(line, "reference");
+  record.verified = boolField(line, "verified");
+  record.seconds = numberField(line, "seconds");
+  record.peakRssBytes = integerField(line, "peak_rss_bytes");
+  record.jobs = integerField(line, "jobs");
+  if (const Json* attempts = member(line, "attempts")) {
+    if (!attempts->is_array()) {
+      throw FieldError{
+          fmt::format("expected an array for attempts, found {}", describe(*attempts))};
+    }
+    for (std::size_t i = 0; i < attempts->size(); ++i)
+      record.attempts.push_back(parseAttempt((*attempts)[i], i));
+  }
+  if (const std::string file = stringField(line, "schedule_file"); !file.empty())
+    record.scheduleFile = file;
+  record.seed = integerField(line, "seed");
+  record.repeat = integerField(line, "repeat");
+  record.version = stringField(line, "version");
+  record.host = stringField(line, "host");
+  record.startedAt = stringField(line, "started_at");
+  return record;
+}
+
+template <typename T>
+OrderedJson orNull(const std::optional<T>& value) {
+  return value ? OrderedJson(*value) : OrderedJson(nullptr);
+}
+
+}  // namespace
+
+std::string_view toString(RunStatus status) {
+  switch (status) {
+    case RunStatus::kOptimal:
+      return "optimal";
+    case RunStatus::kFeasible:
+      return "feasible";
+    case RunStatus::kInfeasible:
+      return "infeasible";
+    case RunStatus::kTimeout:
+      return "timeout";
+    case RunStatus::kUnknown:
+      return "unknown";
+    case RunStatus::kError:
+      return "error";
+    case RunStatus::kCrashed:
+      return "crashed";
+    case RunStatus::kOutOfMemory:
+      return "out_of_memory";
+  }
+  return "unknown";
+}
+
+std::optional<RunStatus> parseRunStatus(std::string_view text) {
+  for (const RunStatus status :
+       {RunStatus::kOptimal, RunStatus::kFeasible, RunStatus::kInfeasible, RunStatus::kTimeout,
+        RunStatus::kUnknown, RunStatus::kError, RunStatus::kCrashed, RunStatus::kOutOfMemory}) {
+    if (toString(status) == text) return status;
+  }
+  return std::nullopt;
+}
+
+bool isSuccess(RunStatus status) {
+  return status == RunStatus::kOptimal || status == RunStatus::kFeasible;
+}
+
+Expected<ResultsFile> readResults(const std::filesystem::path& path) {
+  std::error_code ignored;
+  std::ifstream in(path, std::ios::binary);
+  if (!in || std::filesystem::is_directory(path, ignored)) {
+    return Error{
+        fmt::format("{}: cannot read the results file (expected JSON lines, one "
+                    "\"{}\" record per run)",
+                    path.string(), kResultFormat)};
+  }
+  ResultsFile results;
+  results.path = path;
+  std::vector<ResultRecord> all;
+  std::string line;
+  std::int64_t number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    Json parsed;
+    try {
+      parsed = Json::parse(line);
+    } catch (const Json::parse_error&) {
+      results.skipped.push_back(
+          {number,
+           "expected one JSON object on the line, found text that does not parse (a "
+           "line cut short by a crash?)"});
+      continue;
+    }
+    try {
+      ResultRecord record = parseRecord(parsed);
+      record.line = number;
+      if (record.runId.empty()) record.runId = fmt::format("line {}", number);
+      all.push_back(std::move(record));
+    } catch (const FieldError& error) {
+      results.skipped.push_back({number, error.message});
+    }
+  }
+  // A run_id seen again is a re-run (a resumed experiment): the last line stands.
+  std::map<std::string, std::size_t, std::less<>> lastLine;
+  for (std::size_t i = 0; i < all.size(); ++i) lastLine[all[i].runId] = i;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (lastLine[all[i].runId] == i) {
+      results.records.push_back(std::move(all[i]));
+    } else {
+      ++results.replacedRecords;
+    }
+  }
+  if (results.records.empty()) {
+    if (!results.skipped.empty()) {
+      return Error{fmt::format("{}:{}: {}", path.string(), results.skipped.front().line,
+                               results.skipped.front().reason)};
+    }
+    return Error{
+        fmt::format("{}: expected at least one result record (one JSON object per "
+                    "line), found none",
+                    path.string())};
+  }
+  return results;
+}
+
+std::string formatResultRecord(const ResultRecord& record) {
+  OrderedJson line;
+  line["format"] = kResultFormat;
+  line["run_id"] = record.runId;
+  line["experiment"] = record.experiment;
+  line["label"] = record.label;
+  line["graph"] = {{"id", record.graph.id},
+                   {"path", record.graph.path},
+                   {"hash", record.graph.hash},
+                   {"ops", orNull(record.graph.ops)},
+                   {"edges", orNull(record.graph.edges)}};
+  line["problem"] = {{"kind", record.problem.kind},
+                     {"machine", record.problem.machine},
+                     {"horizon", orNull(record.problem.horizon)},
+                     {"ii", orNull(record.problem.ii)}};
+  line["method"] = record.method;
+  OrderedJson options = OrderedJson::object();
+  for (const auto& [name, value] : record.options) options[name] = value;
+  line["options"] = options;
+  line["status"] = toString(record.status);
+  line["message"] = record.message;
+  line["objective"] = record.objective ? OrderedJson{{"name", record.objective->name},
+                                                     {"value", record.objective->value}}
+                                       : OrderedJson(nullptr);
+  line["lower_bound"] = orNull(record.lowerBound);
+  line["proven_optimal"] = record.provenOptimal;
+  line["reference"] = orNull(record.reference);
+  line["verified"] = record.verified;
+  line["seconds"] = orNull(record.seconds);
+  line["peak_rss_bytes"] = orNull(record.peakRssBytes);
+  line["jobs"] = orNull(record.jobs);
+  OrderedJson attempts = OrderedJson::array();
+  for (const auto& attempt : record.attempts) {
+    attempts.push_back(
+        {{"phase", attempt.phase},
+         {"ii", orNull(attempt.ii)},
+         {"latency", orNull(attempt.latency)},
+         {"horizon", orNull(attempt.horizon)},
+         {"status", attempt.status ? OrderedJson(toString(*attempt.status)) : OrderedJson(nullptr)},
+         {"seconds", orNull(attempt.seconds)},
+         {"bound", orNull(attempt.bound)},
+         {"detail", attempt.detail}});
+  }
+  line["attempts"] = attempts;
+  line["schedule_file"] = orNull(record.scheduleFile);
+  line["seed"] = orNull(record.seed);
+  line["repeat"] = orNull(record.repeat);
+  line["version"] = record.version;
+  line["host"] = record.host;
+  line["started_at"] = record.startedAt;
+  return line.dump();
+}
+
+}  // namespace gaus::report

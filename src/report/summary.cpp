@@ -1,0 +1,205 @@
+// The numbers of the report (report.hpp says how they are made): runs grouped into problems,
+// each method's best verified value per problem, the best known value, ratios, wins, ties and
+// losses, geometric means and medians.
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "report_tables.hpp"
+
+namespace gaus::report {
+
+namespace {
+
+constexpr double kRelativeTolerance = 1e-9;
+
+// The key of a problem: graph id and problem, with a separator no name holds.
+std::string problemKey(const std::string& graph, const std::string& problem) {
+  return graph + '\x1f' + problem;
+}
+
+struct ProblemRuns {
+  std::string graph;
+  std::string problem;
+  std::map<std::string, std::vector<const ResultRecord*>> byLabel;
+  std::vector<const ResultRecord*> all;
+};
+
+}  // namespace
+
+std::string describeProblem(const ResultProblem& problem) {
+  std::string text = problem.kind.empty() ? std::string("problem") : problem.kind;
+  if (problem.ii) text += fmt::format(" II={}", *problem.ii);
+  if (problem.horizon) text += fmt::format(" D={}", *problem.horizon);
+  return text;
+}
+
+bool sameValue(double a, double b) {
+  return std::abs(a - b) <= kRelativeTolerance * std::max({1.0, std::abs(a), std::abs(b)});
+}
+
+std::optional<double> ratioTo(double value, double bestKnown) {
+  if (bestKnown == 0.0) return value == 0.0 ? std::optional<double>(1.0) : std::nullopt;
+  return value / bestKnown;
+}
+
+const ProblemSummary* findProblem(const ReportSummary& summary, const ResultRecord& record) {
+  const std::string problem = describeProblem(record.problem);
+  for (const auto& entry : summary.problems) {
+    if (entry.graph == record.graph.id && entry.problem == problem) return &entry;
+  }
+  return nullptr;
+}
+
+bool countsForQuality(const ResultRecord& record, const ProblemSummary& problem) {
+  return record.verified && record.objective && record.objective->name == problem.objectiveName;
+}
+
+std::string_view toString(BestKnownSource source) {
+  switch (source) {
+    case BestKnownSource::kNone:
+      return "";
+    case BestKnownSource::kRuns:
+      return "runs";
+    case BestKnownSource::kReference:
+      return "reference";
+  }
+  return "";
+}
+
+std::string formatValue(std::optional<double> value) {
+  if (!value) return {};
+  return fmt::format("{:.6g}", *value);
+}
+
+std::optional<double> median(std::vector<double> values) {
+  if (values.empty()) return std::nullopt;
+  std::sort(values.begin(), values.end());
+  const std::size_t middle = values.size() / 2;
+  return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2.0;
+}
+
+ReportSummary summarizeResults(const ResultsFile& results) {
+  ReportSummary summary;
+  summary.records = static_cast<std::int64_t>(results.records.size());
+  summary.skippedLines = static_cast<std::int64_t>(results.skipped.size());
+  summary.replacedRecords = results.replacedRecords;
+
+  // Problems in the order they first appear; methods by label.
+  std::vector<ProblemRuns> problems;
+  std::map<std::string, std::size_t> problemIndex;
+  std::map<std::string, std::vector<const ResultRecord*>> byLabel;
+  for (const auto& record : results.records) {
+    const std::string problem = describeProblem(record.problem);
+    const std::string key = problemKey(record.graph.id, problem);
+    auto [found, added] = problemIndex.try_emplace(key, problems.size());
+    if (added) problems.push_back({record.graph.id, problem, {}, {}});
+    ProblemRuns& runs = problems[found->second];
+    runs.byLabel[record.label].push_back(&record);
+    runs.all.push_back(&record);
+    byLabel[record.label].push_back(&record);
+  }
+
+  std::map<std::string, MethodSummary> methods;
+  std::map<std::string, std::vector<double>> logRatios;
+  for (const auto& [label, records] : byLabel) {
+    MethodSummary& method = methods[label];
+    method.label = label;
+    method.runs = static_cast<std::int64_t>(records.size());
+    std::vector<double> seconds;
+    for (const ResultRecord* record : records) {
+      if (record->seconds) seconds.push_back(*record->seconds);
+    }
+    method.medianSeconds = median(seconds);
+  }
+
+  for (const ProblemRuns& runs : problems) {
+    ProblemSummary problem;
+    problem.graph = runs.graph;
+    problem.problem = runs.problem;
+    // The objective is the one the first verified run reports (file order).
+    for (const ResultRecord* record : runs.all) {
+      if (record->verified && record->objective) {
+        problem.objectiveName = record->objective->name;
+        break;
+      }
+    }
+    for (const ResultRecord* record : runs.all) {
+      if (record->reference && (!problem.reference || *record->reference < *problem.reference)) {
+        problem.reference = record->reference;
+      }
+    }
+    std::optional<double> bestRun;
+    for (const auto& [label, records] : runs.byLabel) {
+      ProblemCell cell;
+      cell.label = label;
+      cell.runs = static_cast<std::int64_t>(records.size());
+      std::vector<double> seconds;
+      const ResultRecord* valueRecord = nullptr;
+      for (const ResultRecord* record : records) {
+        if (record->seconds) seconds.push_back(*record->seconds);
+        if (!countsForQuality(*record, problem)) continue;
+        ++cell.verified;
+        if (!cell.value || record->objective->value < *cell.value) {
+          cell.value = record->objective->value;
+          valueRecord = record;
+        }
+      }
+      cell.medianSeconds = median(seconds);
+      cell.status = std::string(toString((valueRecord ? valueRecord : records.back())->status));
+      if (cell.value && (!bestRun || *cell.value < *bestRun)) bestRun = cell.value;
+      methods[label].verified += cell.verified;
+      problem.cells.push_back(std::move(cell));
+    }
+    if (bestRun && (!problem.reference || !(*problem.reference < *bestRun) ||
+                    sameValue(*problem.reference, *bestRun))) {
+      problem.bestKnown = bestRun;
+      problem.bestSource = BestKnownSource::kRuns;
+    } else if (problem.reference) {
+      problem.bestKnown = problem.reference;
+      problem.bestSource = BestKnownSource::kReference;
+    }
+
+    std::int64_t holdersOfBest = 0;
+    for (const auto& cell : problem.cells) {
+      if (cell.value && sameValue(*cell.value, *bestRun)) ++holdersOfBest;
+    }
+    for (auto& cell : problem.cells) {
+      MethodSummary& method = methods[cell.label];
+      cell.best = cell.value && sameValue(*cell.value, *bestRun);
+      if (cell.value && problem.bestKnown) {
+        cell.ratio = ratioTo(*cell.value, *problem.bestKnown);
+        if (cell.ratio) {
+          logRatios[cell.label].push_back(std::log(*cell.ratio));
+          ++method.ratioProblems;
+          if (problem.bestSource == BestKnownSource::kReference) ++method.referenceProblems;
+        }
+      }
+      // Wins, ties and losses need another method on the problem to be against.
+      if (problem.cells.size() < 2) continue;
+      if (!cell.best) {
+        ++method.losses;
+      } else if (holdersOfBest > 1) {
+        ++method.ties;
+      } else {
+        ++method.wins;
+      }
+    }
+    summary.problems.push_back(std::move(problem));
+  }
+  for (auto& [label, method] : methods) {
+    const auto& logs = logRatios[label];
+    if (!logs.empty()) {
+      double sum = 0.0;
+      for (const double value : logs) sum += value;
+      method.geomeanRatio = std::exp(sum / static_cast<double>(logs.size()));
+    }
+    summary.methods.push_back(method);
+  }
+  return summary;
+}
+
+}  // namespace gaus::report

@@ -1,0 +1,204 @@
+// writeReport: reads the results, makes the tables, draws the schedule pictures of the runs that
+// wrote a schedule file (units view, each schedule checked by the verifier first), and writes
+// report.html, summary.csv and the pictures folder, each file replaced atomically.
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include <gaus/core/verify.hpp>
+#include <gaus/io/io.hpp>
+#include <gaus/report/report.hpp>
+
+#include "report_tables.hpp"
+
+namespace gaus::report {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kResultsFileName = "results.jsonl";
+constexpr std::string_view kPicturesFolder = "pictures";
+
+// A run id as a file name: characters other than letters, digits, '.', '-' and '_' become '_'.
+std::string fileNameOf(std::string_view runId) {
+  std::string name;
+  for (const char c : runId) {
+    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                       c == '.' || c == '-' || c == '_';
+    name += plain ? c : '_';
+  }
+  return name.empty() ? std::string("run") : name;
+}
+
+// A path from a record: absolute, or relative to the results file's folder, or (for graphs
+// named from where the experiment ran) relative to the current folder.
+fs::path resolve(const fs::path& resultsFolder, const std::string& path) {
+  const fs::path given(path);
+  if (given.is_absolute()) return given;
+  std::error_code ignored;
+  if (fs::exists(resultsFolder / given, ignored)) return resultsFolder / given;
+  return given;
+}
+
+// "FILE#SELECTOR" keeps its selector while the file part is resolved.
+std::string resolveGraphSpec(const fs::path& resultsFolder, const std::string& spec) {
+  const auto hash = spec.find('#');
+  const std::string file = hash == std::string::npos ? spec : spec.substr(0, hash);
+  const std::string selector = hash == std::string::npos ? std::string() : spec.substr(hash);
+  return resolve(resultsFolder, file).string() + selector;
+}
+
+// The problem a record's schedule answers, from the record's problem fields.
+Expected<Problem> problemOf(const ResultRecord& record, const Instance& instance,
+                            const Schedule& schedule) {
+  ProblemKind kind = problemKindOf(schedule, record.problem.horizon.has_value());
+  if (const auto named = parseProblemKind(record.problem.kind)) {
+    kind = *named;
+  } else if (record.problem.kind == "stages") {
+    kind = ProblemKind::kLatencyBounded;  // GS-Schedule: D stages, i.e. a horizon
+  }
+  std::optional<Cycle> horizon;
+  if (record.problem.horizon) horizon = *record.problem.horizon;
+  std::optional<std::int32_t> ii;
+  if (record.problem.ii && kind != ProblemKind::kLatency && kind != ProblemKind::kLatencyBounded) {
+    ii = static_cast<std::int32_t>(*record.problem.ii);
+  }
+  Problem problem = instance.problem(kind, horizon, ii);
+  if (const auto errors = problem.check(); !errors.empty()) return Error{errors.front()};
+  return problem;
+}
+
+RunPicture drawRunPicture(const ResultRecord& record, const fs::path& resultsFolder,
+                          const fs::path& picturesFolder, const std::string& fileName,
+                          const PictureOptions& options) {
+  RunPicture picture;
+  picture.record = &record;
+  if (record.graph.path.empty()) {
+    picture.note = "the record names no graph file";
+    return picture;
+  }
+  auto instance = io::readInstance(resolveGraphSpec(resultsFolder, record.graph.path));
+  if (!instance) {
+    picture.note = instance.error();
+    return picture;
+  }
+  if (!record.problem.machine.empty() && record.problem.machine != instance->machine->name) {
+    // The run scheduled the graph on another machine (--machine): rebind as it did.
+    auto machine = io::findMachine(record.problem.machine, resultsFolder);
+    if (machine) {
+      auto rebound = rebindMachine(*instance, *machine);
+      if (!rebound) {
+        picture.note = rebound.error();
+        return picture;
+      }
+      instance = std::move(rebound).value();
+    }
+  }
+  const fs::path scheduleFile = resolve(resultsFolder, *record.scheduleFile);
+  auto schedule = io::readSchedule(scheduleFile, *instance->graph);
+  if (!schedule) {
+    picture.note = schedule.error();
+    return picture;
+  }
+  auto problem = problemOf(record, *instance, *schedule);
+  if (!problem) {
+    picture.note = fmt::format("{}: {}", record.graph.path, problem.error());
+    return picture;
+  }
+  const VerificationReport verification = verify(*problem, *schedule);
+  picture.verified = verification.ok();
+  if (!picture.verified) {
+    picture.note = fmt::format("NOT VERIFIED: {} violation(s)", verification.totalViolations);
+  }
+  PictureOptions pictureOptions = options;
+  if (pictureOptions.title.empty()) {
+    pictureOptions.title = fmt::format("{}: {} on {}", record.runId, record.label, record.graph.id);
+  }
+  const std::string svg = renderUnits(*problem, *schedule, pictureOptions);
+  const auto written = io::writeFileAtomically(picturesFolder / fileName, svg);
+  if (!written) {
+    picture.note = written.error();
+    return picture;
+  }
+  picture.file = (fs::path(kPicturesFolder) / fileName).generic_string();
+  return picture;
+}
+
+std::string reportTitle(const ResultsFile& results) {
+  std::map<std::string, std::int64_t> experiments;
+  for (const auto& record : results.records) {
+    if (!record.experiment.empty()) ++experiments[record.experiment];
+  }
+  if (experiments.empty()) return fmt::format("gaus report: {}", results.path.filename().string());
+  const auto most =
+      std::max_element(experiments.begin(), experiments.end(),
+                       [](const auto& a, const auto& b) { return a.second < b.second; });
+  return fmt::format("gaus report: {}", most->first);
+}
+
+}  // namespace
+
+Expected<ReportSummary> writeReport(const fs::path& results, const ReportOptions& options) {
+  std::error_code error;
+  const fs::path resultsFile =
+      fs::is_directory(results, error) ? results / kResultsFileName : results;
+  auto read = readResults(resultsFile);
+  if (!read) return Error{read.error()};
+  const ResultsFile& file = *read;
+  ReportSummary summary = summarizeResults(file);
+
+  const fs::path resultsFolder =
+      resultsFile.has_parent_path() ? resultsFile.parent_path() : fs::path(".");
+  const fs::path output = options.output.empty() ? resultsFolder / "report.html" : options.output;
+  const fs::path outputFolder = output.has_parent_path() ? output.parent_path() : fs::path(".");
+  fs::create_directories(outputFolder, error);
+  if (error) {
+    return Error{fmt::format("{}: cannot create the report's folder ({})", outputFolder.string(),
+                             error.message())};
+  }
+  summary.reportPath = output;
+  summary.csvPath = outputFolder / "summary.csv";
+  summary.picturesFolder = outputFolder / kPicturesFolder;
+
+  std::vector<RunPicture> pictures;
+  if (options.pictures) {
+    std::set<std::string> usedNames;
+    for (const auto& record : file.records) {
+      if (!record.scheduleFile) continue;
+      if (static_cast<std::int64_t>(pictures.size()) >= options.maxPictures) break;
+      if (pictures.empty()) {
+        fs::create_directories(summary.picturesFolder, error);
+        if (error) {
+          return Error{fmt::format("{}: cannot create the pictures folder ({})",
+                                   summary.picturesFolder.string(), error.message())};
+        }
+      }
+      std::string name = fileNameOf(record.runId) + ".units.svg";
+      for (int copy = 2; usedNames.count(name); ++copy) {
+        name = fmt::format("{}.{}.units.svg", fileNameOf(record.runId), copy);
+      }
+      usedNames.insert(name);
+      pictures.push_back(drawRunPicture(record, resultsFolder, summary.picturesFolder, name,
+                                        options.pictureOptions));
+      if (!pictures.back().file.empty()) ++summary.pictures;
+    }
+  }
+
+  const std::string title = options.title.empty() ? reportTitle(file) : options.title;
+  if (auto written = io::writeFileAtomically(summary.csvPath, formatSummaryCsv(summary));
+      !written) {
+    return Error{written.error()};
+  }
+  if (auto written =
+          io::writeFileAtomically(output, formatReportPage(file, summary, pictures, title));
+      !written) {
+    return Error{written.error()};
+  }
+  return summary;
+}
+
+}  // namespace gaus::report
