@@ -25,7 +25,7 @@ struct CodegenFlags {
 };
 
 void runCodegen(const CodegenFlags& flags) {
-  const auto target = codegen::parseTarget(flags.target);
+  const auto target = codegen::kTargetNames.parse(flags.target);
   if (!target) {
     throw CommandError(
         fmt::format("--target '{}': expected text, cuda, cpu or trace", flags.target));

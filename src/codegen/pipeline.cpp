@@ -144,18 +144,6 @@ std::int64_t ringBytes(const Pipeline& pipeline, std::string_view memory) {
   return total;
 }
 
-std::string_view toString(Section section) {
-  switch (section) {
-    case Section::kPrologue:
-      return "prologue";
-    case Section::kSteadyState:
-      return "kernel";
-    case Section::kEpilogue:
-      return "epilogue";
-  }
-  return "?";
-}
-
 std::vector<OpInstance> expandInstances(const Pipeline& pipeline, std::int64_t trips) {
   const gaus_protocol::LoopBounds bounds = gaus_protocol::loopBounds(trips, pipeline.stages);
   std::vector<OpInstance> instances;

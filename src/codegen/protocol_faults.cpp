@@ -14,22 +14,6 @@
 
 namespace gaus::codegen {
 
-std::string_view toString(ProtocolFault fault) {
-  switch (fault) {
-    case ProtocolFault::kRingSlotMissing:
-      return "ring-slot-missing";
-    case ProtocolFault::kWrongArrivalCount:
-      return "wrong-arrival-count";
-    case ProtocolFault::kWrongFirstParity:
-      return "wrong-first-parity";
-    case ProtocolFault::kMissingProducerTail:
-      return "missing-producer-tail";
-    case ProtocolFault::kSkippedRelease:
-      return "skipped-release";
-  }
-  return "?";
-}
-
 Status seedFault(Pipeline& pipeline, ProtocolFault fault) {
   // The deepest channel the fault applies to (the first of equal depth).
   const std::int32_t fewestSlots = fault == ProtocolFault::kRingSlotMissing ? 2 : 1;

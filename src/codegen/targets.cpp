@@ -9,27 +9,6 @@
 
 namespace gaus::codegen {
 
-std::string_view toString(Target target) {
-  switch (target) {
-    case Target::kText:
-      return "text";
-    case Target::kCuda:
-      return "cuda";
-    case Target::kCpu:
-      return "cpu";
-    case Target::kTrace:
-      return "trace";
-  }
-  return "?";
-}
-
-std::optional<Target> parseTarget(std::string_view text) {
-  for (Target target : {Target::kText, Target::kCuda, Target::kCpu, Target::kTrace}) {
-    if (toString(target) == text) return target;
-  }
-  return std::nullopt;
-}
-
 Expected<std::vector<GeneratedFile>> generate(const Pipeline& pipeline, Target target,
                                               const TargetOptions& options) {
   switch (target) {

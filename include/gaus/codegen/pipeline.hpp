@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include <gaus/core/enum_names.hpp>
 #include <gaus/core/expected.hpp>
 #include <gaus/core/graph.hpp>
 #include <gaus/core/instance.hpp>
@@ -193,7 +194,14 @@ std::int64_t ringBytes(const Pipeline& pipeline, std::string_view memory);
 
 // One op instance of a run of `trips` iterations.
 enum class Section { kPrologue, kSteadyState, kEpilogue };
-std::string_view toString(Section section);
+inline constexpr auto kSectionNames = makeEnumNames<Section>({
+    {Section::kPrologue, "prologue"},
+    {Section::kSteadyState, "kernel"},
+    {Section::kEpilogue, "epilogue"},
+});
+inline std::string_view toString(Section section) {
+  return kSectionNames.name(section);
+}
 struct OpInstance {
   OpId op = 0;
   std::int64_t iteration = 0;
@@ -215,11 +223,20 @@ enum class ProtocolFault {
   kMissingProducerTail,  // the producer exits without awaiting the last releases
   kSkippedRelease,       // a consumer role never releases its slots
 };
+inline constexpr auto kProtocolFaultNames = makeEnumNames<ProtocolFault>({
+    {ProtocolFault::kRingSlotMissing, "ring-slot-missing"},
+    {ProtocolFault::kWrongArrivalCount, "wrong-arrival-count"},
+    {ProtocolFault::kWrongFirstParity, "wrong-first-parity"},
+    {ProtocolFault::kMissingProducerTail, "missing-producer-tail"},
+    {ProtocolFault::kSkippedRelease, "skipped-release"},
+});
 inline constexpr ProtocolFault kAllProtocolFaults[] = {
     ProtocolFault::kRingSlotMissing, ProtocolFault::kWrongArrivalCount,
     ProtocolFault::kWrongFirstParity, ProtocolFault::kMissingProducerTail,
     ProtocolFault::kSkippedRelease};
-std::string_view toString(ProtocolFault fault);
+inline std::string_view toString(ProtocolFault fault) {
+  return kProtocolFaultNames.name(fault);
+}
 
 // Seeds `fault` into the deepest channel it applies to and records it in seededFault. Fails
 // when the pipeline has no such channel (no channel; or, for a missing slot, none deeper than

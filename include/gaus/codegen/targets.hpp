@@ -12,13 +12,18 @@
 #include <vector>
 
 #include <gaus/codegen/pipeline.hpp>
+#include <gaus/core/enum_names.hpp>
 #include <gaus/core/expected.hpp>
 
 namespace gaus::codegen {
 
 enum class Target { kText, kCuda, kCpu, kTrace };
-std::string_view toString(Target target);
-std::optional<Target> parseTarget(std::string_view text);
+inline constexpr auto kTargetNames = makeEnumNames<Target>({
+    {Target::kText, "text"},
+    {Target::kCuda, "cuda"},
+    {Target::kCpu, "cpu"},
+    {Target::kTrace, "trace"},
+});
 
 struct GeneratedFile {
   std::string name;  // file name within the output folder
