@@ -7,16 +7,17 @@
 //   liveBuffers = max(1, ceil(lifetime / II)),  lifetime = last reader's start + distance * II
 //                                                          - the producer's start,
 // over every reader of the value whatever its role: exactly the buffers x stages that the
-// exact engine allocates (exact/twill_explain.cpp, MemoryModel::kBuffers), so the shared memory
-// of the rings equals what `gaus twill` reports.
+// exact engine allocates (core bufferUsage, warp_roles.hpp; MemoryModel::kBuffers), so the
+// shared memory of the rings equals what `gaus twill` reports. (bufferUsage covers values with
+// a footprint only; channels without one need the same count, hence the formula here.)
 //
 // One exception adds a slot. The slot of fill j - depth is written again by fill j at the
 // producer's start of iteration j; the verifier's live interval [start, last read) lets the
 // last read of fill j - depth fall on that very cycle. When that read comes after the write in
 // the order the roles issue instances (start cycle, then iteration, then topological position),
 // the refill would overwrite a value still to be read, so the ring gets one more slot and
-// (the read may be the writing instance itself, an in-place update, which needs no slot more)
-// `depthNote` says which read forced it. The same rule gives the number of copies of a value
+// `depthNote` says which read forced it (a read by the writing instance itself is an update in
+// place, which needs no slot more). The same rule gives the number of copies of a value
 // that stays in its role's registers (modulo variable expansion).
 
 #include <algorithm>
