@@ -69,6 +69,22 @@ ScheduleMetrics computeMetrics(const Graph& graph, const Machine& machine,
   }
   metrics.peakLiveMemory = live.peak();
   for (auto& profile : footprint) metrics.peakMemoryFootprint.push_back(profile.peak());
+
+  if (schedule.warps) {
+    std::vector<detail::UsageProfile<std::int64_t>> registers(
+        static_cast<std::size_t>(std::max(0, machine.warps)),
+        detail::UsageProfile<std::int64_t>(ii));
+    for (OpId op = 0; op < opCount; ++op) {
+      if (graph.regs(op) == 0) continue;
+      const LiveInterval interval = liveInterval(graph, schedule, op);
+      for (std::size_t w = 0; w < registers.size(); ++w) {
+        if (((*schedule.warps)[op] >> w) & 1U) {
+          registers[w].add(interval.begin, interval.end - interval.begin, graph.regs(op));
+        }
+      }
+    }
+    for (auto& profile : registers) metrics.peakRegistersPerWarp.push_back(profile.peak());
+  }
   return metrics;
 }
 

@@ -29,6 +29,9 @@ struct ScheduleMetrics {
   double peakLiveMemory = 0.0;
   // Peak summed footprint per memory kind of the machine, same liveness.
   std::vector<std::int64_t> peakMemoryFootprint;
+  // With warps: per warp of the machine, the peak summed `regs` of the values live on it (an op
+  // on several warps holds its registers on each), same liveness. Empty without warps.
+  std::vector<std::int64_t> peakRegistersPerWarp;
 };
 
 // L = max over ops of start + duration (0 for a graph without ops), duration = max(latency,
