@@ -1,0 +1,950 @@
+// Reading an experiment configuration (docs/experiments.md). The YAML goes through the io
+// module's tree (yaml-cpp, every value with its line) and its InputError, so that a mistake reads
+// like every other input error of gaus: "FILE:LINE: KEY: expected X, found Y". Each value is
+// checked where it is read; methods and their options are checked against the registry, grids
+// are expanded, and paths are resolved here, so that nothing is found wrong after runs started.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fnmatch.h>
+#include <functional>
+#include <glob.h>
+#include <set>
+
+#include <fmt/format.h>
+
+#include <gaus/core/option_table.hpp>
+#include <gaus/experiment/experiment_config.hpp>
+#include <gaus/io/io.hpp>
+
+#include "input_error.hpp"
+#include "json_parse.hpp"
+#include "json_value.hpp"
+#include "readers.hpp"
+#include "yaml_document.hpp"
+
+#ifndef GAUS_SHARED_DIR
+#define GAUS_SHARED_DIR ""
+#endif
+
+namespace gaus::experiment {
+
+namespace {
+
+namespace fs = std::filesystem;
+using io::InputError;
+using io::JsonValue;
+
+// A value of the configuration with the key path that leads to it ("methods[1].options.lr"),
+// so that every message can name the key.
+class ConfigValue {
+ public:
+  ConfigValue(const JsonValue& value, std::string key) : value_(&value), key_(std::move(key)) {}
+
+  const JsonValue& raw() const { return *value_; }
+  const std::string& key() const { return key_; }
+  std::int64_t line() const { return value_->line; }
+
+  [[noreturn]] void fail(std::string_view expected) const {
+    throw InputError(value_->line,
+                     fmt::format("{}: {}", key_, io::expectedFound(expected, value_->describe())));
+  }
+
+  std::optional<ConfigValue> member(std::string_view name) const {
+    const JsonValue* found = value_->find(name);
+    if (found == nullptr || found->isNull()) return std::nullopt;
+    return ConfigValue(*found, child(name));
+  }
+
+  // Every key must be one of `known`; a typo is named with the nearest known key.
+  const ConfigValue& requireObject(std::string_view what,
+                                   std::initializer_list<std::string_view> known) const {
+    if (!value_->isObject()) fail(fmt::format("{} (a mapping)", what));
+    const std::vector<std::string> names(known.begin(), known.end());
+    for (std::size_t i = 0; i < value_->keys.size(); ++i) {
+      const std::string& key = value_->keys[i];
+      if (std::find(names.begin(), names.end(), key) == names.end()) {
+        const auto nearest = option_text::nearestName(key, names);
+        throw InputError(
+            value_->items[i].line,
+            fmt::format("{}: expected a key of {} ({}), found {}{}", child(key), what,
+                        option_text::listChoices(names), io::quoteText(key),
+                        nearest ? fmt::format(" (did you mean '{}'?)", *nearest) : std::string()));
+      }
+      for (std::size_t j = 0; j < i; ++j) {
+        if (value_->keys[j] == key) {
+          throw InputError(
+              value_->items[i].line,
+              fmt::format("{}: expected each key once, found it a second time", child(key)));
+        }
+      }
+    }
+    return *this;
+  }
+
+  // The elements of a list; a single value counts as a list of one.
+  std::vector<ConfigValue> list() const {
+    std::vector<ConfigValue> items;
+    if (!value_->isArray()) {
+      items.push_back(*this);
+      return items;
+    }
+    for (std::size_t i = 0; i < value_->items.size(); ++i) {
+      items.emplace_back(value_->items[i], fmt::format("{}[{}]", key_, i));
+    }
+    return items;
+  }
+
+  std::vector<std::pair<std::string, ConfigValue>> entries() const {
+    std::vector<std::pair<std::string, ConfigValue>> result;
+    for (std::size_t i = 0; i < value_->keys.size(); ++i) {
+      result.emplace_back(value_->keys[i], ConfigValue(value_->items[i], child(value_->keys[i])));
+    }
+    return result;
+  }
+
+  const std::string& text(std::string_view what) const {
+    if (!value_->isString() || value_->text.empty()) fail(what);
+    return value_->text;
+  }
+
+  // A scalar as written (numbers and booleans keep their text): option values.
+  std::string scalar(std::string_view what) const {
+    if (value_->isArray() || value_->isObject() || value_->isNull()) fail(what);
+    return value_->text;
+  }
+
+  double number(std::string_view what) const {
+    if (value_->kind != JsonValue::Kind::kInteger && value_->kind != JsonValue::Kind::kFloat) {
+      fail(what);
+    }
+    const double number = value_->kind == JsonValue::Kind::kInteger
+                              ? static_cast<double>(value_->integer)
+                              : value_->number;
+    if (!std::isfinite(number)) fail(what);
+    return number;
+  }
+
+  double positiveNumber(std::string_view what) const {
+    const double value = number(what);
+    if (value <= 0) fail(what);
+    return value;
+  }
+
+  std::int64_t integer(std::string_view what, std::int64_t min, std::int64_t max) const {
+    if (value_->kind != JsonValue::Kind::kInteger || value_->integer < min ||
+        value_->integer > max) {
+      fail(what);
+    }
+    return value_->integer;
+  }
+
+  bool boolean(std::string_view what) const {
+    if (value_->kind != JsonValue::Kind::kBool) fail(what);
+    return value_->boolean;
+  }
+
+ private:
+  std::string child(std::string_view name) const {
+    return key_.empty() ? std::string(name) : fmt::format("{}.{}", key_, name);
+  }
+
+  const JsonValue* value_;
+  std::string key_;
+};
+
+constexpr std::int64_t kMaxCount = 1000000;
+
+// What a configuration's paths are relative to, and the variables its strings may use.
+struct ConfigContext {
+  fs::path folder;
+  const MethodRegistry* registry = nullptr;
+};
+
+// "${NAME}": `shared` (the folder holding benchmarks/: $GAUS_SHARED_DIR, else the source tree's
+// ../shared), `config_dir`, or an environment variable.
+std::string expandVariables(const ConfigValue& where, const std::string& text,
+                            const ConfigContext& context) {
+  std::string result;
+  std::size_t position = 0;
+  while (true) {
+    const auto open = text.find("${", position);
+    if (open == std::string::npos) break;
+    const auto close = text.find('}', open);
+    if (close == std::string::npos) where.fail("a string whose ${...} variables are closed");
+    const std::string name = text.substr(open + 2, close - open - 2);
+    result += text.substr(position, open - position);
+    const char* environment = std::getenv(name.c_str());
+    if (name == "config_dir") {
+      result += context.folder.string();
+    } else if (environment != nullptr) {
+      result += environment;
+    } else if (name == "shared" && std::string_view(GAUS_SHARED_DIR).size() > 0) {
+      result += GAUS_SHARED_DIR;
+    } else {
+      where.fail(
+          fmt::format("variables ${{shared}}, ${{config_dir}} or set environment "
+                      "variables, but ${{{}}} is neither",
+                      name));
+    }
+    position = close + 1;
+  }
+  return result + text.substr(position);
+}
+
+fs::path resolvePath(const fs::path& path, const ConfigContext& context) {
+  return path.is_absolute() ? path : (context.folder / path).lexically_normal();
+}
+
+// ---- the problem ----
+
+std::vector<std::string> knownProblemKinds() {
+  // Core's enumeration is contiguous: step through it until the names stop reading back, so
+  // that a kind added there is accepted here without an edit.
+  std::vector<std::string> names;
+  for (int value = 0;; ++value) {
+    const auto kind = static_cast<ProblemKind>(value);
+    const auto parsed = parseProblemKind(toString(kind));
+    if (!parsed || *parsed != kind) break;
+    names.emplace_back(toString(kind));
+  }
+  return names;
+}
+
+HorizonPolicy parseHorizon(const ConfigValue& value, const ConfigContext& context) {
+  constexpr std::string_view kExpected =
+      "a horizon: cycles, none, critical_path [* FACTOR] or METHOD_latency [* FACTOR]";
+  HorizonPolicy policy;
+  if (value.raw().kind == JsonValue::Kind::kInteger) {
+    policy.kind = HorizonPolicy::Kind::kCycles;
+    policy.cycles = value.integer(kExpected, 0, kMaxInputValue);
+    policy.text = std::to_string(policy.cycles);
+    return policy;
+  }
+  policy.text = value.text(kExpected);
+  if (policy.text == "none") return policy;
+  std::string figure = policy.text;
+  if (const auto star = policy.text.find('*'); star != std::string::npos) {
+    figure = policy.text.substr(0, star);
+    std::string_view factorText = std::string_view(policy.text).substr(star + 1);
+    while (!factorText.empty() && factorText.front() == ' ') factorText.remove_prefix(1);
+    const auto factor = option_text::parseNumber(factorText);
+    if (!factor || *factor <= 0) value.fail("a positive FACTOR after '*'");
+    policy.factor = *factor;
+  }
+  while (!figure.empty() && figure.back() == ' ') figure.pop_back();
+  constexpr std::string_view kLatencySuffix = "_latency";
+  if (figure == "critical_path") {
+    policy.kind = HorizonPolicy::Kind::kCriticalPath;
+  } else if (figure.ends_with(kLatencySuffix) && figure.size() > kLatencySuffix.size()) {
+    policy.kind = HorizonPolicy::Kind::kMethodLatency;
+    policy.method = figure.substr(0, figure.size() - kLatencySuffix.size());
+    const MethodInfo* method = context.registry->find(policy.method);
+    if (method == nullptr || !method->solves(ProblemKind::kLatency)) {
+      const auto nearest = option_text::nearestName(policy.method, context.registry->names());
+      value.fail(fmt::format(
+          "METHOD_latency with a method that solves latency problems{}",
+          nearest ? fmt::format(" (did you mean '{}_latency'?)", *nearest) : std::string()));
+    }
+  } else {
+    value.fail(kExpected);
+  }
+  return policy;
+}
+
+IiPolicy parseIi(const ConfigValue& value) {
+  constexpr std::string_view kExpected = "an II: search, mii, a positive integer or fixed N";
+  IiPolicy policy;
+  if (value.raw().kind == JsonValue::Kind::kInteger) {
+    policy.kind = IiPolicy::Kind::kFixed;
+    policy.ii = static_cast<std::int32_t>(value.integer(kExpected, 1, kMaxInputValue));
+    policy.text = std::to_string(policy.ii);
+    return policy;
+  }
+  policy.text = value.text(kExpected);
+  if (policy.text == "search") return policy;
+  if (policy.text == "mii") {
+    policy.kind = IiPolicy::Kind::kMii;
+    return policy;
+  }
+  if (policy.text.starts_with("fixed ")) {
+    const auto ii = option_text::parseInteger(std::string_view(policy.text).substr(6));
+    if (ii && *ii >= 1 && *ii <= kMaxInputValue) {
+      policy.kind = IiPolicy::Kind::kFixed;
+      policy.ii = static_cast<std::int32_t>(*ii);
+      return policy;
+    }
+  }
+  value.fail(kExpected);
+}
+
+const std::vector<std::string>& objectiveNames() {
+  static const std::vector<std::string> names = {"method", "latency", "ii", "peak_memory"};
+  return names;
+}
+
+ProblemSpec parseProblem(const ConfigValue& value, const ConfigContext& context) {
+  value.requireObject("the problem", {"kind", "machine", "horizon", "ii", "objective"});
+  ProblemSpec spec;
+  if (const auto kind = value.member("kind")) {
+    const std::vector<std::string> kinds = knownProblemKinds();
+    const std::string& text = kind->text("a problem kind");
+    if (text != "inferred" && std::find(kinds.begin(), kinds.end(), text) == kinds.end()) {
+      kind->fail(fmt::format("a problem kind ({} or inferred)", option_text::listChoices(kinds)));
+    }
+    spec.kind = text;
+  }
+  if (const auto machine = value.member("machine")) {
+    const std::string text = expandVariables(*machine, machine->text("a machine"), context);
+    // A file beside the configuration is named by its absolute path, so that a run finds it
+    // from any folder; anything else is a name looked up as --machine does.
+    std::string reference = text;
+    for (const fs::path& candidate : {fs::path(text), fs::path(text + ".yaml")}) {
+      const fs::path resolved = resolvePath(candidate, context);
+      std::error_code ignored;
+      if (fs::is_regular_file(resolved, ignored)) reference = resolved.string();
+    }
+    const auto found = io::findMachine(reference, context.folder);
+    if (!found) machine->fail(fmt::format("a machine name or file ({})", found.error()));
+    spec.machine = reference;
+  }
+  if (const auto horizon = value.member("horizon")) spec.horizon = parseHorizon(*horizon, context);
+  if (const auto ii = value.member("ii")) spec.ii = parseIi(*ii);
+  if (const auto objective = value.member("objective")) {
+    const std::string& text = objective->text("an objective");
+    if (std::find(objectiveNames().begin(), objectiveNames().end(), text) ==
+        objectiveNames().end()) {
+      objective->fail(fmt::format("an objective ({})", option_text::listChoices(objectiveNames())));
+    }
+    spec.objective = text;
+  }
+  return spec;
+}
+
+// ---- graphs ----
+
+// The folder part of a glob before its first wildcard: what graph ids are relative to.
+fs::path globBase(const std::string& pattern) {
+  const auto wildcard = pattern.find_first_of("*?[");
+  const auto slash = pattern.rfind('/', wildcard);
+  return slash == std::string::npos ? fs::path(".") : fs::path(pattern.substr(0, slash));
+}
+
+std::vector<std::string> globFiles(const ConfigValue& where, const std::string& pattern) {
+  glob_t matches{};
+  const int status = ::glob(pattern.c_str(), GLOB_ERR, nullptr, &matches);
+  std::vector<std::string> files;
+  if (status == 0) {
+    for (std::size_t i = 0; i < matches.gl_pathc; ++i) {
+      std::error_code ignored;
+      if (fs::is_regular_file(matches.gl_pathv[i], ignored))
+        files.emplace_back(matches.gl_pathv[i]);
+    }
+  }
+  ::globfree(&matches);
+  if (files.empty()) where.fail(fmt::format("a pattern that matches files ({})", pattern));
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+GraphFile graphFile(const ConfigValue& where, const std::string& given,
+                    const ConfigContext& context) {
+  const auto hash = given.find('#');
+  const std::string file = given.substr(0, hash);
+  const std::string selector = hash == std::string::npos ? std::string() : given.substr(hash);
+  const fs::path resolved = resolvePath(file, context);
+  std::error_code ignored;
+  if (fs::is_regular_file(resolved, ignored)) {
+    return {resolved.string() + selector, resolved.parent_path()};
+  }
+  if (!fs::path(file).has_parent_path() && io::findKernelFile(file, context.folder)) {
+    return {given, fs::path()};  // a built-in kernel, read by name
+  }
+  where.fail(fmt::format("a graph file or a built-in kernel name (no file {})", resolved.string()));
+}
+
+// One generator key: how it is checked and where it goes in the options.
+struct GeneratorKey {
+  std::string_view name;
+  std::function<void(const ConfigValue&, RandomGraphOptions&)> apply;
+};
+
+template <typename Field>
+GeneratorKey integerKey(std::string_view name, Field field, std::int64_t min) {
+  return {name, [name, field, min](const ConfigValue& value, RandomGraphOptions& options) {
+            options.*field = static_cast<std::remove_reference_t<decltype(options.*field)>>(
+                value.integer(fmt::format("an integer {} >= {}", name, min), min, kMaxInputValue));
+          }};
+}
+
+GeneratorKey numberKey(std::string_view name, double RandomGraphOptions::*field) {
+  return {name, [name, field](const ConfigValue& value, RandomGraphOptions& options) {
+            const double number = value.number(fmt::format("a number {} >= 0", name));
+            if (number < 0) value.fail(fmt::format("a number {} >= 0", name));
+            options.*field = number;
+          }};
+}
+
+const std::vector<GeneratorKey>& generatorKeys() {
+  using O = RandomGraphOptions;
+  static const std::vector<GeneratorKey> keys = {
+      integerKey("ops", &O::ops, 1),
+      numberKey("degree", &O::averageDegree),
+      numberKey("edge_probability", &O::edgeProbability),
+      {"layered", [](const ConfigValue& value,
+                     O& options) { options.layered = value.boolean("true or false"); }},
+      integerKey("layers", &O::layers, 1),
+      integerKey("layer_span", &O::maxLayerSpan, 1),
+      integerKey("id_span", &O::maxIdSpan, 0),
+      {"types",
+       [](const ConfigValue& value, O& options) {
+         options.opTypes.clear();
+         for (const ConfigValue& spec : value.list()) {
+           auto type =
+               parseRandomOpType(spec.text("an op type NAME:MIN-MAX[:OCC[:UNITS[:SHARE]]]"));
+           if (!type) spec.fail(type.error());
+           options.opTypes.push_back(std::move(type).value());
+         }
+       }},
+      integerKey("back_edges", &O::backEdges, 0),
+      integerKey("max_distance", &O::maxDistance, 1),
+      numberKey("weighted", &O::weightedFraction),
+      numberKey("min_weight", &O::minWeight),
+      numberKey("max_weight", &O::maxWeight),
+      numberKey("comm", &O::commFraction),
+      {"seed",
+       [](const ConfigValue& value, O& options) {
+         options.seed = static_cast<std::uint64_t>(value.integer(
+             "a nonnegative integer seed", 0, std::numeric_limits<std::int64_t>::max()));
+       }},
+  };
+  return keys;
+}
+
+// The grid of a `generate` entry: every combination of the values of list-valued keys (a list
+// of lists for `types`), the first key varying slowest.
+std::vector<GeneratedGraph> generatorGrid(const ConfigValue& value) {
+  std::vector<std::string_view> known;
+  for (const auto& key : generatorKeys()) known.push_back(key.name);
+  known.push_back("seeds");
+  if (!value.raw().isObject()) value.fail("the generator's parameters (a mapping)");
+  std::vector<std::string> names(known.begin(), known.end());
+  for (std::size_t i = 0; i < value.raw().keys.size(); ++i) {
+    const std::string& key = value.raw().keys[i];
+    if (std::find(names.begin(), names.end(), key) == names.end()) {
+      const auto nearest = option_text::nearestName(key, names);
+      throw InputError(
+          value.raw().items[i].line,
+          fmt::format("{}.{}: expected a generator parameter ({}), found {}{}", value.key(), key,
+                      option_text::listChoices(names), io::quoteText(key),
+                      nearest ? fmt::format(" (did you mean '{}'?)", *nearest) : std::string()));
+    }
+  }
+  std::vector<GeneratedGraph> grid(1);
+  grid.front().parameters["ops"] = std::to_string(RandomGraphOptions{}.ops);
+  grid.front().parameters["seed"] = std::to_string(RandomGraphOptions{}.seed);
+  for (auto [name, entry] : value.entries()) {
+    if (name == "seeds") name = "seed";
+    const auto key = std::find_if(generatorKeys().begin(), generatorKeys().end(),
+                                  [&](const GeneratorKey& k) { return k.name == name; });
+    // A list is a grid, except for `types`, whose value is itself a list (a grid of type sets
+    // is a list of lists).
+    std::vector<ConfigValue> values = entry.list();
+    if (name == "types" && (values.empty() || !values.front().raw().isArray())) {
+      values = {entry};
+    }
+    if (values.empty()) entry.fail(fmt::format("at least one value of {}", name));
+    std::vector<GeneratedGraph> expanded;
+    for (const GeneratedGraph& graph : grid) {
+      for (std::size_t i = 0; i < values.size(); ++i) {
+        GeneratedGraph point = graph;
+        key->apply(values[i], point.options);
+        if (name != "types") {
+          point.parameters[name] = values[i].scalar(fmt::format("a value of {}", name));
+        } else if (values.size() > 1) {
+          point.parameters["types"] = std::to_string(i);  // type sets are named by position
+        }
+        expanded.push_back(std::move(point));
+      }
+    }
+    grid = std::move(expanded);
+  }
+  // The generator's own checks run when the graphs are made (graph_survey.cpp), where a failure
+  // is reported at this entry's line.
+  return grid;
+}
+
+GraphEntry parseGraphEntry(const ConfigValue& value, const ConfigContext& context,
+                           const ProblemSpec& problem) {
+  value.requireObject("a graph entry", {"set", "files", "glob", "exclude", "generate", "id",
+                                        "reference", "problem"});
+  GraphEntry entry;
+  entry.line = value.line();
+  entry.set = value.member("set") ? value.member("set")->text("a set name") : "graphs";
+  std::vector<std::string> excluded;
+  if (const auto exclude = value.member("exclude")) {
+    for (const ConfigValue& pattern : exclude->list()) {
+      excluded.push_back(pattern.text("a file name pattern"));
+    }
+  }
+  if (const auto files = value.member("files")) {
+    for (const ConfigValue& file : files->list()) {
+      entry.files.push_back(
+          graphFile(file, expandVariables(file, file.text("a graph file"), context), context));
+    }
+  }
+  if (const auto globs = value.member("glob")) {
+    for (const ConfigValue& pattern : globs->list()) {
+      const std::string text =
+          resolvePath(expandVariables(pattern, pattern.text("a file pattern"), context), context);
+      const fs::path base = globBase(text);
+      std::size_t kept = 0;
+      for (const std::string& file : globFiles(pattern, text)) {
+        const std::string relative = fs::path(file).lexically_relative(base).string();
+        const bool skip = std::any_of(excluded.begin(), excluded.end(), [&](const auto& p) {
+          return ::fnmatch(p.c_str(), relative.c_str(), 0) == 0 ||
+                 ::fnmatch(p.c_str(), fs::path(file).filename().c_str(), 0) == 0;
+        });
+        if (skip) continue;
+        entry.files.push_back({file, base});
+        ++kept;
+      }
+      if (kept == 0)
+        pattern.fail(fmt::format("a pattern that matches files not excluded ({})", text));
+    }
+  }
+  if (const auto generate = value.member("generate")) {
+    if (!entry.files.empty()) generate->fail("either files and globs, or a generator");
+    entry.generated = generatorGrid(*generate);
+  }
+  if (entry.files.empty() && entry.generated.empty()) {
+    value.fail("a graph entry with files, glob or generate");
+  }
+  if (const auto id = value.member("id")) {
+    entry.idPattern = id->text("an id pattern");
+    if (entry.idPattern.find('~') != std::string::npos) id->fail("an id pattern without '~'");
+  }
+  if (const auto reference = value.member("reference")) {
+    if (reference->raw().isString()) {
+      entry.referenceFigure = reference->text("a reference figure");
+    } else {
+      reference->requireObject("the reference", {"figure", "file"});
+      if (const auto figure = reference->member("figure")) {
+        entry.referenceFigure = figure->text("a figure name");
+      }
+      if (const auto file = reference->member("file")) {
+        // A JSON object {graph name: value}, as HeuriGym's baseline.json.
+        const fs::path path =
+            resolvePath(expandVariables(*file, file->text("a file"), context), context);
+        try {
+          const JsonValue values = io::parseJson(io::readFileText(path));
+          if (!values.isObject()) {
+            throw InputError(values.line,
+                             io::expectedFound("an object {graph name: value}", values.describe()));
+          }
+          for (std::size_t i = 0; i < values.keys.size(); ++i) {
+            entry.referenceValues[values.keys[i]] =
+                io::asNumber(values.items[i], fmt::format("for graph '{}'", values.keys[i]));
+          }
+        } catch (const InputError& error) {
+          file->fail(fmt::format("a reference file that reads ({})", error.describe(path)));
+        }
+      }
+    }
+  }
+  entry.problem = problem;
+  if (const auto own = value.member("problem")) {
+    entry.problem = problem.mergedWith(parseProblem(*own, context));
+  }
+  return entry;
+}
+
+// ---- methods ----
+
+// The options of one method entry: every list value is a grid axis. Returns the grid points
+// in order (the first key varying slowest) with the keys that vary.
+std::vector<MethodOptions> optionGrid(const ConfigValue& value, std::vector<std::string>& varying) {
+  std::vector<MethodOptions> grid(1);
+  for (const auto& [name, entry] : value.entries()) {
+    const std::vector<ConfigValue> values = entry.list();
+    if (values.empty()) entry.fail("at least one value");
+    if (values.size() > 1) varying.push_back(name);
+    std::vector<MethodOptions> expanded;
+    for (const MethodOptions& point : grid) {
+      for (const ConfigValue& one : values) {
+        MethodOptions next = point;
+        next[name] = one.scalar("an option value (a number, a word or a list of them)");
+        expanded.push_back(std::move(next));
+      }
+    }
+    grid = std::move(expanded);
+  }
+  return grid;
+}
+
+const MethodInfo& findMethod(const ConfigValue& value, const MethodRegistry& registry) {
+  const std::string& name = value.text("a method name");
+  const MethodInfo* method = registry.find(name);
+  if (method == nullptr) {
+    const auto nearest = option_text::nearestName(name, registry.names());
+    value.fail(
+        fmt::format("a method ({}){}", option_text::listChoices(registry.names()),
+                    nearest ? fmt::format("; did you mean '{}'?", *nearest) : std::string()));
+  }
+  return *method;
+}
+
+void checkOptions(const ConfigValue& where, const MethodInfo& method, const MethodOptions& options,
+                  const MethodOptions& settings) {
+  const auto resolved = method.resolveOptions(applySettings(method, options, settings).options);
+  if (!resolved) {
+    throw InputError(where.line(), fmt::format("{}: {}", where.key(), resolved.error()));
+  }
+}
+
+std::vector<MethodEntry> parseMethodEntry(const ConfigValue& value, const ConfigContext& context,
+                                          const MethodOptions& settings,
+                                          std::vector<std::string>& baseLabels) {
+  value.requireObject("a method entry", {"method", "label", "options", "on", "init", "problem"});
+  const auto methodValue = value.member("method");
+  if (!methodValue) value.fail("a method entry with a method");
+  const MethodInfo& method = findMethod(*methodValue, *context.registry);
+  MethodEntry base;
+  base.method = method.name;
+  base.line = value.line();
+  base.label = method.name;
+  if (const auto label = value.member("label")) {
+    base.label = label->text("a label");
+    if (base.label.find('~') != std::string::npos) label->fail("a label without '~'");
+  }
+  if (const auto on = value.member("on")) {
+    for (const ConfigValue& set : on->list()) base.sets.push_back(set.text("a graph set name"));
+  }
+  if (const auto problem = value.member("problem")) base.problem = parseProblem(*problem, context);
+  if (const auto init = value.member("init")) {
+    StartSpec start;
+    start.key = init->key();
+    start.line = init->line();
+    if (init->raw().isString()) {
+      start.from = init->text("a method entry's label or a method");
+    } else {
+      init->requireObject("the start", {"from", "options"});
+      const auto from = init->member("from");
+      if (!from) init->fail("a start with `from`");
+      start.from = from->text("a method entry's label or a method");
+      if (const auto options = init->member("options")) {
+        if (!options->raw().isObject()) options->fail("the start method's options (a mapping)");
+        std::vector<std::string> varying;
+        const auto grid = optionGrid(*options, varying);
+        if (grid.size() != 1) options->fail("one value per option (a start has no grid)");
+        start.options = grid.front();
+        start.hasOptions = true;
+      }
+    }
+    base.start = start;
+  }
+  std::vector<std::string> varying;
+  std::vector<MethodOptions> grid = {{}};
+  const auto options = value.member("options");
+  if (options) {
+    if (!options->raw().isObject()) options->fail("the method's options (a mapping)");
+    grid = optionGrid(*options, varying);
+  }
+  baseLabels.push_back(base.label);
+  std::vector<MethodEntry> entries;
+  for (const MethodOptions& point : grid) {
+    MethodEntry entry = base;
+    entry.options = point;
+    for (const std::string& key : varying) entry.label += fmt::format(" {}={}", key, point.at(key));
+    checkOptions(options ? *options : *methodValue, method, point, settings);
+    entries.push_back(std::move(entry));
+  }
+  return entries;
+}
+
+// `init: {from: X}`: X is a method entry's label (exact), the label of a grid's entries only
+// when it names one, or a method of the registry run first in the same process.
+void checkStarts(std::vector<MethodEntry>& methods, const MethodRegistry& registry,
+                 const std::vector<std::string>& baseLabels, const MethodOptions& settings) {
+  for (MethodEntry& entry : methods) {
+    if (!entry.start) continue;
+    const StartSpec& start = *entry.start;
+    const auto fail = [&](std::string_view expected) {
+      throw InputError(start.line, fmt::format("{}: expected {}, found {}", start.key, expected,
+                                               io::quoteText(start.from)));
+    };
+    const bool isLabel = std::any_of(methods.begin(), methods.end(),
+                                     [&](const MethodEntry& m) { return m.label == start.from; });
+    if (isLabel) {
+      if (start.from == entry.label) fail("a start from another method entry, not itself");
+      if (start.hasOptions) {
+        fail("a start without options (a start from a method entry uses that entry's options)");
+      }
+      continue;
+    }
+    if (std::count(baseLabels.begin(), baseLabels.end(), start.from) > 0) {
+      std::vector<std::string> labels;
+      for (const MethodEntry& m : methods) {
+        if (m.label.starts_with(start.from + " ")) labels.push_back(m.label);
+      }
+      fail(fmt::format("one method entry's label ({})", option_text::listChoices(labels)));
+    }
+    const MethodInfo* method = registry.find(start.from);
+    if (method == nullptr) {
+      std::vector<std::string> known = registry.names();
+      for (const MethodEntry& m : methods) known.push_back(m.label);
+      const auto nearest = option_text::nearestName(start.from, known);
+      fail(fmt::format("a method entry's label or a method{}",
+                       nearest ? fmt::format(" (did you mean '{}'?)", *nearest) : std::string()));
+    }
+    const auto resolved =
+        method->resolveOptions(applySettings(*method, start.options, settings).options);
+    if (!resolved) {
+      throw InputError(start.line, fmt::format("{}: {}", start.key, resolved.error()));
+    }
+  }
+  // A start from an entry that starts from this one would wait forever.
+  for (const MethodEntry& entry : methods) {
+    std::set<std::string> seen = {entry.label};
+    const MethodEntry* current = &entry;
+    while (current->start) {
+      const auto next = std::find_if(methods.begin(), methods.end(), [&](const MethodEntry& m) {
+        return m.label == current->start->from;
+      });
+      if (next == methods.end()) break;
+      if (!seen.insert(next->label).second) {
+        throw InputError(entry.line,
+                         fmt::format("methods: expected starts (init.from) without a cycle, "
+                                     "found one through '{}'",
+                                     entry.label));
+      }
+      current = &*next;
+    }
+  }
+}
+
+// ---- budgets and settings ----
+
+Budgets parseBudgets(const std::optional<ConfigValue>& value, const std::string& name) {
+  Budgets budgets;
+  budgets.output = fs::path("out") / name;
+  if (!value) return budgets;
+  value->requireObject("the budgets", {"time_limit", "grace", "repeats", "seeds", "memory_limit",
+                                       "jobs", "threads", "output", "schedules"});
+  if (const auto limit = value->member("time_limit")) {
+    budgets.timeLimit = limit->positiveNumber("a positive number of seconds per run");
+  }
+  if (const auto grace = value->member("grace")) {
+    budgets.grace = grace->number("a number of seconds >= 0");
+    if (budgets.grace < 0) grace->fail("a number of seconds >= 0");
+  }
+  if (const auto repeats = value->member("repeats")) {
+    budgets.repeats = static_cast<std::int32_t>(repeats->integer("a positive count", 1, kMaxCount));
+  }
+  if (const auto seeds = value->member("seeds")) {
+    budgets.seeds.clear();
+    for (const ConfigValue& seed : seeds->list()) {
+      budgets.seeds.push_back(static_cast<std::uint64_t>(
+          seed.integer("a nonnegative integer seed", 0, std::numeric_limits<std::int64_t>::max())));
+    }
+    if (budgets.seeds.empty()) seeds->fail("at least one seed");
+  }
+  if (const auto memory = value->member("memory_limit")) {
+    const auto bytes = parseByteSize(memory->scalar("a byte count such as 8G"));
+    if (!bytes) memory->fail(bytes.error());
+    budgets.memoryLimitBytes = *bytes;
+  }
+  if (const auto jobs = value->member("jobs")) {
+    budgets.jobs = static_cast<std::int32_t>(jobs->integer("a positive count", 1, 4096));
+  }
+  if (const auto threads = value->member("threads")) {
+    budgets.threads = static_cast<std::int32_t>(threads->integer("a positive count", 1, 4096));
+  }
+  if (const auto output = value->member("output")) {
+    budgets.output = expandVariables(*output, output->text("a folder"), ConfigContext{});
+  }
+  if (const auto schedules = value->member("schedules")) {
+    budgets.schedules = schedules->boolean("true or false");
+  }
+  return budgets;
+}
+
+MethodOptions parseSettings(const std::optional<ConfigValue>& value) {
+  MethodOptions settings;
+  if (!value) return settings;
+  if (!value->raw().isObject()) value->fail("settings (a mapping from option name to value)");
+  for (const auto& [name, entry] : value->entries()) {
+    settings[name] = entry.scalar("a setting value (a number or a word)");
+  }
+  return settings;
+}
+
+// A setting no method of the experiment declares is most likely a typo.
+void checkSettings(const ConfigValue& value, const MethodOptions& settings,
+                   const std::vector<MethodEntry>& methods, const MethodRegistry& registry) {
+  std::vector<std::string> declared;
+  for (const MethodEntry& entry : methods) {
+    for (const OptionDoc& doc : registry.find(entry.method)->options) declared.push_back(doc.name);
+  }
+  for (const auto& [name, text] : settings) {
+    if (std::find(declared.begin(), declared.end(), name) != declared.end()) continue;
+    const auto nearest = option_text::nearestName(name, declared);
+    const ConfigValue where = *value.member(name);
+    where.fail(
+        fmt::format("a setting some method of the experiment declares{}",
+                    nearest ? fmt::format(" (did you mean '{}'?)", *nearest) : std::string()));
+  }
+}
+
+void checkSetsAndKinds(const ConfigValue& list, const std::vector<MethodEntry>& methods,
+                       const std::vector<GraphEntry>& graphs, const MethodRegistry& registry) {
+  std::vector<std::string> sets;
+  for (const GraphEntry& graph : graphs) sets.push_back(graph.set);
+  for (const MethodEntry& entry : methods) {
+    for (const std::string& set : entry.sets) {
+      if (std::find(sets.begin(), sets.end(), set) != sets.end()) continue;
+      const auto nearest = option_text::nearestName(set, sets);
+      throw InputError(
+          entry.line,
+          fmt::format("{}: expected graph sets of the experiment ({}) in "
+                      "`on`, found {}{}",
+                      list.key(), option_text::listChoices(sets), io::quoteText(set),
+                      nearest ? fmt::format(" (did you mean '{}'?)", *nearest) : std::string()));
+    }
+    const MethodInfo& method = *registry.find(entry.method);
+    for (const GraphEntry& graph : graphs) {
+      if (!entry.sets.empty() &&
+          std::find(entry.sets.begin(), entry.sets.end(), graph.set) == entry.sets.end()) {
+        continue;
+      }
+      const ProblemSpec spec = graph.problem.mergedWith(entry.problem);
+      if (!spec.kind || *spec.kind == "inferred") continue;
+      if (!method.solves(*parseProblemKind(*spec.kind))) {
+        std::vector<std::string> kinds;
+        for (ProblemKind kind : method.kinds) kinds.emplace_back(toString(kind));
+        throw InputError(entry.line,
+                         fmt::format("{}: expected a method that solves {} problems for graph set "
+                                     "'{}', found {} (it solves {})",
+                                     list.key(), *spec.kind, graph.set, entry.method,
+                                     option_text::listChoices(kinds)));
+      }
+    }
+  }
+}
+
+ExperimentConfig parseConfig(const fs::path& path, const MethodRegistry& registry) {
+  const JsonValue root = io::parseYaml(io::readFileText(path));
+  const ConfigValue top(root, "");
+  if (!root.isObject()) top.fail("an experiment (a mapping with graphs, methods, ...)");
+  top.requireObject("an experiment",
+                    {"name", "description", "graphs", "problem", "methods", "budgets", "settings"});
+  ExperimentConfig config;
+  config.path = path;
+  const ConfigContext context{fs::absolute(path).parent_path().lexically_normal(), &registry};
+  config.name = path.stem().string();
+  if (const auto name = top.member("name")) {
+    config.name = name->text("a name");
+    if (config.name.find_first_of("/~") != std::string::npos) name->fail("a name without / or ~");
+  }
+  if (const auto description = top.member("description")) {
+    config.description = description->text("a description");
+  }
+  const ProblemSpec problem =
+      top.member("problem") ? parseProblem(*top.member("problem"), context) : ProblemSpec{};
+  const auto graphs = top.member("graphs");
+  if (!graphs || !graphs->raw().isArray() || graphs->raw().items.empty()) {
+    (graphs ? *graphs : top).fail("graphs: a list of graph entries");
+  }
+  for (const ConfigValue& entry : graphs->list()) {
+    config.graphs.push_back(parseGraphEntry(entry, context, problem));
+  }
+  config.settings = parseSettings(top.member("settings"));
+  config.budgets = parseBudgets(top.member("budgets"), config.name);
+  // The per-run budget is a setting too: checked against every method that declares it.
+  MethodOptions settings = config.settings;
+  if (config.budgets.timeLimit) {
+    settings["time_limit"] = option_text::formatNumber(*config.budgets.timeLimit);
+  }
+  const auto methods = top.member("methods");
+  if (!methods || !methods->raw().isArray() || methods->raw().items.empty()) {
+    (methods ? *methods : top).fail("methods: a list of method entries");
+  }
+  std::vector<std::string> baseLabels;
+  for (const ConfigValue& entry : methods->list()) {
+    for (MethodEntry& one : parseMethodEntry(entry, context, settings, baseLabels)) {
+      const bool taken = std::any_of(config.methods.begin(), config.methods.end(),
+                                     [&](const MethodEntry& m) { return m.label == one.label; });
+      if (taken) {
+        entry.fail(
+            fmt::format("a method entry with a label of its own ('{}' is taken; set "
+                        "label:)",
+                        one.label));
+      }
+      config.methods.push_back(std::move(one));
+    }
+  }
+  checkStarts(config.methods, registry, baseLabels, settings);
+  if (const auto given = top.member("settings")) {
+    checkSettings(*given, config.settings, config.methods, registry);
+  }
+  checkSetsAndKinds(*methods, config.methods, config.graphs, registry);
+  return config;
+}
+
+}  // namespace
+
+ProblemSpec ProblemSpec::mergedWith(const ProblemSpec& over) const {
+  ProblemSpec merged = *this;
+  if (over.kind) merged.kind = over.kind;
+  if (over.machine) merged.machine = over.machine;
+  if (over.horizon) merged.horizon = over.horizon;
+  if (over.ii) merged.ii = over.ii;
+  if (over.objective) merged.objective = over.objective;
+  return merged;
+}
+
+Expected<ExperimentConfig> readExperimentConfig(const fs::path& path,
+                                                const MethodRegistry& registry) {
+  try {
+    return parseConfig(path, registry);
+  } catch (const InputError& error) {
+    return Error{error.describe(path)};
+  }
+}
+
+Expected<std::int64_t> parseByteSize(std::string_view text) {
+  const auto expected = [&] {
+    return Error{fmt::format(
+        "expected a byte count such as 8G, 512M or 1048576 (suffixes K, M, G, T), found '{}'",
+        text)};
+  };
+  if (text.empty()) return expected();
+  std::int64_t unit = 1;
+  switch (text.back()) {
+    case 'K':
+    case 'k':
+      unit = std::int64_t{1} << 10;
+      break;
+    case 'M':
+    case 'm':
+      unit = std::int64_t{1} << 20;
+      break;
+    case 'G':
+    case 'g':
+      unit = std::int64_t{1} << 30;
+      break;
+    case 'T':
+    case 't':
+      unit = std::int64_t{1} << 40;
+      break;
+    default:
+      break;
+  }
+  const std::string_view digits = unit == 1 ? text : text.substr(0, text.size() - 1);
+  const auto number = option_text::parseNumber(digits);
+  if (!number || *number <= 0 || *number * static_cast<double>(unit) > 9.0e18) return expected();
+  return static_cast<std::int64_t>(*number * static_cast<double>(unit));
+}
+
+}  // namespace gaus::experiment
