@@ -291,7 +291,9 @@ ProblemSpec parseProblem(const ConfigValue& value, const ConfigContext& context)
     const std::vector<std::string> kinds = knownProblemKinds();
     const std::string& text = kind->text("a problem kind");
     if (text != "inferred" && std::find(kinds.begin(), kinds.end(), text) == kinds.end()) {
-      kind->fail(fmt::format("a problem kind ({} or inferred)", option_text::listChoices(kinds)));
+      std::vector<std::string> choices = kinds;
+      choices.emplace_back("inferred");
+      kind->fail(fmt::format("a problem kind ({})", option_text::listChoices(choices)));
     }
     spec.kind = text;
   }
@@ -478,7 +480,7 @@ std::vector<GeneratedGraph> generatorGrid(const ConfigValue& value) {
 GraphEntry parseGraphEntry(const ConfigValue& value, const ConfigContext& context,
                            const ProblemSpec& problem) {
   value.requireObject("a graph entry", {"set", "files", "glob", "exclude", "generate", "id",
-                                        "reference", "problem"});
+                                        "reference", "problem", "time_limit"});
   GraphEntry entry;
   entry.line = value.line();
   entry.set = value.member("set") ? value.member("set")->text("a set name") : "graphs";
@@ -552,6 +554,9 @@ GraphEntry parseGraphEntry(const ConfigValue& value, const ConfigContext& contex
         }
       }
     }
+  }
+  if (const auto limit = value.member("time_limit")) {
+    entry.timeLimit = limit->positiveNumber("a positive number of seconds per run");
   }
   entry.problem = problem;
   if (const auto own = value.member("problem")) {

@@ -324,13 +324,14 @@ RunOutput finishRun(const RunTask& task, const MethodRegistry& registry, const C
   record.peakRssBytes = end.peakRssBytes;
   const std::string tail = end.outputTail.empty() ? "" : "; last output: " + end.outputTail;
   switch (end.how) {
-    case ChildEnd::How::kDeadline:
-      return failedRun(std::move(record), RunStatus::kTimeout,
-                       fmt::format("{}: the time limit {} s plus the grace {} s{}", end.describe(),
-                                   task.config->budgets.timeLimit
-                                       ? option_text::formatNumber(*task.config->budgets.timeLimit)
-                                       : std::string("-"),
-                                   option_text::formatNumber(task.config->budgets.grace), tail));
+    case ChildEnd::How::kDeadline: {
+      const auto limit = run.settings.find("time_limit");
+      return failedRun(
+          std::move(record), RunStatus::kTimeout,
+          fmt::format("{}: the time limit {} s plus the grace {} s{}", end.describe(),
+                      limit == run.settings.end() ? std::string("-") : limit->second,
+                      option_text::formatNumber(task.config->budgets.grace), tail));
+    }
     case ChildEnd::How::kOutOfMemory:
       return failedRun(
           std::move(record), RunStatus::kOutOfMemory,
@@ -345,7 +346,6 @@ RunOutput finishRun(const RunTask& task, const MethodRegistry& registry, const C
     case ChildEnd::How::kExited:
       break;
   }
-  (void)run;
   return failedRun(std::move(record), RunStatus::kCrashed,
                    end.how == ChildEnd::How::kExited
                        ? fmt::format("{} without a result{}", end.describe(), tail)

@@ -86,9 +86,9 @@ Expected<RunPlan> planRuns(const ExperimentConfig& config, std::vector<SurveyedG
           run.repeat = repeat;
           run.reference = referenceOf(graphEntry, graph);
           run.settings = config.settings;
-          if (budgets.timeLimit) {
-            run.settings["time_limit"] = option_text::formatNumber(*budgets.timeLimit);
-          }
+          const std::optional<double> timeLimit =
+              graphEntry.timeLimit ? graphEntry.timeLimit : budgets.timeLimit;
+          if (timeLimit) run.settings["time_limit"] = option_text::formatNumber(*timeLimit);
           if (seed) run.settings["seed"] = std::to_string(*seed);
           run.settings["threads"] = std::to_string(budgets.threads.value_or(threadsPerRun));
           if (entry.start) {
@@ -100,17 +100,30 @@ Expected<RunPlan> planRuns(const ExperimentConfig& config, std::vector<SurveyedG
             }
           }
           // The methods the process may run, each under the time limit: the start, the one
-          // that sets the horizon, the run's own.
+          // that sets the horizon, the run's own. The run's own limit is its method's
+          // time_limit when it declares one (an option of the entry may set it), else the
+          // experiment's, so that a method that ignores limits is still stopped.
           int limited = 1;
           if (run.startInProcess) ++limited;
           if (run.problem.horizon &&
               run.problem.horizon->kind == HorizonPolicy::Kind::kMethodLatency) {
             ++limited;
           }
-          if (budgets.timeLimit) {
-            run.deadlineSeconds = limited * *budgets.timeLimit + budgets.grace;
-            if (method.declares("time_limit")) run.budgetSeconds = limited * *budgets.timeLimit;
+          std::optional<double> ownLimit = timeLimit;
+          if (method.declares("time_limit")) {
+            const MethodOptions applied =
+                applySettings(method, entry.options, run.settings).options;
+            const auto given = applied.find("time_limit");
+            ownLimit.reset();
+            if (given != applied.end()) {
+              if (const auto seconds = option_text::parseNumber(given->second)) ownLimit = *seconds;
+            }
+            if (ownLimit) run.budgetSeconds = *ownLimit + (limited - 1) * timeLimit.value_or(0);
           }
+          const std::optional<double> longest = ownLimit && timeLimit
+                                                    ? std::max(*ownLimit, *timeLimit)
+                                                    : (ownLimit ? ownLimit : timeLimit);
+          if (longest) run.deadlineSeconds = limited * *longest + budgets.grace;
           run.writeSchedule = budgets.schedules;
           plan.runs.push_back(std::move(run));
         }

@@ -78,6 +78,7 @@ struct GraphEntry {
   ProblemSpec problem;                    // over the experiment's problem
   std::string referenceFigure;            // a figure the reader records (Instance::reference)
   std::map<std::string, double, std::less<>> referenceValues;  // from a file, by graph name
+  std::optional<double> timeLimit;  // over the budgets' time limit for runs on these graphs
   std::int64_t line = 0;
 };
 
