@@ -202,8 +202,8 @@ void Batch::printMatrix(std::ostream& out, bool listRuns) const {
   std::string seeds;
   for (const auto seed : budgets.seeds) seeds += (seeds.empty() ? "" : ", ") + std::to_string(seed);
   out << fmt::format(
-      "  time limit {} per run (stopped {} s after it); seeds {} (methods with a "
-      "seed); repeats {}\n",
+      "  time limit {} per run (a run is stopped {} s past it); seeds {} (for methods that "
+      "take one); repeats {}\n",
       budgets.timeLimit ? option_text::formatNumber(*budgets.timeLimit) + " s"
                         : std::string("none"),
       option_text::formatNumber(budgets.grace), seeds, budgets.repeats);

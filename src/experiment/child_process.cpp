@@ -56,7 +56,12 @@ void setUpChild(const ChildLimits& limits, const std::filesystem::path& logFile,
   ::setpgid(0, 0);
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() != parent) ::_exit(1);  // the parent died before prctl took effect
-  for (const int signal : {SIGINT, SIGTERM, SIGPIPE, SIGCHLD}) std::signal(signal, SIG_DFL);
+  // The parent's handlers (a test framework's crash reporter, the runner's interrupt flag) are
+  // not the child's: a crash ends it as the crash it is.
+  for (const int signal : {SIGINT, SIGTERM, SIGPIPE, SIGCHLD, SIGABRT, SIGSEGV, SIGBUS, SIGFPE,
+                           SIGILL}) {
+    std::signal(signal, SIG_DFL);
+  }
   sigset_t none;
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);

@@ -36,6 +36,13 @@ namespace fs = std::filesystem;
 using io::InputError;
 using io::JsonValue;
 
+// " (did you mean 'NAME'?)" when a known name is close to the given one, else nothing.
+std::string didYouMean(std::string_view given, const std::vector<std::string>& known,
+                       std::string_view suffix = {}) {
+  const auto nearest = option_text::nearestName(given, known);
+  return nearest ? fmt::format(" (did you mean '{}{}'?)", *nearest, suffix) : std::string();
+}
+
 // A value of the configuration with the key path that leads to it ("methods[1].options.lr"),
 // so that every message can name the key.
 class ConfigValue {
@@ -46,9 +53,15 @@ class ConfigValue {
   const std::string& key() const { return key_; }
   std::int64_t line() const { return value_->line; }
 
-  [[noreturn]] void fail(std::string_view expected) const {
-    throw InputError(value_->line,
-                     fmt::format("{}: {}", key_, io::expectedFound(expected, value_->describe())));
+  // "KEY: expected EXPECTED, found VALUE HINT".
+  [[noreturn]] void fail(std::string_view expected, std::string_view hint = {}) const {
+    throw InputError(
+        value_->line,
+        fmt::format("{}: {}{}", key_, io::expectedFound(expected, value_->describe()), hint));
+  }
+  // "KEY: MESSAGE", for a message that says what was expected itself.
+  [[noreturn]] void failWith(std::string_view message) const {
+    throw InputError(value_->line, fmt::format("{}: {}", key_, message));
   }
 
   std::optional<ConfigValue> member(std::string_view name) const {
@@ -65,12 +78,10 @@ class ConfigValue {
     for (std::size_t i = 0; i < value_->keys.size(); ++i) {
       const std::string& key = value_->keys[i];
       if (std::find(names.begin(), names.end(), key) == names.end()) {
-        const auto nearest = option_text::nearestName(key, names);
-        throw InputError(
-            value_->items[i].line,
-            fmt::format("{}: expected a key of {} ({}), found {}{}", child(key), what,
-                        option_text::listChoices(names), io::quoteText(key),
-                        nearest ? fmt::format(" (did you mean '{}'?)", *nearest) : std::string()));
+        throw InputError(value_->items[i].line,
+                         fmt::format("{}: expected a key of {} ({}), found {}{}", child(key), what,
+                                     option_text::listChoices(names), io::quoteText(key),
+                                     didYouMean(key, names)));
       }
       for (std::size_t j = 0; j < i; ++j) {
         if (value_->keys[j] == key) {
@@ -242,10 +253,8 @@ HorizonPolicy parseHorizon(const ConfigValue& value, const ConfigContext& contex
     policy.method = figure.substr(0, figure.size() - kLatencySuffix.size());
     const MethodInfo* method = context.registry->find(policy.method);
     if (method == nullptr || !method->solves(ProblemKind::kLatency)) {
-      const auto nearest = option_text::nearestName(policy.method, context.registry->names());
-      value.fail(fmt::format(
-          "METHOD_latency with a method that solves latency problems{}",
-          nearest ? fmt::format(" (did you mean '{}_latency'?)", *nearest) : std::string()));
+      value.fail("METHOD_latency with a method that solves latency problems",
+                 didYouMean(policy.method, context.registry->names(), "_latency"));
     }
   } else {
     value.fail(kExpected);
@@ -345,7 +354,10 @@ std::vector<std::string> globFiles(const ConfigValue& where, const std::string& 
     }
   }
   ::globfree(&matches);
-  if (files.empty()) where.fail(fmt::format("a pattern that matches files ({})", pattern));
+  if (files.empty()) {
+    where.fail("a pattern that matches files",
+               pattern == where.raw().text ? "" : fmt::format(" (expanded: {})", pattern));
+  }
   std::sort(files.begin(), files.end());
   return files;
 }
@@ -405,7 +417,7 @@ const std::vector<GeneratorKey>& generatorKeys() {
          for (const ConfigValue& spec : value.list()) {
            auto type =
                parseRandomOpType(spec.text("an op type NAME:MIN-MAX[:OCC[:UNITS[:SHARE]]]"));
-           if (!type) spec.fail(type.error());
+           if (!type) spec.failWith(type.error());
            options.opTypes.push_back(std::move(type).value());
          }
        }},
@@ -435,12 +447,10 @@ std::vector<GeneratedGraph> generatorGrid(const ConfigValue& value) {
   for (std::size_t i = 0; i < value.raw().keys.size(); ++i) {
     const std::string& key = value.raw().keys[i];
     if (std::find(names.begin(), names.end(), key) == names.end()) {
-      const auto nearest = option_text::nearestName(key, names);
       throw InputError(
           value.raw().items[i].line,
           fmt::format("{}.{}: expected a generator parameter ({}), found {}{}", value.key(), key,
-                      option_text::listChoices(names), io::quoteText(key),
-                      nearest ? fmt::format(" (did you mean '{}'?)", *nearest) : std::string()));
+                      option_text::listChoices(names), io::quoteText(key), didYouMean(key, names)));
     }
   }
   std::vector<GeneratedGraph> grid(1);
@@ -512,8 +522,7 @@ GraphEntry parseGraphEntry(const ConfigValue& value, const ConfigContext& contex
         entry.files.push_back({file, base});
         ++kept;
       }
-      if (kept == 0)
-        pattern.fail(fmt::format("a pattern that matches files not excluded ({})", text));
+      if (kept == 0) pattern.fail("a pattern that matches files not excluded");
     }
   }
   if (const auto generate = value.member("generate")) {
@@ -592,10 +601,8 @@ const MethodInfo& findMethod(const ConfigValue& value, const MethodRegistry& reg
   const std::string& name = value.text("a method name");
   const MethodInfo* method = registry.find(name);
   if (method == nullptr) {
-    const auto nearest = option_text::nearestName(name, registry.names());
-    value.fail(
-        fmt::format("a method ({}){}", option_text::listChoices(registry.names()),
-                    nearest ? fmt::format("; did you mean '{}'?", *nearest) : std::string()));
+    value.fail(fmt::format("a method ({})", option_text::listChoices(registry.names())),
+               didYouMean(name, registry.names()));
   }
   return *method;
 }
@@ -675,9 +682,9 @@ void checkStarts(std::vector<MethodEntry>& methods, const MethodRegistry& regist
   for (MethodEntry& entry : methods) {
     if (!entry.start) continue;
     const StartSpec& start = *entry.start;
-    const auto fail = [&](std::string_view expected) {
-      throw InputError(start.line, fmt::format("{}: expected {}, found {}", start.key, expected,
-                                               io::quoteText(start.from)));
+    const auto fail = [&](std::string_view expected, std::string_view hint = {}) {
+      throw InputError(start.line, fmt::format("{}: expected {}, found {}{}", start.key, expected,
+                                               io::quoteText(start.from), hint));
     };
     const bool isLabel = std::any_of(methods.begin(), methods.end(),
                                      [&](const MethodEntry& m) { return m.label == start.from; });
@@ -699,9 +706,7 @@ void checkStarts(std::vector<MethodEntry>& methods, const MethodRegistry& regist
     if (method == nullptr) {
       std::vector<std::string> known = registry.names();
       for (const MethodEntry& m : methods) known.push_back(m.label);
-      const auto nearest = option_text::nearestName(start.from, known);
-      fail(fmt::format("a method entry's label or a method{}",
-                       nearest ? fmt::format(" (did you mean '{}'?)", *nearest) : std::string()));
+      fail("a method entry's label or a method", didYouMean(start.from, known));
     }
     const auto resolved =
         method->resolveOptions(applySettings(*method, start.options, settings).options);
@@ -757,7 +762,7 @@ Budgets parseBudgets(const std::optional<ConfigValue>& value, const std::string&
   }
   if (const auto memory = value->member("memory_limit")) {
     const auto bytes = parseByteSize(memory->scalar("a byte count such as 8G"));
-    if (!bytes) memory->fail(bytes.error());
+    if (!bytes) memory->fail("a byte count such as 8G, 512M or 1048576");
     budgets.memoryLimitBytes = *bytes;
   }
   if (const auto jobs = value->member("jobs")) {
@@ -794,11 +799,8 @@ void checkSettings(const ConfigValue& value, const MethodOptions& settings,
   }
   for (const auto& [name, text] : settings) {
     if (std::find(declared.begin(), declared.end(), name) != declared.end()) continue;
-    const auto nearest = option_text::nearestName(name, declared);
     const ConfigValue where = *value.member(name);
-    where.fail(
-        fmt::format("a setting some method of the experiment declares{}",
-                    nearest ? fmt::format(" (did you mean '{}'?)", *nearest) : std::string()));
+    where.fail("a setting some method of the experiment declares", didYouMean(name, declared));
   }
 }
 
@@ -809,13 +811,10 @@ void checkSetsAndKinds(const ConfigValue& list, const std::vector<MethodEntry>& 
   for (const MethodEntry& entry : methods) {
     for (const std::string& set : entry.sets) {
       if (std::find(sets.begin(), sets.end(), set) != sets.end()) continue;
-      const auto nearest = option_text::nearestName(set, sets);
-      throw InputError(
-          entry.line,
-          fmt::format("{}: expected graph sets of the experiment ({}) in "
-                      "`on`, found {}{}",
-                      list.key(), option_text::listChoices(sets), io::quoteText(set),
-                      nearest ? fmt::format(" (did you mean '{}'?)", *nearest) : std::string()));
+      throw InputError(entry.line, fmt::format("{}: expected graph sets of the experiment ({}) in "
+                                               "`on`, found {}{}",
+                                               list.key(), option_text::listChoices(sets),
+                                               io::quoteText(set), didYouMean(set, sets)));
     }
     const MethodInfo& method = *registry.find(entry.method);
     for (const GraphEntry& graph : graphs) {
@@ -881,10 +880,10 @@ ExperimentConfig parseConfig(const fs::path& path, const MethodRegistry& registr
       const bool taken = std::any_of(config.methods.begin(), config.methods.end(),
                                      [&](const MethodEntry& m) { return m.label == one.label; });
       if (taken) {
-        entry.fail(
-            fmt::format("a method entry with a label of its own ('{}' is taken; set "
-                        "label:)",
-                        one.label));
+        entry.failWith(fmt::format(
+            "expected a method entry with a label of its own, found the label '{}' a second "
+            "time (set label:)",
+            one.label));
       }
       config.methods.push_back(std::move(one));
     }

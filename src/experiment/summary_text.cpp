@@ -59,8 +59,9 @@ std::string formatClosingSummary(const report::ReportSummary& summary,
   });
   std::string best, ratios, times;
   for (const auto* method : methods) {
-    best += fmt::format("{}{} {}", best.empty() ? "" : ", ", method->label,
-                        method->wins + method->ties);
+    best += fmt::format("{}{} {} of {}", best.empty() ? "" : ", ", method->label,
+                        method->wins + method->ties,
+                        method->wins + method->ties + method->losses);
     ratios += fmt::format("{}{} {}", ratios.empty() ? "" : ", ", method->label,
                           ratio(method->geomeanRatio));
     times += fmt::format("{}{} {}", times.empty() ? "" : ", ", method->label,
@@ -73,8 +74,10 @@ std::string formatClosingSummary(const report::ReportSummary& summary,
       records.size(), recordedNow, formatDuration(elapsed), parallel, verified, ended);
   text += fmt::format("problems:  {} ({} with a reference value)\n", summary.problems.size(),
                       withReference);
-  text += fmt::format("best on:   {} (problems where the method has the lowest verified value)\n",
-                      best);
+  text += fmt::format(
+      "best on:   {} (problems it shares with another method where its verified value is the "
+      "lowest)\n",
+      best);
   text += fmt::format("value / best known, geometric mean: {}\n", ratios);
   text += fmt::format("median seconds per run: {}\n", times);
   return text;
