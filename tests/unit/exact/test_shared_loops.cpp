@@ -2,9 +2,8 @@
 // loops that iterative modulo scheduling leaves above MinII = max(ResMII, RecMII), and the
 // Triton dumps in raw cycles. Each record below was measured with the experiments
 // configs/experiments/machsuite.yaml and triton.yaml (docs/benchmarks.md); an infeasibility
-// proof is CBC's
-// (solveModuloAtIi returns kInfeasible only when CBC, the recurrence test or the windows prove
-// it), and every schedule is checked by verify().
+// proof is CBC's (solveModuloAtIi returns kInfeasible only when CBC, the recurrence test or the
+// windows prove it), and every schedule is checked by verify().
 #include <catch2/catch.hpp>
 
 #include <gaus/core/analysis.hpp>
