@@ -125,7 +125,7 @@ Expected<Batch> Batch::prepare(const ExperimentConfig& config, const MethodRegis
     if (fs::is_directory(generated, error)) {
       fs::create_directories(batch.output_ / "graphs", error);
       fs::copy(generated, batch.output_ / "graphs",
-              fs::copy_options::overwrite_existing | fs::copy_options::recursive, error);
+               fs::copy_options::overwrite_existing | fs::copy_options::recursive, error);
       if (error) {
         return Error{fmt::format("{}: cannot write the generated graphs ({})",
                                  (batch.output_ / "graphs").string(), error.message())};
@@ -146,8 +146,10 @@ Expected<Batch> Batch::prepare(const ExperimentConfig& config, const MethodRegis
       for (const auto& record : results->records) recorded.insert(record.runId);
     }
   }
+  batch.recorded_.assign(batch.plan_.runs.size(), false);
   for (std::size_t i = 0; i < batch.plan_.runs.size(); ++i) {
     if (recorded.count(batch.plan_.runs[i].id) > 0) {
+      batch.recorded_[i] = true;
       ++batch.alreadyRecorded_;
     } else {
       batch.pending_.push_back(i);
@@ -251,11 +253,7 @@ std::optional<std::string> Batch::scheduleOf(std::size_t run) const {
 std::optional<RunTask> Batch::nextReady(std::int64_t jobs) {
   for (auto it = pending_.begin(); it != pending_.end(); ++it) {
     const PlannedRun& run = plan_.runs[*it];
-    if (run.startRun &&
-        (runningRuns_.count(*run.startRun) > 0 ||
-         std::find(pending_.begin(), pending_.end(), *run.startRun) != pending_.end())) {
-      continue;  // its start is not recorded yet
-    }
+    if (run.startRun && !recorded_[*run.startRun]) continue;  // its start is not recorded yet
     RunTask task;
     task.config = config_;
     task.plan = &plan_;
@@ -265,7 +263,6 @@ std::optional<RunTask> Batch::nextReady(std::int64_t jobs) {
       task.startRunId = plan_.runs[*run.startRun].id;
       task.startSchedule = scheduleOf(*run.startRun);
     }
-    runningRuns_.insert(*it);
     ++running_;
     pending_.erase(it);
     return task;
@@ -286,15 +283,14 @@ Status Batch::record(std::size_t run, RunOutput output) {
     record.scheduleFile = relative.generic_string();
   }
   if (auto appended = store_->append(record); !appended) return appended;
-  runningRuns_.erase(run);
+  recorded_[run] = true;
   --running_;
-  ++recorded_;
+  ++recordedHere_;
   progress_->finished(record, store_->records());
   return Done{};
 }
 
 void Batch::release(const RunTask& task) {
-  runningRuns_.erase(task.run);
   --running_;
   pending_.insert(std::lower_bound(pending_.begin(), pending_.end(), task.run), task.run);
 }
@@ -304,7 +300,7 @@ Expected<BatchOutcome> Batch::finish(bool interrupted) {
   BatchOutcome outcome;
   outcome.runs = static_cast<std::int64_t>(plan_.runs.size());
   outcome.alreadyRecorded = alreadyRecorded_;
-  outcome.recorded = recorded_;
+  outcome.recorded = recordedHere_;
   outcome.failed = progress_->failures();
   outcome.interrupted = interrupted;
   outcome.resultsFile = output_ / kResultsFileName;
@@ -315,7 +311,7 @@ Expected<BatchOutcome> Batch::finish(bool interrupted) {
     out << fmt::format(
         "interrupted after {}: {} of {} runs recorded in {}; `gaus run {} --resume` runs the "
         "rest\n",
-        formatDuration(seconds), alreadyRecorded_ + recorded_, plan_.runs.size(),
+        formatDuration(seconds), alreadyRecorded_ + recordedHere_, plan_.runs.size(),
         outcome.resultsFile.string(), config_->path.string());
   }
   if (!options_.report || store_->records().empty()) return outcome;
@@ -332,7 +328,7 @@ Expected<BatchOutcome> Batch::finish(bool interrupted) {
   if (auto saved = io::writeFileAtomically(output_ / "summary.md", markdown); !saved) {
     return Error{saved.error()};
   }
-  out << formatClosingSummary(*written, store_->records(), recorded_, seconds, parallel_);
+  out << formatClosingSummary(*written, store_->records(), recordedHere_, seconds, parallel_);
   out << fmt::format("report: {}\n", written->reportPath.string());
   return outcome;
 }

@@ -11,7 +11,6 @@
 #include <iosfwd>
 #include <memory>
 #include <optional>
-#include <set>
 #include <vector>
 
 #include <gaus/core/expected.hpp>
@@ -112,10 +111,10 @@ class Batch {
   std::optional<ResultsStore> store_;
   std::unique_ptr<ProgressDisplay> progress_;
   std::vector<std::size_t> pending_;  // plan indices not recorded and not running, in order
-  std::set<std::size_t> runningRuns_;
+  std::vector<bool> recorded_;        // per plan index: recorded (before or in this batch)
   std::int64_t running_ = 0;
   std::int64_t alreadyRecorded_ = 0;
-  std::int64_t recorded_ = 0;
+  std::int64_t recordedHere_ = 0;
   std::chrono::steady_clock::time_point started_;
 };
 

@@ -25,6 +25,16 @@ std::string seconds(const std::optional<double>& value) {
   return value ? fmt::format("{:.3g}", *value) : std::string("-");
 }
 
+// Above this many problems, summary.md lists only those where the methods differ.
+constexpr std::size_t kAllRowsUpTo = 30;
+
+bool allAgree(const report::ProblemSummary& problem) {
+  for (const auto& cell : problem.cells) {
+    if (!cell.best) return false;
+  }
+  return true;
+}
+
 // A markdown cell: '|' would end it.
 std::string cell(std::string text) {
   std::string escaped;
@@ -60,8 +70,7 @@ std::string formatClosingSummary(const report::ReportSummary& summary,
   std::string best, ratios, times;
   for (const auto* method : methods) {
     best += fmt::format("{}{} {} of {}", best.empty() ? "" : ", ", method->label,
-                        method->wins + method->ties,
-                        method->wins + method->ties + method->losses);
+                        method->wins + method->ties, method->wins + method->ties + method->losses);
     ratios += fmt::format("{}{} {}", ratios.empty() ? "" : ", ", method->label,
                           ratio(method->geomeanRatio));
     times += fmt::format("{}{} {}", times.empty() ? "" : ", ", method->label,
@@ -111,19 +120,23 @@ std::string formatSummaryMarkdown(const report::ReportSummary& summary,
   text += anyReference ? " reference |\n|---|---|---|" : "\n|---|---|---|";
   for (std::size_t i = 0; i < labels.size() + (anyReference ? 1 : 0); ++i) text += "---|";
   text += '\n';
+  std::int64_t leftOut = 0;
   for (const auto& problem : summary.problems) {
+    if (summary.problems.size() > kAllRowsUpTo && allAgree(problem)) {
+      ++leftOut;
+      continue;
+    }
     text += fmt::format("| {} | {} | {} |", cell(problem.graph), cell(problem.problem),
                         cell(problem.objectiveName));
     for (const auto& label : labels) {
       const auto found = std::find_if(problem.cells.begin(), problem.cells.end(),
                                       [&](const auto& c) { return c.label == label; });
       std::string value;
-      if (found == problem.cells.end()) {
-        value = "";
-      } else if (found->value) {
-        value = found->best ? fmt::format("**{}**", number(*found->value)) : number(*found->value);
-      } else {
-        value = found->status;
+      if (found != problem.cells.end()) {
+        value = !found->value ? found->status
+                : found->best ? fmt::format("**{}**", number(*found->value))
+                              : number(*found->value);
+        if (found->medianSeconds) value += fmt::format(" ({} s)", seconds(found->medianSeconds));
       }
       text += fmt::format(" {} |", cell(value));
     }
@@ -131,6 +144,12 @@ std::string formatSummaryMarkdown(const report::ReportSummary& summary,
       text += fmt::format(" {} |", problem.reference ? number(*problem.reference) : "");
     }
     text += '\n';
+  }
+  if (leftOut > 0) {
+    text += fmt::format(
+        "\n{} of {} problems, where every method has the same verified value, are left out "
+        "(summary.csv and report.html list them).\n",
+        leftOut, summary.problems.size());
   }
   return text;
 }

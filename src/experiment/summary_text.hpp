@@ -20,7 +20,8 @@ std::string formatClosingSummary(const report::ReportSummary& summary,
                                  std::int64_t recordedNow, double seconds, std::int32_t parallel);
 
 // A methods table and a problems table (one row per problem, one column per method: its best
-// verified value, bold where it is the best of the row, else how its last run ended).
+// verified value, bold where it is the best of the row, else how its last run ended, and the
+// median seconds of its runs). Above 30 problems, those where every method agrees are left out.
 std::string formatSummaryMarkdown(const report::ReportSummary& summary,
                                   const std::vector<report::ResultRecord>& records,
                                   const std::string& name, const std::string& description);
