@@ -5,6 +5,7 @@
 // are expanded, and paths are resolved here, so that nothing is found wrong after runs started.
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <fnmatch.h>
@@ -509,27 +510,11 @@ Expected<std::int64_t> parseByteSize(std::string_view text) {
         text)};
   };
   if (text.empty()) return expected();
-  std::int64_t unit = 1;
-  switch (text.back()) {
-    case 'K':
-    case 'k':
-      unit = std::int64_t{1} << 10;
-      break;
-    case 'M':
-    case 'm':
-      unit = std::int64_t{1} << 20;
-      break;
-    case 'G':
-    case 'g':
-      unit = std::int64_t{1} << 30;
-      break;
-    case 'T':
-    case 't':
-      unit = std::int64_t{1} << 40;
-      break;
-    default:
-      break;
-  }
+  // K, M, G, T: powers of 1024.
+  constexpr std::string_view kSuffixes = "KMGT";
+  const auto suffix = kSuffixes.find(static_cast<char>(std::toupper(text.back())));
+  const std::int64_t unit =
+      suffix == std::string_view::npos ? 1 : std::int64_t{1} << (10 * (suffix + 1));
   const std::string_view digits = unit == 1 ? text : text.substr(0, text.size() - 1);
   const auto number = option_text::parseNumber(digits);
   if (!number || *number <= 0 || *number * static_cast<double>(unit) > 9.0e18) return expected();

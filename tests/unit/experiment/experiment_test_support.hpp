@@ -1,13 +1,14 @@
 // Helpers of the experiment tests: a scratch folder per test process, config files written from
-// text, reading a results file's lines back.
+// text, reading a results file's lines back (whole files: run_program.hpp's readWholeFile).
 #pragma once
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <unistd.h>
 #include <vector>
+
+#include "run_program.hpp"
 
 namespace gaus::test {
 
@@ -26,13 +27,6 @@ inline std::filesystem::path writeConfig(const std::filesystem::path& folder,
   const auto path = folder / name;
   std::ofstream(path, std::ios::binary) << text;
   return path;
-}
-
-inline std::string readText(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 inline std::vector<std::string> readLines(const std::filesystem::path& path) {

@@ -53,7 +53,7 @@ TEST_CASE("a config error names the file and the line and the key and what was e
                     "methods:\n  - method: list\n    options: {priority: tallest}\n") ==
         "experiment.yaml:5: methods[0].options: method list: option 'priority' expects height, "
         "alap, mobility or successors, got 'tallest'");
-  // Line 5: budgets.time_limit is a positive number.
+  // Line 6: budgets.time_limit is a positive number.
   CHECK(configError(std::string(kGraphs) +
                     "methods:\n  - method: list\nbudgets:\n  time_limit: ten\n") ==
         "experiment.yaml:6: budgets.time_limit: expected a positive number of seconds per run, "
@@ -67,12 +67,12 @@ TEST_CASE("a config error names the file and the line and the key and what was e
                     "methods:\n  - method: list\n  - method: sleepy\n    init: {from: lst}\n") ==
         "experiment.yaml:6: methods[1].init: expected a method entry's label or a method, found "
         "\"lst\" (did you mean 'list'?)");
-  // Line 6: `on` names a set the experiment does not have (the entry starts on line 5).
+  // Line 5: the entry whose `on` names a set the experiment does not have.
   CHECK(configError("graphs:\n  - set: small\n    generate: {ops: 10}\nmethods:\n  - method: "
                     "list\n    on: smal\n") ==
         "experiment.yaml:5: methods: expected graph sets of the experiment (small) in `on`, found "
         "\"smal\" (did you mean 'small'?)");
-  // Line 3: a problem kind the method does not solve, for the set it runs on.
+  // Line 5: the entry of a method that does not solve the problem kind of its graph set.
   CHECK(
       configError(std::string(kGraphs) + "problem: {kind: modulo}\nmethods:\n  - method: list\n") ==
       "experiment.yaml:5: methods: expected a method that solves modulo problems for graph set "
@@ -82,14 +82,14 @@ TEST_CASE("a config error names the file and the line and the key and what was e
                     "problem: {horizon: lst_latency * 2}\nmethods:\n  - method: list\n") ==
         "experiment.yaml:3: problem.horizon: expected METHOD_latency with a method that solves "
         "latency problems, found \"lst_latency * 2\" (did you mean 'list_latency'?)");
-  // Line 1: YAML that does not parse is reported by the YAML reader, with its line.
+  // Line 2: YAML cut short (an open flow sequence), where the reader found the end.
   CHECK(configError("graphs: [\n") ==
         "experiment.yaml:2: expected valid YAML, found end of sequence flow not found");
-  // Two entries whose grid points would share a label.
+  // Line 5: the second of two entries that would share a label.
   CHECK(configError(std::string(kGraphs) + "methods:\n  - method: list\n  - method: list\n") ==
         "experiment.yaml:5: methods[1]: expected a method entry with a label of its own, found "
         "the label 'list' a second time (set label:)");
-  // A cycle of starts never ends.
+  // Line 4: the first entry of a cycle of starts (a waits for b, b for a): it would never end.
   CHECK(configError(std::string(kGraphs) +
                     "methods:\n  - method: sleepy\n    label: a\n    init: b\n  - method: "
                     "sleepy\n    label: b\n    init: a\n") ==

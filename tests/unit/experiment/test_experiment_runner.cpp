@@ -123,7 +123,7 @@ TEST_CASE("a batch records every run once with what the method echoed and the ve
   CHECK(fs::exists(batch.output / "summary.md"));
   CHECK(batch.printed.find("report: ") != std::string::npos);
   // The config is kept beside its results.
-  CHECK(test::readText(batch.output / "experiment.yaml") == kSmallBatch);
+  CHECK(test::readWholeFile(batch.output / "experiment.yaml") == kSmallBatch);
 }
 
 TEST_CASE("a dry run prints the matrix and writes nothing", "[experiment][runner]") {
