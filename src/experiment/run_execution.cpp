@@ -188,10 +188,14 @@ void fillFromResult(ResultRecord& record, const PlannedRun& run, const MethodInf
     if (result.objective) record.objective = {result.objectiveName, *result.objective};
     record.lowerBound = result.bounds.lowerBound;
     record.provenOptimal = !result.failed() && result.status == ModelStatus::kOptimal;
-  } else if (const auto figure = scheduleFigure(objective, result)) {
+  } else {
     // Another objective than the method's: a figure of its verified schedule, without the
-    // method's bound and proof, which are about its own objective.
-    record.objective = {objective, *figure};
+    // method's bound and proof, which are about its own objective (a schedule proven optimal
+    // for latency is only feasible for peak memory).
+    if (const auto figure = scheduleFigure(objective, result)) {
+      record.objective = {objective, *figure};
+    }
+    if (record.status == RunStatus::kOptimal) record.status = RunStatus::kFeasible;
   }
   for (const Attempt& attempt : result.attempts) {
     record.attempts.push_back(toRecordAttempt(attempt));

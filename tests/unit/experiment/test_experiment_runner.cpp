@@ -343,3 +343,38 @@ TEST_CASE("content hashes are SHA-256", "[experiment][runner]") {
   CHECK(textHash("abc") ==
         "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
+
+TEST_CASE("methods with other objectives are compared on the figure the problem names",
+          "[experiment][runner]") {
+  const auto folder = test::experimentScratch("objective");
+  // list minimizes latency; at its own latency as the horizon, the experiment compares peak
+  // live memory (as epfl.yaml does with GauS B).
+  const BatchRun batch = runConfig(folder, R"(graphs:
+  - generate: {ops: 30, degree: 2, weighted: 1, min_weight: 1, max_weight: 4}
+problem:
+  kind: latency-bounded
+  horizon: list_latency
+  objective: peak_memory
+methods:
+  - method: list
+budgets:
+  schedules: true
+)");
+  REQUIRE(batch.outcome.ok());
+  const auto results = readBack(batch.output);
+  const auto& list = recordOf(results, "graphs/ops30-seed1~list~r0");
+  REQUIRE(list.objective);
+  CHECK(list.objective->name == "peak_memory");
+  CHECK(list.objective->value > 0);  // every op holds 1 to 4 units of memory
+  // The figure is the verifier's peak live memory of the schedule the run wrote.
+  const auto graph = io::readInstance((batch.output / list.graph.path).string());
+  REQUIRE(graph.ok());
+  const auto schedule = io::readSchedule(batch.output / *list.scheduleFile, *graph->graph);
+  REQUIRE(schedule.ok());
+  CHECK(list.objective->value ==
+        computeMetrics(*graph->graph, *graph->machine, *schedule).peakLiveMemory);
+  // list's bound and proof are about latency: not carried over to peak memory.
+  CHECK(list.status == report::RunStatus::kFeasible);
+  CHECK_FALSE(list.lowerBound.has_value());
+  CHECK_FALSE(list.provenOptimal);
+}
