@@ -6,16 +6,21 @@
 #include <functional>
 #include <glob.h>
 
+#include <fmt/format.h>
+
 #include <gaus/core/option_table.hpp>
 #include <gaus/io/io.hpp>
 
 #include "config_value.hpp"
+#include "input_error.hpp"
 #include "json_parse.hpp"
 #include "readers.hpp"
 
 namespace gaus::experiment {
 
 namespace fs = std::filesystem;
+using io::InputError;
+using io::JsonValue;
 
 namespace {
 

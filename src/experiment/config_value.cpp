@@ -3,9 +3,15 @@
 
 #include "config_value.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 
+#include <fmt/format.h>
+
 #include <gaus/core/option_table.hpp>
+
+#include "input_error.hpp"
 
 #ifndef GAUS_SHARED_DIR
 #define GAUS_SHARED_DIR ""
@@ -14,6 +20,110 @@
 namespace gaus::experiment {
 
 namespace fs = std::filesystem;
+using io::InputError;
+using io::JsonValue;
+
+void ConfigValue::fail(std::string_view expected, std::string_view hint) const {
+  throw InputError(
+      value_->line,
+      fmt::format("{}: {}{}", key_, io::expectedFound(expected, value_->describe()), hint));
+}
+
+void ConfigValue::failWith(std::string_view message) const {
+  throw InputError(value_->line, fmt::format("{}: {}", key_, message));
+}
+
+std::optional<ConfigValue> ConfigValue::member(std::string_view name) const {
+  const JsonValue* found = value_->find(name);
+  if (found == nullptr || found->isNull()) return std::nullopt;
+  return ConfigValue(*found, child(name));
+}
+
+const ConfigValue& ConfigValue::requireObject(std::string_view what,
+                                              std::initializer_list<std::string_view> known) const {
+  if (!value_->isObject()) fail(fmt::format("{} (a mapping)", what));
+  const std::vector<std::string> names(known.begin(), known.end());
+  for (std::size_t i = 0; i < value_->keys.size(); ++i) {
+    const std::string& key = value_->keys[i];
+    if (std::find(names.begin(), names.end(), key) == names.end()) {
+      throw InputError(
+          value_->items[i].line,
+          fmt::format("{}: expected a key of {} ({}), found {}{}", child(key), what,
+                      option_text::listChoices(names), io::quoteText(key), didYouMean(key, names)));
+    }
+    for (std::size_t j = 0; j < i; ++j) {
+      if (value_->keys[j] == key) {
+        throw InputError(
+            value_->items[i].line,
+            fmt::format("{}: expected each key once, found it a second time", child(key)));
+      }
+    }
+  }
+  return *this;
+}
+
+std::vector<ConfigValue> ConfigValue::list() const {
+  std::vector<ConfigValue> items;
+  if (!value_->isArray()) {
+    items.push_back(*this);
+    return items;
+  }
+  for (std::size_t i = 0; i < value_->items.size(); ++i) {
+    items.emplace_back(value_->items[i], fmt::format("{}[{}]", key_, i));
+  }
+  return items;
+}
+
+std::vector<std::pair<std::string, ConfigValue>> ConfigValue::entries() const {
+  std::vector<std::pair<std::string, ConfigValue>> result;
+  for (std::size_t i = 0; i < value_->keys.size(); ++i) {
+    result.emplace_back(value_->keys[i], ConfigValue(value_->items[i], child(value_->keys[i])));
+  }
+  return result;
+}
+
+const std::string& ConfigValue::text(std::string_view what) const {
+  if (!value_->isString() || value_->text.empty()) fail(what);
+  return value_->text;
+}
+
+std::string ConfigValue::scalar(std::string_view what) const {
+  if (value_->isArray() || value_->isObject() || value_->isNull()) fail(what);
+  return value_->text;
+}
+
+double ConfigValue::number(std::string_view what) const {
+  if (value_->kind != JsonValue::Kind::kInteger && value_->kind != JsonValue::Kind::kFloat) {
+    fail(what);
+  }
+  const double number = value_->kind == JsonValue::Kind::kInteger
+                            ? static_cast<double>(value_->integer)
+                            : value_->number;
+  if (!std::isfinite(number)) fail(what);
+  return number;
+}
+
+double ConfigValue::positiveNumber(std::string_view what) const {
+  const double value = number(what);
+  if (value <= 0) fail(what);
+  return value;
+}
+
+std::int64_t ConfigValue::integer(std::string_view what, std::int64_t min, std::int64_t max) const {
+  if (value_->kind != JsonValue::Kind::kInteger || value_->integer < min || value_->integer > max) {
+    fail(what);
+  }
+  return value_->integer;
+}
+
+bool ConfigValue::boolean(std::string_view what) const {
+  if (value_->kind != JsonValue::Kind::kBool) fail(what);
+  return value_->boolean;
+}
+
+std::string ConfigValue::child(std::string_view name) const {
+  return key_.empty() ? std::string(name) : fmt::format("{}.{}", key_, name);
+}
 
 // " (did you mean 'NAME'?)" when a known name is close to the given one, else nothing.
 std::string didYouMean(std::string_view given, const std::vector<std::string>& known,

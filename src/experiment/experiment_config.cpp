@@ -6,11 +6,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cmath>
-#include <cstdlib>
-#include <fnmatch.h>
-#include <functional>
-#include <glob.h>
 #include <set>
 
 #include <fmt/format.h>
@@ -20,7 +15,7 @@
 #include <gaus/io/io.hpp>
 
 #include "config_value.hpp"
-#include "json_parse.hpp"
+#include "input_error.hpp"
 #include "readers.hpp"
 #include "yaml_document.hpp"
 
