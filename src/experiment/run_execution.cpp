@@ -4,7 +4,9 @@
 
 #include "run_execution.hpp"
 
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -283,10 +285,24 @@ RunOutput executeRun(const RunTask& task, const MethodRegistry& registry, const 
 }
 
 int runInChildProcess(const RunTask& task, const MethodRegistry& registry, const RunFiles& files) {
-  const RunOutput output =
-      executeRun(task, registry, files.folder, [&](const ResultRecord& record) {
-        writeText(files.posed(), report::formatResultRecord(record));
-      });
+  std::optional<ResultRecord> posed;
+  RunOutput output;
+  try {
+    output = executeRun(task, registry, files.folder, [&](const ResultRecord& record) {
+      posed = record;
+      writeText(files.posed(), report::formatResultRecord(record));
+    });
+  } catch (const std::exception& error) {
+    // Statuses, not exceptions, cross the method boundary; one that escapes a method is its
+    // error. An allocation the system refused (ENOMEM, as LibTorch's allocator reports it)
+    // is a run out of memory.
+    const std::string what = error.what();
+    const std::string firstLine = what.substr(0, what.find('\n'));
+    const bool outOfMemory = what.find(std::strerror(ENOMEM)) != std::string::npos;
+    output = failedRun(posed ? *posed : plannedRecord(task, registry),
+                       outOfMemory ? RunStatus::kOutOfMemory : RunStatus::kError,
+                       "the method threw: " + firstLine);
+  }
   nlohmann::json json;
   json["record"] = report::formatResultRecord(output.record);
   json["schedule"] = output.schedule ? nlohmann::json(*output.schedule) : nlohmann::json(nullptr);
@@ -308,6 +324,9 @@ RunOutput finishRun(const RunTask& task, const MethodRegistry& registry, const C
       if (record) {
         RunOutput output{std::move(record).value(), std::nullopt};
         output.record.peakRssBytes = end.peakRssBytes;
+        // A run that failed before its method returned (an unreadable graph, an exception)
+        // has no method time: the process's.
+        if (!output.record.seconds) output.record.seconds = end.seconds;
         if (json["schedule"].is_string()) output.schedule = json["schedule"].get<std::string>();
         return output;
       }
