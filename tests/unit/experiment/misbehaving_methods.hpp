@@ -1,12 +1,15 @@
 // Methods that exist only in the experiment tests (never in the catalog): one that sleeps and
 // then returns the ASAP schedule (slow but correct, for interrupts and parallel runs), and
-// three that misbehave the ways the runner must survive: abort, allocate without bound, hang
-// past their time limit. Each is made with makeMethod and an option table like every method,
+// four that misbehave the ways the runner must survive: abort, allocate without bound, throw,
+// hang past their time limit. Each is made with makeMethod and an option table like every method,
 // so the runner treats them as it treats any other.
 #pragma once
 
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -67,6 +70,13 @@ inline void addMisbehavingMethods(MethodRegistry& registry) {
         std::vector<std::vector<char>> blocks;
         for (;;) blocks.emplace_back(std::size_t{64} << 20, 'x');
         return asapResult(problem);  // never reached
+      }));
+  registry.add(makeMethod<MisbehavingOptions>(
+      "throw", "throws an exception whose message reports ENOMEM, as LibTorch's allocator does",
+      kinds, misbehavingOptionTable(),
+      [](const Problem&, const MisbehavingOptions&, const RunContext&) -> Result {
+        throw std::runtime_error(std::string("can't allocate memory: ") + std::strerror(ENOMEM) +
+                                 "\nframe #0: a backtrace line");
       }));
   registry.add(makeMethod<MisbehavingOptions>(
       "hang", "sleeps forever, ignoring its time limit", kinds, misbehavingOptionTable(),

@@ -41,8 +41,9 @@ TEST_CASE("a config error names the file and the line and the key and what was e
         "problem, methods, budgets or settings), found \"metods\" (did you mean 'methods'?)");
   // Line 4: the method name, with the nearest method.
   CHECK(configError(std::string(kGraphs) + "methods:\n  - method: lisst\n") ==
-        "experiment.yaml:4: methods[0].method: expected a method (abort, allocate, hang, list or "
-        "sleepy), found \"lisst\" (did you mean 'list'?)");
+        "experiment.yaml:4: methods[0].method: expected a method (abort, allocate, hang, list, "
+        "sleepy "
+        "or throw), found \"lisst\" (did you mean 'list'?)");
   // Line 5: an option the method does not have, as the method's own table says it.
   CHECK(configError(std::string(kGraphs) +
                     "methods:\n  - method: list\n    options: {priorty: height}\n") ==

@@ -3,6 +3,7 @@
 // isolation, resume after a cut line, and an interrupt (SIGINT to a batch in another process)
 // followed by a resume.
 
+#include <cstring>
 #include <set>
 #include <signal.h>
 #include <sstream>
@@ -212,6 +213,7 @@ methods:
   - method: abort
   - method: allocate
     options: {time_limit: 60}  # its own limit: a loaded machine pages slowly
+  - method: throw
   - method: hang
   - method: list
 budgets:
@@ -220,8 +222,8 @@ budgets:
 )",
                                    options);
   REQUIRE(batch.outcome.ok());
-  CHECK(batch.outcome->recorded == 4);
-  CHECK(batch.outcome->failed == 3);
+  CHECK(batch.outcome->recorded == 5);
+  CHECK(batch.outcome->failed == 4);
   const auto results = readBack(batch.output);
   const auto& aborted = recordOf(results, "graphs/ops10-seed1~abort~s1~r0");
   CHECK(aborted.status == report::RunStatus::kCrashed);
@@ -232,6 +234,12 @@ budgets:
   const auto& allocated = recordOf(results, "graphs/ops10-seed1~allocate~s1~r0");
   CHECK(allocated.status == report::RunStatus::kOutOfMemory);
   CHECK(allocated.message.find("under the memory limit") != std::string::npos);
+  // An exception out of the method is its error; this one reports ENOMEM, so it is recorded as
+  // running out of memory, with the first line of its message.
+  const auto& threw = recordOf(results, "graphs/ops10-seed1~throw~s1~r0");
+  CHECK(threw.status == report::RunStatus::kOutOfMemory);
+  CHECK(threw.message ==
+        std::string("the method threw: can't allocate memory: ") + std::strerror(ENOMEM));
   // The hang is stopped once its limit (0.5 s) and the grace (0.5 s) have passed.
   const auto& hung = recordOf(results, "graphs/ops10-seed1~hang~s1~r0");
   CHECK(hung.status == report::RunStatus::kTimeout);
