@@ -21,8 +21,10 @@ std::string ratio(const std::optional<double>& value) {
   return value ? fmt::format("{:.3f}", *value) : std::string("-");
 }
 
+// Seconds to three significant digits; below a millisecond a timer says little more.
 std::string seconds(const std::optional<double>& value) {
-  return value ? fmt::format("{:.3g}", *value) : std::string("-");
+  if (!value) return "-";
+  return *value < 0.001 ? std::string("<0.001") : fmt::format("{:.3g}", *value);
 }
 
 // Above this many problems, summary.md lists only those where the methods differ.
