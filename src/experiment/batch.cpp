@@ -122,7 +122,7 @@ Expected<Batch> Batch::prepare(const ExperimentConfig& config, const MethodRegis
     auto store = ResultsStore::open(resultsFile, options.resume);
     if (!store) return Error{store.error()};
     batch.store_.emplace(std::move(store).value());
-    if (fs::is_directory(generated, error)) {
+    if (fs::is_directory(generated, error) && !fs::is_empty(generated, error)) {
       fs::create_directories(batch.output_ / "graphs", error);
       fs::copy(generated, batch.output_ / "graphs",
                fs::copy_options::overwrite_existing | fs::copy_options::recursive, error);
