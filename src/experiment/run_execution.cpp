@@ -131,7 +131,7 @@ std::optional<Schedule> startSchedule(const RunTask& task, const Problem& proble
                                       std::vector<Attempt>& steps) {
   const PlannedRun& run = task.planned();
   Attempt step;
-  step.phase = "start";
+  step.phase = "init";
   std::optional<Schedule> start;
   if (task.startSchedule) {
     const fs::path file = scratch / "start.schedule.json";

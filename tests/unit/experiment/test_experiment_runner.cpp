@@ -178,10 +178,10 @@ budgets:
   CHECK(fs::exists(batch.output / *first.scheduleFile));
   CHECK(later.line > first.line);
   REQUIRE(later.attempts.size() >= 2);
-  CHECK(later.attempts[1].phase == "start");
+  CHECK(later.attempts[1].phase == "init");
   CHECK(later.attempts[1].detail == "the schedule of run graphs/ops15-seed1~first~s1~r0");
   // `alone` starts from list, which is no entry: list runs first in the same process.
-  CHECK(alone.attempts[1].phase == "start");
+  CHECK(alone.attempts[1].phase == "init");
   CHECK(alone.attempts[1].detail.starts_with("method list run first: latency "));
   // The horizon: twice list's latency, which on unlimited units is the ASAP objective sleepy
   // reports, found by the policy's own run of list (the first attempt).
