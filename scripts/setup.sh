@@ -14,7 +14,8 @@ packages=(
   libtorch-dev                             # GauS engine (tensors, autograd, Adam)
   libz3-dev                                # exact engine: joint SWP + WS (SMT)
   coinor-libcbc-dev                        # exact engine: MILPs (CBC)
-  libopenmpi-dev openmpi-bin               # experiment runner scale-out
+  libopenmpi-dev openmpi-bin               # experiment runner scale-out (mpirun gaus run)
+  libssl-dev                               # experiment runner: SHA-256 content hashes of graphs
   chromium                                 # browser test: opens the pictures and the report
   libpng-dev                               # browser test: decodes Chromium's screenshots
   time                                     # gaus-bench startup: /usr/bin/time per command

@@ -22,12 +22,8 @@ void addFoundationSuite(CLI::App& app, BenchOptions& options);
 void addStartupSuite(CLI::App& app, BenchOptions& options);
 void addListSuite(CLI::App& app, BenchOptions& options);
 void addImsSuite(CLI::App& app, BenchOptions& options);
-void addHeuristicTablesSuite(CLI::App& app, BenchOptions& options);
-// The exact engine's suites (builds with it only).
+// The exact engine's suite (builds with it only).
 void addExactKernelsSuite(CLI::App& app, BenchOptions& options);
-void addExactHeuriGymSuite(CLI::App& app, BenchOptions& options);
-void addExactMachSuiteSuite(CLI::App& app, BenchOptions& options);
-void addExactTritonSuite(CLI::App& app, BenchOptions& options);
 // The GauS engine's suites (builds with it only).
 void addGausStepSuite(CLI::App& app, BenchOptions& options);
 void addGausScaleSuite(CLI::App& app, BenchOptions& options);

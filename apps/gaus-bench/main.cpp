@@ -1,6 +1,7 @@
-// gaus-bench: the benchmark program. Speed, memory and quality figures of docs/benchmarks.md
-// come from here, never from timed unit tests. Each suite prints a markdown section (or JSON
-// with --json) and exits non-zero when a figure misses its target.
+// gaus-bench: the benchmark program. Speed and memory figures of docs/benchmarks.md come from
+// here, never from timed unit tests; quality figures come from experiments (gaus run,
+// configs/experiments). Each suite prints a markdown section (or JSON with --json) and exits
+// non-zero when a figure misses its target.
 
 #include <iostream>
 
@@ -31,12 +32,8 @@ int main(int argc, char** argv) {
   gaus::bench::addStartupSuite(app, options);
   gaus::bench::addListSuite(app, options);
   gaus::bench::addImsSuite(app, options);
-  gaus::bench::addHeuristicTablesSuite(app, options);
 #ifdef GAUS_HAVE_EXACT
   gaus::bench::addExactKernelsSuite(app, options);
-  gaus::bench::addExactHeuriGymSuite(app, options);
-  gaus::bench::addExactMachSuiteSuite(app, options);
-  gaus::bench::addExactTritonSuite(app, options);
 #endif
 #ifdef GAUS_HAVE_GAUS
   gaus::bench::addGausStepSuite(app, options);

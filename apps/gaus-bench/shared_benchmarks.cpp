@@ -34,15 +34,6 @@ std::vector<Instance> readBenchmarkInstances(const std::filesystem::path& file) 
   return std::move(instances).value();
 }
 
-double referenceFigure(const Instance& instance, std::string_view name) {
-  const auto it = instance.reference.find(name);
-  if (it == instance.reference.end()) {
-    throw std::runtime_error(
-        fmt::format("{} ({}) carries no reference {}", instance.name, instance.sourcePath, name));
-  }
-  return it->second;
-}
-
 Result runCatalogMethod(std::string_view method, std::string_view name, const Problem& problem,
                         const MethodOptions& options, std::optional<double> timeLimit,
                         const Schedule* initialSchedule) {

@@ -22,10 +22,6 @@ std::vector<std::filesystem::path> benchmarkFiles(const std::filesystem::path& f
 // Every instance of a benchmark file (throws with the reader's message on failure).
 std::vector<Instance> readBenchmarkInstances(const std::filesystem::path& file);
 
-// A figure the file carries beside the graph (HeuriGym's baseline latency, a Triton dump's min
-// II and heuristic II); throws naming the instance and the file when it is missing.
-double referenceFigure(const Instance& instance, std::string_view name);
-
 // Runs a method of the catalog on an instance. The catalog verifies every schedule and turns a
 // failed verification into kError; a kError result stops the suite (throws with its message).
 // A result without a schedule (timeout, infeasible) is returned as it is. `timeLimit` is the

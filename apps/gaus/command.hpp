@@ -118,5 +118,6 @@ void addTwillCommand(CLI::App& app);
 void addRenderCommand(CLI::App& app);
 void addReportCommand(CLI::App& app);
 void addCodegenCommand(CLI::App& app);
+void addRunCommand(CLI::App& app);
 
 }  // namespace gaus::cli

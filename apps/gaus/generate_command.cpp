@@ -1,6 +1,5 @@
 // gaus generate: deterministic random dependence graphs (core/random_graph.hpp).
 
-#include <charconv>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -20,49 +19,14 @@ struct GenerateFlags {
   std::string to;
 };
 
-template <typename Number>
-Number parseNumber(const std::string& text, const std::string& spec, const char* what) {
-  Number value{};
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc{} || end != text.data() + text.size()) {
-    throw CommandError(fmt::format("--type '{}': {} '{}' is not a number", spec, what, text));
-  }
-  return value;
-}
-
-// NAME:MIN-MAX[:OCCUPANCY[:UNITS[:SHARE]]], e.g. "MUL:2-4:1:2:0.5"; UNITS "inf" = unlimited.
-RandomOpType parseType(const std::string& spec) {
-  std::vector<std::string> fields;
-  std::size_t begin = 0;
-  for (;;) {
-    const auto colon = spec.find(':', begin);
-    fields.push_back(spec.substr(begin, colon - begin));
-    if (colon == std::string::npos) break;
-    begin = colon + 1;
-  }
-  if (fields.size() < 2 || fields.size() > 5 || fields[0].empty()) {
-    throw CommandError(
-        fmt::format("--type '{}': expected NAME:MIN-MAX[:OCCUPANCY[:UNITS[:SHARE]]]", spec));
-  }
-  RandomOpType type;
-  type.name = fields[0];
-  const auto dash = fields[1].find('-');
-  type.minLatency = parseNumber<std::int32_t>(fields[1].substr(0, dash), spec, "latency");
-  type.maxLatency = dash == std::string::npos
-                        ? type.minLatency
-                        : parseNumber<std::int32_t>(fields[1].substr(dash + 1), spec, "latency");
-  if (fields.size() > 2) type.occupancy = parseNumber<std::int32_t>(fields[2], spec, "occupancy");
-  if (fields.size() > 3 && fields[3] != "inf") {
-    type.units = parseNumber<std::int32_t>(fields[3], spec, "units");
-  }
-  if (fields.size() > 4) type.share = std::stod(fields[4]);
-  return type;
-}
-
 void runGenerate(GenerateFlags& flags) {
   if (!flags.types.empty()) {
     flags.options.opTypes.clear();
-    for (const auto& spec : flags.types) flags.options.opTypes.push_back(parseType(spec));
+    for (const auto& spec : flags.types) {
+      auto type = parseRandomOpType(spec);
+      if (!type) throw CommandError("--type " + type.error());
+      flags.options.opTypes.push_back(std::move(type).value());
+    }
   }
   auto generated = generateRandomGraph(flags.options);
   if (!generated) throw CommandError(generated.error());

@@ -7,13 +7,15 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <gaus/experiment/build_info.hpp>
+
 #include "command.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"gaus: schedule dependence graphs (differentiable, exact and heuristic methods)",
                "gaus"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "gaus 0.1.0");
+  app.set_version_flag("--version", gaus::experiment::softwareVersion());
   gaus::cli::addInfoCommand(app);
   gaus::cli::addVerifyCommand(app);
   gaus::cli::addGenerateCommand(app);
@@ -22,6 +24,7 @@ int main(int argc, char** argv) {
   gaus::cli::addRenderCommand(app);
   gaus::cli::addReportCommand(app);
   gaus::cli::addCodegenCommand(app);
+  gaus::cli::addRunCommand(app);
   gaus::cli::addTwillCommand(app);
   try {
     app.parse(argc, argv);

@@ -1,8 +1,10 @@
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 #include <fmt/format.h>
 
+#include <gaus/core/option_table.hpp>
 #include <gaus/core/random_graph.hpp>
 
 namespace gaus {
@@ -81,6 +83,53 @@ std::optional<std::string> validate(const RandomGraphOptions& options) {
 }
 
 }  // namespace
+
+Expected<RandomOpType> parseRandomOpType(std::string_view spec) {
+  std::vector<std::string_view> fields;
+  for (std::size_t begin = 0;;) {
+    const auto colon = spec.find(':', begin);
+    fields.push_back(spec.substr(begin, colon == std::string_view::npos ? colon : colon - begin));
+    if (colon == std::string_view::npos) break;
+    begin = colon + 1;
+  }
+  const auto wrong = [&](std::string_view what, std::string_view text) {
+    return Error{
+        fmt::format("op type '{}': expected {}, found '{}' (form: "
+                    "NAME:MIN-MAX[:OCCUPANCY[:UNITS[:SHARE]]], e.g. MUL:2-4:1:2:0.5)",
+                    spec, what, text)};
+  };
+  if (fields.size() < 2 || fields.size() > 5 || fields[0].empty()) {
+    return wrong("a name and a latency range", spec);
+  }
+  const auto count = [&](std::string_view text, std::int32_t& out) {
+    const auto parsed = option_text::parseInteger(text);
+    if (!parsed || *parsed < 0 || *parsed > std::numeric_limits<std::int32_t>::max()) return false;
+    out = static_cast<std::int32_t>(*parsed);
+    return true;
+  };
+  RandomOpType type;
+  type.name = std::string(fields[0]);
+  const auto dash = fields[1].find('-');
+  const std::string_view low = fields[1].substr(0, dash);
+  const std::string_view high = dash == std::string_view::npos ? low : fields[1].substr(dash + 1);
+  if (!count(low, type.minLatency) || !count(high, type.maxLatency)) {
+    return wrong("a latency MIN or MIN-MAX of nonnegative integers", fields[1]);
+  }
+  if (fields.size() > 2 && !count(fields[2], type.occupancy)) {
+    return wrong("a nonnegative integer occupancy", fields[2]);
+  }
+  if (fields.size() > 3 && fields[3] != "inf") {
+    std::int32_t units = 0;
+    if (!count(fields[3], units)) return wrong("a unit count or inf", fields[3]);
+    type.units = units;
+  }
+  if (fields.size() > 4) {
+    const auto share = option_text::parseNumber(fields[4]);
+    if (!share || *share <= 0) return wrong("a positive share", fields[4]);
+    type.share = *share;
+  }
+  return type;
+}
 
 Instance toInstance(RandomInstance&& generated) {
   Instance instance;

@@ -231,6 +231,22 @@ bool isSuccess(RunStatus status) {
   return status == RunStatus::kOptimal || status == RunStatus::kFeasible;
 }
 
+Expected<ResultRecord> parseResultRecord(std::string_view line) {
+  Json parsed;
+  try {
+    parsed = Json::parse(line);
+  } catch (const Json::parse_error&) {
+    return Error{
+        "expected one JSON object on the line, found text that does not parse (a line cut "
+        "short by a crash?)"};
+  }
+  try {
+    return parseRecord(parsed);
+  } catch (const FieldError& error) {
+    return Error{error.message};
+  }
+}
+
 Expected<ResultsFile> readResults(const std::filesystem::path& path) {
   std::error_code ignored;
   std::ifstream in(path, std::ios::binary);
@@ -248,24 +264,14 @@ Expected<ResultsFile> readResults(const std::filesystem::path& path) {
   while (std::getline(in, line)) {
     ++number;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    Json parsed;
-    try {
-      parsed = Json::parse(line);
-    } catch (const Json::parse_error&) {
-      results.skipped.push_back(
-          {number,
-           "expected one JSON object on the line, found text that does not parse (a "
-           "line cut short by a crash?)"});
+    auto record = parseResultRecord(line);
+    if (!record) {
+      results.skipped.push_back({number, record.error()});
       continue;
     }
-    try {
-      ResultRecord record = parseRecord(parsed);
-      record.line = number;
-      if (record.runId.empty()) record.runId = fmt::format("line {}", number);
-      all.push_back(std::move(record));
-    } catch (const FieldError& error) {
-      results.skipped.push_back({number, error.message});
-    }
+    record->line = number;
+    if (record->runId.empty()) record->runId = fmt::format("line {}", number);
+    all.push_back(std::move(record).value());
   }
   // A run_id seen again is a re-run (a resumed experiment): the last line stands.
   std::map<std::string, std::size_t, std::less<>> lastLine;
@@ -288,6 +294,16 @@ Expected<ResultsFile> readResults(const std::filesystem::path& path) {
                     path.string())};
   }
   return results;
+}
+
+std::string fileNameOf(std::string_view runId) {
+  std::string name;
+  for (const char c : runId) {
+    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                       c == '.' || c == '-' || c == '_';
+    name += plain ? c : '_';
+  }
+  return name.empty() ? std::string("run") : name;
 }
 
 std::string formatResultRecord(const ResultRecord& record) {

@@ -23,17 +23,6 @@ namespace fs = std::filesystem;
 constexpr std::string_view kResultsFileName = "results.jsonl";
 constexpr std::string_view kPicturesFolder = "pictures";
 
-// A run id as a file name: characters other than letters, digits, '.', '-' and '_' become '_'.
-std::string fileNameOf(std::string_view runId) {
-  std::string name;
-  for (const char c : runId) {
-    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                       c == '.' || c == '-' || c == '_';
-    name += plain ? c : '_';
-  }
-  return name.empty() ? std::string("run") : name;
-}
-
 // A path from a record: absolute, or relative to the results file's folder, or (for graphs
 // named from where the experiment ran) relative to the current folder.
 fs::path resolve(const fs::path& resultsFolder, const std::string& path) {

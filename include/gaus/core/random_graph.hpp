@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <gaus/core/expected.hpp>
@@ -53,6 +54,11 @@ struct RandomInstance {
   Graph graph;
   Machine machine;
 };
+
+// An op type from its text form NAME:MIN-MAX[:OCCUPANCY[:UNITS[:SHARE]]], e.g. "MUL:2-4:1:2:0.5"
+// (UNITS "inf": unlimited), as `gaus generate --type` and experiment configs write it. Fails with
+// a message saying which field is wrong.
+Expected<RandomOpType> parseRandomOpType(std::string_view spec);
 
 // The generated graph and machine as an Instance named after the graph, with nothing else set.
 Instance toInstance(RandomInstance&& generated);

@@ -116,6 +116,14 @@ struct ResultsFile {
 // is readable.
 Expected<ResultsFile> readResults(const std::filesystem::path& path);
 
+// One line of a results file as a record, or why it is not one (the reason readResults gives
+// for a skipped line). The experiment runner reads back what a run's process wrote with it.
+Expected<ResultRecord> parseResultRecord(std::string_view line);
+
+// A run id (or a graph id) as a file name: characters other than letters, digits, '.', '-' and
+// '_' become '_' ("heurigym/small/ewf~list~r0" -> "heurigym_small_ewf_list_r0"); never empty.
+std::string fileNameOf(std::string_view runId);
+
 // One record as one line of JSON (no newline): what the experiment runner appends.
 std::string formatResultRecord(const ResultRecord& record);
 

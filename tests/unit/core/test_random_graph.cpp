@@ -95,3 +95,28 @@ TEST_CASE("invalid random graph options are rejected with the reason", "[core][r
   REQUIRE_FALSE(result.ok());
   CHECK_THAT(result.error(), Catch::Contains("latency range [3, 1]"));
 }
+
+TEST_CASE("op types read from their text form NAME:MIN-MAX[:OCCUPANCY[:UNITS[:SHARE]]]",
+          "[core][random]") {
+  const auto full = parseRandomOpType("MUL:2-4:1:2:0.5");
+  REQUIRE(full.ok());
+  CHECK(full->name == "MUL");
+  CHECK(full->minLatency == 2);
+  CHECK(full->maxLatency == 4);
+  CHECK(full->occupancy == 1);
+  CHECK(full->units == 2);
+  CHECK(full->share == 0.5);
+  // A single latency is both bounds; the fields left out keep their defaults, "inf" units are
+  // unlimited.
+  const auto short_ = parseRandomOpType("ALU:3");
+  REQUIRE(short_.ok());
+  CHECK(short_->minLatency == 3);
+  CHECK(short_->maxLatency == 3);
+  CHECK_FALSE(short_->units.has_value());
+  CHECK_FALSE(parseRandomOpType("MEM:1-3:2:inf")->units.has_value());
+  // Each wrong field is named.
+  CHECK_THAT(parseRandomOpType("ALU").error(), Catch::Contains("a name and a latency range"));
+  CHECK_THAT(parseRandomOpType("ALU:x").error(), Catch::Contains("found 'x'"));
+  CHECK_THAT(parseRandomOpType("ALU:1:1:many").error(), Catch::Contains("a unit count or inf"));
+  CHECK_THAT(parseRandomOpType("ALU:1:1:1:0").error(), Catch::Contains("a positive share"));
+}

@@ -1,9 +1,9 @@
 // What the modulo MILP proves on the shared loop benchmarks (shared/benchmarks): the MachSuite
 // loops that iterative modulo scheduling leaves above MinII = max(ResMII, RecMII), and the
-// Triton dumps in raw cycles. Each record below was measured with `gaus-bench exact-machsuite`
-// and `exact-triton` (docs/benchmarks.md "Exact engine"); an infeasibility proof is CBC's
-// (solveModuloAtIi returns kInfeasible only when CBC, the recurrence test or the windows prove
-// it), and every schedule is checked by verify().
+// Triton dumps in raw cycles. Each record below was measured with the experiments
+// configs/experiments/machsuite.yaml and triton.yaml (docs/benchmarks.md); an infeasibility
+// proof is CBC's (solveModuloAtIi returns kInfeasible only when CBC, the recurrence test or the
+// windows prove it), and every schedule is checked by verify().
 #include <catch2/catch.hpp>
 
 #include <gaus/core/analysis.hpp>
