@@ -15,6 +15,7 @@
 
 #include "run_program.hpp"
 #include "shared_benchmark_specs.hpp"
+#include "temp_folder.hpp"
 #include "test_support.hpp"
 
 using gaus::test::runProgram;
@@ -31,10 +32,9 @@ std::string benchmark(const std::string& relative) {
 // result.
 nlohmann::json scheduleAndVerify(const std::string& spec,
                                  const std::vector<std::string>& extraArgs = {}) {
-  const auto folder = std::filesystem::temp_directory_path() / "gaus-cli-gaus-tests";
-  std::filesystem::create_directories(folder);
-  const auto output = folder / "schedule.json";
-  std::filesystem::remove(output);
+  // A folder of this process: test programs of several build trees may run at once.
+  const gaus::test::TempFolder folder;
+  const auto output = folder.file("schedule.json");
   std::vector<std::string> args = {"schedule", spec,           "--method", "gaus", "--json",
                                    "-q",       "--time-limit", "5",        "-O",   "max_steps=500",
                                    "-o",       output.string()};

@@ -13,6 +13,7 @@
 
 #include "run_program.hpp"
 #include "shared_benchmark_specs.hpp"
+#include "temp_folder.hpp"
 #include "test_support.hpp"
 
 using gaus::test::runProgram;
@@ -24,18 +25,13 @@ std::string benchmark(const std::string& relative) {
   return sharedPath("benchmarks/" + relative).string();
 }
 
-std::filesystem::path scheduleFile() {
-  const auto folder = std::filesystem::temp_directory_path() / "gaus-cli-heuristic-tests";
-  std::filesystem::create_directories(folder);
-  return folder / "schedule.json";
-}
-
 // Runs `gaus schedule SPEC --method METHOD --json -o FILE`, requires a verified schedule, runs
 // `gaus verify SPEC FILE` on what it wrote, and returns the printed result.
 nlohmann::json scheduleAndVerify(const std::string& spec, const std::string& method) {
   INFO("gaus schedule " << spec << " --method " << method);
-  const auto output = scheduleFile();
-  std::filesystem::remove(output);
+  // A folder of this process: test programs of several build trees may run at once.
+  const gaus::test::TempFolder folder;
+  const auto output = folder.file("schedule.json");
   const auto run = runProgram(
       GAUS_BINARY, {"schedule", spec, "--method", method, "--json", "-q", "-o", output.string()});
   INFO(run.err);

@@ -145,7 +145,7 @@ TEST_CASE("a dry run prints the matrix and writes nothing", "[experiment][runner
         std::string::npos);
 }
 
-TEST_CASE("a run started from another gets its schedule; a horizon policy runs its method",
+TEST_CASE("a run started from another gets its schedule, and a horizon policy runs its method",
           "[experiment][runner]") {
   const auto folder = test::experimentScratch("starts");
   const BatchRun batch = runConfig(folder, R"(graphs:
