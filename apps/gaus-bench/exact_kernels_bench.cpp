@@ -1,6 +1,6 @@
 // gaus-bench exact-kernels: the Twill search of the exact engine (joint software pipelining and
 // warp specialization, exact::solveTwill) on every built-in kernel of configs/kernels, with the
-// (II, L, verdict, seconds) log of each solve. Targets (issue 5): the toy kernel under 0.1 s, each
+// (II, L, status, seconds) log of each solve. Targets (issue 5): the toy kernel under 0.1 s, each
 // Flash-Attention kernel under 30 s (for reference, the Twill paper reports 28 s for FA forward
 // on Hopper with Yices2 on one Xeon core). The time is one solveTwill call with the default
 // options (minimize warps, then cross-warp edges), reading the kernel excluded; the median of
@@ -120,10 +120,10 @@ Report runExactKernels(const ExactKernelsFlags& flags) {
                        std::to_string(solution.crossWarpEdges), solution.schedule ? "yes" : "-",
                        fmt::format("{:.3f}", run.medianSeconds),
                        run.peakRssBytes ? fmt::format("{:.0f} MB", *run.peakRssBytes / 1e6) : "-"});
-    for (const auto& attempt : solution.attempts) {
-      log.push_back({name, attempt.phase, std::to_string(attempt.ii), optionalText(attempt.latency),
-                     attempt.verdict, fmt::format("{:.3f}", attempt.seconds),
-                     familyNames(attempt.blocking), attempt.detail});
+    for (const auto& [record, blocking] : solution.attempts) {
+      log.push_back({name, record.phase, optionalText(record.ii), optionalText(record.latency),
+                     std::string(record.statusText()), fmt::format("{:.3f}", record.seconds),
+                     familyNames(blocking), record.detail});
     }
     if (flags.explain) {
       std::string_view text = solution.explanation.text;
@@ -139,8 +139,8 @@ Report runExactKernels(const ExactKernelsFlags& flags) {
                    "warps", "cross-warp edges", "verified", "seconds", "peak RSS"},
                   std::move(summary));
   report.addTable(
-      "Attempt log of the last run (II, L, verdict, seconds)",
-      {"kernel", "phase", "II", "L", "verdict", "seconds", "blocking families", "detail"},
+      "Attempt log of the last run (II, L, status, seconds)",
+      {"kernel", "phase", "II", "L", "status", "seconds", "blocking families", "detail"},
       std::move(log));
   if (flags.explain) report.addTable("Explanations", {"kernel", "line"}, std::move(explanations));
   return report;

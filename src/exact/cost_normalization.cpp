@@ -34,7 +34,6 @@ namespace {
 
 using detail::LinearExpression;
 using detail::MilpModel;
-using detail::MilpStatus;
 using detail::VariableId;
 
 // Builds the normalization MILP over `scaled` (values divided by their gcd). Variables 0..k-1 are
@@ -172,8 +171,7 @@ Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
   const auto firstSolution = first.solve(options.timeLimitSeconds);
   if (!firstSolution.hasSolution()) {
     return Error{fmt::format("cost normalization MILP over {} values: {} after {:.2f}s",
-                             scaled.size(), detail::toString(firstSolution.status),
-                             firstSolution.seconds)};
+                             scaled.size(), firstSolution.statusText(), firstSolution.seconds)};
   }
   const auto count = static_cast<VariableId>(scaled.size());
   std::vector<std::int64_t> mapped;
@@ -220,13 +218,12 @@ Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
     }
   }
   result.normalizedSum = std::accumulate(mapped.begin(), mapped.end(), std::int64_t{0});
-  result.provenOptimal =
-      firstSolution.status == MilpStatus::kOptimal && secondSolution.status == MilpStatus::kOptimal;
+  result.provenOptimal = firstSolution.status == ModelStatus::kOptimal &&
+                         secondSolution.status == ModelStatus::kOptimal;
   if (!result.provenOptimal) {
     result.warnings.push_back(fmt::format(
         "cost normalization not proven optimal within {}s per solve (phase 1 {}, phase 2 {})",
-        options.timeLimitSeconds, detail::toString(firstSolution.status),
-        detail::toString(secondSolution.status)));
+        options.timeLimitSeconds, firstSolution.statusText(), secondSolution.statusText()));
   }
   std::string zeroed;
   for (std::size_t i = 0; i < mapped.size(); ++i) {

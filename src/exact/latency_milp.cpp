@@ -20,8 +20,6 @@ namespace gaus::exact {
 
 namespace {
 
-using detail::MilpStatus;
-
 Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options) {
   // The limit covers the list schedule and building the model; CBC gets the rest.
   const Deadline deadline(options.timeLimitSeconds > 0
@@ -81,7 +79,7 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options) {
   result.extra.emplace_back("variables", static_cast<double>(model.shape().variables));
   result.extra.emplace_back("rows", static_cast<double>(model.shape().rows));
   detail::MilpSolution solution;
-  solution.status = MilpStatus::kTimeout;
+  solution.status = ModelStatus::kTimeout;
   if (!deadline.expired()) {
     solution =
         model.model().solve(options.timeLimitSeconds > 0 ? deadline.remainingSeconds() : 0.0);
@@ -91,53 +89,46 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options) {
   Attempt attempt;
   attempt.phase = "milp";
   attempt.seconds = solution.seconds;
-  attempt.detail =
-      fmt::format("L in [{}, {}], {} variables, {} rows, CBC {}{}", lower, upper,
-                  model.shape().variables, model.shape().rows, detail::toString(solution.status),
-                  solution.note.empty() ? "" : " (" + solution.note + ")");
+  attempt.detail = fmt::format("L in [{}, {}], {} variables, {} rows, CBC {}{}", lower, upper,
+                               model.shape().variables, model.shape().rows, solution.statusText(),
+                               solution.note.empty() ? "" : " (" + solution.note + ")");
   result.bounds.lowerBound = static_cast<double>(lower);
   if (solution.bound) {
     result.bounds.lowerBound = std::max<double>(lower, std::ceil(*solution.bound - 1e-6));
   }
-  switch (solution.status) {
-    case MilpStatus::kOptimal:
-    case MilpStatus::kFeasible: {
-      Schedule schedule;
-      schedule.start = model.decode(solution);
-      const Cycle latency = scheduleLatency(graph, schedule.start);
-      result.schedule = std::move(schedule);
-      result.objective = static_cast<double>(latency);
-      if (solution.status == MilpStatus::kOptimal) {
-        result.status = ModelStatus::kOptimal;
-        result.bounds.lowerBound = static_cast<double>(latency);
-        result.bounds.latencyProvenOptimal = true;
-      } else {
-        result.status = ModelStatus::kTimeout;
-        result.message = fmt::format(
-            "time limit {}s reached: latency {} not proven optimal (lower bound {}); raise "
-            "milp_time_limit",
-            options.timeLimitSeconds, latency, *result.bounds.lowerBound);
-      }
-      break;
-    }
-    case MilpStatus::kInfeasible:
-      result.status = ModelStatus::kInfeasible;
-      result.message = fmt::format("no schedule completes within {} cycles", upper);
-      break;
-    case MilpStatus::kTimeout:
-      if (startFits) {
-        result.schedule = *list;
-        result.objective = static_cast<double>(listLatency);
-      }
-      result.status = ModelStatus::kTimeout;
+  if (solution.call == CallStatus::kError) {
+    return errorResult("latency MILP: CBC failed (" + solution.note + ")");
+  }
+  if (solution.hasSolution()) {
+    Schedule schedule;
+    schedule.start = model.decode(solution);
+    const Cycle latency = scheduleLatency(graph, schedule.start);
+    result.schedule = std::move(schedule);
+    result.objective = static_cast<double>(latency);
+    result.status = solution.status;
+    if (solution.status == ModelStatus::kOptimal) {
+      result.bounds.lowerBound = static_cast<double>(latency);
+      result.bounds.latencyProvenOptimal = true;
+    } else {
       result.message =
-          fmt::format("time limit {}s reached before CBC found a schedule{}",
-                      options.timeLimitSeconds, startFits ? "; returning the list schedule" : "");
-      break;
-    case MilpStatus::kError:
-      return errorResult("latency MILP: CBC abandoned the model" +
-                         (solution.note.empty() ? std::string(" (numerical difficulties)")
-                                                : ": " + solution.note));
+          fmt::format("{}: latency {} not proven optimal (lower bound {}); raise milp_time_limit",
+                      solution.status == ModelStatus::kTimeout
+                          ? fmt::format("time limit {}s reached", options.timeLimitSeconds)
+                          : std::string("CBC stopped"),
+                      latency, *result.bounds.lowerBound);
+    }
+  } else if (solution.status == ModelStatus::kInfeasible) {
+    result.status = ModelStatus::kInfeasible;
+    result.message = fmt::format("no schedule completes within {} cycles", upper);
+  } else {
+    if (startFits) {
+      result.schedule = *list;
+      result.objective = static_cast<double>(listLatency);
+    }
+    result.status = ModelStatus::kTimeout;
+    result.message =
+        fmt::format("time limit {}s reached before CBC found a schedule{}",
+                    options.timeLimitSeconds, startFits ? "; returning the list schedule" : "");
   }
   attempt.status = result.status;
   attempt.latency = result.objective

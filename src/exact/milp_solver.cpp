@@ -47,8 +47,8 @@ struct CbcModelDeleter {
   void operator()(Cbc_Model* model) const { Cbc_deleteModel(model); }
 };
 
-// The child's answer as bytes: status, nodes, objective and bound (each with a presence flag),
-// then the values.
+// The child's answer as bytes: call and model status, nodes, objective and bound (each with a
+// presence flag), the note, then the values.
 template <typename T>
 void put(std::string& bytes, const T& value) {
   bytes.append(reinterpret_cast<const char*>(&value), sizeof(T));
@@ -77,6 +77,7 @@ bool takeOptional(std::string_view& bytes, std::optional<double>& value) {
 
 std::string encodeSolution(const MilpSolution& solution) {
   std::string bytes;
+  put(bytes, static_cast<std::int32_t>(solution.call));
   put(bytes, static_cast<std::int32_t>(solution.status));
   put(bytes, solution.nodes);
   putOptional(bytes, solution.objective);
@@ -90,10 +91,11 @@ std::string encodeSolution(const MilpSolution& solution) {
 }
 
 bool decodeSolution(std::string_view bytes, MilpSolution& solution) {
+  std::int32_t call = 0;
   std::int32_t status = 0;
   std::int64_t noteSize = 0;
   std::int64_t count = 0;
-  if (!take(bytes, status) || !take(bytes, solution.nodes) ||
+  if (!take(bytes, call) || !take(bytes, status) || !take(bytes, solution.nodes) ||
       !takeOptional(bytes, solution.objective) || !takeOptional(bytes, solution.bound) ||
       !take(bytes, noteSize) || noteSize < 0 || bytes.size() < static_cast<std::size_t>(noteSize)) {
     return false;
@@ -104,7 +106,8 @@ bool decodeSolution(std::string_view bytes, MilpSolution& solution) {
       bytes.size() != static_cast<std::size_t>(count) * sizeof(double)) {
     return false;
   }
-  solution.status = static_cast<MilpStatus>(status);
+  solution.call = static_cast<CallStatus>(call);
+  solution.status = static_cast<ModelStatus>(status);
   solution.values.resize(static_cast<std::size_t>(count));
   std::memcpy(solution.values.data(), bytes.data(), bytes.size());
   return true;
@@ -140,22 +143,6 @@ bool readUntil(int fd, std::chrono::steady_clock::time_point stopAt, std::string
 }
 
 }  // namespace
-
-std::string_view toString(MilpStatus status) {
-  switch (status) {
-    case MilpStatus::kOptimal:
-      return "optimal";
-    case MilpStatus::kFeasible:
-      return "feasible";
-    case MilpStatus::kInfeasible:
-      return "infeasible";
-    case MilpStatus::kTimeout:
-      return "timeout";
-    case MilpStatus::kError:
-      return "error";
-  }
-  return "error";
-}
 
 std::optional<std::string> refuseLargeModel(std::string_view what, ModelSize size,
                                             std::int64_t limit) {
@@ -246,17 +233,21 @@ MilpSolution MilpModel::solve(double timeLimitSeconds) const {
   if (!decoded) {
     solution = MilpSolution{};
     if (!complete) {
-      solution.status = MilpStatus::kTimeout;
+      solution.status = ModelStatus::kTimeout;
       solution.note =
           fmt::format("CBC stopped {:.1f}s after its limit", seconds - timeLimitSeconds);
     } else {
       // The child died. CBC 2.10 crashes (SIGSEGV) when its limit stops it while it processes
       // a MIP start (Triton's FA dump, latency MILP in raw cycles, 2-3 s limits): after the
-      // limit that is a timeout, before it an error.
+      // limit that is a timeout, before it a failed call.
       const std::string how = WIFSIGNALED(status)
                                   ? fmt::format("signal {}", WTERMSIG(status))
                                   : fmt::format("exit status {}", WEXITSTATUS(status));
-      solution.status = seconds >= timeLimitSeconds ? MilpStatus::kTimeout : MilpStatus::kError;
+      if (seconds >= timeLimitSeconds) {
+        solution.status = ModelStatus::kTimeout;
+      } else {
+        solution.call = CallStatus::kError;
+      }
       solution.note = fmt::format("CBC died ({}) after {:.1f}s", how, seconds);
     }
   }
@@ -322,7 +313,7 @@ MilpSolution MilpModel::solveHere(double timeLimitSeconds) const {
 
   MilpSolution solution;
   if (columns == 0) {
-    solution.status = MilpStatus::kOptimal;
+    solution.status = ModelStatus::kOptimal;
     solution.objective = 0.0;
     solution.bound = 0.0;
     return solution;
@@ -339,28 +330,30 @@ MilpSolution MilpModel::solveHere(double timeLimitSeconds) const {
     solution.objective = Cbc_getObjValue(cbc);
   }
   if (Cbc_isProvenOptimal(cbc) && haveSolution) {
-    solution.status = MilpStatus::kOptimal;
+    solution.status = ModelStatus::kOptimal;
     solution.bound = solution.objective;
   } else if (Cbc_isProvenInfeasible(cbc) ||
              (Cbc_status(cbc) == 0 && !haveSolution && Cbc_secondaryStatus(cbc) == 1)) {
-    solution.status = MilpStatus::kInfeasible;
+    solution.status = ModelStatus::kInfeasible;
   } else if (Cbc_isSecondsLimitReached(cbc) || Cbc_status(cbc) == 1) {
-    solution.status = haveSolution ? MilpStatus::kFeasible : MilpStatus::kTimeout;
+    // Stopped on the limit: `values` holds the incumbent when CBC found one.
+    solution.status = ModelStatus::kTimeout;
     solution.bound = Cbc_getBestPossibleObjValue(cbc);
   } else if (haveSolution) {
-    solution.status = MilpStatus::kFeasible;
+    solution.status = ModelStatus::kFeasible;
   } else {
-    solution.status = MilpStatus::kError;
+    solution.call = CallStatus::kError;
+    solution.note = "CBC abandoned the model: numerical trouble or an unbounded relaxation";
   }
   // A proof claimed once the limit has run out is not trusted: CBC 2.10 says "proven
   // infeasible" when its limit stops it in preprocessing (Triton's FA dump, latency MILP in raw
   // cycles with a 1 s limit: status 0, secondary status 1, while a schedule exists).
   if (timeLimitSeconds > 0 && solution.seconds >= timeLimitSeconds) {
-    if (solution.status == MilpStatus::kInfeasible) {
-      solution.status = MilpStatus::kTimeout;
+    if (solution.status == ModelStatus::kInfeasible) {
+      solution.status = ModelStatus::kTimeout;
       solution.note = "CBC claimed infeasibility as its time limit ran out (not trusted)";
-    } else if (solution.status == MilpStatus::kOptimal) {
-      solution.status = MilpStatus::kFeasible;
+    } else if (solution.status == ModelStatus::kOptimal) {
+      solution.status = ModelStatus::kTimeout;
       solution.note = "CBC claimed optimality as its time limit ran out (not trusted)";
     }
   }

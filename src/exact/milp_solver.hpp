@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include <gaus/core/result.hpp>
+
 namespace gaus::exact::detail {
 
 using VariableId = std::int32_t;
@@ -24,31 +26,34 @@ struct LinearExpression {
   }
 };
 
-enum class MilpStatus {
-  kOptimal,     // proven optimal
-  kFeasible,    // a solution, stopped before proving optimality (time limit)
-  kInfeasible,  // proven infeasible
-  kTimeout,     // stopped on the time limit without any solution
-  kError,       // abandoned (numerical trouble) or unbounded
-};
-
 // How long past its time limit a solve may run before it is stopped: CBC's own limit ends most
 // solves within a fraction of a second; this leaves it the time to return its incumbent.
 inline double stopGraceSeconds(double timeLimitSeconds) {
   return 1.0 + 0.05 * timeLimitSeconds;
 }
 
+// What a solve established, in the project's one status model (core/result.hpp):
+// - kOptimal: proven optimal; kInfeasible: proven infeasible;
+// - kTimeout: the limit stopped CBC, with or without a solution (`values` says);
+// - kFeasible: a solution CBC neither proved optimal nor was stopped on (rare);
+// - a failed call (CBC abandoned the model: numerical trouble, unbounded, a crash before the
+//   limit) is CallStatus::kError.
 struct MilpSolution {
-  MilpStatus status = MilpStatus::kError;
+  CallStatus call = CallStatus::kOk;
+  ModelStatus status = ModelStatus::kUnknown;
   std::vector<double> values;       // per variable, when a solution exists
   std::optional<double> objective;  // of the best solution
   std::optional<double> bound;      // best proven bound on the objective
   double seconds = 0.0;
   std::int64_t nodes = 0;
-  std::string note;  // why the status is not CBC's own (stopped, died, a claim not trusted)
+  // Why the status is not CBC's own (stopped, died, a claim not trusted) or why the call failed.
+  std::string note;
 
-  bool hasSolution() const {
-    return status == MilpStatus::kOptimal || status == MilpStatus::kFeasible;
+  // An empty model (no variables) is optimal with no values.
+  bool hasSolution() const { return !values.empty() || status == ModelStatus::kOptimal; }
+  // "error" for a failed call, else the model status (as Attempt::statusText).
+  std::string_view statusText() const {
+    return call == CallStatus::kError ? toString(call) : toString(status);
   }
   // Value of an integer variable, rounded (CBC returns doubles within its integer tolerance).
   std::int64_t integerValue(VariableId variable) const;
@@ -92,8 +97,6 @@ class MilpModel {
   std::optional<std::vector<double>> start_;
   bool maximize_ = false;
 };
-
-std::string_view toString(MilpStatus status);
 
 // The size of a model before it is built (include/gaus/exact/model_limits.hpp).
 struct ModelSize {

@@ -6,7 +6,7 @@
 //   boundWindows       ASAP starts at II, a start schedule, the bound on L, latest starts
 //   chooseFormulation  stage/residue or time-indexed, and the size guard
 //   solve              build the model, give CBC the start and what is left of the time limit
-//   interpret          verdict, schedule, bound on L, and the detail line
+//   interpret          status, schedule, bound on L, and the detail line
 //
 // Departures from the paper, all for speed (TWILL.md section 2 "Speed"; figures in
 // docs/benchmarks.md "Exact engine"):
@@ -48,24 +48,6 @@ namespace {
 
 using detail::MilpModel;
 using detail::MilpSolution;
-using detail::MilpStatus;
-
-AttemptVerdict verdictOf(MilpStatus status) {
-  switch (status) {
-    case MilpStatus::kOptimal:
-      return AttemptVerdict::kOptimal;
-    case MilpStatus::kFeasible:
-      return AttemptVerdict::kFeasible;
-    case MilpStatus::kInfeasible:
-      return AttemptVerdict::kInfeasible;
-    case MilpStatus::kTimeout:
-      return AttemptVerdict::kTimeout;
-    case MilpStatus::kError:
-      return AttemptVerdict::kError;
-  }
-  return AttemptVerdict::kError;
-}
-
 // One MILP at a fixed II (the steps are listed at the top of this file). Each step but the last
 // returns false when it has settled the attempt.
 class AttemptAtIi {
@@ -91,24 +73,30 @@ class AttemptAtIi {
   }
 
  private:
-  bool settle(AttemptVerdict verdict, std::string formulation, std::string detail) {
-    attempt_.verdict = verdict;
+  bool settle(ModelStatus status, std::string formulation, std::string detail) {
+    attempt_.status = status;
     attempt_.formulation = std::move(formulation);
     attempt_.detail = std::move(detail);
     return false;
+  }
+
+  // A failed call: the attempt could not be made (a bad II, a model refused for its size).
+  bool fail(std::string formulation, std::string detail) {
+    attempt_.call = CallStatus::kError;
+    return settle(ModelStatus::kUnknown, std::move(formulation), std::move(detail));
   }
 
   // Infeasible without a solve: a unit's reservations exceed its capacity x II, or II is below
   // a recurrence (no ASAP starts exist at II).
   bool ruleOut() {
     if (ii_ < 1) {
-      return settle(AttemptVerdict::kError, "", fmt::format("II must be positive, got {}", ii_));
+      return fail("", fmt::format("II must be positive, got {}", ii_));
     }
     if (auto reason = detail::reservationTooLong(graph_, machine_, ii_)) {
-      return settle(AttemptVerdict::kInfeasible, "resource bound", *reason);
+      return settle(ModelStatus::kInfeasible, "resource bound", *reason);
     }
     auto earliest = moduloAsapTimes(graph_, ii_);
-    if (!earliest) return settle(AttemptVerdict::kInfeasible, "recurrence", earliest.error());
+    if (!earliest) return settle(ModelStatus::kInfeasible, "recurrence", earliest.error());
     earliest_ = std::move(earliest).value();
     if (!options_.useWindows) earliest_.assign(earliest_.size(), 0);
     latencyLower_ = scheduleLatency(graph_, earliest_);
@@ -137,7 +125,7 @@ class AttemptAtIi {
       if (!latest_) {
         // Only possible with a caller's bound below every schedule's latency.
         return settle(
-            AttemptVerdict::kInfeasible, "windows",
+            ModelStatus::kInfeasible, "windows",
             fmt::format("no modulo schedule at II={} completes within L={}", ii_, *latencyUpper_));
       }
     }
@@ -179,7 +167,7 @@ class AttemptAtIi {
     if (auto refused = detail::refuseLargeModel(
             fmt::format("the modulo MILP at II={} ({})", ii_, attempt_.formulation), size,
             options_.maxNonzeros)) {
-      return settle(AttemptVerdict::kError, attempt_.formulation, *refused);
+      return fail(attempt_.formulation, *refused);
     }
     return true;
   }
@@ -208,7 +196,7 @@ class AttemptAtIi {
         return model.solve(options_.timeLimitSeconds > 0 ? deadline_.remainingSeconds() : 0.0);
       }
       MilpSolution expired;
-      expired.status = MilpStatus::kTimeout;
+      expired.status = ModelStatus::kTimeout;
       return expired;
     };
     const auto solveModel = [&](auto& model) {
@@ -229,41 +217,37 @@ class AttemptAtIi {
     return solveModel(model);
   }
 
-  // The verdict, the schedule (CBC's, or the start when CBC found nothing in time), the bound on
+  // The status, the schedule (CBC's, or the start when CBC found nothing in time), the bound on
   // L and the detail line.
   void interpret(const MilpSolution& solution) {
-    attempt_.verdict = verdictOf(solution.status);
+    attempt_.call = solution.call;
+    attempt_.status = solution.status;
     if (solution.bound) {
       attempt_.latencyLowerBound =
           std::max(latencyLower_, static_cast<Cycle>(std::ceil(*solution.bound - 1e-6)));
     }
     if (solution.hasSolution()) {
       keepSchedule(std::move(decoded_));
-      if (attempt_.verdict == AttemptVerdict::kOptimal) {
+      if (attempt_.status == ModelStatus::kOptimal) {
         attempt_.latencyLowerBound = attempt_.latency;
       }
-    } else if (attempt_.verdict == AttemptVerdict::kTimeout && startUsable_) {
+    } else if (attempt_.status == ModelStatus::kTimeout && startUsable_) {
       // CBC found nothing better in time; the start is still a schedule.
       keepSchedule(*start_);
-      attempt_.verdict = AttemptVerdict::kFeasible;
     }
-    switch (attempt_.verdict) {
-      case AttemptVerdict::kInfeasible:
-        attempt_.detail = fmt::format("CBC proved no modulo schedule exists at II={}", ii_);
-        break;
-      case AttemptVerdict::kTimeout:
-        attempt_.detail = fmt::format("time limit {}s at II={}: nothing found, nothing proven",
-                                      options_.timeLimitSeconds, ii_);
-        break;
-      case AttemptVerdict::kFeasible:
-        attempt_.detail = fmt::format("time limit {}s at II={}: L={} not proven minimal",
-                                      options_.timeLimitSeconds, ii_, *attempt_.latency);
-        break;
-      case AttemptVerdict::kError:
-        attempt_.detail = fmt::format("CBC abandoned the model at II={}", ii_);
-        break;
-      case AttemptVerdict::kOptimal:
-        break;
+    if (attempt_.call == CallStatus::kError) {
+      attempt_.detail = fmt::format("CBC failed at II={}", ii_);
+    } else if (attempt_.status == ModelStatus::kInfeasible) {
+      attempt_.detail = fmt::format("CBC proved no modulo schedule exists at II={}", ii_);
+    } else if (attempt_.status == ModelStatus::kTimeout) {
+      attempt_.detail = attempt_.latency
+                            ? fmt::format("time limit {}s at II={}: L={} not proven minimal",
+                                          options_.timeLimitSeconds, ii_, *attempt_.latency)
+                            : fmt::format("time limit {}s at II={}: nothing found, nothing proven",
+                                          options_.timeLimitSeconds, ii_);
+    } else if (attempt_.status == ModelStatus::kFeasible) {
+      attempt_.detail =
+          fmt::format("CBC stopped at II={} before proving L={} minimal", ii_, *attempt_.latency);
     }
     if (!solution.note.empty()) attempt_.detail += " (" + solution.note + ")";
   }
@@ -299,20 +283,18 @@ class AttemptAtIi {
 
 }  // namespace
 
-std::string_view toString(AttemptVerdict verdict) {
-  switch (verdict) {
-    case AttemptVerdict::kOptimal:
-      return "optimal";
-    case AttemptVerdict::kFeasible:
-      return "feasible";
-    case AttemptVerdict::kInfeasible:
-      return "infeasible";
-    case AttemptVerdict::kTimeout:
-      return "timeout";
-    case AttemptVerdict::kError:
-      return "error";
-  }
-  return "error";
+Attempt ModuloAttempt::record() const {
+  Attempt attempt;
+  attempt.phase = "milp";
+  attempt.ii = ii;
+  attempt.latency = latency;
+  attempt.call = call;
+  attempt.status = status;
+  attempt.seconds = seconds;
+  if (latencyLowerBound) attempt.bound = static_cast<double>(*latencyLowerBound);
+  attempt.detail = formulation;
+  if (variables > 0) attempt.detail += fmt::format(", {} variables, {} rows", variables, rows);
+  return attempt;
 }
 
 ModuloAttempt solveModuloAtIi(const Problem& problem, std::int32_t ii,

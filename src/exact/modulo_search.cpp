@@ -39,38 +39,6 @@ std::int32_t serialNonOverlappedIi(const Graph& graph) {
 
 namespace {
 
-// The record of one MILP at a fixed II, in the one status model.
-Attempt attemptRecord(const ModuloAttempt& milp) {
-  Attempt attempt;
-  attempt.phase = "milp";
-  attempt.ii = milp.ii;
-  attempt.latency = milp.latency;
-  attempt.seconds = milp.seconds;
-  if (milp.latencyLowerBound) attempt.bound = static_cast<double>(*milp.latencyLowerBound);
-  switch (milp.verdict) {
-    case AttemptVerdict::kOptimal:
-      attempt.status = ModelStatus::kOptimal;
-      break;
-    case AttemptVerdict::kFeasible:
-      attempt.status = ModelStatus::kFeasible;
-      break;
-    case AttemptVerdict::kInfeasible:
-      attempt.status = ModelStatus::kInfeasible;
-      break;
-    case AttemptVerdict::kTimeout:
-      attempt.status = ModelStatus::kTimeout;
-      break;
-    case AttemptVerdict::kError:
-      attempt.call = CallStatus::kError;
-      break;
-  }
-  attempt.detail = milp.formulation;
-  if (milp.variables > 0) {
-    attempt.detail += fmt::format(", {} variables, {} rows", milp.variables, milp.rows);
-  }
-  return attempt;
-}
-
 Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options) {
   const Graph& graph = *problem.graph;
   const Machine& machine = *problem.machine;
@@ -117,11 +85,11 @@ Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options)
     milp.timeLimitSeconds = std::min(milp.timeLimitSeconds, deadline.remainingSeconds());
     const ModuloAttempt attempt = solveModuloAtIi(problem, ii, milp);
     ++result.stats.solverCalls;
-    result.attempts.push_back(attemptRecord(attempt));
+    result.attempts.push_back(attempt.record());
     if (options.progress) options.progress("ilp: " + result.attempts.back().describe());
-    if (attempt.verdict == AttemptVerdict::kError) return errorResult(attempt.detail);
+    if (attempt.call == CallStatus::kError) return errorResult(attempt.detail);
     if (!attempt.schedule) {
-      if (attempt.verdict != AttemptVerdict::kInfeasible) everySmallerProven = false;
+      if (attempt.status != ModelStatus::kInfeasible) everySmallerProven = false;
       // Every II up to this one is proven infeasible: the next one is a lower bound.
       if (everySmallerProven) result.bounds.lowerBound = static_cast<double>(ii) + 1.0;
       continue;
@@ -131,8 +99,8 @@ Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options)
     result.extra.emplace_back("latency", static_cast<double>(*attempt.latency));
     const bool iiProven = everySmallerProven || ii <= mii;
     result.bounds.iiProvenOptimal = iiProven;
-    result.bounds.latencyProvenOptimal = attempt.verdict == AttemptVerdict::kOptimal;
-    if (iiProven && attempt.verdict == AttemptVerdict::kOptimal) {
+    result.bounds.latencyProvenOptimal = attempt.status == ModelStatus::kOptimal;
+    if (iiProven && attempt.status == ModelStatus::kOptimal) {
       result.status = ModelStatus::kOptimal;
     } else {
       result.status = ModelStatus::kFeasible;
@@ -156,31 +124,16 @@ Result searchModulo(const Problem& problem, const ModuloSearchOptions& options) 
     Result result;
     result.objectiveName = "latency";
     result.stats.solverCalls = 1;
-    result.attempts.push_back(attemptRecord(attempt));
+    result.attempts.push_back(attempt.record());
     if (options.progress) options.progress("ilp: " + result.attempts.back().describe());
     result.schedule = attempt.schedule;
     if (attempt.latency) result.objective = static_cast<double>(*attempt.latency);
     if (attempt.latencyLowerBound) {
       result.bounds.lowerBound = static_cast<double>(*attempt.latencyLowerBound);
     }
-    result.bounds.latencyProvenOptimal = attempt.verdict == AttemptVerdict::kOptimal;
-    switch (attempt.verdict) {
-      case AttemptVerdict::kOptimal:
-        result.status = ModelStatus::kOptimal;
-        break;
-      case AttemptVerdict::kFeasible:
-        result.status = ModelStatus::kTimeout;
-        break;
-      case AttemptVerdict::kInfeasible:
-        result.status = ModelStatus::kInfeasible;
-        break;
-      case AttemptVerdict::kTimeout:
-        result.status = ModelStatus::kTimeout;
-        break;
-      case AttemptVerdict::kError:
-        result.call = CallStatus::kError;
-        break;
-    }
+    result.bounds.latencyProvenOptimal = attempt.status == ModelStatus::kOptimal;
+    result.call = attempt.call;
+    result.status = attempt.status;
     result.message = attempt.detail;
     return result;
   }

@@ -35,14 +35,14 @@ std::string familyList(const std::vector<TwillFamily>& families) {
 TwillAttempt smtAttempt(std::string phase, std::int32_t ii, Cycle latency, const SmtAnswer& answer,
                         std::string detail) {
   TwillAttempt attempt;
-  attempt.phase = std::move(phase);
-  attempt.ii = ii;
-  attempt.latency = latency;
-  attempt.verdict = std::string(toString(answer.verdict));
-  attempt.seconds = answer.seconds;
+  attempt.record.phase = std::move(phase);
+  attempt.record.ii = ii;
+  attempt.record.latency = latency;
+  attempt.record.status = answer.status;
+  attempt.record.seconds = answer.seconds;
+  attempt.record.detail = std::move(detail);
+  if (attempt.record.detail.empty()) attempt.record.detail = answer.reason;
   attempt.blocking = answer.core;
-  attempt.detail = std::move(detail);
-  if (attempt.detail.empty() && !answer.reason.empty()) attempt.detail = answer.reason;
   return attempt;
 }
 
@@ -147,7 +147,7 @@ TwillExplanation explain(const ExplainContext& context, std::vector<TwillAttempt
     } else {
       const SmtAnswer answer = explainFailure(context.problem, failure.ii, failure.lastLatency,
                                               options, "why this II fails", attempts);
-      if (answer.verdict == SmtVerdict::kUnsat) {
+      if (answer.status == ModelStatus::kInfeasible) {
         note(answer.core);
         reason = fmt::format(
             "every L in [{}, {}] is UNSAT; at L={} the blocking families are: {}",
@@ -155,7 +155,7 @@ TwillExplanation explain(const ExplainContext& context, std::vector<TwillAttempt
             answer.core.empty() ? std::string("none (L too short)") : familyList(answer.core));
       } else {
         reason = fmt::format("L in [{}, {}] not satisfiable within the time limits ({} at L={})",
-                             failure.firstLatency, failure.lastLatency, toString(answer.verdict),
+                             failure.firstLatency, failure.lastLatency, toString(answer.status),
                              failure.lastLatency);
       }
     }
@@ -195,21 +195,21 @@ TwillExplanation explain(const ExplainContext& context, std::vector<TwillAttempt
       const SmtAnswer answer = context.model.check(query);
       attempts.push_back(smtAttempt("explain", context.ii, context.latency, answer,
                                     fmt::format("merge roles {} and {}", a, b)));
-      split.mergedVerdict = answer.verdict;
+      split.merged = answer.status;
       split.blocking = answer.core;
-      if (answer.verdict == SmtVerdict::kUnsat) {
+      if (answer.status == ModelStatus::kInfeasible) {
         note(split.blocking);
         text += fmt::format(
             "\n{} and {} cannot share a warp set at II={}, L={}: {}", roleName(roles[a], a),
             roleName(roles[b], b), context.ii, context.latency,
             split.blocking.empty() ? std::string("warp count") : familyList(split.blocking));
-      } else if (answer.verdict == SmtVerdict::kSat) {
+      } else if (answer.status == ModelStatus::kFeasible) {
         text += fmt::format("\n{} and {} could share a warp set (the split is a free choice)",
                             roleName(roles[a], a), roleName(roles[b], b));
       } else {
         text += fmt::format("\n{} and {}: merging undecided within {}s ({})", roleName(roles[a], a),
                             roleName(roles[b], b), options.explainTimeLimitSeconds,
-                            toString(answer.verdict));
+                            toString(answer.status));
       }
       explanation.splits.push_back(split);
     }

@@ -14,7 +14,7 @@
 // - Guards the paper lacks: II stops at an upper bound (option max_ii, default the serial
 //   non-overlapped II of modulo_milp.hpp, at which one iteration runs alone); every MILP and
 //   SMT call has a time limit and a timeout is reported as such (the answer is then "feasible",
-//   never "optimal"); every attempt is logged with (II, L, verdict, seconds); when no II up to
+//   never "optimal"); every attempt is logged with (II, L, status, seconds); when no II up to
 //   the bound is satisfiable, the message names the constraint families of the unsat cores.
 // - When the MILP stops on its time limit with a schedule but without proving L minimal, the
 //   SMT starts from the MILP's lower bound on L instead of its L (smaller L might be SAT).
@@ -64,27 +64,13 @@ std::string_view describe(TwillFamily family) {
   return "unknown";
 }
 
-std::string_view toString(SmtVerdict verdict) {
-  switch (verdict) {
-    case SmtVerdict::kSat:
-      return "sat";
-    case SmtVerdict::kUnsat:
-      return "unsat";
-    case SmtVerdict::kTimeout:
-      return "timeout";
-    case SmtVerdict::kUnknown:
-      return "unknown";
+Attempt TwillAttempt::withBlocking() const {
+  Attempt attempt = record;
+  if (!blocking.empty()) {
+    attempt.detail += (attempt.detail.empty() ? "" : "; ") + std::string("blocked by ") +
+                      detail::familyList(blocking);
   }
-  return "unknown";
-}
-
-std::string TwillAttempt::describe() const {
-  std::string text = fmt::format("II={}", ii);
-  if (latency) text += fmt::format(" L={}", *latency);
-  text += fmt::format(" {} {} {:.3f}s", phase, verdict, seconds);
-  if (!blocking.empty()) text += " [" + detail::familyList(blocking) + "]";
-  if (!detail.empty()) text += " (" + detail + ")";
-  return text;
+  return attempt;
 }
 
 namespace {
@@ -138,12 +124,12 @@ void minimizeAssignment(const Problem& problem, Found& found, const TwillOptions
       detail::SmtRestrictions bound;
       bound.maxWarpsUsed = warps - 1;
       SmtAnswer answer = step("minimize-warps", bound);
-      if (answer.verdict == SmtVerdict::kSat) {
+      if (answer.status == ModelStatus::kFeasible) {
         found.schedule = *answer.schedule;
         warps = detail::countWarpsUsed(found.schedule);
         continue;
       }
-      solution.warpsProvenMinimal = answer.verdict == SmtVerdict::kUnsat;
+      solution.warpsProvenMinimal = answer.status == ModelStatus::kInfeasible;
       break;
     }
     if (warps <= 1) solution.warpsProvenMinimal = true;
@@ -156,13 +142,13 @@ void minimizeAssignment(const Problem& problem, Found& found, const TwillOptions
       if (options.minimizeWarps) bound.maxWarpsUsed = warps;
       bound.maxCrossWarpEdges = crossing - 1;
       SmtAnswer answer = step("minimize-cross-edges", bound);
-      if (answer.verdict == SmtVerdict::kSat) {
+      if (answer.status == ModelStatus::kFeasible) {
         found.schedule = *answer.schedule;
         crossing = detail::countCrossWarpEdges(graph, found.schedule);
         solution.crossEdgesProvenMinimal = crossing == 0;
         continue;
       }
-      solution.crossEdgesProvenMinimal = answer.verdict == SmtVerdict::kUnsat;
+      solution.crossEdgesProvenMinimal = answer.status == ModelStatus::kInfeasible;
       break;
     }
   }
@@ -184,7 +170,11 @@ std::string blockingSummary(const std::vector<TwillAttempt>& attempts, std::int3
   std::map<TwillFamily, int> frequency;
   int unsat = 0;
   for (const auto& attempt : attempts) {
-    if (attempt.phase != "smt" || attempt.ii < fromIi || attempt.verdict != "unsat") continue;
+    const Attempt& record = attempt.record;
+    if (record.phase != "smt" || record.ii.value_or(0) < fromIi ||
+        record.status != ModelStatus::kInfeasible) {
+      continue;
+    }
     ++unsat;
     for (TwillFamily family : attempt.blocking) ++frequency[family];
   }
@@ -214,7 +204,7 @@ std::string minimalBlockers(const Problem& problem, const std::vector<IiFailure>
   if (last == nullptr) return "every II failed the modulo MILP (resources and recurrences)";
   const SmtAnswer answer = detail::explainFailure(problem, last->ii, last->lastLatency, options,
                                                   "minimal core of the last check", attempts);
-  if (answer.verdict != SmtVerdict::kUnsat) {
+  if (answer.status != ModelStatus::kInfeasible) {
     return "blocking constraint families: " + frequency;
   }
   return fmt::format(
@@ -338,21 +328,17 @@ class TwillSearch {
     milp.timeLimitSeconds = std::min(milp.timeLimitSeconds, deadline_.remainingSeconds());
     const ModuloAttempt modulo = solveModuloAtIi(work_, ii, milp);
     {
-      TwillAttempt attempt;
-      attempt.phase = "milp";
-      attempt.ii = ii;
-      attempt.latency = modulo.latency;
-      attempt.verdict = std::string(toString(modulo.verdict));
-      attempt.seconds = modulo.seconds;
-      attempt.detail =
-          modulo.verdict == AttemptVerdict::kOptimal ? modulo.formulation : modulo.detail;
+      TwillAttempt attempt{modulo.record(), {}};
+      // The log of the search says why a II is not settled; an optimal one needs no reason.
+      attempt.record.detail =
+          modulo.status == ModelStatus::kOptimal ? modulo.formulation : modulo.detail;
       record(solution_, std::move(attempt), options_);
     }
     IiFailure failure;
     failure.ii = ii;
-    if (modulo.verdict == AttemptVerdict::kError) return fail(modulo.detail);
+    if (modulo.call == CallStatus::kError) return fail(modulo.detail);
     if (!modulo.schedule) {
-      failure.moduloInfeasible = modulo.verdict == AttemptVerdict::kInfeasible;
+      failure.moduloInfeasible = modulo.status == ModelStatus::kInfeasible;
       failure.milpDetail = modulo.detail;
       failure.conclusive = failure.moduloInfeasible;
       conclusive_ = conclusive_ && failure.conclusive;
@@ -362,7 +348,7 @@ class TwillSearch {
     const Cycle milpLatency = *modulo.latency;
     const Cycle stageLimit = ((milpLatency + ii - 1) / ii + options_.extraStages) * ii;
     // When the MILP stopped on its limit without proving L minimal, a smaller L might be SAT.
-    const Cycle firstLatency = modulo.verdict == AttemptVerdict::kOptimal
+    const Cycle firstLatency = modulo.status == ModelStatus::kOptimal
                                    ? milpLatency
                                    : modulo.latencyLowerBound.value_or(milpLatency);
     failure.firstLatency = firstLatency;
@@ -379,15 +365,15 @@ class TwillSearch {
       query.timeLimitSeconds = std::min(options_.smtTimeLimitSeconds, deadline_.remainingSeconds());
       query.wantCore = true;
       SmtAnswer answer = model->check(query);
-      const bool latencyTooShort = answer.verdict == SmtVerdict::kUnsat && answer.core.empty();
+      const bool latencyTooShort = answer.status == ModelStatus::kInfeasible && answer.core.empty();
       TwillAttempt attempt = detail::smtAttempt("smt", ii, latency, answer,
                                                 latencyTooShort ? "L alone is too short" : "");
       record(solution_, std::move(attempt), options_);
-      if (answer.verdict == SmtVerdict::kSat) {
+      if (answer.status == ModelStatus::kFeasible) {
         found_ = Found{ii, latency, *answer.schedule, std::move(model)};
         return true;
       }
-      if (answer.verdict != SmtVerdict::kUnsat) failure.conclusive = false;
+      if (answer.status != ModelStatus::kInfeasible) failure.conclusive = false;
     }
     conclusive_ = conclusive_ && failure.conclusive;
     failures_.push_back(failure);
@@ -489,41 +475,12 @@ TwillCheck checkTwill(const Problem& problem, std::int32_t ii, Cycle latency,
   SmtAnswer answer =
       detail::checkOnce(problem, ii, latency, {options.memoryModel, options.breakSymmetry}, query);
   TwillCheck check;
-  check.verdict = answer.verdict;
+  check.status = answer.status;
   check.schedule = std::move(answer.schedule);
   check.core = std::move(answer.core);
   check.seconds = answer.seconds;
   return check;
 }
-
-namespace {
-
-// The one status model for a Twill attempt's verdict text.
-ModelStatus modelStatusOf(std::string_view verdict) {
-  if (verdict == "sat" || verdict == "feasible") return ModelStatus::kFeasible;
-  if (verdict == "unsat" || verdict == "infeasible") return ModelStatus::kInfeasible;
-  if (verdict == "optimal") return ModelStatus::kOptimal;
-  if (verdict == "timeout") return ModelStatus::kTimeout;
-  return ModelStatus::kUnknown;
-}
-
-Attempt toAttempt(const TwillAttempt& twill) {
-  Attempt attempt;
-  attempt.phase = twill.phase;
-  attempt.ii = twill.ii;
-  attempt.latency = twill.latency;
-  attempt.status = modelStatusOf(twill.verdict);
-  if (twill.verdict == "error") attempt.call = CallStatus::kError;
-  attempt.seconds = twill.seconds;
-  attempt.detail = twill.detail;
-  if (!twill.blocking.empty()) {
-    attempt.detail += (attempt.detail.empty() ? "" : "; ") + std::string("blocked by ") +
-                      detail::familyList(twill.blocking);
-  }
-  return attempt;
-}
-
-}  // namespace
 
 Result toResult(const TwillSolution& solution) {
   Result result;
@@ -545,8 +502,10 @@ Result toResult(const TwillSolution& solution) {
   result.bounds.iiProvenOptimal = solution.status == ModelStatus::kOptimal;
   result.bounds.iiBoundReason = solution.miiReason;
   for (const auto& attempt : solution.attempts) {
-    result.attempts.push_back(toAttempt(attempt));
-    if (attempt.phase == "milp" || attempt.phase == "smt") ++result.stats.solverCalls;
+    result.attempts.push_back(attempt.withBlocking());
+    if (attempt.record.phase == "milp" || attempt.record.phase == "smt") {
+      ++result.stats.solverCalls;
+    }
   }
   if (solution.normalization) {
     std::string text = solution.normalization->describe();

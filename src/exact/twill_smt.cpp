@@ -522,17 +522,17 @@ struct TwillSmtModel::Impl {
     SmtAnswer answer;
     const z3::check_result outcome = run(assumptions, query.timeLimitSeconds);
     if (outcome == z3::sat) {
-      answer.verdict = SmtVerdict::kSat;
+      answer.status = ModelStatus::kFeasible;
       answer.schedule = decode();
     } else if (outcome == z3::unsat) {
-      answer.verdict = SmtVerdict::kUnsat;
+      answer.status = ModelStatus::kInfeasible;
       if (query.wantCore) core(query, enabled, restriction, begin, answer);
     } else {
       answer.reason = solver.reason_unknown();
-      answer.verdict = answer.reason.find("timeout") != std::string::npos ||
-                               answer.reason.find("canceled") != std::string::npos
-                           ? SmtVerdict::kTimeout
-                           : SmtVerdict::kUnknown;
+      answer.status = answer.reason.find("timeout") != std::string::npos ||
+                              answer.reason.find("canceled") != std::string::npos
+                          ? ModelStatus::kTimeout
+                          : ModelStatus::kUnknown;
     }
     answer.seconds = secondsBetween(begin);
     return answer;

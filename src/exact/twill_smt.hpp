@@ -35,10 +35,12 @@ struct SmtQuery {
   bool minimizeCore = false;  // and shrink it by deletion
 };
 
+// A satisfiable check is kFeasible (with a schedule), an unsatisfiable one kInfeasible; Z3 giving
+// up on its time limit is kTimeout, for another reason kUnknown.
 struct SmtAnswer {
-  SmtVerdict verdict = SmtVerdict::kUnknown;
+  ModelStatus status = ModelStatus::kUnknown;
   std::optional<Schedule> schedule;  // II and warps set
-  std::vector<TwillFamily> core;     // UNSAT only; empty when L alone is too short
+  std::vector<TwillFamily> core;     // kInfeasible only; empty when L alone is too short
   bool coreHasRestriction = false;   // the restriction of the query is part of the core
   double seconds = 0.0;
   std::string reason;  // Z3's reason for unknown

@@ -61,24 +61,21 @@ struct ModuloMilpOptions {
   bool breakSymmetry = true;  // order interchangeable ops (twins, one sub-tile automorphism)
   // Per II, wall clock, for the whole attempt: start heuristics, building the model and CBC.
   double timeLimitSeconds = 60.0;
-  // Refuse (verdict kError, saying what to change) a model above this many nonzeros.
+  // Refuse (a failed call, saying what to change) a model above this many nonzeros.
   std::int64_t maxNonzeros = kDefaultMaxNonzeros;
   // Upper bound on L (e.g. from a heuristic); tightens the windows like the greedy start does.
   std::optional<Cycle> latencyBound;
 };
 
-enum class AttemptVerdict {
-  kOptimal,     // a schedule, L proven minimal at this II
-  kFeasible,    // a schedule, L not proven minimal (time limit)
-  kInfeasible,  // proven: no modulo schedule at this II
-  kTimeout,     // time limit, nothing found and nothing proven
-  kError,
-};
-std::string_view toString(AttemptVerdict verdict);
-
+// One MILP at a fixed II, in the one status model (core/result.hpp): call kError when the model
+// was refused or CBC failed; else kOptimal (a schedule, L proven minimal at this II), kTimeout
+// (the limit stopped it: a schedule when CBC or the start heuristic found one, L not proven
+// minimal), kInfeasible (proven: no modulo schedule at this II) or, rarely, kFeasible (CBC
+// stopped before the limit without proving L minimal).
 struct ModuloAttempt {
   std::int32_t ii = 0;
-  AttemptVerdict verdict = AttemptVerdict::kError;
+  CallStatus call = CallStatus::kOk;
+  ModelStatus status = ModelStatus::kUnknown;
   std::optional<Schedule> schedule;  // with II set
   std::optional<Cycle> latency;      // of the schedule
   std::optional<Cycle> latencyLowerBound;
@@ -86,9 +83,12 @@ struct ModuloAttempt {
   std::string formulation;  // "stage-residue" | "time-indexed" | "recurrence" (no solve needed)
   std::int64_t variables = 0;
   std::int64_t rows = 0;
-  std::string detail;  // why infeasible, what timed out
+  std::string detail;  // why infeasible, what timed out, why the call failed
 
   bool hasSchedule() const { return schedule.has_value(); }
+  // The attempt log's record: phase "milp", the status, L and its bound, and as detail the
+  // formulation and the model's size.
+  Attempt record() const;
 };
 
 // One MILP at a fixed II. Infeasible without a solve when II is below RecMII or a reservation

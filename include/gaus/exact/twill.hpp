@@ -106,32 +106,30 @@ struct TwillOptions {
   double minimizeTimeLimitSeconds = 10.0;  // per minimization step
   bool explain = false;                    // what binds II, why ops were split
   double explainTimeLimitSeconds = 10.0;   // per explanation query
-  // Receives one line per attempt as it ends (TwillAttempt::describe: II, L, phase, verdict,
+  // Receives one line per attempt as it ends (TwillAttempt::describe: II, L, phase, status,
   // seconds), for a progress display. May be empty.
   std::function<void(std::string_view)> progress;
 };
 
-enum class SmtVerdict { kSat, kUnsat, kTimeout, kUnknown };
-std::string_view toString(SmtVerdict verdict);
-
-// One line of the attempt log.
+// One line of the attempt log: the core record (phase "milp", "smt", "minimize-warps",
+// "minimize-cross-edges" or "explain"; an SMT check that is satisfiable is kFeasible, one that
+// is not is kInfeasible) and, for an infeasible SMT check, the families of its unsat core.
 struct TwillAttempt {
-  std::string phase;  // "milp", "smt", "minimize-warps", "minimize-cross-edges", "explain"
-  std::int32_t ii = 0;
-  std::optional<Cycle> latency;
-  std::string verdict;  // "sat", "unsat", "timeout", "optimal", "infeasible", ...
-  double seconds = 0.0;
-  std::vector<TwillFamily> blocking;  // UNSAT: the families of the unsat core
-  std::string detail;
+  Attempt record;
+  std::vector<TwillFamily> blocking;
 
-  std::string describe() const;  // "II=2 L=4 smt sat 0.003s"
+  // The record with the blocking families added to its detail, as Result::attempts holds it.
+  Attempt withBlocking() const;
+  // "II=2 L=4 smt feasible 0.003s".
+  std::string describe() const { return withBlocking().describe(); }
 };
 
 struct RoleSplitReason {
   std::size_t firstRole = 0;
   std::size_t secondRole = 0;
-  SmtVerdict mergedVerdict = SmtVerdict::kUnknown;  // unsat: they cannot share a warp set
-  std::vector<TwillFamily> blocking;                // the families that forbid merging
+  // Of the check with both roles on one warp set: kInfeasible when they cannot share one.
+  ModelStatus merged = ModelStatus::kUnknown;
+  std::vector<TwillFamily> blocking;  // the families that forbid merging
 };
 
 struct TwillExplanation {
@@ -178,9 +176,10 @@ struct TwillSolution {
 TwillSolution solveTwill(const Problem& problem, const TwillOptions& options = {});
 
 // One satisfiability check of the SMT model at (ii, latency), in the problem's own units. For
-// tests and ablations; `core` lists the families of the unsat core on kUnsat.
+// tests and ablations. Status kFeasible when satisfiable (with a schedule), kInfeasible when
+// not (`core` lists the families of the unsat core), else kTimeout or kUnknown.
 struct TwillCheck {
-  SmtVerdict verdict = SmtVerdict::kUnknown;
+  ModelStatus status = ModelStatus::kUnknown;
   std::optional<Schedule> schedule;
   std::vector<TwillFamily> core;
   double seconds = 0.0;

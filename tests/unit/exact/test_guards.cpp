@@ -41,13 +41,13 @@ TEST_CASE("modulo MILP: a 1 s limit holds on Triton FA at II 1325 in raw cycles"
   // 31 ops, II = 1325 (the MII): the stage/residue model has 41107 variables and 6.8 M nonzeros,
   // under the default max_nonzeros (8 M); CBC's root LP alone takes over a minute. The solve is
   // stopped at the limit plus the grace (1 + 1.05 s), nothing is found (no heuristic reaches a
-  // schedule at II 1325), and the verdict says so.
+  // schedule at II 1325), and the status says so.
   const Instance fa = readTriton("case3_FA.ddg.json");
   ModuloMilpOptions options;
   options.timeLimitSeconds = 1.0;
   const ModuloAttempt attempt = solveModuloAtIi(fa.problem(ProblemKind::kModulo), 1325, options);
   INFO(attempt.detail);
-  CHECK(attempt.verdict == AttemptVerdict::kTimeout);
+  CHECK(attempt.status == ModelStatus::kTimeout);
   CHECK_FALSE(attempt.schedule);
   CHECK(attempt.seconds < kOneSecondLimitReturnsWithin);
 }
@@ -61,7 +61,7 @@ TEST_CASE("modulo MILP: a model above max_nonzeros is refused before it is built
   ModuloMilpOptions options;
   options.maxNonzeros = 1'000'000;
   const ModuloAttempt attempt = solveModuloAtIi(fa.problem(ProblemKind::kModulo), 1325, options);
-  CHECK(attempt.verdict == AttemptVerdict::kError);
+  CHECK(attempt.call == CallStatus::kError);
   CHECK(attempt.variables == 31 * 1325 + 31 + 1);
   CHECK_THAT(attempt.detail, Catch::Contains("41107 variables") &&
                                  Catch::Contains("above max_nonzeros=1000000") &&

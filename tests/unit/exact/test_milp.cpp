@@ -210,13 +210,13 @@ TEST_CASE("modulo MILP: toy FA is infeasible at II 1 and has L 4 at II 2", "[exa
   const auto toy = test::toyFlashAttention();
   const Problem problem = toy.problem(ProblemKind::kModulo);
   const auto atOne = solveModuloAtIi(problem, 1);
-  CHECK(atOne.verdict == AttemptVerdict::kInfeasible);
+  CHECK(atOne.status == ModelStatus::kInfeasible);
   for (auto formulation : {ModuloFormulation::kStageResidue, ModuloFormulation::kTimeIndexed}) {
     ModuloMilpOptions options;
     options.formulation = formulation;
     const auto atTwo = solveModuloAtIi(problem, 2, options);
     INFO(toString(formulation));
-    REQUIRE(atTwo.verdict == AttemptVerdict::kOptimal);
+    REQUIRE(atTwo.status == ModelStatus::kOptimal);
     CHECK(*atTwo.latency == 4);
     CHECK(atTwo.schedule->start[0] == 0);
     CHECK(atTwo.schedule->start[2] == 3);
@@ -257,10 +257,10 @@ TEST_CASE("modulo MILP: min L matches brute force on tiny random loop graphs", "
         INFO("seed " << seed << " II " << ii << " " << attempt.formulation << " "
                      << attempt.detail);
         if (!reference) {
-          CHECK(attempt.verdict == AttemptVerdict::kInfeasible);
+          CHECK(attempt.status == ModelStatus::kInfeasible);
           continue;
         }
-        REQUIRE(attempt.verdict == AttemptVerdict::kOptimal);
+        REQUIRE(attempt.status == ModelStatus::kOptimal);
         CHECK(*attempt.latency == *reference);
         CHECK(verify(problem, *attempt.schedule).ok());
         ++compared;
@@ -293,7 +293,7 @@ TEST_CASE("modulo MILP: a recurrence fixing two clashing residues makes MII infe
     options.linkResidues = links;
     options.timeLimitSeconds = 30;
     INFO("residue links " << links);
-    CHECK(solveModuloAtIi(problem, 2, options).verdict == AttemptVerdict::kInfeasible);
+    CHECK(solveModuloAtIi(problem, 2, options).status == ModelStatus::kInfeasible);
   }
   const Result search = searchModulo(problem);
   REQUIRE(search.status == ModelStatus::kOptimal);

@@ -97,7 +97,7 @@ TEST_CASE("MachSuite aes2/graph2: MinII 16 is infeasible", "[exact][modulo][shar
   options.timeLimitSeconds = 60.0;
   const ModuloAttempt attempt = solveModuloAtIi(problem, 16, options);
   INFO(attempt.detail);
-  CHECK(attempt.verdict == AttemptVerdict::kInfeasible);
+  CHECK(attempt.status == ModelStatus::kInfeasible);
 }
 
 TEST_CASE("MachSuite stencil3d/graph9: MinII 7 and 8 are infeasible, min II 9 (IMS's II)",

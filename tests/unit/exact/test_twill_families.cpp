@@ -1,5 +1,5 @@
 // The SMT model, one constraint family at a time: for each family a tiny SAT case (whose
-// schedule verifies) and a tiny UNSAT case whose unsat core names the family. Expected verdicts
+// schedule verifies) and a tiny UNSAT case whose unsat core names the family. Expected answers
 // are worked out by hand in each case's comment.
 #include <algorithm>
 #include <bit>
@@ -28,7 +28,7 @@ TwillCheck checkAndVerify(const Instance& instance, std::int32_t ii, Cycle laten
   options.memoryModel = memory;
   options.timeLimitSeconds = 20.0;
   const TwillCheck check = checkTwill(problem, ii, latency, options);
-  if (check.verdict == SmtVerdict::kSat) {
+  if (check.status == ModelStatus::kFeasible) {
     REQUIRE(check.schedule);
     const auto report = verify(problem, *check.schedule);
     INFO(report.summary());
@@ -57,18 +57,18 @@ TEST_CASE("SMT dependence: a -> b with delay 3 fits L 4, not L 3", "[exact][twil
   builder.addOp("b", 1);
   builder.addEdge(0, 1, 3, 0);
   const auto instance = test::makeInstance(std::move(builder), warpMachine(1, std::nullopt));
-  CHECK(checkAndVerify(instance, 4, 4).verdict == SmtVerdict::kSat);
+  CHECK(checkAndVerify(instance, 4, 4).status == ModelStatus::kFeasible);
   const auto unsat = checkAndVerify(instance, 4, 3);
-  REQUIRE(unsat.verdict == SmtVerdict::kUnsat);
+  REQUIRE(unsat.status == ModelStatus::kInfeasible);
   CHECK(unsat.core == std::vector<TwillFamily>{TwillFamily::kDependence});
 }
 
 TEST_CASE("SMT capacity: toy FA fits II 2, not II 1", "[exact][twill][families]") {
   // S and O each hold the single TC for one cycle: they need two residues (TWILL.md toy).
   const auto toy = test::toyFlashAttention();
-  CHECK(checkAndVerify(toy, 2, 4).verdict == SmtVerdict::kSat);
+  CHECK(checkAndVerify(toy, 2, 4).status == ModelStatus::kFeasible);
   const auto unsat = checkAndVerify(toy, 1, 6);
-  REQUIRE(unsat.verdict == SmtVerdict::kUnsat);
+  REQUIRE(unsat.status == ModelStatus::kInfeasible);
   CHECK(unsat.core == std::vector<TwillFamily>{TwillFamily::kCapacity});
 }
 
@@ -90,9 +90,9 @@ TEST_CASE("SMT memory: buffers x stages against shared-memory capacity",
       INFO("model " << toString(memory) << ", " << bytes << " bytes");
       const auto check = checkAndVerify(instance, 2, 5, memory);
       if (bytes == 30) {
-        CHECK(check.verdict == SmtVerdict::kSat);
+        CHECK(check.status == ModelStatus::kFeasible);
       } else {
-        REQUIRE(check.verdict == SmtVerdict::kUnsat);
+        REQUIRE(check.status == ModelStatus::kInfeasible);
         // The long life comes from the edge: without the dependence family b could start at
         // once, so the minimal core is {dependence, memory}.
         CHECK(check.core ==
@@ -113,10 +113,10 @@ TEST_CASE("SMT warp uniqueness: min_warps 2 needs two warps besides the variable
     const auto instance = test::makeInstance(std::move(builder), warpMachine(warps, 0));
     const auto check = checkAndVerify(instance, 1, 1);
     if (warps == 3) {
-      REQUIRE(check.verdict == SmtVerdict::kSat);
+      REQUIRE(check.status == ModelStatus::kFeasible);
       CHECK(std::popcount((*check.schedule->warps)[0]) == 2);
     } else {
-      REQUIRE(check.verdict == SmtVerdict::kUnsat);
+      REQUIRE(check.status == ModelStatus::kInfeasible);
       CHECK(coreHas(check, TwillFamily::kWarpUniqueness));
     }
   }
@@ -137,11 +137,11 @@ TEST_CASE("SMT variable latency: loads alone on the variable-latency warp",
     const auto instance = test::makeInstance(std::move(builder), warpMachine(warps, 0));
     const auto check = checkAndVerify(instance, 1, 2);
     if (warps == 2) {
-      REQUIRE(check.verdict == SmtVerdict::kSat);
+      REQUIRE(check.status == ModelStatus::kFeasible);
       CHECK((*check.schedule->warps)[0] == WarpSet{1});
       CHECK((*check.schedule->warps)[1] == WarpSet{2});
     } else {
-      REQUIRE(check.verdict == SmtVerdict::kUnsat);
+      REQUIRE(check.status == ModelStatus::kInfeasible);
       CHECK(coreHas(check, TwillFamily::kVariableLatency));
     }
   }
@@ -165,10 +165,10 @@ TEST_CASE("SMT register limit: two 100-register values exceed 150 on one warp",
     const auto instance = test::makeInstance(std::move(builder), machine);
     const auto check = checkAndVerify(instance, 2, 3);
     if (warps == 2) {
-      REQUIRE(check.verdict == SmtVerdict::kSat);
+      REQUIRE(check.status == ModelStatus::kFeasible);
       CHECK((*check.schedule->warps)[a] != (*check.schedule->warps)[b]);
     } else {
-      REQUIRE(check.verdict == SmtVerdict::kUnsat);
+      REQUIRE(check.status == ModelStatus::kInfeasible);
       // Both values are live together only because c waits for both: the minimal core is
       // {dependence, register-limit}.
       CHECK(check.core ==
@@ -188,9 +188,9 @@ TEST_CASE("SMT spill delay: a cross-warp edge pays the producer's spill cost",
   const OpId consumer = builder.addOp("consumer", 1);
   builder.addEdge(producer, consumer, 1, 0);
   const auto instance = test::makeInstance(std::move(builder), warpMachine(2, 0));
-  CHECK(checkAndVerify(instance, 8, 7).verdict == SmtVerdict::kSat);
+  CHECK(checkAndVerify(instance, 8, 7).status == ModelStatus::kFeasible);
   const auto unsat = checkAndVerify(instance, 8, 6);
-  REQUIRE(unsat.verdict == SmtVerdict::kUnsat);
+  REQUIRE(unsat.status == ModelStatus::kInfeasible);
   CHECK(coreHas(unsat, TwillFamily::kSpillDelay));
 }
 
@@ -210,10 +210,10 @@ TEST_CASE("SMT blocking concurrency: a blocking wait cannot share a warp with a 
     const auto instance = test::makeInstance(std::move(builder), warpMachine(warps, std::nullopt));
     const auto check = checkAndVerify(instance, 3, 3);
     if (warps == 2) {
-      REQUIRE(check.verdict == SmtVerdict::kSat);
+      REQUIRE(check.status == ModelStatus::kFeasible);
       CHECK(((*check.schedule->warps)[b] & (*check.schedule->warps)[c]) == 0);
     } else {
-      REQUIRE(check.verdict == SmtVerdict::kUnsat);
+      REQUIRE(check.status == ModelStatus::kInfeasible);
       CHECK(check.core == std::vector<TwillFamily>{TwillFamily::kBlockingConcurrency});
     }
   }

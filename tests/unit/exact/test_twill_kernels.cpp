@@ -120,10 +120,9 @@ TEST_CASE("twill toy FA: I = 1 infeasible, I* = 2, L = 4, S:0 and O:3", "[exact]
   // at 1 or 2 (both optimal; the paper draws P:2), so P is only checked to be one of them.
   const auto toy = loadKernel("toy_fa");
   const Problem problem = toy.problem(ProblemKind::kModuloWarp);
-  CHECK(solveModuloAtIi(toy.problem(ProblemKind::kModulo), 1).verdict ==
-        AttemptVerdict::kInfeasible);
+  CHECK(solveModuloAtIi(toy.problem(ProblemKind::kModulo), 1).status == ModelStatus::kInfeasible);
   for (Cycle latency = 3; latency <= 6; ++latency) {
-    CHECK(checkTwill(problem, 1, latency).verdict == SmtVerdict::kUnsat);
+    CHECK(checkTwill(problem, 1, latency).status == ModelStatus::kInfeasible);
   }
   const TwillSolution solution = solve(toy);
   REQUIRE(solution.status == ModelStatus::kOptimal);
@@ -341,7 +340,8 @@ TEST_CASE("twill search: nothing satisfiable up to the bound names the blocking 
   CHECK_FALSE(solution.schedule);
   // Every II from MII to the bound was tried and logged.
   CHECK(std::count_if(solution.attempts.begin(), solution.attempts.end(),
-                      [](const TwillAttempt& attempt) { return attempt.phase == "smt"; }) >= 1);
+                      [](const TwillAttempt& attempt) { return attempt.record.phase == "smt"; }) >=
+        1);
 }
 
 TEST_CASE("ilp through the registry: latency and modulo problems, options checked",
