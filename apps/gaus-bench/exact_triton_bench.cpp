@@ -7,7 +7,9 @@
 //   is an upper bound on the raw min II, not a proof;
 // - "ilp" in raw cycles (normalization off): proven minimal when it says so, a proof about the
 //   raw costs of the dump;
-// - "twill" (modulo schedule and warp assignment, normalized), the engine's full answer.
+// - "twill" (modulo schedule and warp assignment, normalized), the engine's full answer, on each
+//   loop's default machine (triton_blackwell or triton_hopper with the warps of Triton's own warp
+//   groups from the companion file): I, L, warps used and cross-warp edges.
 // Every schedule goes through the method catalog, which verifies it against the raw problem.
 
 #include <algorithm>
@@ -34,12 +36,14 @@ struct ExactTritonFlags {
 
 // One exact answer: the II of its schedule and what is proven about it.
 struct ExactAnswer {
-  std::string status = "error";  // Result::statusText()
+  std::string status = "error";    // Result::statusText()
   std::optional<std::int64_t> ii;  // raw cycles
   bool proven = false;             // minimal (in normalized units for a normalized answer)
   std::optional<double> lowerBound;
   double seconds = 0;
-  std::optional<double> warps;
+  std::optional<double> warps;       // warps used (twill)
+  std::optional<double> latency;     // L in raw cycles (twill)
+  std::optional<double> crossEdges;  // edges between warps (twill)
   std::string error;  // why the method gave no answer (a refused model, an input it cannot take)
 
   std::string iiText() const {
@@ -58,6 +62,8 @@ ExactAnswer answerOf(const Result& result, bool normalized) {
                              : result.bounds.iiProvenOptimal;
   answer.lowerBound = result.bounds.lowerBound;
   answer.warps = result.extraValue("warps_used");
+  answer.latency = result.extraValue("latency");
+  answer.crossEdges = result.extraValue("cross_warp_edges");
   return answer;
 }
 
@@ -87,7 +93,9 @@ std::string statusText(const ExactAnswer& answer) {
 struct TritonRow {
   std::string name;
   OpId ops = 0;
-  double dumpMinIi = 0, dumpResMii = 0, dumpRecMii = 0, tritonIi = 0;
+  double dumpMinIi = 0, dumpResMii = 0, dumpRecMii = 0, tritonIi = 0, tritonWarps = 0;
+  std::string machine;
+  std::int32_t warps = 0;  // the machine's, for twill
   std::int64_t resMii = 0, recMii = 0, mii = 0;
   std::int64_t imsIi = 0;
   std::optional<exact::CostNormalization> normalization;
@@ -105,6 +113,9 @@ TritonRow solveLoop(const Instance& instance, const ExactTritonFlags& flags) {
   row.dumpResMii = referenceFigure(instance, "res_mii");
   row.dumpRecMii = referenceFigure(instance, "rec_mii");
   row.tritonIi = referenceFigure(instance, "heuristic_ii");
+  row.tritonWarps = referenceFigure(instance, "heuristic_warps");
+  row.machine = instance.machine->name;
+  row.warps = instance.machine->warps;
   row.resMii = computeResMii(graph, *instance.machine).value;
   row.recMii = computeRecMii(graph).value;
   row.mii = std::max(row.resMii, row.recMii);
@@ -127,8 +138,9 @@ TritonRow solveLoop(const Instance& instance, const ExactTritonFlags& flags) {
   }
 
   const std::string limit = fmt::format("{}", flags.timeLimit);
-  row.normalized = runExact("ilp", instance, ProblemKind::kModulo,
-                            {{"milp_time_limit", limit}, {"normalize", "on"}}, flags.timeLimit, true);
+  row.normalized =
+      runExact("ilp", instance, ProblemKind::kModulo,
+               {{"milp_time_limit", limit}, {"normalize", "on"}}, flags.timeLimit, true);
   row.raw = runExact("ilp", instance, ProblemKind::kModulo,
                      {{"milp_time_limit", limit}, {"normalize", "off"}}, flags.timeLimit, false);
   if (flags.twill) {
@@ -181,6 +193,17 @@ Report runExactTriton(const ExactTritonFlags& flags) {
          flags.twill ? statusText(row.twill) : "not run",
          row.twill.warps ? fmt::format("{}", *row.twill.warps) : "-"});
   }
+  std::vector<std::vector<std::string>> twill;
+  for (const TritonRow& row : rows) {
+    const auto figure = [](const std::optional<double>& value) {
+      return value ? fmt::format("{}", *value) : std::string("-");
+    };
+    twill.push_back({row.name, fmt::format("{} ({} warps)", row.machine, row.warps),
+                     fmt::format("{} ({} warps)", row.tritonIi, row.tritonWarps), row.raw.iiText(),
+                     row.twill.iiText(), figure(row.twill.latency),
+                     row.twill.ii ? (row.twill.proven ? "yes, normalized" : "no") : "-",
+                     figure(row.twill.warps), figure(row.twill.crossEdges), statusText(row.twill)});
+  }
   report.add("Triton loops", static_cast<double>(rows.size()));
   report.add("  raw II proven minimal", static_cast<double>(rawProven), "loops");
   report.add("    at gaus's MII", static_cast<double>(rawAtMii), "loops");
@@ -199,6 +222,16 @@ Report runExactTriton(const ExactTritonFlags& flags) {
       {"loop", "time unit", "ratio error", "MII'", "II'", "normalized ilp", "raw ilp",
        "raw lower bound", "twill", "twill warps"},
       std::move(details));
+  if (flags.twill) {
+    report.addTable(
+        "Twill (joint modulo schedule and warp assignment) on each loop's default machine: I and "
+        "L in raw cycles, I proven minimal in normalized units or not, warps used and edges "
+        "between warps, beside Triton's II (and the warps of its warp groups) and the exact "
+        "modulo II in raw cycles",
+        {"loop", "machine", "Triton II (warps)", "exact modulo II", "twill I", "twill L",
+         "I proven", "warps used", "cross-warp edges", "twill status"},
+        std::move(twill));
+  }
   return report;
 }
 
