@@ -52,10 +52,25 @@ Machine loadMachine(const std::string& nameOrPath) {
 
 namespace {
 
+// The shipped machines the instance can be rebound to (each resource and memory it uses is
+// there by name), for the message when the one asked for lacks something.
+std::string machinesThatFit(const Instance& instance) {
+  std::string names;
+  for (const auto& name : io::builtInMachineNames()) {
+    const auto machine = io::findMachine(name);
+    if (machine && rebindMachine(instance, *machine)) names += (names.empty() ? "" : ", ") + name;
+  }
+  return names.empty() ? "none of the shipped machines has them all"
+                       : "machines that have them all: " + names;
+}
+
 Instance applyMachineFlags(Instance instance, const InputFlags& flags) {
   if (!flags.machine.empty()) {
     auto rebound = rebindMachine(instance, loadMachine(flags.machine));
-    if (!rebound) throw CommandError(fmt::format("{}: {}", instance.sourcePath, rebound.error()));
+    if (!rebound) {
+      throw CommandError(fmt::format("{}: {} ({})", instance.sourcePath, rebound.error(),
+                                     machinesThatFit(instance)));
+    }
     instance = std::move(rebound).value();
   }
   if (flags.capacities.empty()) return instance;

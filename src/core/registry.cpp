@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <charconv>
 #include <limits>
 #include <set>
 
@@ -54,6 +55,25 @@ AppliedSettings applySettings(const MethodInfo& method, MethodOptions options,
   }
   applied.options = std::move(options);
   return applied;
+}
+
+Expected<Problem> withMachineOptions(const MethodInfo& method, const Problem& problem,
+                                     const MethodOptions& options) {
+  if (!method.declares("warps") || !options.contains("warps") || !problem.machine) return problem;
+  auto resolved = method.resolveOptions(options);
+  if (!resolved) return Error{resolved.error()};
+  for (const auto& [name, value] : *resolved) {
+    std::int32_t warps = 0;
+    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), warps);
+    // An unset option echoes as a word ("none"): the machine's own count stays.
+    if (name != "warps" || error != std::errc{} || end != value.data() + value.size()) continue;
+    auto machine = std::make_shared<Machine>(*problem.machine);
+    machine->warps = warps;
+    Problem posed = problem;
+    posed.machine = std::move(machine);
+    return posed;
+  }
+  return problem;
 }
 
 ProblemKind inferProblemKind(const Graph& graph, const MethodInfo& method, bool fixedIi,
@@ -127,16 +147,19 @@ Result MethodRegistry::run(std::string_view name, const Problem& problem,
     return errorResult(fmt::format("method {} does not solve {} problems (it solves: {})", name,
                                    toString(problem.kind), kinds));
   }
-  if (const auto errors = problem.check(); !errors.empty()) {
+  const MethodOptions merged = applySettings(*method, options, settings).options;
+  auto posed = withMachineOptions(*method, problem, merged);
+  if (!posed) return errorResult(posed.error());
+  if (const auto errors = posed->check(); !errors.empty()) {
     std::string message = errors.front();
     if (errors.size() > 1) message += fmt::format(" (and {} more input errors)", errors.size() - 1);
     return errorResult(message);
   }
   const auto start = std::chrono::steady_clock::now();
-  Result result = method->run(problem, applySettings(*method, options, settings).options, context);
+  Result result = method->run(*posed, merged, context);
   result.stats.seconds = secondsSince(start);
   if (result.schedule) {
-    result.verification = verify(problem, *result.schedule);
+    result.verification = verify(*posed, *result.schedule);
     if (!result.verification->ok()) {
       result.message = fmt::format("method {} returned a schedule that fails verification: {}",
                                    name, result.verification->summary());

@@ -196,12 +196,17 @@ std::optional<std::filesystem::path> findKernelFile(std::string_view reference,
   return findConfigFile("kernels", reference, folder);
 }
 
-std::vector<std::string> builtInKernelNames(const std::filesystem::path& folder) {
+namespace {
+
+// The stems of the YAML files in every configs/<subfolder>/ folder findConfigFile searches from
+// `folder`, sorted, each once.
+std::vector<std::string> configNames(std::string_view subfolder,
+                                     const std::filesystem::path& folder) {
   namespace fs = std::filesystem;
   std::set<std::string> names;
-  for (const fs::path& kernels : configFolders("kernels", folder)) {
+  for (const fs::path& configs : configFolders(subfolder, folder)) {
     std::error_code error;
-    for (fs::directory_iterator it(kernels, error), end; !error && it != end; it.increment(error)) {
+    for (fs::directory_iterator it(configs, error), end; !error && it != end; it.increment(error)) {
       const fs::path& path = it->path();
       if (path.extension() == ".yaml" || path.extension() == ".yml") {
         names.insert(path.stem().string());
@@ -209,6 +214,16 @@ std::vector<std::string> builtInKernelNames(const std::filesystem::path& folder)
     }
   }
   return {names.begin(), names.end()};
+}
+
+}  // namespace
+
+std::vector<std::string> builtInKernelNames(const std::filesystem::path& folder) {
+  return configNames("kernels", folder);
+}
+
+std::vector<std::string> builtInMachineNames(const std::filesystem::path& folder) {
+  return configNames("machines", folder);
 }
 
 Expected<Machine> findMachine(std::string_view reference, const std::filesystem::path& folder) {

@@ -1,20 +1,26 @@
-// Triton dependence-graph dumps, schema "ddg-0.1" (a Triton modulo-scheduling pass for NVIDIA
-// Blackwell; see ../shared/benchmarks/triton-ddg/README.md). Every loop becomes an instance named
+// Triton dependence-graph dumps, schema "ddg-0.1" (a Triton modulo-scheduling pass; see
+// ../shared/benchmarks/triton-ddg/README.md). Every loop becomes an instance named
 // "<stem>/loop<ID>". Mapping:
 // - node -> op "<kind>_<id>" (the op_kind after its dialect prefix: "tc_gen5_mma_7"), latency =
-//   node `latency`, min_warps carried; `pipeline` TC, TMA, SFU or CUDA is a resource of capacity
-//   1 held for `occupancy` cycles from the start (occupancy 0, or pipeline NONE: no reservation);
-//   `self_latency` and the super-node extras (inner_ii, prologue_latency) are not used.
+//   node `latency`, min_warps carried; `pipeline` TC, TMA, SFU, CUDA (or TMEM) is a resource of
+//   the machine held for `occupancy` cycles from the start (occupancy 0, or pipeline NONE: no
+//   reservation); `self_latency` and the super-node extras (inner_ii, prologue_latency) are not
+//   used.
 // - edge -> delay = edge `latency`, distance = `distance` (the `kind` label adds nothing).
-// - the machine: the four units, and memories smem / tmem from `config` when given.
+// - the machine: configs/machines/triton_blackwell.yaml or triton_hopper.yaml, the one for the
+//   dump's architecture (dumpArchitecture), with the memory budgets of `config` when given and,
+//   per loop, the warps of Triton's own warp groups from the companion file.
 // - reference: the dump's res_mii, rec_mii, min_ii and trip_count; and, from
 //   "<stem>.schedule_graph.json" beside the dump, the loop's heuristic_ii, heuristic_max_stage,
-//   heuristic_prologue_latency and heuristic_warp_groups (what Triton's own heuristic chose).
+//   heuristic_prologue_latency, heuristic_warp_groups and heuristic_warps (what Triton's own
+//   heuristic chose).
 
 #include <map>
 #include <unordered_map>
 
 #include <fmt/format.h>
+
+#include <gaus/core/types.hpp>
 
 #include "input_error.hpp"
 #include "json_parse.hpp"
@@ -23,8 +29,6 @@
 namespace gaus::io {
 
 namespace {
-
-constexpr std::string_view kUnits[] = {"TC", "TMA", "SFU", "CUDA"};
 
 std::string dumpStem(const std::filesystem::path& path) {
   std::string stem = path.filename().string();
@@ -36,10 +40,41 @@ std::string dumpStem(const std::filesystem::path& path) {
   return stem;
 }
 
-// The figures of Triton's heuristic schedule per loop id, from schedule_graph.json.
-std::unordered_map<std::int64_t, std::map<std::string, double, std::less<>>> readHeuristic(
-    const std::filesystem::path& path) {
-  std::unordered_map<std::int64_t, std::map<std::string, double, std::less<>>> figures;
+// What Triton's own heuristic chose for one loop (schedule_graph.json).
+struct HeuristicLoop {
+  std::map<std::string, double, std::less<>> figures;
+  std::int32_t warps = 0;  // the warps of all its warp groups together
+};
+
+// The loop's warp groups: each {id, num_warps, pipelines}. Returns the warps they hold.
+std::int32_t readWarpGroups(const JsonValue& groups) {
+  std::int64_t warps = 0;
+  for (const JsonValue& group : asArray(groups, "\"warp_groups\"").items) {
+    asObject(group, "a warp group");
+    const std::int32_t id =
+        asNonNegativeInt32(requireMember(group, "id", "a warp group"), "warp group id");
+    const std::string where = fmt::format("warp group {}", id);
+    const auto what = [&](std::string_view field) { return fmt::format("{} of {}", field, where); };
+    warps += asPositiveInt32(requireMember(group, "num_warps", where),
+                             [&] { return what("num_warps"); });
+    for (const JsonValue& pipeline : asArray(requireMember(group, "pipelines", where), [&] {
+                                       return what("pipelines");
+                                     }).items) {
+      asString(pipeline, [&] { return what("a pipeline name"); });
+    }
+  }
+  if (warps < 1 || warps > kMaxWarps) {
+    throw InputError(groups.line,
+                     expectedFound(fmt::format("warp groups holding 1 to {} warps", kMaxWarps),
+                                   fmt::format("{} warps", warps)));
+  }
+  return static_cast<std::int32_t>(warps);
+}
+
+// Triton's heuristic schedule per loop id, from schedule_graph.json: its figures and the warps
+// of its warp groups (the machine's warp count for that loop).
+std::unordered_map<std::int64_t, HeuristicLoop> readHeuristic(const std::filesystem::path& path) {
+  std::unordered_map<std::int64_t, HeuristicLoop> heuristic;
   try {
     const JsonValue document = parseJson(readFileText(path));
     asObject(document, "a Triton schedule graph");
@@ -49,28 +84,85 @@ std::unordered_map<std::int64_t, std::map<std::string, double, std::less<>>> rea
       asObject(loop, "a loop");
       const std::int32_t id =
           asNonNegativeInt32(requireMember(loop, "loop_id", "a loop"), "loop id");
-      auto& loopFigures = figures[id];
+      const std::string where = fmt::format("loop {}", id);
+      HeuristicLoop& found = heuristic[id];
       const JsonValue& schedule =
-          asObject(requireMember(loop, "schedule_loop", "a loop"), "\"schedule_loop\"");
-      loopFigures["heuristic_ii"] =
+          asObject(requireMember(loop, "schedule_loop", where), "\"schedule_loop\"");
+      found.figures["heuristic_ii"] =
           asPositiveInt32(requireMember(schedule, "II", "\"schedule_loop\""), "II");
       if (const JsonValue* stage = schedule.find("max_stage")) {
-        loopFigures["heuristic_max_stage"] = asNonNegativeInt32(*stage, "max_stage");
+        found.figures["heuristic_max_stage"] = asNonNegativeInt32(*stage, "max_stage");
       }
       if (const JsonValue* prologue = schedule.find("prologue_latency")) {
-        loopFigures["heuristic_prologue_latency"] =
+        found.figures["heuristic_prologue_latency"] =
             asNonNegativeInt32(*prologue, "prologue_latency");
       }
-      if (const JsonValue* groups = loop.find("warp_groups")) {
-        loopFigures["heuristic_warp_groups"] =
-            static_cast<double>(asArray(*groups, "\"warp_groups\"").items.size());
-      }
+      const JsonValue& groups = requireMember(loop, "warp_groups", where);
+      found.warps = readWarpGroups(groups);
+      found.figures["heuristic_warp_groups"] = static_cast<double>(groups.items.size());
+      found.figures["heuristic_warps"] = found.warps;
     }
   } catch (const InputError& error) {
     if (!error.file().empty()) throw;
     throw InputError(path, error.line(), error.what());
   }
-  return figures;
+  return heuristic;
+}
+
+// Which GPU the dump was made for. ddg-0.1 names no target, so the ops and the budgets decide:
+// tensor memory (a tmem budget, tmem_* ops) and tcgen05 MMAs (tc_gen5_mma) exist on Blackwell
+// only; a dump with neither is for Hopper.
+std::string_view dumpArchitecture(const JsonValue& document) {
+  if (const JsonValue* config = document.find("config")) {
+    if (const JsonValue* tmem = config->find("tmem_budget_bytes");
+        tmem != nullptr && tmem->kind == JsonValue::Kind::kInteger && tmem->integer > 0) {
+      return "blackwell";
+    }
+  }
+  if (const JsonValue* loops = document.find("loops"); loops != nullptr && loops->isArray()) {
+    for (const JsonValue& loop : loops->items) {
+      const JsonValue* ddg = loop.isObject() ? loop.find("ddg") : nullptr;
+      const JsonValue* nodes = ddg != nullptr && ddg->isObject() ? ddg->find("nodes") : nullptr;
+      if (nodes == nullptr || !nodes->isArray()) continue;
+      for (const JsonValue& node : nodes->items) {
+        const JsonValue* kind = node.isObject() ? node.find("op_kind") : nullptr;
+        if (kind != nullptr && kind->isString() &&
+            (kind->text.starts_with("ttng.tc_gen5") || kind->text.starts_with("ttng.tmem_"))) {
+          return "blackwell";
+        }
+      }
+    }
+  }
+  return "hopper";
+}
+
+// The default machine of the dump's architecture (configs/machines/triton_<arch>.yaml, found
+// the way a document's machine is), with the dump's memory budgets.
+Machine dumpMachine(const JsonValue& document, const std::filesystem::path& path) {
+  const std::string name = fmt::format("triton_{}", dumpArchitecture(document));
+  const auto file = findMachineFile(name, path.parent_path());
+  if (!file) {
+    throw InputError(0, expectedFound(fmt::format("the machine file {}.yaml of the dump's "
+                                                  "architecture ({})",
+                                                  name, describeMachineSearch()),
+                                      "none"));
+  }
+  Machine machine = loadMachineFile(*file);
+  if (const JsonValue* config = document.find("config")) {
+    asObject(*config, "\"config\"");
+    for (const auto& [key, memory] :
+         {std::pair{"smem_budget_bytes", "smem"}, std::pair{"tmem_budget_bytes", "tmem"}}) {
+      const JsonValue* budget = config->find(key);
+      if (budget == nullptr) continue;
+      const std::int32_t capacity = asNonNegativeInt32(*budget, key);
+      if (const auto id = machine.findMemory(memory)) {
+        machine.memories[*id].capacity = capacity;
+      } else {
+        machine.memories.push_back(Memory{memory, capacity});
+      }
+    }
+  }
+  return machine;
 }
 
 Instance readLoop(const JsonValue& loop, const Machine& machine, const std::string& stem,
@@ -109,8 +201,11 @@ Instance readLoop(const JsonValue& loop, const Machine& machine, const std::stri
     if (pipeline != "NONE") {
       const auto unit = machine.findResource(pipeline);
       if (!unit) {
+        std::string known;
+        for (const Resource& resource : machine.resources) known += resource.name + ", ";
         throw InputError(node.find("pipeline")->line,
-                         expectedFound("a pipeline TC, TMA, SFU, CUDA or NONE",
+                         expectedFound(fmt::format("a pipeline of machine '{}' ({}or NONE)",
+                                                   machine.name, known),
                                        fmt::format("unknown pipeline {}", quoteText(pipeline))));
       }
       if (occupancy > 0) builder.addReservation(op, ReservationBlock{*unit, 0, occupancy, 1});
@@ -168,24 +263,13 @@ std::vector<Instance> readTritonDdg(const std::filesystem::path& path) {
   if (asString(schema, "schema_version") != "ddg-0.1") {
     throw InputError(schema.line, expectedFound("schema_version \"ddg-0.1\"", schema.describe()));
   }
-  Machine machine;
-  machine.name = "triton";
-  for (std::string_view unit : kUnits) machine.addResource(unit, 1);
-  if (const JsonValue* config = document.find("config")) {
-    asObject(*config, "\"config\"");
-    if (const JsonValue* smem = config->find("smem_budget_bytes")) {
-      machine.memories.push_back(Memory{"smem", asNonNegativeInt32(*smem, "smem_budget_bytes")});
-    }
-    if (const JsonValue* tmem = config->find("tmem_budget_bytes")) {
-      machine.memories.push_back(Memory{"tmem", asNonNegativeInt32(*tmem, "tmem_budget_bytes")});
-    }
-  }
+  const Machine machine = dumpMachine(document, path);
   const std::string stem = dumpStem(path);
   const JsonValue& loops =
       asArray(requireMember(document, "loops", "a Triton ddg dump"), "\"loops\"");
   if (loops.items.empty()) throw InputError(loops.line, expectedFound("at least one loop", "none"));
 
-  std::unordered_map<std::int64_t, std::map<std::string, double, std::less<>>> heuristic;
+  std::unordered_map<std::int64_t, HeuristicLoop> heuristic;
   const auto schedulePath = path.parent_path() / (stem + ".schedule_graph.json");
   std::error_code error;
   if (std::filesystem::is_regular_file(schedulePath, error))
@@ -193,11 +277,18 @@ std::vector<Instance> readTritonDdg(const std::filesystem::path& path) {
 
   std::vector<Instance> instances;
   for (const JsonValue& loop : loops.items) {
-    Instance instance = readLoop(loop, machine, stem, path);
-    const std::int64_t id = asNonNegativeInt32(*loop.find("loop_id"), "loop id");
-    if (const auto it = heuristic.find(id); it != heuristic.end()) {
-      instance.reference.insert(it->second.begin(), it->second.end());
+    asObject(loop, "a loop");
+    const std::int64_t id = asNonNegativeInt32(requireMember(loop, "loop_id", "a loop"), "loop id");
+    const auto found = heuristic.find(id);
+    if (found == heuristic.end()) {
+      instances.push_back(readLoop(loop, machine, stem, path));
+      continue;
     }
+    // The loop runs on the warps of Triton's own warp groups for it.
+    Machine loopMachine = machine;
+    loopMachine.warps = found->second.warps;
+    Instance instance = readLoop(loop, loopMachine, stem, path);
+    instance.reference.insert(found->second.figures.begin(), found->second.figures.end());
     instances.push_back(std::move(instance));
   }
   return instances;

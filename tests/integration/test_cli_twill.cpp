@@ -196,3 +196,50 @@ TEST_CASE("gaus twill K and gaus schedule K --method twill give the same schedul
   CHECK(schedule["options"] == twill["options"]);
   CHECK(twill["ii"] == 16);  // TWILL.md: I* = ResMII(TC) for FA forward on Hopper
 }
+
+TEST_CASE("twill on a Triton dump: --warps and --machine apply before the input check",
+          "[cli][twill]") {
+  // case3_FA's tmem_load ops need min_warps=4. Its companion file gives the loop Triton's 12
+  // warps, so the input check passes; --warps 2 replaces them before the check, which then
+  // names the op; --warps 16 passes it (the search then ends at once: --max-ii 1 lies below
+  // the MII, so no II is tried, and the answer is "infeasible", not an input error).
+  const auto fa = gaus::test::sharedPath("benchmarks/triton-ddg/case3_FA.ddg.json").string();
+  for (const char* command : {"twill", "schedule"}) {
+    INFO(command);
+    std::vector<std::string> args{command, fa, "--warps", "2"};
+    if (std::string(command) == "schedule") args.insert(args.end(), {"--method", "twill"});
+    const auto few = gaus_(args);
+    CHECK(few.exitCode == 1);
+    CHECK_THAT(few.out + few.err, Catch::Contains("op tmem_load_8 needs min_warps=4, but machine "
+                                                  "'triton_blackwell' has 2 warps"));
+  }
+  const auto enough = gaus_({"twill", fa, "--warps", "16", "--max-ii", "1", "--json"});
+  INFO(enough.err);
+  const auto json = nlohmann::json::parse(enough.out);
+  CHECK(json["options"]["warps"] == "16");
+  CHECK(json["status"] == "infeasible");
+  CHECK_THAT(json["message"].get<std::string>(), Catch::Contains("no modulo schedule"));
+
+  // The Twill kernels' blackwell machine names other units (EXP, ALU): the error names the
+  // shipped machines that have every pipeline of the dump.
+  const auto other = gaus_({"twill", fa, "--machine", "blackwell"});
+  CHECK(other.exitCode == 1);
+  CHECK(lineCount(other.err) == 1);
+  CHECK_THAT(other.err, Catch::Contains("machine 'blackwell' has no resource 'CUDA'") &&
+                            Catch::Contains("machines that have them all: triton_blackwell, "
+                                            "triton_hopper"));
+}
+
+TEST_CASE("twill on the Triton GEMM dump: its default machine, and triton_hopper", "[cli][twill]") {
+  // The GEMM loop solves in well under a second on triton_blackwell with the companion's 3
+  // warps (as in the normalized-costs case above); --machine triton_hopper, the other shipped
+  // Triton machine, keeps its own 16 warps and finds the same I (the dump's costs decide it).
+  const auto gemm =
+      gaus::test::sharedPath("benchmarks/triton-ddg/case1_simple_gemm.ddg.json").string();
+  const auto blackwell = twillJson({gemm});
+  CHECK(blackwell["ii"] == 260);
+  CHECK(blackwell["verified"] == true);
+  const auto hopper = twillJson({gemm, "--machine", "triton_hopper"});
+  CHECK(hopper["ii"] == 260);
+  CHECK(hopper["verified"] == true);
+}

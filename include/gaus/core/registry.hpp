@@ -99,6 +99,14 @@ struct AppliedSettings {
 AppliedSettings applySettings(const MethodInfo& method, MethodOptions options,
                               const MethodOptions& settings);
 
+// The problem with the options that describe the machine rather than the method applied: a
+// `warps` option (the --warps setting) sets the machine's warp count. MethodRegistry::run
+// checks the input and verifies every schedule against this problem, so a warp count given
+// for the run counts before the input check, not only inside the method. Fails with the
+// option table's message for a bad value.
+Expected<Problem> withMachineOptions(const MethodInfo& method, const Problem& problem,
+                                     const MethodOptions& options);
+
 // The kind of problem to pose for `method` on `graph` when none is requested: modulo when the
 // graph has loop-carried edges or an II is fixed (modulo-warp for a method that solves only
 // that), latency-bounded when a horizon is given, else latency; a kind the method does not solve
@@ -118,10 +126,10 @@ class MethodRegistry {
   const MethodInfo* find(std::string_view name) const;
   std::vector<std::string> names() const;  // every method, loaded or not yet
 
-  // Checks the problem (Problem::check), runs the method, times it, verifies any schedule it
-  // returns and stores the report in Result::verification. A schedule that fails verification
-  // makes the call an error with the first violations in the message: an unverified schedule
-  // is never reported as a success.
+  // Applies the machine's options (withMachineOptions), checks the problem (Problem::check),
+  // runs the method, times it, verifies any schedule it returns and stores the report in
+  // Result::verification. A schedule that fails verification makes the call an error with the
+  // first violations in the message: an unverified schedule is never reported as a success.
   // `settings` are applied as applySettings() does: where the method declares them and
   // `options` does not already set them.
   Result run(std::string_view name, const Problem& problem, const MethodOptions& options,

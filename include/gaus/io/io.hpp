@@ -75,6 +75,9 @@ std::optional<std::filesystem::path> findKernelFile(std::string_view reference,
 // folder findKernelFile searches from `folder`, sorted, each once.
 std::vector<std::string> builtInKernelNames(const std::filesystem::path& folder = ".");
 
+// The names of the machines findMachine finds by name from `folder` (configs/machines/), sorted.
+std::vector<std::string> builtInMachineNames(const std::filesystem::path& folder = ".");
+
 // Text of an instance in a writable format (native JSON or YAML, or DOT). Fails for a format
 // gaus does not write and for values JSON cannot hold (a non-finite weight).
 Expected<std::string> formatInstance(const Instance& instance, Format format);

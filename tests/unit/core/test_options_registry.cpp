@@ -172,6 +172,51 @@ TEST_CASE("registry verifies what a method returns", "[core][registry]") {
   CHECK_THAT(wrongKind.message, Catch::Contains("does not solve latency problems"));
 }
 
+TEST_CASE("registry: a warps option sizes the machine before the check and the verification",
+          "[core][registry]") {
+  // One op that needs 4 warps, on a machine with 1: the modulo-warp check refuses it unless the
+  // run's `warps` option (the --warps setting) gives the machine 4 first. The method returns the
+  // op on warps {0..3}, which verifies only against the 4-warp machine.
+  struct WarpOptions {
+    std::optional<std::int32_t> warps;
+  };
+  static const OptionTable<WarpOptions> table = [] {
+    OptionTable<WarpOptions> t("warped");
+    t.add("warps", &WarpOptions::warps, "warps", NumericRange::between(1, kMaxWarps));
+    return t;
+  }();
+  MethodRegistry registry;
+  registry.add(
+      makeMethod<WarpOptions>("warped", "one op on four warps", {ProblemKind::kModuloWarp}, table,
+                              [](const Problem& problem, const WarpOptions&, const RunContext&) {
+                                Result result;
+                                result.status = ModelStatus::kFeasible;
+                                Schedule schedule;
+                                schedule.start = {0};
+                                schedule.ii = 1;
+                                schedule.warps = std::vector<WarpSet>{0b1111};
+                                result.schedule = schedule;
+                                CHECK(problem.machine->warps == 4);
+                                return result;
+                              }));
+  GraphBuilder builder("wide");
+  builder.setMinWarps(builder.addOp("a", 1), 4);
+  Machine oneWarp;
+  oneWarp.name = "one_warp";
+  const auto wide = test::makeInstance(std::move(builder), oneWarp);
+  const Problem problem = wide.problem(ProblemKind::kModuloWarp);
+
+  const Result refused = registry.run("warped", problem, {});
+  CHECK_THAT(refused.message,
+             Catch::Contains("op a needs min_warps=4, but machine 'one_warp' has 1 warps"));
+  const Result asSetting = registry.run("warped", problem, {}, {}, {{"warps", "4"}});
+  CHECK(asSetting.verified());
+  const Result asOption = registry.run("warped", problem, {{"warps", "4"}});
+  CHECK(asOption.verified());
+  const Result bad = registry.run("warped", problem, {{"warps", "0"}});
+  CHECK_THAT(bad.message, Catch::Contains("'warps' = 0"));
+}
+
 TEST_CASE("attempt records print the one status model", "[core][result]") {
   Attempt attempt;
   attempt.phase = "smt";

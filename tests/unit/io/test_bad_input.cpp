@@ -61,7 +61,8 @@ TEST_CASE("an unknown resource or op type lists the known ones", "[io][bad]") {
             ":7: expected an op type of \"delay\" (mul, add), found unknown op type \"sub\"");
   CHECK(loadError(bad("unknown_pipeline.ddg.json")) ==
         bad("unknown_pipeline.ddg.json") +
-            ":7: expected a pipeline TC, TMA, SFU, CUDA or NONE, found unknown pipeline \"XPU\"");
+            ":7: expected a pipeline of machine 'triton_hopper' (TC, TMA, SFU, CUDA, or NONE), "
+            "found unknown pipeline \"XPU\"");
   CHECK(loadError(bad("unknown_key.json")) ==
         bad("unknown_key.json") +
             ":4: expected a key of an op (name, kind, latency, reservation, uses, occupancy, mem, "

@@ -166,3 +166,98 @@ TEST_CASE("Triton: a file of several loops needs a selector", "[io][triton]") {
                              "case5_addmm_bias/loop0, #1 case5_addmm_bias/loop1), found "
                              "selector \"7\"");
 }
+
+TEST_CASE("Triton: each loop runs on the warps of Triton's own warp groups", "[io][triton]") {
+  // The companion *.schedule_graph.json lists each loop's warp_groups with their num_warps; the
+  // loop's machine gets their sum. From the shared files: case1 loop 0 has three groups of one
+  // warp (two TMA, one TC); case3_FA six groups: 1 + 1 + 1 (TMA, TMA, TC) + 4 + 4 (CUDA/SFU) +
+  // 1 (TC) = 12; case5 loop 0 three groups of one, loop 1 one group of four; case6 1 + 4 + 1.
+  struct Row {
+    const char* stem;
+    std::size_t loop;
+    std::int32_t warps;
+    double groups;
+  };
+  const Row rows[] = {{"case1_simple_gemm", 0, 3, 3},
+                      {"case3_FA", 0, 12, 6},
+                      {"case5_addmm_bias", 0, 3, 3},
+                      {"case5_addmm_bias", 1, 4, 1},
+                      {"case6_layernorm", 0, 6, 3}};
+  for (const Row& row : rows) {
+    INFO(row.stem << " loop " << row.loop);
+    const auto instances = io::readInstances(dump(row.stem)).value();
+    const Instance& instance = instances[row.loop];
+    CHECK(instance.machine->warps == row.warps);
+    CHECK(instance.reference.at("heuristic_warps") == row.warps);
+    CHECK(instance.reference.at("heuristic_warp_groups") == row.groups);
+  }
+}
+
+TEST_CASE("Triton: the default machine is the one of the dump's architecture", "[io][triton]") {
+  // Every shared dump declares a tensor-memory budget (config.tmem_budget_bytes 262144), which
+  // only Blackwell has: triton_blackwell, with the dump's budgets as memory capacities.
+  for (const char* stem :
+       {"case1_simple_gemm", "case3_FA", "case5_addmm_bias", "case6_layernorm"}) {
+    INFO(stem);
+    const auto instances = io::readInstances(dump(stem));
+    REQUIRE(instances.ok());
+    const Instance& instance = instances->front();
+    CHECK(instance.machine->name == "triton_blackwell");
+    CHECK(instance.machine->findResource("TMEM").has_value());
+    CHECK(instance.machine->memories[*instance.machine->findMemory("smem")].capacity == 232448);
+    CHECK(instance.machine->memories[*instance.machine->findMemory("tmem")].capacity == 262144);
+  }
+  // No tensor memory and no tcgen05 op: a Hopper dump. A tc_gen5_mma op alone makes it Blackwell.
+  const gaus::test::TempFolder folder;
+  const auto dumpWith = [&](const std::string& name, const std::string& kind) {
+    return folder.write(name, R"({"schema_version": "ddg-0.1", "loops": [{"loop_id": 0, "ddg": {
+        "nodes": [{"id": 0, "op_kind": ")" +
+                                  kind + R"(", "pipeline": "TC", "latency": 9,
+                   "occupancy": 4}], "edges": []}}]})");
+  };
+  CHECK(gaus::test::loadOne(dumpWith("h.ddg.json", "ttng.warp_group_dot")).machine->name ==
+        "triton_hopper");
+  CHECK(gaus::test::loadOne(dumpWith("b.ddg.json", "ttng.tc_gen5_mma")).machine->name ==
+        "triton_blackwell");
+}
+
+TEST_CASE("Triton: a malformed companion file is a one-line error naming it", "[io][triton]") {
+  // The dump is read fine alone; its companion's warp groups are checked field by field.
+  const gaus::test::TempFolder folder;
+  const auto dumpPath = folder.write("k.ddg.json", R"({"schema_version": "ddg-0.1", "loops": [
+    {"loop_id": 0, "ddg": {"nodes": [{"id": 0, "op_kind": "tt.load", "pipeline": "TMA",
+     "latency": 5, "occupancy": 2}], "edges": []}}]})");
+  REQUIRE(io::readInstances(dumpPath).ok());
+  const auto companion = [&](const std::string& warpGroups) {
+    folder.write(
+        "k.schedule_graph.json",
+        "{\"loops\": [{\"loop_id\": 0, \"schedule_loop\": {\"II\": 7},\n" + warpGroups + "}]}");
+    return gaus::test::loadError(dumpPath);
+  };
+  const std::string file = folder.file("k.schedule_graph.json").string();
+  CHECK(companion(R"("warp_groups": [{"id": 0, "pipelines": ["TMA"]}])") ==
+        file + ":2: expected a member \"num_warps\" in warp group 0, found none");
+  CHECK(companion(R"("warp_groups": [{"id": 0, "num_warps": 0, "pipelines": ["TMA"]}])") ==
+        file + ":2: expected a positive integer num_warps of warp group 0, found 0");
+  CHECK(companion(R"("warp_groups": [{"id": 0, "num_warps": 1, "pipelines": "TMA"}])") ==
+        file + ":2: expected an array for pipelines of warp group 0, found \"TMA\"");
+  CHECK(companion(R"("warp_groups": [{"id": 0, "num_warps": 40, "pipelines": []},
+                                     {"id": 1, "num_warps": 40, "pipelines": []}])") ==
+        file + ":2: expected warp groups holding 1 to 64 warps, found 80 warps");
+  CHECK(companion(R"("other": 1)") ==
+        file + ":1: expected a member \"warp_groups\" in loop 0, found none");
+}
+
+TEST_CASE("Triton: every shared loop passes the input check on its machine", "[io][triton]") {
+  // The joint problem (modulo-warp) of each loop on its default machine: every op's min_warps
+  // fits the warps of Triton's warp groups, and every pipeline is a resource of the machine.
+  for (const char* stem :
+       {"case1_simple_gemm", "case3_FA", "case5_addmm_bias", "case6_layernorm"}) {
+    const auto instances = io::readInstances(dump(stem));
+    REQUIRE(instances.ok());
+    for (const Instance& instance : *instances) {
+      INFO(instance.name);
+      CHECK(instance.problem(ProblemKind::kModuloWarp).check().empty());
+    }
+  }
+}
