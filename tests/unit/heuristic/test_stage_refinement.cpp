@@ -2,6 +2,7 @@
 // (heuristic::refineStages): hand-computed cuts and objectives, and brute force over every stage
 // assignment of small graphs.
 #include <algorithm>
+#include <limits>
 #include <random>
 
 #include <catch2/catch.hpp>
