@@ -332,25 +332,25 @@ void optimizeAtHorizon(Run& run, const std::vector<OpId>& order) {
   const std::vector<Cycle> alap = alapAt(run, order, horizon);
   std::optional<Schedule> start = startSchedule(run);
   std::optional<Candidate> best;
-  std::string startName = run.givenSchedule ? "given" : "list scheduling";
-  if (start) best = Candidate{*start, objectiveOf(run, *start)};
+  std::string startName;
+  // Each start is refined where refinement applies (A), and the best refined one is the first
+  // "best", so the result is never worse than any of them refined.
+  const auto consider = [&](const Schedule& schedule, const std::string& name) {
+    Schedule candidate = run.refineStages ? refinedStages(run, schedule, horizon) : schedule;
+    const double objective = objectiveOf(run, candidate);
+    if (!best || objective < best->objective) {
+      best = Candidate{std::move(candidate), objective};
+      startName = run.refineStages ? name + ", refined" : name;
+    }
+  };
+  if (start) consider(*start, run.givenSchedule ? "given" : "list scheduling");
   // A: GS-Schedule's greedy balanced cut is a start too (a stage schedule wherever the edges'
   // delays are 0 and the ops' durations 1; elsewhere it may not verify and is left out).
   if (run.formulation == Formulation::kStageWeight && run.givenSchedule == nullptr) {
-    if (auto cut = heuristic::greedyBalancedStages(run.graph, horizon);
+    if (const auto cut = heuristic::greedyBalancedStages(run.graph, horizon);
         cut && verified(problem, *cut)) {
-      const double cutObjective = objectiveOf(run, *cut);
-      if (!best || cutObjective < best->objective) {
-        best = Candidate{*cut, cutObjective};
-        start = std::move(cut).value();
-        startName = "greedy balanced cut";
-      }
+      consider(*cut, "greedy balanced cut");
     }
-  }
-  if (best && run.refineStages) {
-    best->schedule = refinedStages(run, best->schedule, horizon);
-    best->objective = objectiveOf(run, best->schedule);
-    startName += ", refined";
   }
   run.result.attempts.push_back(
       best ? startAttempt(ModelStatus::kFeasible, std::nullopt,
