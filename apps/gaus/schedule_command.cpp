@@ -22,11 +22,15 @@ void MethodRunFlags::addTo(CLI::App& command, bool withMethod) {
   }
   input.addTo(command);
   command.add_option("--kind", kind,
-                     "Problem: latency, latency-bounded, modulo, modulo-warp (default: modulo "
-                     "when the graph has loop-carried edges or --ii is given, latency-bounded "
-                     "with --horizon, else latency)");
+                     "Problem: latency, latency-bounded, modulo, modulo-warp or stages (default: "
+                     "modulo when the graph has loop-carried edges or --ii is given, "
+                     "latency-bounded with --horizon, else latency; stages is never inferred)");
   command.add_option("--ii", ii, "Fixed initiation interval (modulo)");
-  command.add_option("--horizon", horizon, "Horizon D: every op completes by D");
+  command.add_option("--horizon", horizon,
+                     "Horizon D: every op completes by D (--kind stages: D stages, 0..D-1)");
+  command.add_option("--ratio", ratio,
+                     "--kind stages: objective = RATIO x peak stage weight + crossings "
+                     "(default 100, GS-Schedule's)");
   command.add_option("--time-limit", timeLimit, "Seconds for the whole call (-O time_limit)");
   command.add_option("--seed", seed, "Random seed (-O seed)");
   command.add_option("--device", device, "cpu, cuda or auto (-O device)");
@@ -76,8 +80,9 @@ ProblemKind resolveKind(const MethodRunFlags& flags, const Graph& graph, const M
   }
   const auto kind = parseProblemKind(flags.kind);
   if (!kind) {
-    throw CommandError(fmt::format(
-        "--kind '{}': expected latency, latency-bounded, modulo or modulo-warp", flags.kind));
+    throw CommandError(
+        fmt::format("--kind '{}': expected latency, latency-bounded, modulo, modulo-warp or stages",
+                    flags.kind));
   }
   return *kind;
 }
@@ -101,7 +106,14 @@ MethodRun runMethodCommand(const MethodRunFlags& flags) {
   }
   MethodRun run{loadInstance(flags.graph, flags.input), ProblemKind::kLatency, {}};
   run.kind = resolveKind(flags, *run.instance.graph, *method);
-  const Problem problem = run.instance.problem(run.kind, flags.horizon, flags.ii);
+  Problem problem = run.instance.problem(run.kind, flags.horizon, flags.ii);
+  if (flags.ratio) {
+    if (run.kind != ProblemKind::kStages) {
+      throw CommandError(
+          fmt::format("--ratio applies to --kind stages, not to a {} problem", toString(run.kind)));
+    }
+    problem.stageRatio = *flags.ratio;
+  }
 
   const AppliedSettings applied = applySettings(*method, flags.methodOptions(), flags.settings());
   if (!flags.quiet) {

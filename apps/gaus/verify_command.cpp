@@ -17,6 +17,7 @@ struct VerifyFlags {
   std::string schedule;
   InputFlags input;
   std::optional<Cycle> horizon;
+  bool stages = false;
   std::size_t maxMessages = 20;
   bool json = false;
 };
@@ -27,13 +28,16 @@ void runVerify(const VerifyFlags& flags) {
   if (!schedule) throw CommandError(schedule.error());
   // The problem kind follows from what the schedule carries.
   ProblemKind kind = ProblemKind::kLatency;
-  if (schedule->warps) {
+  if (flags.stages) {
+    kind = ProblemKind::kStages;
+  } else if (schedule->warps) {
     kind = ProblemKind::kModuloWarp;
   } else if (schedule->ii) {
     kind = ProblemKind::kModulo;
   } else if (flags.horizon) {
     kind = ProblemKind::kLatencyBounded;
   }
+  // A stage problem is checked on its own graph (delay-0 edges, stages 0..D-1).
   const Problem problem = instance.problem(kind, flags.horizon);
   if (const auto errors = problem.check(); !errors.empty()) {
     throw CommandError(fmt::format("{}: {}", flags.graph, errors.front()));
@@ -67,6 +71,9 @@ void addVerifyCommand(CLI::App& app) {
   command->add_option("schedule", flags->schedule, "Schedule JSON (gaus-schedule-0.1)")->required();
   flags->input.addTo(*command);
   command->add_option("--horizon", flags->horizon, "Also check that every op completes by D");
+  command->add_flag("--stages", flags->stages,
+                    "Check a stage schedule (--kind stages): D = --horizon stages, s_u <= s_v "
+                    "on every edge");
   command->add_option("--max-messages", flags->maxMessages,
                       "Violations listed in full (all are counted)");
   command->add_flag("--json", flags->json, "Print JSON instead of a summary");

@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <gaus/core/instance.hpp>
+#include <gaus/core/stage_objective.hpp>
 
 namespace gaus {
 
@@ -12,6 +13,12 @@ Problem Instance::problem(ProblemKind kind, std::optional<Cycle> horizon,
   result.kind = kind;
   result.horizon = horizon;
   result.ii = ii;
+  // A graph that cannot be rebuilt stays as read; Problem::check then names what is wrong.
+  if (kind == ProblemKind::kStages) {
+    if (auto stages = stageGraph(*graph)) {
+      result.graph = std::make_shared<const Graph>(std::move(stages).value());
+    }
+  }
   return result;
 }
 

@@ -15,13 +15,15 @@ std::string_view toString(ProblemKind kind) {
       return "modulo";
     case ProblemKind::kModuloWarp:
       return "modulo-warp";
+    case ProblemKind::kStages:
+      return "stages";
   }
   return "latency";
 }
 
 std::optional<ProblemKind> parseProblemKind(std::string_view text) {
   for (ProblemKind kind : {ProblemKind::kLatency, ProblemKind::kLatencyBounded,
-                           ProblemKind::kModulo, ProblemKind::kModuloWarp}) {
+                           ProblemKind::kModulo, ProblemKind::kModuloWarp, ProblemKind::kStages}) {
     if (toString(kind) == text) return kind;
   }
   return std::nullopt;
@@ -70,6 +72,14 @@ std::vector<std::string> Problem::check() const {
   }
   if (kind == ProblemKind::kLatencyBounded && !horizon) {
     errors.emplace_back("a latency-bounded problem needs a horizon D (--horizon)");
+  }
+  if (kind == ProblemKind::kStages) {
+    if (!horizon || *horizon < 1) {
+      errors.emplace_back("a stage problem needs a number of stages D >= 1 (--horizon)");
+    }
+    if (!(stageRatio > 0.0)) {
+      errors.push_back(fmt::format("stage ratio {} must be positive (--ratio)", stageRatio));
+    }
   }
   if (ii && *ii <= 0) errors.push_back(fmt::format("II={} must be positive", *ii));
   if (ii && !isModulo()) {

@@ -49,4 +49,33 @@ double peakStageWeightLowerBound(const Graph& graph, Cycle stages) {
   return std::max(integral ? std::ceil(share) : share, largest);
 }
 
+Expected<Graph> stageGraph(const Graph& graph) {
+  GraphBuilder builder(graph.name());
+  builder.reserve(static_cast<std::size_t>(graph.numOps()),
+                  static_cast<std::size_t>(graph.numEdges()));
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    const OpId copy = builder.addOp(graph.opName(op), 1);
+    builder.setWeight(copy, graph.weight(op));
+  }
+  for (EdgeId e = 0; e < graph.numEdges(); ++e) {
+    const EdgeId copy =
+        builder.addEdge(graph.edgeSource(e), graph.edgeTarget(e), 0, graph.edgeDistance(e));
+    builder.setEdgeComm(copy, graph.edgeComm(e));
+  }
+  return std::move(builder).build();
+}
+
+void reportStageObjective(const Problem& problem, const Schedule& schedule, Result& result) {
+  const StageFigures figures = stageFigures(*problem.graph, schedule);
+  const double objective = gsScheduleObjective(figures, problem.stageRatio);
+  const double bound =
+      problem.stageRatio * peakStageWeightLowerBound(*problem.graph, problem.horizon.value_or(1));
+  result.objectiveName = "stage_objective";
+  result.objective = objective;
+  result.bounds.lowerBound = bound;
+  result.extra.emplace_back("peak_stage_weight", figures.peakStageWeight);
+  result.extra.emplace_back("communication", figures.communication);
+  result.status = objective <= bound ? ModelStatus::kOptimal : ModelStatus::kFeasible;
+}
+
 }  // namespace gaus

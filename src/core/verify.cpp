@@ -75,8 +75,13 @@ class Judge {
 
   VerificationReport run() {
     if (!checkShape()) return std::move(report_);
-    checkPrecedence();
-    checkHorizon();
+    if (problem_.kind == ProblemKind::kStages) {
+      checkStageOrder();
+      checkStageRange();
+    } else {
+      checkPrecedence();
+      checkHorizon();
+    }
     checkResources();
     checkMemoryCapacity();
     if (schedule_.warps) {
@@ -166,6 +171,34 @@ class Judge {
              "or after {}",
              graph_.opName(sources[e]), sourceStart, delays[e], graph_.opName(targets[e]),
              targetStart, distance, iiText(), graph_.opName(targets[e]), earliest);
+      }
+    }
+  }
+
+  // A stage problem: s_u <= s_v on every distance-0 edge, whatever the edge's delay ("same stage
+  // allowed", GS-Schedule), and every stage in 0..D-1, whatever the op's duration.
+  void checkStageOrder() {
+    for (EdgeId e = 0; e < graph_.numEdges(); ++e) {
+      if (graph_.edgeDistance(e) != 0) continue;
+      const OpId source = graph_.edgeSource(e);
+      const OpId target = graph_.edgeTarget(e);
+      if (schedule_.start[target] < schedule_.start[source]) {
+        fail(ConstraintFamily::kPrecedence,
+             "stage order violated: {} (stage {}) -> {} (stage {}): {} must be in stage {} or "
+             "later",
+             graph_.opName(source), schedule_.start[source], graph_.opName(target),
+             schedule_.start[target], graph_.opName(target), schedule_.start[source]);
+      }
+    }
+  }
+
+  void checkStageRange() {
+    const Cycle stages = problem_.horizon.value_or(0);
+    for (OpId op = 0; op < graph_.numOps(); ++op) {
+      if (schedule_.start[op] >= stages) {
+        fail(ConstraintFamily::kHorizon,
+             "stage out of range: {} is in stage {}, but D={} stages are 0..{}", graph_.opName(op),
+             schedule_.start[op], stages, stages - 1);
       }
     }
   }

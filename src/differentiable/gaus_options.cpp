@@ -39,7 +39,8 @@ OptionTable<GausOptions> makeTable() {
       .add("restart_noise", &O::restartNoise, "std. dev. of the noise on mu of batch rows 1..B-1",
            nonNegative)
       .add("tau", &O::tau, "temperature of the smooth maxima (normalized units)", positive)
-      .add("alpha", &O::alpha, "A: weight of communication", nonNegative)
+      .add("alpha", &O::alpha,
+           "A: weight of communication (a stage problem uses 1 / its ratio instead)", nonNegative)
       .add("harden", &O::harden, "weight of sum(sigma) in the loss", nonNegative)
       .add("window_k", &O::windowK, "window W = 2 * ceil(k * sigma_max) + 1", positive)
       .add("dense", &O::dense, "use the |V| x D model (W = D; for tests)")
@@ -60,6 +61,9 @@ OptionTable<GausOptions> makeTable() {
       .add("target", &O::target, "stop once the objective is <= target; none: no target")
       .add("init", &O::initialization, kInitializationNames,
            "auto, asap-alap, list or given (the caller's start schedule, e.g. --init)")
+      .add("refine", &O::refine,
+           "A: refine each legalized schedule by single-op moves and pair swaps between stages "
+           "(problems without limited resources)")
       .add("release", &O::releaseTimes, {"auto", "on", "off"},
            "legalize never before round(mu): auto (A and B), on, off")
       .add("objective", &O::moduloObjective, kModuloObjectiveNames,

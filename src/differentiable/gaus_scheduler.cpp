@@ -6,7 +6,10 @@
 // - C without a given II: the same search over II, from the iterative modulo scheduler's II
 //   down to MinII = max(ResMII, RecMII). With a given II: one attempt at it, minimizing the
 //   secondary objective (modulo memory or latency).
-// - A and B: one attempt at the given horizon, minimizing the objective.
+// - A and B: one attempt at the given horizon, minimizing the objective. A (also the stage
+//   problem's formulation) starts from the better of list scheduling and the greedy balanced cut,
+//   and refines every legalized schedule by moves and swaps between stages
+//   (heuristic::refineStages; docs/gaus.md says why).
 // The result is never worse than the start it was given (keep-best): the start is the first
 // "best" and only strictly better verified schedules replace it.
 #include <algorithm>
@@ -20,8 +23,10 @@
 #include <gaus/core/stage_objective.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/differentiable/gaus_scheduler.hpp>
+#include <gaus/heuristic/balanced_stages.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
+#include <gaus/heuristic/stage_refinement.hpp>
 
 #include "descending_search.hpp"
 #include "formulation.hpp"
@@ -51,6 +56,8 @@ struct Run {
   ProgressTrace trace;
   std::mt19937_64 random;
   Result result;
+  // A: legalized schedules are refined (option refine, no limited resource reserved).
+  bool refineStages = false;
 };
 
 Expected<Formulation> resolveFormulation(const Problem& problem, Formulation requested) {
@@ -72,17 +79,21 @@ Expected<Formulation> resolveFormulation(const Problem& problem, Formulation req
         break;
       case ProblemKind::kModuloWarp:
         return Error{"gaus does not solve modulo-warp problems; use method twill"};
+      case ProblemKind::kStages:
+        formulation = Formulation::kStageWeight;
+        break;
     }
   }
   const bool fits =
       (formulation == Formulation::kLatency && problem.kind == ProblemKind::kLatency) ||
       ((formulation == Formulation::kStageWeight || formulation == Formulation::kPeakMemory) &&
        problem.kind == ProblemKind::kLatencyBounded) ||
+      (formulation == Formulation::kStageWeight && problem.kind == ProblemKind::kStages) ||
       (formulation == Formulation::kModulo && problem.kind == ProblemKind::kModulo);
   if (!fits) {
     return Error{
         fmt::format("formulation {} does not fit a {} problem (L: latency, A and B: "
-                    "latency-bounded with --horizon, C: modulo)",
+                    "latency-bounded with --horizon, A: stages too, C: modulo)",
                     toString(formulation), toString(problem.kind))};
   }
   return formulation;
@@ -207,6 +218,25 @@ StartingPoint firstStartingPoint(const Run& run, const Schedule* start,
   return midpointStart(run.asap, alap, run.options);
 }
 
+// A's refinement of a legal schedule: the objective is peak + alpha x communication, i.e. the
+// refinement's ratio x peak + communication with ratio = 1 / alpha.
+Schedule refinedStages(const Run& run, const Schedule& legal, Cycle horizon) {
+  heuristic::StageRefinementOptions refinement;
+  refinement.ratio = run.options.alpha > 0.0 ? 1.0 / run.options.alpha : 1.0e12;
+  refinement.stop = [&run] { return run.state.exhausted(); };
+  return heuristic::refineStages(run.graph, horizon, legal, refinement).schedule;
+}
+
+// Refinement ignores reservations: it applies where no op reserves a limited resource.
+bool reservesLimitedResource(const Problem& problem) {
+  for (OpId op = 0; op < problem.graph->numOps(); ++op) {
+    for (const auto& block : problem.graph->reservation(op)) {
+      if (problem.machine->resources[block.resource].limited()) return true;
+    }
+  }
+  return false;
+}
+
 std::optional<Candidate> legalizeAcyclicCandidate(const Run& run, const std::vector<double>& mu,
                                                   std::optional<Cycle> horizon) {
   const std::vector<Cycle> rounded = roundedStarts(mu);
@@ -221,6 +251,10 @@ std::optional<Candidate> legalizeAcyclicCandidate(const Run& run, const std::vec
   }
   if (horizon && latencyOf(run, *schedule) > static_cast<double>(*horizon)) return std::nullopt;
   if (!verified(run.problem, *schedule)) return std::nullopt;
+  if (run.refineStages && horizon) {
+    schedule = refinedStages(run, *schedule, *horizon);
+    if (!verified(run.problem, *schedule)) return std::nullopt;
+  }
   Candidate candidate{std::move(schedule).value(), 0.0};
   candidate.objective = objectiveOf(run, candidate.schedule);
   return candidate;
@@ -298,11 +332,29 @@ void optimizeAtHorizon(Run& run, const std::vector<OpId>& order) {
   const std::vector<Cycle> alap = alapAt(run, order, horizon);
   std::optional<Schedule> start = startSchedule(run);
   std::optional<Candidate> best;
-  if (start) best = Candidate{*start, objectiveOf(run, *start)};
+  std::string startName;
+  // Each start is refined where refinement applies (A), and the best refined one is the first
+  // "best", so the result is never worse than any of them refined.
+  const auto consider = [&](const Schedule& schedule, const std::string& name) {
+    Schedule candidate = run.refineStages ? refinedStages(run, schedule, horizon) : schedule;
+    const double objective = objectiveOf(run, candidate);
+    if (!best || objective < best->objective) {
+      best = Candidate{std::move(candidate), objective};
+      startName = run.refineStages ? name + ", refined" : name;
+    }
+  };
+  if (start) consider(*start, run.givenSchedule ? "given" : "list scheduling");
+  // A: GS-Schedule's greedy balanced cut is a start too (a stage schedule wherever the edges'
+  // delays are 0 and the ops' durations 1; elsewhere it may not verify and is left out).
+  if (run.formulation == Formulation::kStageWeight && run.givenSchedule == nullptr) {
+    if (const auto cut = heuristic::greedyBalancedStages(run.graph, horizon);
+        cut && verified(problem, *cut)) {
+      consider(*cut, "greedy balanced cut");
+    }
+  }
   run.result.attempts.push_back(
       best ? startAttempt(ModelStatus::kFeasible, std::nullopt,
-                          fmt::format("objective {:.10g} ({})", best->objective,
-                                      run.givenSchedule ? "given" : "list scheduling"))
+                          fmt::format("objective {:.10g} ({})", best->objective, startName))
            : startAttempt(ModelStatus::kUnknown, std::nullopt,
                           "list scheduling exceeds the horizon"));
   // Without a legal start, the list schedule still gives the memory scale and, for init=list,
@@ -314,7 +366,7 @@ void optimizeAtHorizon(Run& run, const std::vector<OpId>& order) {
   double scale = 1.0;
   if (run.formulation == Formulation::kStageWeight) {
     const double bound = peakStageWeightLowerBound(run.graph, horizon);
-    run.result.bounds.lowerBound = bound;
+    if (problem.kind != ProblemKind::kStages) run.result.bounds.lowerBound = bound;
     scale = bound > 0 ? bound : 1.0;
   } else if (start) {
     const double peak = computeMetrics(run.graph, *problem.machine, *start).peakLiveMemory;
@@ -361,6 +413,11 @@ void optimizeAtHorizon(Run& run, const std::vector<OpId>& order) {
     return;
   }
   run.result.schedule = best->schedule;
+  if (problem.kind == ProblemKind::kStages) {
+    // GS-Schedule's scale: ratio x peak + communication, bound ratio x LB.
+    reportStageObjective(problem, best->schedule, run.result);
+    return;
+  }
   run.result.objective = best->objective;
   if (run.formulation == Formulation::kStageWeight) {
     const StageFigures figures = stageFigures(run.graph, best->schedule);
@@ -526,6 +583,8 @@ Result scheduleWithGaus(const Problem& problem, const GausOptions& options,
   if (!order) return errorResult(order.error());
   if (options.threads > 0) at::set_num_threads(static_cast<int>(options.threads));
   GausOptions resolved = options;
+  // The stage problem carries its objective: alpha is 1 / its ratio.
+  if (problem.kind == ProblemKind::kStages) resolved.alpha = 1.0 / problem.stageRatio;
   if (resolved.batch == 0) {
     const std::int64_t ops = std::max<std::int64_t>(problem.graph->numOps(), 1);
     resolved.batch = std::clamp<std::int64_t>(10000 / ops, 1, 8);
@@ -545,6 +604,8 @@ Result scheduleWithGaus(const Problem& problem, const GausOptions& options,
           std::mt19937_64(options.seed),
           Result{}};
   run.criticalPath = criticalPathLength(run.graph, run.asap);
+  run.refineStages = resolved.refine && run.formulation == Formulation::kStageWeight &&
+                     !reservesLimitedResource(problem);
   if (run.formulation == Formulation::kModulo) {
     run.moduloObjective = options.moduloObjective;
     if (run.moduloObjective == ModuloObjective::kAuto) {

@@ -6,7 +6,8 @@ namespace gaus {
 void registerGausMethods(MethodRegistry& registry) {
   registry.add(makeMethod<differentiable::GausOptions>(
       "gaus", "GauS: differentiable scheduling with Gaussian start times (LibTorch, CPU/CUDA)",
-      {ProblemKind::kLatency, ProblemKind::kLatencyBounded, ProblemKind::kModulo},
+      {ProblemKind::kLatency, ProblemKind::kLatencyBounded, ProblemKind::kModulo,
+       ProblemKind::kStages},
       differentiable::gausOptionTable(), differentiable::scheduleWithGaus));
 }
 

@@ -40,7 +40,7 @@ MethodInfo unavailableMethod(const std::string& name, const std::string& reason)
   method.name = name;
   method.summary = "unavailable: " + reason;
   method.kinds = {ProblemKind::kLatency, ProblemKind::kLatencyBounded, ProblemKind::kModulo,
-                  ProblemKind::kModuloWarp};
+                  ProblemKind::kModuloWarp, ProblemKind::kStages};
   const std::string message = fmt::format("method {}: {}", name, reason);
   method.resolveOptions = [message](const MethodOptions&) -> Expected<OptionValues> {
     return Error{message};

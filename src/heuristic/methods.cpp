@@ -1,4 +1,4 @@
-// The "list" and "ims" methods: option parsing, bounds and the result each returns.
+// The "list", "ims" and "balanced" methods: option parsing, bounds and the result each returns.
 
 #include <algorithm>
 #include <limits>
@@ -7,9 +7,12 @@
 
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/registry.hpp>
+#include <gaus/core/stage_objective.hpp>
+#include <gaus/heuristic/balanced_stages.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
 #include <gaus/heuristic/methods.hpp>
+#include <gaus/heuristic/stage_refinement.hpp>
 
 namespace gaus {
 
@@ -53,6 +56,25 @@ OptionTable<ImsOptions> makeImsTable() {
            "bounded at the same II)")
       .add("time_limit", &ImsOptions::timeLimitSeconds,
            "seconds for the whole search; none: no limit", NumericRange::above(0));
+  return table;
+}
+
+OptionTable<heuristic::BalancedStagesOptions> makeBalancedTable() {
+  using heuristic::BalancedStagesOptions;
+  OptionTable<BalancedStagesOptions> table("balanced");
+  table
+      .add("refine", &BalancedStagesOptions::refine,
+           "refine the cut: single ops move and pairs swap between stages while the objective "
+           "falls (off: GS-Schedule's baseline as its README describes it)")
+      .add("time_limit", &BalancedStagesOptions::timeLimitSeconds,
+           "seconds for the whole call (the refinement stops there); none: until no move or swap "
+           "helps",
+           NumericRange::above(0));
+  return table;
+}
+
+const OptionTable<heuristic::BalancedStagesOptions>& balancedOptionTable() {
+  static const OptionTable<heuristic::BalancedStagesOptions> table = makeBalancedTable();
   return table;
 }
 
@@ -107,6 +129,32 @@ Result runList(const Problem& problem, const ListSchedulerOptions& listOptions, 
   return result;
 }
 
+Result runBalanced(const Problem& problem, const heuristic::BalancedStagesOptions& options,
+                   const RunContext& context) {
+  const Graph& graph = *problem.graph;
+  const Cycle stages = *problem.horizon;
+  auto cut = heuristic::greedyBalancedStages(graph, stages);
+  if (!cut) return errorResult(cut.error());
+  Schedule schedule = std::move(cut).value();
+  Result result;
+  if (options.refine) {
+    const Deadline deadline(options.timeLimitSeconds);
+    heuristic::StageRefinementOptions refinement;
+    refinement.ratio = problem.stageRatio;
+    refinement.stop = [&] { return deadline.expired() || context.cancelled(); };
+    heuristic::StageRefinement refined =
+        heuristic::refineStages(graph, stages, schedule, refinement);
+    schedule = std::move(refined.schedule);
+    result.extra = {{"refinement_moves", static_cast<double>(refined.moves)},
+                    {"refinement_swaps", static_cast<double>(refined.swaps)}};
+    if (!refined.localOptimum)
+      result.notes.emplace_back("refinement", "stopped by the time limit before a local optimum");
+  }
+  reportStageObjective(problem, schedule, result);
+  result.schedule = std::move(schedule);
+  return result;
+}
+
 Result runIms(const Problem& problem, const ImsOptions& options, const RunContext& context) {
   return heuristic::iterativeModuloSchedule(problem, options, context);
 }
@@ -122,6 +170,11 @@ void registerHeuristicMethods(MethodRegistry& registry) {
       "iterative modulo scheduling (Rau, MICRO 1994): smallest II it can place, from "
       "max(ResMII, RecMII) up",
       {ProblemKind::kModulo}, imsOptionTable(), runIms));
+  registry.add(makeMethod<heuristic::BalancedStagesOptions>(
+      "balanced",
+      "GS-Schedule's greedy balanced cut: a topological order cut into D stages of the smallest "
+      "capacity that fits (stage problems; -O refine=true refines it)",
+      {ProblemKind::kStages}, balancedOptionTable(), runBalanced));
 }
 
 }  // namespace gaus

@@ -45,11 +45,7 @@ std::string resolveGraphSpec(const fs::path& resultsFolder, const std::string& s
 Expected<Problem> problemOf(const ResultRecord& record, const Instance& instance,
                             const Schedule& schedule) {
   ProblemKind kind = problemKindOf(schedule, record.problem.horizon.has_value());
-  if (const auto named = parseProblemKind(record.problem.kind)) {
-    kind = *named;
-  } else if (record.problem.kind == "stages") {
-    kind = ProblemKind::kLatencyBounded;  // GS-Schedule: D stages, i.e. a horizon
-  }
+  if (const auto named = parseProblemKind(record.problem.kind)) kind = *named;
   std::optional<Cycle> horizon;
   if (record.problem.horizon) horizon = *record.problem.horizon;
   std::optional<std::int32_t> ii;

@@ -124,3 +124,19 @@ TEST_CASE("schedule --method gaus on every shared benchmark file", "[cli][gaus][
     }
   }
 }
+
+TEST_CASE("schedule --kind stages --method gaus: never above the greedy cut", "[cli][gaus]") {
+  // tests/data/gml/stages.gml with D = 2 (test_cli_heuristic.cpp derives it): the optimum is
+  // 501 (peak 5, one crossing), which the greedy cut, one of GauS's starts, already reaches.
+  const std::string graph = gaus::test::dataPath("gml/stages.gml").string();
+  const auto run =
+      runProgram(GAUS_BINARY, {"schedule", graph, "--kind", "stages", "--horizon", "2", "--method",
+                               "gaus", "--time-limit", "2", "--json", "-q"});
+  INFO(run.err);
+  REQUIRE(run.exitCode == 0);
+  const auto result = nlohmann::json::parse(run.out);
+  CHECK(result["verified"] == true);
+  CHECK(result["objective"]["name"] == "stage_objective");
+  CHECK(result["objective"]["value"] == 501);
+  CHECK(result["bounds"]["lower_bound"] == 500);
+}

@@ -99,3 +99,51 @@ TEST_CASE("schedule --method list and ims on every shared benchmark file",
     checkBounds(list, ims);
   }
 }
+
+TEST_CASE("schedule --kind stages --method balanced: objective by hand, checked by verify",
+          "[cli][stages]") {
+  // tests/data/gml/stages.gml: a(5) -> b(3), a -> c(2), b -> d(0), c -> d; a -> b and b -> d
+  // carry communication. D = 2: total 10, LB = max(ceil(10 / 2), 5) = 5, bound 100 x 5 = 500.
+  // The greedy cut of the order a, b, c, d at capacity 5 is a | b c d: peak 5, a -> b crosses
+  // one boundary: 100 x 5 + 1 = 501. Nothing does better: a peak of 5 needs a alone, and a
+  // precedes b, so a is in stage 0 and b in stage 1.
+  const std::string graph = gaus::test::dataPath("gml/stages.gml").string();
+  // A file of its own: the suite's other cases may run at the same time.
+  const auto output = scheduleFile().parent_path() / "stages.schedule.json";
+  std::filesystem::remove(output);
+  auto run =
+      runProgram(GAUS_BINARY, {"schedule", graph, "--kind", "stages", "--horizon", "2", "--method",
+                               "balanced", "--json", "-q", "-o", output.string()});
+  INFO(run.err);
+  REQUIRE(run.exitCode == 0);
+  auto result = nlohmann::json::parse(run.out);
+  CHECK(result["kind"] == "stages");
+  CHECK(result["verified"] == true);
+  CHECK(result["objective"]["name"] == "stage_objective");
+  CHECK(result["objective"]["value"] == 501);
+  CHECK(result["bounds"]["lower_bound"] == 500);
+  CHECK(result["status"] == "feasible");
+  const auto check =
+      runProgram(GAUS_BINARY, {"verify", graph, output.string(), "--stages", "--horizon", "2"});
+  INFO(check.out << check.err);
+  CHECK(check.exitCode == 0);
+  CHECK_THAT(check.out, Catch::Contains("verified: true"));
+  // With one stage a, b and c share it: the schedule of two stages is out of range there.
+  const auto tooFew =
+      runProgram(GAUS_BINARY, {"verify", graph, output.string(), "--stages", "--horizon", "1"});
+  CHECK(tooFew.exitCode != 0);
+  CHECK_THAT(tooFew.out, Catch::Contains("stage out of range"));
+
+  // --ratio 10: 10 x 5 + 1 = 51, bound 50.
+  run = runProgram(GAUS_BINARY, {"schedule", graph, "--kind", "stages", "--horizon", "2", "--ratio",
+                                 "10", "--method", "balanced", "--json", "-q"});
+  REQUIRE(run.exitCode == 0);
+  result = nlohmann::json::parse(run.out);
+  CHECK(result["objective"]["value"] == 51);
+  CHECK(result["bounds"]["lower_bound"] == 50);
+  // --ratio belongs to stage problems only.
+  run = runProgram(GAUS_BINARY,
+                   {"schedule", graph, "--horizon", "2", "--ratio", "10", "--method", "list"});
+  CHECK(run.exitCode != 0);
+  CHECK_THAT(run.err, Catch::Contains("--ratio applies to --kind stages"));
+}

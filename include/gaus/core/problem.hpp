@@ -25,6 +25,10 @@ enum class ProblemKind {
   kModulo,
   // Modulo scheduling plus a warp assignment (Twill): warps, registers, memories, isolation.
   kModuloWarp,
+  // GS-Schedule's stage assignment (docs/formats.md "Stage problems"): horizon D stages, an op's
+  // start is its stage in 0..D-1, s_u <= s_v on every distance-0 edge (same stage allowed);
+  // methods minimize stageRatio x peak stage weight + comm-edge stage crossings.
+  kStages,
 };
 
 std::string_view toString(ProblemKind kind);
@@ -36,6 +40,9 @@ struct Problem {
   ProblemKind kind = ProblemKind::kLatency;
   std::optional<Cycle> horizon;    // D: every op must complete by D
   std::optional<std::int32_t> ii;  // fixed initiation interval (kModulo / kModuloWarp)
+  // kStages: weight of the peak stage weight against one stage boundary crossed by a comm edge
+  // (GS-Schedule's ratio 100).
+  double stageRatio = 100.0;
 
   // Every input error, each naming the op, edge or resource and the number at fault: a resource
   // id beyond the machine, a reservation on a resource of capacity 0, a zero-distance cycle, a

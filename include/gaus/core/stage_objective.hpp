@@ -6,7 +6,10 @@
 // divided by the ratio, peak + alpha x communication with alpha = 1 / ratio.
 #pragma once
 
+#include <gaus/core/expected.hpp>
 #include <gaus/core/graph.hpp>
+#include <gaus/core/problem.hpp>
+#include <gaus/core/result.hpp>
 #include <gaus/core/schedule.hpp>
 
 namespace gaus {
@@ -30,5 +33,18 @@ double gsScheduleObjective(const StageFigures& figures, double ratio);
 // ceiling; with fractional weights the ceiling could exceed a reachable peak). The objective of
 // any schedule is at least this bound.
 double peakStageWeightLowerBound(const Graph& graph, Cycle stages);
+
+// The graph of a stage problem (ProblemKind::kStages) built from a graph as read: every op of
+// latency 1 (its start is its stage, and start + 1 <= D), every edge of delay 0 ("same stage
+// allowed"), names, weights, comm flags and distances kept, reservations dropped. GS-Schedule's
+// GML files are read with the format's general meaning (delay-1 edges), so the stage problem is
+// built from them here. Fails when the graph cannot be rebuilt.
+Expected<Graph> stageGraph(const Graph& graph);
+
+// A stage schedule's figures in `result`, on GS-Schedule's scale: objective = stageRatio x peak
+// stage weight + communication ("stage_objective", with "peak_stage_weight" and
+// "communication" in extra), lower bound = stageRatio x peakStageWeightLowerBound (100 x LB10 on
+// the GS-Schedule graphs), status optimal at the bound, else feasible.
+void reportStageObjective(const Problem& problem, const Schedule& schedule, Result& result);
 
 }  // namespace gaus

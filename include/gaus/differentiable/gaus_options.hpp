@@ -93,8 +93,10 @@ struct GausOptions {
   double eta = 0.75;            // grow rho when the violation fell by less than this factor
   double rhoMax = 1.0e4;        // penalty cap
   double tau = 1.0e-2;          // logsumexp temperature of smooth maxima (normalized units)
-  double alpha = 1.0e-2;        // A: weight of communication (GS-Schedule's weight ratio 100)
-  double harden = 1.0e-3;       // weight of sum(sigma): pulls distributions toward points
+  // A: weight of communication (GS-Schedule's weight ratio 100); on a stage problem the
+  // problem's ratio sets it (1 / stageRatio).
+  double alpha = 1.0e-2;
+  double harden = 1.0e-3;  // weight of sum(sigma): pulls distributions toward points
 
   // ---- outer loop (GAUS.md "Legalization") ----
   // B: independent starts optimized together; 0 = auto: clamp(10000 / |V|, 1, 8), i.e. 8 rows
@@ -112,6 +114,9 @@ struct GausOptions {
   // Legalize never before round(mu): "auto" uses it for A and B (whose horizons the means must
   // keep), not for L and C (whose list priority round(mu) is enough).
   std::string releaseTimes = "auto";  // auto | on | off
+  // A: refine every legalized schedule by moving single ops and swapping pairs between stages
+  // (heuristic::refineStages) where no op reserves a limited resource.
+  bool refine = true;
   ModuloObjective moduloObjective = ModuloObjective::kAuto;
   // L and C's outer search: linear (D - 1 after each success, stop at the first failure),
   // bisect, or auto (bisect when the gap to the lower bound exceeds 32).

@@ -1,12 +1,23 @@
 // GS-Schedule's "greedy balanced" baseline (benchmarks/gs-schedule-icml24-rw/README.md): stages
-// for a latency-bounded problem with D stages and delay-0 edges (io::gsScheduleProblem).
+// for a stage problem with D stages (ProblemKind::kStages: delay-0 edges); method `balanced`.
 #pragma once
+
+#include <optional>
 
 #include <gaus/core/expected.hpp>
 #include <gaus/core/graph.hpp>
 #include <gaus/core/schedule.hpp>
 
 namespace gaus::heuristic {
+
+// Options of method `balanced`.
+struct BalancedStagesOptions {
+  // Refine the cut with refineStages (stage_refinement.hpp); off, the method is the README's
+  // baseline as described.
+  bool refine = false;
+  // Seconds for the refinement; none: until no move helps.
+  std::optional<double> timeLimitSeconds;
+};
 
 // A topological order (Kahn's, smallest id first among the ready ops: the README does not say
 // which order), cut into at most `stages` contiguous chunks, opening the next stage when the load

@@ -256,3 +256,33 @@ TEST_CASE("blocking concurrency: a blocking wait while another op executes on it
   CHECK_THAT(report.summary(), Catch::Contains("epi waits on a blocking synchronization"));
   CHECK(verify(problem, warpSchedule({0, 5, 7, 8}, {0b01, 0b10, 0b10, 0b10})).ok());
 }
+
+TEST_CASE("stage problems: same stage allowed, one failing case per family", "[core][verify]") {
+  // a -> b -> c with delay 3 edges and latency-2 ops as read; posed as a stage problem with
+  // D = 2 (Instance::problem rebuilds it with delay-0 edges and latency-1 ops), a stage schedule
+  // needs only s_a <= s_b <= s_c and every stage in {0, 1}.
+  GraphBuilder builder("chain");
+  for (const char* name : {"a", "b", "c"}) builder.addOp(name, 2);
+  builder.addEdge(0, 1, 3, 0);
+  builder.addEdge(1, 2, 3, 0);
+  auto graph = std::move(builder).build();
+  REQUIRE(graph.ok());
+  Instance instance;
+  instance.graph = std::make_shared<const Graph>(std::move(graph).value());
+  instance.machine = std::make_shared<const Machine>();
+  const Problem problem = instance.problem(ProblemKind::kStages, 2);
+  REQUIRE(problem.check().empty());
+  const auto stages = [](std::vector<Cycle> start) { return Schedule{std::move(start), {}, {}}; };
+
+  CHECK(verify(problem, stages({0, 0, 0})).ok());  // one stage holds all: same stage allowed
+  CHECK(verify(problem, stages({0, 1, 1})).ok());
+  // b in stage 0 after a in stage 1: one precedence violation, naming both stages.
+  const auto order = verify(problem, stages({1, 0, 1}));
+  CHECK(order.count(ConstraintFamily::kPrecedence) == 1);
+  REQUIRE_FALSE(order.violations.empty());
+  CHECK(order.violations.front().message.find("a (stage 1) -> b (stage 0)") != std::string::npos);
+  // Stage 2 of D = 2 (stages 0 and 1): out of range.
+  const auto range = verify(problem, stages({0, 1, 2}));
+  CHECK(range.count(ConstraintFamily::kHorizon) == 1);
+  CHECK(range.count(ConstraintFamily::kPrecedence) == 0);
+}

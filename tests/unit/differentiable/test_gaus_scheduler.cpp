@@ -9,8 +9,10 @@
 #include <gaus/core/stage_objective.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/differentiable/gaus_scheduler.hpp>
+#include <gaus/heuristic/balanced_stages.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
+#include <gaus/heuristic/stage_refinement.hpp>
 
 #include "legalization.hpp"
 #include "scheduler_fixtures.hpp"
@@ -115,6 +117,31 @@ TEST_CASE("gaus A and B at a horizon: verified, within the horizon, no worse tha
               : computeMetrics(*instance.graph, *instance.machine, *list).peakLiveMemory;
       CHECK(*result.objective <= startObjective);
     }
+  }
+}
+
+TEST_CASE("gaus on a stage problem: verified, never above the refined greedy cut, GS scale",
+          "[differentiable][scheduler]") {
+  // The random graphs' weights (1-5 on half the ops) and comm flags as a stage problem of 4
+  // stages, ratio 100. GauS's starts include the greedy cut, refined by the same deterministic
+  // refinement, so its objective is at most that of the refined cut, and at least the bound
+  // 100 x max(ceil(total / 4), largest weight) it reports.
+  for (std::uint64_t seed : {4, 5}) {
+    INFO("seed " << seed);
+    const Instance instance = randomInstance(seed);
+    const Problem problem = instance.problem(ProblemKind::kStages, 4);
+    const Result result =
+        differentiable::fixture::gausRegistry().run("gaus", problem, quickOptions());
+    requireVerified(result);
+    CHECK(result.objectiveName == "stage_objective");
+    const auto cut = heuristic::greedyBalancedStages(*problem.graph, 4);
+    REQUIRE(cut.ok());
+    const auto refined = heuristic::refineStages(*problem.graph, 4, *cut);
+    const double refinedObjective =
+        gsScheduleObjective(stageFigures(*problem.graph, refined.schedule), 100);
+    CHECK(*result.objective <= refinedObjective);
+    CHECK(*result.bounds.lowerBound == 100 * peakStageWeightLowerBound(*problem.graph, 4));
+    CHECK(*result.objective >= *result.bounds.lowerBound);
   }
 }
 

@@ -73,9 +73,15 @@ TEST_CASE("every option of every method round-trips: the value given is the valu
       ++checked;
     }
   }
-  // list 2, ims 5, ilp and twill over ten each, gaus over thirty: a broken enumeration would
-  // check nothing.
+  // list 2, ims 5, balanced 2, ilp and twill over ten each, gaus over thirty: a broken
+  // enumeration would check nothing.
   CHECK(checked > 50);
+  // The stage problem's method is among them, with both of its options.
+  const MethodInfo* balanced = catalog.find("balanced");
+  REQUIRE(balanced != nullptr);
+  REQUIRE(balanced->options.size() == 2);
+  CHECK(balanced->options[0].name == "refine");
+  CHECK(balanced->options[1].name == "time_limit");
 }
 
 TEST_CASE("a run echoes the options its table resolves, defaults included",
@@ -89,7 +95,9 @@ TEST_CASE("a run echoes the options its table resolves, defaults included",
     const MethodInfo& method = *catalog.find(name);
     INFO(name);
     const ProblemKind kind = inferProblemKind(*toy->graph, method, false, false);
-    const Problem problem = toy->problem(kind);
+    // A stage problem (method balanced solves only those) needs its number of stages.
+    const Problem problem =
+        toy->problem(kind, kind == ProblemKind::kStages ? std::optional<Cycle>(3) : std::nullopt);
     const AppliedSettings applied = applySettings(method, {}, quick);
     const Result result = catalog.run(name, problem, applied.options);
     INFO(result.message);

@@ -26,9 +26,10 @@ std::string optionValue(const Result& result, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("registry: list and ims are registered with documented options", "[heuristic][methods]") {
+TEST_CASE("registry: list, ims and balanced are registered with documented options",
+          "[heuristic][methods]") {
   const MethodRegistry registry = heuristicRegistry();
-  CHECK(registry.names() == std::vector<std::string>{"ims", "list"});
+  CHECK(registry.names() == std::vector<std::string>{"balanced", "ims", "list"});
   const MethodInfo* list = registry.find("list");
   REQUIRE(list);
   CHECK(list->kinds ==
