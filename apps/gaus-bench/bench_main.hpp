@@ -23,6 +23,8 @@ void addStartupSuite(CLI::App& app, BenchOptions& options);
 void addListSuite(CLI::App& app, BenchOptions& options);
 void addImsSuite(CLI::App& app, BenchOptions& options);
 void addHeuristicTablesSuite(CLI::App& app, BenchOptions& options);
+// Every method of the catalog against the others and exhaustive enumeration.
+void addDifferentialSuite(CLI::App& app, BenchOptions& options);
 // The exact engine's suites (builds with it only).
 void addExactKernelsSuite(CLI::App& app, BenchOptions& options);
 void addExactHeuriGymSuite(CLI::App& app, BenchOptions& options);

@@ -11,8 +11,6 @@ namespace gaus {
 
 namespace {
 
-constexpr Cycle kUnreached = std::numeric_limits<Cycle>::min();
-
 // Names the ops of one cycle among `remaining` (ops left with unresolved distance-0 in-edges
 // after Kahn's algorithm): following distance-0 predecessors inside that set must revisit an op.
 std::string describeZeroDistanceCycle(const Graph& graph,
