@@ -22,13 +22,19 @@ LiveInterval liveInterval(const Graph& graph, const Schedule& schedule, OpId op)
   return {begin, end};
 }
 
+Cycle scheduleLatency(const Graph& graph, std::span<const Cycle> start) {
+  Cycle latency = 0;
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    latency = std::max(latency, start[static_cast<std::size_t>(op)] + graph.duration(op));
+  }
+  return latency;
+}
+
 ScheduleMetrics computeMetrics(const Graph& graph, const Machine& machine,
                                const Schedule& schedule) {
   ScheduleMetrics metrics;
   const OpId opCount = graph.numOps();
-  for (OpId op = 0; op < opCount; ++op) {
-    metrics.latency = std::max(metrics.latency, schedule.start[op] + graph.duration(op));
-  }
+  metrics.latency = scheduleLatency(graph, schedule.start);
   std::optional<std::int64_t> ii;
   if (schedule.ii && *schedule.ii > 0) {
     ii = *schedule.ii;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,11 @@ struct ScheduleMetrics {
   // Peak summed footprint per memory kind of the machine, same liveness.
   std::vector<std::int64_t> peakMemoryFootprint;
 };
+
+// L = max over ops of start + duration (0 for a graph without ops), duration = max(latency,
+// reservation length) (contributing.md): the length of one iteration, which every module measures
+// with this one function. `start` holds one start per op.
+Cycle scheduleLatency(const Graph& graph, std::span<const Cycle> start);
 
 // Computes the metrics of a schedule whose shape matches the graph (one start per op). It does
 // not judge legality; verify() does.
