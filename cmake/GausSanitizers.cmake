@@ -1,8 +1,9 @@
 # Sanitized builds (docs/contributing.md, "Sanitizers" and "Fuzzing").
 # - GAUS_SANITIZE=address,undefined (any -fsanitize list) instruments every target of the
 #   project. UBSan reports abort the test that triggers them (-fno-sanitize-recover), so a
-#   report fails ctest instead of scrolling by. scripts/test.sh runs the default suite in such
-#   a build (build-asan/) after the normal one.
+#   report fails ctest instead of scrolling by. scripts/test-sanitized.sh builds one in
+#   build-asan/ and runs the default tests of core, io and heuristic there (opt-in: too slow
+#   for CI's budget).
 # - GAUS_FUZZ=ON (clang only) adds libFuzzer's coverage instrumentation, so tests/fuzz can link
 #   its harnesses with -fsanitize=fuzzer; combine it with GAUS_SANITIZE=address,undefined.
 set(GAUS_SANITIZE "" CACHE STRING "Sanitizers for every target, e.g. address,undefined")

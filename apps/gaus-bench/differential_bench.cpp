@@ -68,7 +68,8 @@ class DifferentialRun {
 
   // Checks one case; every distinct (check, method) it disagrees on is shrunk and written.
   void check(const DifferentialCase& differentialCase) {
-    const CaseOutcome outcome = differential::checkCase(differentialCase, options_, methodCatalog());
+    const CaseOutcome outcome =
+        differential::checkCase(differentialCase, options_, methodCatalog());
     tally(differentialCase, outcome);
     std::set<std::pair<std::string, std::string>> seen;
     for (const Disagreement& disagreement : outcome.disagreements) {
@@ -103,7 +104,7 @@ class DifferentialRun {
                             options_.exhaustiveMaxOps, options_.budget.nodes));
     if (flags_.replay.empty()) {
       report.note("seeds", fmt::format("{} to {}", flags_.firstSeed,
-                                        flags_.firstSeed + flags_.instances - 1));
+                                       flags_.firstSeed + flags_.instances - 1));
     }
     report.add("instances", static_cast<double>(instances_));
     report.add({"disagreements", static_cast<double>(found_.size()), "", 0.0, std::nullopt});
@@ -116,8 +117,9 @@ class DifferentialRun {
                             std::to_string(tally.exhaustiveComplete), std::to_string(tally.claims),
                             std::to_string(tally.disagreements)});
     }
-    report.addTable("Per family", {"family", "instances", "ops", "exhaustive runs", "complete",
-                                   "claims compared", "disagreements"},
+    report.addTable("Per family",
+                    {"family", "instances", "ops", "exhaustive runs", "complete", "claims compared",
+                     "disagreements"},
                     familyRows);
     std::vector<std::vector<std::string>> methodRows;
     for (const auto& [method, tally] : methods_) {
@@ -232,8 +234,9 @@ Report runDifferential(const DifferentialFlags& flags) {
   if (!flags.family.empty()) {
     family = differential::kFamilyNames.parse(flags.family);
     if (!family) {
-      throw std::runtime_error(fmt::format("--family {}: expected {}", flags.family,
-                                           option_text::listChoices(differential::kFamilyNames.names())));
+      throw std::runtime_error(
+          fmt::format("--family {}: expected {}", flags.family,
+                      option_text::listChoices(differential::kFamilyNames.names())));
     }
   }
   DifferentialRun run(flags);
@@ -259,8 +262,7 @@ Report runDifferential(const DifferentialFlags& flags) {
     if (flags.progressSeconds > 0 && clock.seconds() - lastProgress >= flags.progressSeconds) {
       lastProgress = clock.seconds();
       std::cerr << fmt::format("differential: {} of {} instances, {} disagreements, {:.0f} s\n",
-                               run.instances(), flags.instances, run.disagreements(),
-                               lastProgress);
+                               run.instances(), flags.instances, run.disagreements(), lastProgress);
     }
   }
   return run.report(clock.seconds());
@@ -282,20 +284,24 @@ void addDifferentialSuite(CLI::App& app, BenchOptions& options) {
                       "Only this family: latency, latency-bounded, modulo, modulo-warp, stages");
   command->add_option("--time-limit", flags->timeLimit, "Seconds per method run")
       ->capture_default_str();
-  command->add_option("--exhaustive-ops", flags->exhaustiveMaxOps,
-                      "Exhaustive references on cases up to this many ops")
+  command
+      ->add_option("--exhaustive-ops", flags->exhaustiveMaxOps,
+                   "Exhaustive references on cases up to this many ops")
       ->capture_default_str();
-  command->add_option("--exhaustive-nodes", flags->exhaustiveNodes,
-                      "Nodes an exhaustive search may visit before it gives up")
+  command
+      ->add_option("--exhaustive-nodes", flags->exhaustiveNodes,
+                   "Nodes an exhaustive search may visit before it gives up")
       ->capture_default_str();
-  command->add_option("--reproducers", flags->reproducers,
-                      "Folder the reproducers of disagreements are written to")
+  command
+      ->add_option("--reproducers", flags->reproducers,
+                   "Folder the reproducers of disagreements are written to")
       ->capture_default_str();
   command->add_option("--replay", flags->replay,
                       "Reproducer files or folders to check again instead of random cases");
   command->add_flag("!--no-shrink", flags->shrink, "Write disagreements as found, unshrunk");
-  command->add_option("--shrink-trials", flags->shrinkTrials,
-                      "Candidates tested while shrinking one disagreement")
+  command
+      ->add_option("--shrink-trials", flags->shrinkTrials,
+                   "Candidates tested while shrinking one disagreement")
       ->capture_default_str();
   command->add_option("--progress", flags->progressSeconds,
                       "Seconds between progress lines on stderr (0: none)");

@@ -18,7 +18,9 @@
 //   the bound is satisfiable, the message names the constraint families of the unsat cores.
 // - When the MILP stops on its time limit with a schedule but without proving L minimal, the
 //   SMT starts from the MILP's lower bound on L instead of its L (smaller L might be SAT).
-// - `extraStages` lets the inner loop go past the paper's ceil(L / II) bound.
+// - `extraStages` lets the inner loop go past the paper's ceil(L / II) bound; at the last II of
+//   the default range the loop goes on to the serial latency with spill costs, so a problem
+//   whose schedules need more stages than the MILP's is not called infeasible.
 // - After SAT (beyond the paper, TWILL.md "Going beyond the paper"): minimize the warps used,
 //   then the cross-warp edges, by iterated SAT with a cardinality bound on the same model; and
 //   optionally explain the answer (twill_explain.cpp).
@@ -166,6 +168,23 @@ void minimizeAssignment(const Problem& problem, Found& found, const TwillOptions
       break;
     }
   }
+}
+
+// The latency of one iteration run serially with every cross-warp cost paid: ops one after
+// another, each waiting out its duration, its distance-0 out-delays and its spill cost. The inner
+// loop's last L at the last II of the default range: the paper's stage bound alone may stop below
+// the L that spill costs need.
+Cycle serialLatencyWithSpills(const Graph& graph) {
+  Cycle total = 0;
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    Cycle window = graph.duration(op);
+    for (EdgeId e : graph.outEdges(op)) {
+      if (graph.edgeDistance(e) != 0) continue;
+      window = std::max<Cycle>(window, graph.edgeDelay(e) + graph.spillCost(op));
+    }
+    total += window;
+  }
+  return total;
 }
 
 std::string miiReason(const Graph& graph, const Machine& machine, const ResMii& resMii,
@@ -360,7 +379,13 @@ class TwillSearch {
       return true;
     }
     const Cycle milpLatency = *modulo.latency;
-    const Cycle stageLimit = ((milpLatency + ii - 1) / ii + options_.extraStages) * ii;
+    Cycle stageLimit = ((milpLatency + ii - 1) / ii + options_.extraStages) * ii;
+    // Beyond the paper: at the last II of the default range, L goes on to the serial latency, so
+    // that "infeasible" is not claimed for a problem whose schedules need more stages than the
+    // MILP's (a cross-warp edge's spill cost, found by the differential check; tests/exact).
+    if (ii == lastIi_ && !options_.maxIi) {
+      stageLimit = std::max(stageLimit, serialLatencyWithSpills(*work_.graph));
+    }
     // When the MILP stopped on its limit without proving L minimal, a smaller L might be SAT.
     const Cycle firstLatency = modulo.verdict == AttemptVerdict::kOptimal
                                    ? milpLatency

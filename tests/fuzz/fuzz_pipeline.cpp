@@ -2,13 +2,12 @@
 
 #include "fuzz_pipeline.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <system_error>
+#include <unistd.h>
 
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/verify.hpp>
@@ -27,9 +26,9 @@ struct ScratchFolder {
   std::filesystem::path path;
   ScratchFolder() {
     std::error_code error;
-    const std::filesystem::path base =
-        std::filesystem::is_directory("/dev/shm", error) ? std::filesystem::path("/dev/shm")
-                                                         : std::filesystem::temp_directory_path();
+    const std::filesystem::path base = std::filesystem::is_directory("/dev/shm", error)
+                                           ? std::filesystem::path("/dev/shm")
+                                           : std::filesystem::temp_directory_path();
     path = base / ("gaus-fuzz-" + std::to_string(::getpid()));
     std::filesystem::create_directories(path, error);
     require(!error, "cannot create the scratch folder");
@@ -127,9 +126,9 @@ void exerciseInstance(const Instance& instance) {
   if (instance.schedule) {
     // A schedule from the file: any verdict is fine, as long as the verifier gives one.
     Problem problem = instance.problem(
-        instance.schedule->warps ? ProblemKind::kModuloWarp
-                                 : (instance.schedule->ii ? ProblemKind::kModulo
-                                                          : ProblemKind::kLatency));
+        instance.schedule->warps
+            ? ProblemKind::kModuloWarp
+            : (instance.schedule->ii ? ProblemKind::kModulo : ProblemKind::kLatency));
     if (problem.kind == ProblemKind::kModuloWarp && !problem.check().empty()) {
       problem.kind = ProblemKind::kModulo;
     }

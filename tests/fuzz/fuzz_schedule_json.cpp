@@ -18,8 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                                            : ProblemKind::kLatency;
   (void)verify(instance.problem(kind), *schedule);
   fuzz::writeScratchFile("again.schedule.json", io::formatSchedule(*instance.graph, *schedule));
-  const auto again = io::readSchedule(fuzz::scratchFolder() / "again.schedule.json",
-                                      *instance.graph);
+  const auto again =
+      io::readSchedule(fuzz::scratchFolder() / "again.schedule.json", *instance.graph);
   fuzz::require(again.ok() && *again == *schedule, "a schedule reads back as it was written");
   return 0;
 }

@@ -3,8 +3,8 @@
 # in tests/data and in the shared benchmarks (up to 64 KB each, the harnesses' -max_len), and
 # for the two-file readers the graph and its companion joined by a NUL (fuzz_two_file_reader.hpp).
 #   tests/fuzz/make_seed_corpus.sh OUT [SHARED]     (SHARED: the folder holding benchmarks/)
-# The checked-in corpus (tests/fuzz/corpus/) is what fuzzing grew from these seeds, minimized
-# with -merge=1 (docs/contributing.md, "Fuzzing").
+# The test "fuzz seed corpus" runs it into BUILD/fuzz-seeds/ (tests/fuzz/CMakeLists.txt); what
+# fuzzing grows from the seeds stays in BUILD/fuzz/ (docs/contributing.md, "Fuzzing").
 set -euo pipefail
 out="${1:?usage: make_seed_corpus.sh OUT [SHARED]}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"

@@ -97,7 +97,8 @@ Decoration unitDecoration(CaseRandom& random, Machine& machine) {
     op.reservation.push_back(block);
   };
   decoration.edge = [&random](EdgeAttributes& edge) {
-    if (edge.delay && random.chance(0.2)) edge.delay = std::max(0, *edge.delay + random.between(-1, 1));
+    if (edge.delay && random.chance(0.2))
+      edge.delay = std::max(0, *edge.delay + random.between(-1, 1));
   };
   return decoration;
 }
@@ -172,12 +173,12 @@ Expected<DifferentialCase> moduloCase(std::uint64_t seed, CaseRandom& random) {
   options.maxDistance = 2;
   auto drawn = drawUnitGraph(random, options);
   if (!drawn) return Error{drawn.error()};
-  const std::int64_t mii = std::max({std::int64_t{1}, computeResMii(drawn->graph, drawn->machine).value,
-                                     computeRecMii(drawn->graph).value});
+  const std::int64_t mii =
+      std::max({std::int64_t{1}, computeResMii(drawn->graph, drawn->machine).value,
+                computeRecMii(drawn->graph).value});
   const bool fixedIi = random.chance(0.2);
   const std::int32_t ii = static_cast<std::int32_t>(mii) + random.between(0, 1);
-  auto result =
-      assemble(seed, Family::kModulo, std::move(drawn).value(), ProblemKind::kModulo);
+  auto result = assemble(seed, Family::kModulo, std::move(drawn).value(), ProblemKind::kModulo);
   if (result && fixedIi) result->problem.ii = ii;
   return result;
 }
@@ -218,8 +219,8 @@ Expected<DifferentialCase> moduloWarpCase(std::uint64_t seed, CaseRandom& random
     op.variableLatency = load && isolateLoads;
     // A load with no incoming data edge may stream (its out-edges then get delay 0).
     const auto in = base.inEdges(id);
-    const bool fed = std::any_of(in.begin(), in.end(),
-                                 [&](EdgeId e) { return base.edgeDistance(e) == 0; });
+    const bool fed =
+        std::any_of(in.begin(), in.end(), [&](EdgeId e) { return base.edgeDistance(e) == 0; });
     op.streaming = op.variableLatency && !fed && random.chance(0.5);
     if (random.chance(0.5)) op.regs = 32 * random.between(1, 4);
     if (smem && random.chance(0.4)) op.footprints.push_back({*smem, random.between(1, 2)});

@@ -109,8 +109,8 @@ class Comparison {
  private:
   void report(std::string check, const std::string& method, std::string witness,
               std::string message, std::optional<Schedule> witnessSchedule = std::nullopt) {
-    outcome_.disagreements.push_back(
-        {std::move(check), method, std::move(witness), std::move(message), std::move(witnessSchedule)});
+    outcome_.disagreements.push_back({std::move(check), method, std::move(witness),
+                                      std::move(message), std::move(witnessSchedule)});
   }
 
   // A run on its own: a failed call (a schedule that fails verification included) and a
@@ -156,8 +156,8 @@ class Comparison {
       if (below(*value, optimal.value)) {
         report("optimal", claimant.method, witness.method,
                fmt::format("{} claims {} ({}) {} {}{}, but {}'s verified schedule has {}",
-                           claimant.method, optimal.objective, optimal.source,
-                           optimal.objective, number(optimal.value),
+                           claimant.method, optimal.objective, optimal.source, optimal.objective,
+                           number(optimal.value),
                            optimal.atIi ? fmt::format(" at II={}", *optimal.atIi) : "",
                            witness.method, number(*value)),
                answer.schedule);
@@ -169,9 +169,9 @@ class Comparison {
       ++outcome_.claimsCompared;
       if (below(*value, *claim.bounds.lowerBound)) {
         report("bound", claimant.method, witness.method,
-               fmt::format("{}'s lower bound {} on {} exceeds {}'s verified {}",
-                           claimant.method, number(*claim.bounds.lowerBound),
-                           claim.objectiveName, witness.method, number(*value)),
+               fmt::format("{}'s lower bound {} on {} exceeds {}'s verified {}", claimant.method,
+                           number(*claim.bounds.lowerBound), claim.objectiveName, witness.method,
+                           number(*value)),
                answer.schedule);
       }
     }
@@ -188,8 +188,8 @@ class Comparison {
         ++outcome_.claimsCompared;
         if (below(claim.value, optimum) || below(optimum, claim.value)) {
           report("exhaustive", run.method, "exhaustive",
-                 fmt::format("{} claims {} ({}) {}{}, exhaustive enumeration finds {}",
-                             run.method, objective, claim.source, number(claim.value),
+                 fmt::format("{} claims {} ({}) {}{}, exhaustive enumeration finds {}", run.method,
+                             objective, claim.source, number(claim.value),
                              atIi ? fmt::format(" at II={}", *atIi) : "", number(optimum)),
                  witness);
         }
@@ -197,11 +197,11 @@ class Comparison {
       if (result.bounds.lowerBound && result.objectiveName == objective && !atIi) {
         ++outcome_.claimsCompared;
         if (below(optimum, *result.bounds.lowerBound)) {
-          report("exhaustive", run.method, "exhaustive",
-                 fmt::format("{}'s lower bound {} on {} exceeds the exhaustive optimum {}",
-                             run.method, number(*result.bounds.lowerBound), objective,
-                             number(optimum)),
-                 witness);
+          report(
+              "exhaustive", run.method, "exhaustive",
+              fmt::format("{}'s lower bound {} on {} exceeds the exhaustive optimum {}", run.method,
+                          number(*result.bounds.lowerBound), objective, number(optimum)),
+              witness);
         }
       }
     }
@@ -318,11 +318,11 @@ class Comparison {
       }
       const std::int32_t iiBelow =
           iiProven ? *result.schedule->ii
-                   : static_cast<std::int32_t>(std::min<Cycle>(options_.exhaustiveMaxIi,
-                                                               totalDuration) + 1);
-      const Cycle cap =
-          iiProven ? result.verification->metrics.latency + iiBelow
-                   : std::min<Cycle>(options_.exhaustiveMaxLatency, 2 * totalDuration);
+                   : static_cast<std::int32_t>(
+                         std::min<Cycle>(options_.exhaustiveMaxIi, totalDuration) + 1);
+      const Cycle cap = iiProven
+                            ? result.verification->metrics.latency + iiBelow
+                            : std::min<Cycle>(options_.exhaustiveMaxLatency, 2 * totalDuration);
       outcome_.exhaustiveRan = true;
       const WarpScheduleSearch search = searchModuloWarp(problem, iiBelow, cap, options_.budget);
       outcome_.exhaustiveComplete = search.complete;

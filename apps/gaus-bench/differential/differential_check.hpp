@@ -31,7 +31,7 @@ struct CheckOptions {
   std::uint64_t methodSeed = 1;   // the setting seed
   // Exhaustive references on cases up to this many ops, within these limits.
   std::int32_t exhaustiveMaxOps = 8;
-  Cycle exhaustiveMaxLatency = 32;   // horizon or latency cap of an acyclic search
+  Cycle exhaustiveMaxLatency = 32;    // horizon or latency cap of an acyclic search
   std::int32_t exhaustiveMaxIi = 12;  // largest II a modulo search tries
   SearchBudget budget;
 };

@@ -407,8 +407,8 @@ ModuloOptimum searchModulo(const Problem& problem, std::int32_t iiLimit,
   return answer;
 }
 
-WarpScheduleSearch searchModuloWarp(const Problem& problem, std::int32_t iiBelow,
-                                    Cycle latencyCap, const SearchBudget& budget) {
+WarpScheduleSearch searchModuloWarp(const Problem& problem, std::int32_t iiBelow, Cycle latencyCap,
+                                    const SearchBudget& budget) {
   WarpScheduleSearch answer;
   answer.complete = true;
   const std::int32_t first = problem.ii.value_or(1);

@@ -59,7 +59,7 @@ struct WarpScheduleSearch {
   std::int64_t nodes = 0;
   std::optional<Schedule> found;  // verified
 };
-WarpScheduleSearch searchModuloWarp(const Problem& problem, std::int32_t iiBelow,
-                                    Cycle latencyCap, const SearchBudget& budget = {});
+WarpScheduleSearch searchModuloWarp(const Problem& problem, std::int32_t iiBelow, Cycle latencyCap,
+                                    const SearchBudget& budget = {});
 
 }  // namespace gaus::differential

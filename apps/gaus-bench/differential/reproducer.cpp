@@ -27,20 +27,21 @@ Expected<std::filesystem::path> writeReproducer(const std::filesystem::path& fol
                                                 const DifferentialCase& differentialCase,
                                                 const Disagreement& disagreement,
                                                 const CaseOutcome& outcome) {
-  const std::string name = fmt::format("{}-{}-{}-seed{}", toString(differentialCase.family),
-                                       disagreement.check, disagreement.method,
-                                       differentialCase.seed);
+  const std::string name =
+      fmt::format("{}-{}-{}-seed{}", toString(differentialCase.family), disagreement.check,
+                  disagreement.method, differentialCase.seed);
   std::error_code error;
   std::filesystem::create_directories(folder, error);
-  if (error) return Error{fmt::format("{}: cannot create the folder: {}", folder.string(), error.message())};
+  if (error)
+    return Error{fmt::format("{}: cannot create the folder: {}", folder.string(), error.message())};
 
   const Problem& problem = differentialCase.problem;
   Instance instance = differentialCase.instance;
   instance.name = name;
   instance.graph = problem.graph;
   instance.machine = problem.machine;
-  if (disagreement.witnessSchedule &&
-      disagreement.witnessSchedule->start.size() == static_cast<std::size_t>(problem.graph->numOps())) {
+  if (disagreement.witnessSchedule && disagreement.witnessSchedule->start.size() ==
+                                          static_cast<std::size_t>(problem.graph->numOps())) {
     instance.schedule = disagreement.witnessSchedule;
   }
   instance.reference["differential_seed"] = static_cast<double>(differentialCase.seed);
@@ -70,8 +71,7 @@ Expected<std::filesystem::path> writeReproducer(const std::filesystem::path& fol
     for (const auto& [key, value] : run.result.options) record["options"][key] = value;
   }
   const std::filesystem::path recordPath = folder / (name + std::string(kSuffix));
-  if (const Status written = io::writeFileAtomically(recordPath, record.dump(2) + "\n");
-      !written) {
+  if (const Status written = io::writeFileAtomically(recordPath, record.dump(2) + "\n"); !written) {
     return Error{written.error()};
   }
   return recordPath;
@@ -84,7 +84,8 @@ Expected<Reproducer> readReproducer(const std::filesystem::path& path) {
     if (!file) return Error{fmt::format("{}: cannot open the file", path.string())};
     record = nlohmann::json::parse(file);
     if (record.value("format", "") != kReproducerFormat) {
-      return Error{fmt::format("{}: expected \"format\": \"{}\"", path.string(), kReproducerFormat)};
+      return Error{
+          fmt::format("{}: expected \"format\": \"{}\"", path.string(), kReproducerFormat)};
     }
     const auto family = kFamilyNames.parse(record.at("family").get<std::string>());
     const auto kind = parseProblemKind(record.at("problem").at("kind").get<std::string>());
@@ -109,7 +110,8 @@ Expected<Reproducer> readReproducer(const std::filesystem::path& path) {
     reproducer.message = record.value("message", "");
     return reproducer;
   } catch (const nlohmann::json::exception& error) {
-    return Error{fmt::format("{}: expected a disagreement record: {}", path.string(), error.what())};
+    return Error{
+        fmt::format("{}: expected a disagreement record: {}", path.string(), error.what())};
   }
 }
 
