@@ -59,7 +59,10 @@ void exerciseAnalyses(const Graph& graph, const Machine& machine) {
   require(summarizeGraph(graph, machine).ok(), "a graph that loaded can be summarized");
   if (!recMii.infeasible && recMii.value > 0) {
     require(recurrencesAllowIi(graph, recMii.value), "RecMII itself is allowed");
-    require(!recurrencesAllowIi(graph, recMii.value - 1), "RecMII - 1 is not");
+    // RecMII is at least 1 (an II is), so RecMII - 1 is refused only above that floor: a
+    // recurrence of delay 0 allows II 0 (fuzzing found the harness assuming otherwise).
+    require(recMii.value == 1 || !recurrencesAllowIi(graph, recMii.value - 1),
+            "RecMII - 1 is not");
     require(moduloAsapTimes(graph, std::max<std::int64_t>(recMii.value, resMii.value)).ok(),
             "modulo ASAP times exist at the MII");
   }
