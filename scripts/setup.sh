@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
 # Installs every Debian package gaus needs; skips what is already installed. Safe to re-run.
+#   scripts/setup.sh          what the build and the default tests need
+#   scripts/setup.sh --fuzz   also clang and its runtime (libFuzzer, sanitizers) for the fuzzing
+#                             build (docs/contributing.md, "Fuzzing"); CI does not need them
 set -euo pipefail
 
 # Why each is here (README "Dependencies" says more):
@@ -20,6 +23,9 @@ packages=(
   libpng-dev                               # browser test: decodes Chromium's screenshots
   time                                     # gaus-bench startup: /usr/bin/time per command
 )
+if [[ "${1:-}" == "--fuzz" ]]; then
+  packages+=(clang libclang-rt-14-dev)     # libFuzzer harnesses of tests/fuzz
+fi
 
 missing=()
 for package in "${packages[@]}"; do

@@ -110,6 +110,7 @@ nlohmann::json Report::json() const {
     json["tables"].push_back(
         {{"heading", table.heading}, {"columns", table.columns}, {"rows", table.rows}});
   }
+  for (const auto& [key, value] : sections_) json[key] = value;
   return json;
 }
 

@@ -60,6 +60,11 @@ class Report {
   }
   void addTable(std::string heading, std::vector<std::string> columns,
                 std::vector<std::vector<std::string>> rows);
+  // A section of the JSON form under its own key (details a table would not hold, such as the
+  // differential check's list of disagreements); the markdown form leaves it out.
+  void addJsonSection(std::string key, nlohmann::json value) {
+    sections_.emplace_back(std::move(key), std::move(value));
+  }
   bool allPass() const;
   std::string markdown() const;
   nlohmann::json json() const;
@@ -74,6 +79,7 @@ class Report {
   std::vector<std::pair<std::string, std::string>> notes_;
   std::vector<Figure> figures_;
   std::vector<Table> tables_;
+  std::vector<std::pair<std::string, nlohmann::json>> sections_;
 };
 
 // "ALU (latency 1-2, busy 1, 8 units), ...": the op types of a generated graph, for a note.

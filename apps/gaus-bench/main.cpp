@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   gaus::bench::addStartupSuite(app, options);
   gaus::bench::addListSuite(app, options);
   gaus::bench::addImsSuite(app, options);
+  gaus::bench::addDifferentialSuite(app, options);
 #ifdef GAUS_HAVE_EXACT
   gaus::bench::addExactKernelsSuite(app, options);
 #endif

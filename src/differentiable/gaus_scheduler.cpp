@@ -322,11 +322,12 @@ void optimizeAtHorizon(Run& run, const std::vector<OpId>& order) {
   const Problem& problem = run.problem;
   const Cycle horizon = *problem.horizon;
   if (horizon < run.criticalPath) {
-    run.result =
-        errorResult(fmt::format("horizon D={} is shorter than the critical path ({} "
-                                "cycles): no schedule exists; raise --horizon",
-                                horizon, run.criticalPath));
+    // A proven answer about a well-formed problem, not a failed call.
     run.result.status = ModelStatus::kInfeasible;
+    run.result.message = fmt::format(
+        "horizon D={} is shorter than the critical path ({} cycles): no schedule exists; "
+        "raise --horizon",
+        horizon, run.criticalPath);
     return;
   }
   const std::vector<Cycle> alap = alapAt(run, order, horizon);

@@ -18,7 +18,10 @@
 //   the bound is satisfiable, the message names the constraint families of the unsat cores.
 // - When the MILP stops on its time limit with a schedule but without proving L minimal, the
 //   SMT starts from the MILP's lower bound on L instead of its L (smaller L might be SAT).
-// - `extraStages` lets the inner loop go past the paper's ceil(L / II) bound.
+// - `extraStages` lets the inner loop go past the paper's ceil(L / II) bound; and an II whose L
+//   loop ends UNSAT gets one more check at the serial latency with spill costs (goBeyondStages),
+//   so an II whose schedules need more stages than the MILP's is neither skipped nor called
+//   infeasible.
 // - After SAT (beyond the paper, TWILL.md "Going beyond the paper"): minimize the warps used,
 //   then the cross-warp edges, by iterated SAT with a cardinality bound on the same model; and
 //   optionally explain the answer (twill_explain.cpp).
@@ -29,6 +32,8 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -152,6 +157,22 @@ void minimizeAssignment(const Problem& problem, Found& found, const TwillOptions
       break;
     }
   }
+}
+
+// The latency of one iteration run serially with every cross-warp cost paid: ops one after
+// another, each waiting out its duration, its distance-0 out-delays and its spill cost. The L at
+// which goBeyondStages asks whether an II refuted within the MILP's stages has schedules at all.
+Cycle serialLatencyWithSpills(const Graph& graph) {
+  Cycle total = 0;
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    Cycle window = graph.duration(op);
+    for (EdgeId e : graph.outEdges(op)) {
+      if (graph.edgeDistance(e) != 0) continue;
+      window = std::max<Cycle>(window, graph.edgeDelay(e) + graph.spillCost(op));
+    }
+    total += window;
+  }
+  return total;
 }
 
 std::string miiReason(const Graph& graph, const Machine& machine, const ResMii& resMii,
@@ -353,31 +374,64 @@ class TwillSearch {
                                    : modulo.latencyLowerBound.value_or(milpLatency);
     failure.firstLatency = firstLatency;
     failure.lastLatency = stageLimit;
-    for (Cycle latency = firstLatency; latency <= stageLimit; ++latency) {
-      if (deadline_.expired()) {
-        outOfTime_ = true;
-        failure.conclusive = false;
-        break;
-      }
-      auto model = std::make_unique<TwillSmtModel>(work_, ii, latency, modelOptions_);
-      SmtQuery query;
-      query.families = options_.families;
-      query.timeLimitSeconds = std::min(options_.smtTimeLimitSeconds, deadline_.remainingSeconds());
-      query.wantCore = true;
-      SmtAnswer answer = model->check(query);
-      const bool latencyTooShort = answer.status == ModelStatus::kInfeasible && answer.core.empty();
-      TwillAttempt attempt = detail::smtAttempt("smt", ii, latency, answer,
-                                                latencyTooShort ? "L alone is too short" : "");
-      record(solution_, std::move(attempt), options_);
-      if (answer.status == ModelStatus::kFeasible) {
-        found_ = Found{ii, latency, *answer.schedule, std::move(model)};
-        return true;
-      }
-      if (answer.status != ModelStatus::kInfeasible) failure.conclusive = false;
+    for (Cycle latency = firstLatency; latency <= stageLimit && !found_; ++latency) {
+      if (!checkAt(ii, latency, "", failure)) break;
     }
+    if (!found_ && !outOfTime_) goBeyondStages(ii, stageLimit, failure);
+    if (found_) return true;
     conclusive_ = conclusive_ && failure.conclusive;
     failures_.push_back(failure);
     return true;
+  }
+
+  // One SMT check at (II, L), logged; a satisfiable one becomes found_. Nothing when the time is
+  // out; a check that is neither SAT nor UNSAT makes the II's failure inconclusive.
+  std::optional<ModelStatus> checkAt(std::int32_t ii, Cycle latency, std::string_view note,
+                                    IiFailure& failure) {
+    if (deadline_.expired()) {
+      outOfTime_ = true;
+      failure.conclusive = false;
+      return std::nullopt;
+    }
+    auto model = std::make_unique<TwillSmtModel>(work_, ii, latency, modelOptions_);
+    SmtQuery query;
+    query.families = options_.families;
+    query.timeLimitSeconds = std::min(options_.smtTimeLimitSeconds, deadline_.remainingSeconds());
+    query.wantCore = true;
+    SmtAnswer answer = model->check(query);
+    const bool latencyTooShort = answer.status == ModelStatus::kInfeasible && answer.core.empty();
+    TwillAttempt attempt = detail::smtAttempt(
+        "smt", ii, latency, answer, latencyTooShort ? "L alone is too short" : std::string(note));
+    record(solution_, std::move(attempt), options_);
+    if (answer.status == ModelStatus::kFeasible) {
+      found_ = Found{ii, latency, *answer.schedule, std::move(model)};
+    } else if (answer.status != ModelStatus::kInfeasible) {
+      failure.conclusive = false;
+    }
+    return answer.status;
+  }
+
+  // Beyond the paper: Algorithm 1 stops at the MILP's stage count, but a cross-warp edge's spill
+  // cost can need one stage more, so an II refuted there may still have schedules (the
+  // differential check found loops called infeasible, or a larger II called minimal;
+  // tests/data/differential/). One check at the serial latency with spill costs and residue
+  // waits decides it:
+  // UNSAT leaves the II refuted, SAT sends L on from the stage limit to the first satisfiable one.
+  void goBeyondStages(std::int32_t ii, Cycle stageLimit, IiFailure& failure) {
+    // Each op may also wait up to II - 1 cycles for a free residue of the modulo table.
+    const Cycle serialLatency = serialLatencyWithSpills(*work_.graph) +
+                                static_cast<Cycle>(work_.graph->numOps()) * (ii - 1);
+    if (serialLatency <= stageLimit) return;
+    constexpr std::string_view kNote = "beyond the MILP's stages";
+    const auto status = checkAt(ii, serialLatency, kNote, failure);
+    if (status == ModelStatus::kInfeasible) failure.lastLatency = serialLatency;
+    if (!found_) return;
+    Found atSerialLatency = std::move(*found_);
+    found_.reset();
+    for (Cycle latency = stageLimit + 1; latency < serialLatency && !found_; ++latency) {
+      if (!checkAt(ii, latency, kNote, failure)) break;
+    }
+    if (!found_) found_ = std::move(atSerialLatency);
   }
 
   // No satisfiable (II, L): a timeout, or infeasible with the families that block it.

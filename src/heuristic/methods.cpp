@@ -109,17 +109,28 @@ Result runList(const Problem& problem, const ListSchedulerOptions& listOptions, 
   result.bounds.lowerBound = static_cast<double>(lowerBound);
 
   if (problem.horizon && latency > *problem.horizon) {
-    result.status = ModelStatus::kInfeasible;
-    result.message =
-        *problem.horizon < criticalPath
-            ? fmt::format(
-                  "list schedule latency {} exceeds the horizon D={}, which is shorter "
-                  "than the critical path ({} cycles): no schedule exists",
-                  latency, *problem.horizon, criticalPath)
-            : fmt::format(
-                  "list schedule latency {} exceeds the horizon D={} (critical path {}); "
-                  "list scheduling is a heuristic, an exact method may still meet D",
-                  latency, *problem.horizon, criticalPath);
+    // Infeasible only when a lower bound proves it; a heuristic that misses D proves nothing
+    // (the differential check found list saying "infeasible" beside another method's schedule
+    // that met D).
+    if (*problem.horizon < lowerBound) {
+      result.status = ModelStatus::kInfeasible;
+      result.message =
+          *problem.horizon < criticalPath
+              ? fmt::format(
+                    "list schedule latency {} exceeds the horizon D={}, which is shorter "
+                    "than the critical path ({} cycles): no schedule exists",
+                    latency, *problem.horizon, criticalPath)
+              : fmt::format(
+                    "list schedule latency {} exceeds the horizon D={}, which is shorter "
+                    "than the resource bound ({} cycles): no schedule exists",
+                    latency, *problem.horizon, resourceLowerBound);
+    } else {
+      result.status = ModelStatus::kUnknown;
+      result.message = fmt::format(
+          "list schedule latency {} exceeds the horizon D={} (lower bound {}); list "
+          "scheduling is a heuristic, an exact method may still meet D",
+          latency, *problem.horizon, lowerBound);
+    }
     return result;
   }
   result.objective = static_cast<double>(latency);

@@ -125,7 +125,10 @@ JsonValue parseYaml(std::string_view text) {
     root = YAML::Load(std::string(text));
   } catch (const YAML::Exception& error) {
     throw InputError(error.mark.line >= 0 ? error.mark.line + 1 : 0,
-                     expectedFound("valid YAML", error.msg));
+                     // yaml-cpp's message may hold the offending character itself (a newline
+                     // after "unknown escape character: ", found by fuzzing): quoted, it stays
+                     // one line.
+                     expectedFound("valid YAML", quoteText(error.msg)));
   }
   JsonValue value;
   convert(root, value, 0);
