@@ -34,6 +34,8 @@ struct GausQualityFlags {
   std::optional<int> limit;
   double gsSeconds = 10.0;
   std::vector<std::string> gausOptions;  // KEY=VALUE options of method gaus, over the suite's
+  // Targets hold for the whole set of graphs only.
+  bool wholeFamilies() const { return filter.empty() && !limit; }
 };
 
 // The options of method gaus for one table: the table's own, then --option's KEY=VALUE pairs.

@@ -108,9 +108,8 @@ TEST_CASE("schedule --kind stages --method balanced: objective by hand, checked 
   // one boundary: 100 x 5 + 1 = 501. Nothing does better: a peak of 5 needs a alone, and a
   // precedes b, so a is in stage 0 and b in stage 1.
   const std::string graph = gaus::test::dataPath("gml/stages.gml").string();
-  // A file of its own: the suite's other cases may run at the same time.
-  const auto output = scheduleFile().parent_path() / "stages.schedule.json";
-  std::filesystem::remove(output);
+  const gaus::test::TempFolder folder;
+  const auto output = folder.file("stages.schedule.json");
   auto run =
       runProgram(GAUS_BINARY, {"schedule", graph, "--kind", "stages", "--horizon", "2", "--method",
                                "balanced", "--json", "-q", "-o", output.string()});
