@@ -85,7 +85,7 @@ TEST_CASE("a config error names the file and the line and the key and what was e
         "latency problems, found \"lst_latency * 2\" (did you mean 'list_latency'?)");
   // Line 2: YAML cut short (an open flow sequence), where the reader found the end.
   CHECK(configError("graphs: [\n") ==
-        "experiment.yaml:2: expected valid YAML, found end of sequence flow not found");
+        "experiment.yaml:2: expected valid YAML, found \"end of sequence flow not found\"");
   // Line 5: the second of two entries that would share a label.
   CHECK(configError(std::string(kGraphs) + "methods:\n  - method: list\n  - method: list\n") ==
         "experiment.yaml:5: methods[1]: expected a method entry with a label of its own, found "
