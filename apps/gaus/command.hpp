@@ -117,5 +117,6 @@ void addScheduleCommand(CLI::App& app);
 void addTwillCommand(CLI::App& app);
 void addRenderCommand(CLI::App& app);
 void addReportCommand(CLI::App& app);
+void addCodegenCommand(CLI::App& app);
 
 }  // namespace gaus::cli

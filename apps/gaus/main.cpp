@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   gaus::cli::addScheduleCommand(app);
   gaus::cli::addRenderCommand(app);
   gaus::cli::addReportCommand(app);
+  gaus::cli::addCodegenCommand(app);
   gaus::cli::addTwillCommand(app);
   try {
     app.parse(argc, argv);

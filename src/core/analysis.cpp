@@ -1,11 +1,13 @@
 #include <algorithm>
 #include <deque>
+#include <functional>
 #include <limits>
 #include <numeric>
 
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/schedule.hpp>
 
 namespace gaus {
 
@@ -13,9 +15,60 @@ namespace {
 
 constexpr Cycle kUnreached = std::numeric_limits<Cycle>::min();
 
-// Names the ops of one cycle among `remaining` (ops left with unresolved distance-0 in-edges
-// after Kahn's algorithm): following distance-0 predecessors inside that set must revisit an op.
-std::string describeZeroDistanceCycle(const Graph& graph,
+// Kahn's algorithm over the distance-0 edges. Returns the ops it could order, all of them unless
+// distance-0 edges form a cycle; `inDegree` is left holding each op's unresolved in-edges.
+std::vector<OpId> orderByKahn(const Graph& graph, ReadyOrder readyOrder,
+                              std::vector<std::int32_t>& inDegree) {
+  const OpId opCount = graph.numOps();
+  inDegree.assign(static_cast<std::size_t>(opCount), 0);
+  const auto& targets = graph.edgeTargets();
+  const auto& distances = graph.edgeDistances();
+  for (EdgeId e = 0; e < graph.numEdges(); ++e) {
+    if (distances[e] == 0) ++inDegree[targets[e]];
+  }
+  std::vector<OpId> order;
+  order.reserve(static_cast<std::size_t>(opCount));
+  for (OpId op = 0; op < opCount; ++op) {
+    if (inDegree[op] == 0) order.push_back(op);
+  }
+  // First ready first: `order` doubles as the FIFO queue. Smallest id: the ops not yet taken
+  // wait in a min-heap (the sources, pushed in id order, already form one).
+  std::vector<OpId> heap;
+  if (readyOrder == ReadyOrder::kSmallestId) {
+    heap = std::move(order);
+    order.clear();
+  }
+  const auto release = [&](OpId op) {
+    for (EdgeId e : graph.outEdges(op)) {
+      if (distances[e] != 0) continue;
+      const OpId target = targets[e];
+      if (--inDegree[target] != 0) continue;
+      if (readyOrder == ReadyOrder::kFirstReady) {
+        order.push_back(target);
+      } else {
+        heap.push_back(target);
+        std::push_heap(heap.begin(), heap.end(), std::greater<>());
+      }
+    }
+  };
+  if (readyOrder == ReadyOrder::kFirstReady) {
+    for (std::size_t head = 0; head < order.size(); ++head) release(order[head]);
+  } else {
+    while (!heap.empty()) {
+      std::pop_heap(heap.begin(), heap.end(), std::greater<>());
+      const OpId op = heap.back();
+      heap.pop_back();
+      order.push_back(op);
+      release(op);
+    }
+  }
+  return order;
+}
+
+// The ops of one cycle among those Kahn's algorithm left unordered (inDegree > 0), in edge
+// order: each has a distance-0 predecessor among them, so walking predecessors from the
+// smallest such id must revisit an op.
+std::vector<OpId> cycleAmongUnordered(const Graph& graph,
                                       const std::vector<std::int32_t>& inDegree) {
   OpId start = -1;
   for (OpId op = 0; op < graph.numOps(); ++op) {
@@ -41,6 +94,10 @@ std::string describeZeroDistanceCycle(const Graph& graph,
   // walk[seenAt[current]..] is the cycle, in reverse edge direction.
   std::vector<OpId> cycle(walk.begin() + seenAt[current], walk.end());
   std::reverse(cycle.begin(), cycle.end());
+  return cycle;
+}
+
+std::string describeZeroDistanceCycle(const Graph& graph, const std::vector<OpId>& cycle) {
   std::string names;
   const std::size_t shown = std::min<std::size_t>(cycle.size(), 12);
   for (std::size_t i = 0; i < shown; ++i) names += graph.opName(cycle[i]) + " -> ";
@@ -117,31 +174,22 @@ std::vector<OpId> findPositiveCycle(const Graph& graph, const std::vector<OpId>&
 
 }  // namespace
 
-Expected<std::vector<OpId>> topologicalOrder(const Graph& graph) {
-  const OpId opCount = graph.numOps();
-  std::vector<std::int32_t> inDegree(static_cast<std::size_t>(opCount), 0);
-  const auto& targets = graph.edgeTargets();
-  const auto& distances = graph.edgeDistances();
-  for (EdgeId e = 0; e < graph.numEdges(); ++e) {
-    if (distances[e] == 0) ++inDegree[targets[e]];
-  }
-  std::vector<OpId> order;
-  order.reserve(static_cast<std::size_t>(opCount));
-  for (OpId op = 0; op < opCount; ++op) {
-    if (inDegree[op] == 0) order.push_back(op);
-  }
-  // `order` doubles as the FIFO queue of Kahn's algorithm.
-  for (std::size_t head = 0; head < order.size(); ++head) {
-    for (EdgeId e : graph.outEdges(order[head])) {
-      if (distances[e] != 0) continue;
-      const OpId target = targets[e];
-      if (--inDegree[target] == 0) order.push_back(target);
-    }
-  }
-  if (static_cast<OpId>(order.size()) != opCount) {
-    return Error{describeZeroDistanceCycle(graph, inDegree)};
+Expected<std::vector<OpId>> topologicalOrder(const Graph& graph, ReadyOrder readyOrder) {
+  std::vector<std::int32_t> inDegree;
+  std::vector<OpId> order = orderByKahn(graph, readyOrder, inDegree);
+  if (static_cast<OpId>(order.size()) != graph.numOps()) {
+    return Error{describeZeroDistanceCycle(graph, cycleAmongUnordered(graph, inDegree))};
   }
   return order;
+}
+
+std::vector<OpId> zeroDistanceCycle(const Graph& graph) {
+  std::vector<std::int32_t> inDegree;
+  if (static_cast<OpId>(orderByKahn(graph, ReadyOrder::kFirstReady, inDegree).size()) ==
+      graph.numOps()) {
+    return {};
+  }
+  return cycleAmongUnordered(graph, inDegree);
 }
 
 std::vector<Cycle> asapTimes(const Graph& graph, const std::vector<OpId>& topoOrder) {
@@ -160,35 +208,52 @@ std::vector<Cycle> asapTimes(const Graph& graph, const std::vector<OpId>& topoOr
   return asap;
 }
 
-Expected<std::vector<Cycle>> alapTimes(const Graph& graph, const std::vector<OpId>& topoOrder,
-                                       Cycle horizon) {
-  std::vector<Cycle> alap(static_cast<std::size_t>(graph.numOps()));
+Expected<std::vector<Cycle>> heightsToEnd(const Graph& graph, const std::vector<OpId>& topoOrder,
+                                          std::optional<std::int64_t> ii) {
+  const OpId opCount = graph.numOps();
+  std::vector<Cycle> height(static_cast<std::size_t>(opCount));
+  for (OpId op = 0; op < opCount; ++op) height[op] = graph.duration(op);
   const auto& targets = graph.edgeTargets();
   const auto& delays = graph.edgeDelays();
   const auto& distances = graph.edgeDistances();
-  for (auto it = topoOrder.rbegin(); it != topoOrder.rend(); ++it) {
-    const OpId op = *it;
-    Cycle latest = horizon - graph.duration(op);
-    for (EdgeId e : graph.outEdges(op)) {
-      if (distances[e] != 0) continue;
-      latest = std::min(latest, alap[targets[e]] - delays[e]);
+  // One pass settles every path of distance-0 edges; each further pass settles paths with one
+  // more loop-carried edge, so a graph without positive cycles settles within |V| + 1 passes.
+  const std::int64_t maxPasses = ii ? std::int64_t{opCount} + 1 : 1;
+  for (std::int64_t pass = 0; pass < maxPasses; ++pass) {
+    bool changed = false;
+    for (auto it = topoOrder.rbegin(); it != topoOrder.rend(); ++it) {
+      const OpId op = *it;
+      Cycle best = height[op];
+      for (EdgeId e : graph.outEdges(op)) {
+        if (distances[e] != 0 && !ii) continue;
+        const Cycle weight = delays[e] - (ii ? distances[e] * *ii : 0);
+        best = std::max(best, weight + height[targets[e]]);
+      }
+      if (best != height[op]) {
+        height[op] = best;
+        changed = true;
+      }
     }
-    if (latest < 0) {
-      const auto asap = asapTimes(graph, topoOrder);
-      return Error{fmt::format("horizon D={} is shorter than the critical path ({} cycles)",
-                               horizon, criticalPathLength(graph, asap))};
-    }
-    alap[op] = latest;
+    if (!changed || !ii) return height;
+  }
+  return Error{fmt::format("heights at II={} do not settle: a recurrence needs a larger II", *ii)};
+}
+
+Expected<std::vector<Cycle>> alapTimes(const Graph& graph, const std::vector<OpId>& topoOrder,
+                                       Cycle horizon) {
+  // Without an II the heights always settle.
+  std::vector<Cycle> alap = std::move(heightsToEnd(graph, topoOrder)).value();
+  for (Cycle& latest : alap) latest = horizon - latest;
+  if (std::any_of(alap.begin(), alap.end(), [](Cycle latest) { return latest < 0; })) {
+    const auto asap = asapTimes(graph, topoOrder);
+    return Error{fmt::format("horizon D={} is shorter than the critical path ({} cycles)", horizon,
+                             criticalPathLength(graph, asap))};
   }
   return alap;
 }
 
 Cycle criticalPathLength(const Graph& graph, const std::vector<Cycle>& asap) {
-  Cycle length = 0;
-  for (OpId op = 0; op < graph.numOps(); ++op) {
-    length = std::max(length, asap[op] + graph.duration(op));
-  }
-  return length;
+  return scheduleLatency(graph, asap);
 }
 
 std::vector<OpId> criticalPath(const Graph& graph, const std::vector<OpId>& topoOrder,
@@ -432,6 +497,19 @@ Expected<std::vector<Cycle>> moduloAsapTimes(const Graph& graph, std::int64_t ii
     }
   }
   return start;
+}
+
+Cycle nonOverlappedIi(const Graph& graph, std::span<const Cycle> oneIteration) {
+  Cycle ii = std::max<Cycle>(1, scheduleLatency(graph, oneIteration));
+  for (EdgeId e = 0; e < graph.numEdges(); ++e) {
+    const Cycle distance = graph.edgeDistance(e);
+    if (distance == 0) continue;
+    const Cycle gap = oneIteration[static_cast<std::size_t>(graph.edgeSource(e))] +
+                      graph.edgeDelay(e) -
+                      oneIteration[static_cast<std::size_t>(graph.edgeTarget(e))];
+    if (gap > 0) ii = std::max(ii, (gap + distance - 1) / distance);
+  }
+  return ii;
 }
 
 Expected<GraphSummary> summarizeGraph(const Graph& graph, const Machine& machine) {

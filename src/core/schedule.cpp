@@ -22,13 +22,19 @@ LiveInterval liveInterval(const Graph& graph, const Schedule& schedule, OpId op)
   return {begin, end};
 }
 
+Cycle scheduleLatency(const Graph& graph, std::span<const Cycle> start) {
+  Cycle latency = 0;
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    latency = std::max(latency, start[static_cast<std::size_t>(op)] + graph.duration(op));
+  }
+  return latency;
+}
+
 ScheduleMetrics computeMetrics(const Graph& graph, const Machine& machine,
                                const Schedule& schedule) {
   ScheduleMetrics metrics;
   const OpId opCount = graph.numOps();
-  for (OpId op = 0; op < opCount; ++op) {
-    metrics.latency = std::max(metrics.latency, schedule.start[op] + graph.duration(op));
-  }
+  metrics.latency = scheduleLatency(graph, schedule.start);
   std::optional<std::int64_t> ii;
   if (schedule.ii && *schedule.ii > 0) {
     ii = *schedule.ii;
@@ -63,6 +69,22 @@ ScheduleMetrics computeMetrics(const Graph& graph, const Machine& machine,
   }
   metrics.peakLiveMemory = live.peak();
   for (auto& profile : footprint) metrics.peakMemoryFootprint.push_back(profile.peak());
+
+  if (schedule.warps) {
+    std::vector<detail::UsageProfile<std::int64_t>> registers(
+        static_cast<std::size_t>(std::max(0, machine.warps)),
+        detail::UsageProfile<std::int64_t>(ii));
+    for (OpId op = 0; op < opCount; ++op) {
+      if (graph.regs(op) == 0) continue;
+      const LiveInterval interval = liveInterval(graph, schedule, op);
+      for (std::size_t w = 0; w < registers.size(); ++w) {
+        if (((*schedule.warps)[op] >> w) & 1U) {
+          registers[w].add(interval.begin, interval.end - interval.begin, graph.regs(op));
+        }
+      }
+    }
+    for (auto& profile : registers) metrics.peakRegistersPerWarp.push_back(profile.peak());
+  }
   return metrics;
 }
 

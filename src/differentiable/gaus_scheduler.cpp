@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/stage_objective.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/differentiable/gaus_scheduler.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
@@ -28,7 +29,6 @@
 #include "legalization.hpp"
 #include "optimization_rounds.hpp"
 #include "progress_trace.hpp"
-#include "schedule_objective.hpp"
 #include "tensor_support.hpp"
 #include "window_distribution.hpp"
 
@@ -313,12 +313,7 @@ void optimizeAtHorizon(Run& run, const std::vector<OpId>& order) {
 
   double scale = 1.0;
   if (run.formulation == Formulation::kStageWeight) {
-    double total = 0.0, largest = 0.0;
-    for (OpId op = 0; op < run.graph.numOps(); ++op) {
-      total += run.graph.weight(op);
-      largest = std::max(largest, run.graph.weight(op));
-    }
-    const double bound = std::max(total / static_cast<double>(horizon), largest);
+    const double bound = peakStageWeightLowerBound(run.graph, horizon);
     run.result.bounds.lowerBound = bound;
     scale = bound > 0 ? bound : 1.0;
   } else if (start) {

@@ -1,13 +1,10 @@
 // Legalization (GAUS.md "Legalization"): every candidate leaves the engine as an exact, legal
-// schedule or not at all.
-// - Acyclic: the heuristic module's list scheduler with priority round(mu_i) (ties: smaller
-//   ALAP, then id); optionally no op starts before round(mu_i) (release times).
-// - Modulo: the same list scheme on a modulo reservation table of size II; loop-carried edges
-//   are checked after each pass, and each violated one raises its target's earliest start for
-//   the next pass (a fixed point, at most |V| passes). No slot in II consecutive cycles, or no
-//   fixed point, means this II is infeasible for this start. Added to the spec: the first pass
-//   already starts no op before its earliest start over all edges at II (core's
-//   moduloAsapTimes), a bound every legal schedule obeys.
+// schedule or not at all. Both cases are the heuristic module's list schedulers with priority
+// round(mu_i), ties by smaller ALAP, then id:
+// - Acyclic: listSchedule; optionally no op starts before round(mu_i) (release times).
+// - Modulo: moduloListSchedule at II (a modulo reservation table, loop-carried edges repaired by
+//   repeated passes; modulo_list_scheduler.hpp says how it adds to the spec). No schedule there,
+//   or one past the horizon, means this II is infeasible for this start.
 #pragma once
 
 #include <cstdint>

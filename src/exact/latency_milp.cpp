@@ -22,24 +22,6 @@ namespace {
 
 using detail::MilpStatus;
 
-// max over limited resources of ceil(units x cycles reserved / capacity): every cycle can hold
-// at most `capacity` units, so the schedule is at least that long.
-Cycle resourceLatencyBound(const Graph& graph, const Machine& machine) {
-  std::vector<std::int64_t> busy(machine.resources.size(), 0);
-  for (OpId op = 0; op < graph.numOps(); ++op) {
-    for (const auto& block : graph.reservation(op)) {
-      busy[block.resource] += static_cast<std::int64_t>(block.units) * block.length;
-    }
-  }
-  Cycle bound = 0;
-  for (ResourceId r = 0; r < machine.numResources(); ++r) {
-    if (!machine.resources[r].limited() || *machine.resources[r].capacity <= 0) continue;
-    bound = std::max(
-        bound, (busy[r] + *machine.resources[r].capacity - 1) / *machine.resources[r].capacity);
-  }
-  return bound;
-}
-
 Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options) {
   // The limit covers the list schedule and building the model; CBC gets the rest.
   const Deadline deadline(options.timeLimitSeconds > 0
@@ -51,13 +33,16 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options) {
   if (!order) return errorResult(order.error());
   const std::vector<Cycle> asap = asapTimes(graph, *order);
   const Cycle criticalPath = criticalPathLength(graph, asap);
-  const Cycle lower = std::max(criticalPath, resourceLatencyBound(graph, machine));
+  // Every cycle holds at most `capacity` units of a resource, so the schedule is at least ResMII
+  // long, the resource's reserved unit-cycles over its capacity (0 when no resource is busy).
+  const ResMii resourceBound = computeResMii(graph, machine);
+  const Cycle lower = std::max(criticalPath, resourceBound.binding ? resourceBound.value : 0);
 
   Result result;
   result.objectiveName = "latency";
-  const auto list = detail::greedySchedule(graph, machine, std::nullopt);
+  const auto list = detail::greedySchedule(problem, std::nullopt);
   if (!list) return errorResult("latency MILP: the list schedule failed (distance-0 cycle?)");
-  const Cycle listLatency = detail::scheduleLatency(graph, list->start);
+  const Cycle listLatency = scheduleLatency(graph, list->start);
   result.extra.emplace_back("list_latency", static_cast<double>(listLatency));
   Cycle upper = listLatency;
   if (options.latencyBound) upper = std::min(upper, *options.latencyBound);
@@ -119,7 +104,7 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options) {
     case MilpStatus::kFeasible: {
       Schedule schedule;
       schedule.start = model.decode(solution);
-      const Cycle latency = detail::scheduleLatency(graph, schedule.start);
+      const Cycle latency = scheduleLatency(graph, schedule.start);
       result.schedule = std::move(schedule);
       result.objective = static_cast<double>(latency);
       if (solution.status == MilpStatus::kOptimal) {
@@ -173,8 +158,7 @@ Result solveLatencyMilp(const Problem& problem, const LatencyMilpOptions& option
         return solveInUnits(solved, inner);
       });
   if (result.schedule) {
-    result.objective =
-        static_cast<double>(detail::scheduleLatency(*problem.graph, result.schedule->start));
+    result.objective = static_cast<double>(scheduleLatency(*problem.graph, result.schedule->start));
   }
   return result;
 }

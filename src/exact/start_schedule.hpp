@@ -6,28 +6,30 @@
 #include <vector>
 
 #include <gaus/core/graph.hpp>
-#include <gaus/core/machine.hpp>
+#include <gaus/core/problem.hpp>
 #include <gaus/core/schedule.hpp>
+#include <gaus/exact/modulo_milp.hpp>
 
 namespace gaus::exact::detail {
 
-// Operation-driven list scheduling: ready ops in order of height (longest delay path to the end,
-// larger first; smaller id on ties), each placed at the earliest cycle at or after its ready
-// time where its whole reservation table fits.
-// - Without `ii`: one iteration, edges of distance > 0 ignored. Always succeeds.
-// - With `ii`: the reservation table is folded modulo ii and an op that fits at no residue of
-//   [ready, ready + ii) fails the attempt; loop-carried edges are checked at the end, and a
-//   violated one fails it too. A failure means only that this greedy order found nothing.
-std::optional<Schedule> greedySchedule(const Graph& graph, const Machine& machine,
-                                       std::optional<std::int32_t> ii);
+// The heuristic module's list schedulers with the priority height (longest delay path to the
+// end over the distance-0 edges, larger first; smaller id on ties):
+// - Without `ii`: one iteration (listSchedule), edges of distance > 0 ignored.
+// - With `ii`: moduloListSchedule on a reservation table folded modulo ii. Nullopt when it finds
+//   no schedule, which means only that this greedy order found nothing.
+std::optional<Schedule> greedySchedule(const Problem& problem, std::optional<std::int32_t> ii);
+
+// The start schedule at `ii` with the smallest latency among the heuristics asked for: the
+// greedy placement above and iterative modulo scheduling (heuristic module). A heuristic
+// schedule is checked with the verifier before it is used as an incumbent.
+std::optional<std::vector<Cycle>> moduloStartSchedule(const Problem& problem, std::int32_t ii,
+                                                      StartHeuristic heuristic);
 
 // Latest starts such that every op completes by `horizon` and every edge (weight
-// delay - distance * ii; distance-0 edges only when ii is unset) is met. Empty when some latest
-// start is below `earliest` (no schedule within the horizon).
+// delay - distance * ii; distance-0 edges only when ii is unset) is met: horizon - height (core's
+// heightsToEnd). Empty when some latest start is below `earliest` (no schedule within the
+// horizon) or ii is below RecMII.
 std::optional<std::vector<Cycle>> latestStarts(const Graph& graph, std::optional<std::int32_t> ii,
                                                Cycle horizon, const std::vector<Cycle>& earliest);
-
-// Latency (max of start + duration) of a schedule.
-Cycle scheduleLatency(const Graph& graph, const std::vector<Cycle>& start);
 
 }  // namespace gaus::exact::detail

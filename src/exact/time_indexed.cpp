@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <map>
 
+#include <gaus/core/schedule.hpp>
+
 namespace gaus::exact::detail {
 
 namespace {
@@ -194,11 +196,7 @@ std::vector<double> TimeIndexedModel::encode(const std::vector<Cycle>& start) co
   for (OpId op = 0; op < graph_.numOps(); ++op) {
     values[static_cast<std::size_t>(firstVariable_[op] + start[op] - windows_.earliest[op])] = 1.0;
   }
-  Cycle latency = 0;
-  for (OpId op = 0; op < graph_.numOps(); ++op) {
-    latency = std::max(latency, start[op] + graph_.duration(op));
-  }
-  values[latency_] = static_cast<double>(latency);
+  values[latency_] = static_cast<double>(scheduleLatency(graph_, start));
   return values;
 }
 

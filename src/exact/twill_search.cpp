@@ -5,8 +5,13 @@
 //       for L = LEN(M) while ceil(L / II) is unchanged:
 //         if SMT(II, L) (twill_smt.cpp) is satisfiable, return (II, L, schedule, warps)
 //
+// The steps (members of TwillSearch): prepareProblem (the warps option, the input check),
+// normalizeIfLarge, boundIi (MII and the II range), searchIis and tryIi (the loops above),
+// explainNoSolution (which families block every II) and finishSolution (minimizations, roles,
+// the explanation, raw cycles, verification).
+//
 // Departures and additions:
-// - Guards the paper lacks: II stops at an upper bound (option max_ii, default the
+// - Guards the paper lacks: II stops at an upper bound (option max_ii, default the serial
 //   non-overlapped II of modulo_milp.hpp, at which one iteration runs alone); every MILP and
 //   SMT call has a time limit and a timeout is reported as such (the answer is then "feasible",
 //   never "optimal"); every attempt is logged with (II, L, verdict, seconds); when no II up to
@@ -220,96 +225,118 @@ std::string minimalBlockers(const Problem& problem, const std::vector<IiFailure>
       frequency);
 }
 
-}  // namespace
+// The search, step by step. Each step returns false when it has ended the search (the solution
+// then holds the status and message).
+class TwillSearch {
+ public:
+  TwillSearch(const Problem& input, const TwillOptions& options)
+      : input_(input),
+        options_(options),
+        begin_(std::chrono::steady_clock::now()),
+        deadline_(options.totalTimeLimitSeconds) {}
 
-TwillSolution solveTwill(const Problem& input, const TwillOptions& options) {
-  const auto begin = std::chrono::steady_clock::now();
-  TwillSolution solution;
-  auto done = [&]() -> TwillSolution {
-    solution.seconds = secondsSince(begin);
-    return std::move(solution);
-  };
-  Problem problem = input;
-  problem.kind = ProblemKind::kModuloWarp;
-  if (options.warps) {
-    if (*options.warps < 1 || *options.warps > kMaxWarps) {
-      solution.message = fmt::format("warps must be in 1..{}, got {}", kMaxWarps, *options.warps);
-      return done();
-    }
-    auto machine = std::make_shared<Machine>(*problem.machine);
-    machine->warps = *options.warps;
-    if (machine->variableLatencyWarp && *machine->variableLatencyWarp >= machine->warps) {
-      solution.message =
-          fmt::format("warps={} leaves out the variable-latency warp {} of machine '{}'",
-                      machine->warps, *machine->variableLatencyWarp, machine->name);
-      return done();
-    }
-    problem.machine = std::move(machine);
-  }
-  if (const auto errors = problem.check(); !errors.empty()) {
-    solution.message = errors.front();
-    return done();
-  }
-
-  // Normalization.
-  Problem work = problem;
-  std::optional<NormalizedProblem> normalized;
-  {
-    auto normalize = shouldNormalize(problem, options.normalization);
-    if (!normalize) {
-      solution.message = normalize.error();
-      return done();
-    }
-    if (*normalize) {
-      auto made = normalizeProblem(problem, options.normalization);
-      if (!made) {
-        solution.message = made.error();
-        return done();
+  TwillSolution run() {
+    if (prepareProblem() && normalizeIfLarge() && boundIi() && searchIis()) {
+      if (found_) {
+        finishSolution();
+      } else {
+        explainNoSolution();
       }
-      normalized = std::move(made).value();
-      work = normalized->problem;
-      solution.normalization = normalized->normalization;
-      solution.timeUnit = normalized->timeUnit;
     }
+    solution_.seconds = secondsSince(begin_);
+    return std::move(solution_);
   }
-  const Graph& graph = *work.graph;
-  const Machine& machine = *work.machine;
-  const ResMii resMii = computeResMii(graph, machine);
-  const RecMii recMii = computeRecMii(graph);
-  if (resMii.infeasible || recMii.infeasible) {
-    solution.status = ModelStatus::kInfeasible;
-    solution.message = resMii.infeasible ? *resMii.infeasible : *recMii.infeasible;
-    return done();
-  }
-  solution.resMii = resMii.value;
-  solution.recMii = recMii.value;
-  solution.mii = std::max(resMii.value, recMii.value);
-  solution.miiReason = miiReason(graph, machine, resMii, recMii);
 
-  const std::int32_t first = work.ii ? *work.ii : static_cast<std::int32_t>(solution.mii);
-  std::int32_t last = first;
-  if (!work.ii) {
-    last = options.maxIi ? static_cast<std::int32_t>(
-                               std::max<std::int64_t>(1, *options.maxIi / solution.timeUnit))
-                         : std::max(first, nonOverlappedIi(graph));
+ private:
+  bool fail(std::string message) {
+    solution_.message = std::move(message);
+    return false;
   }
-  const Deadline deadline(options.totalTimeLimitSeconds);
-  detail::SmtModelOptions modelOptions;
-  modelOptions.memoryModel = options.memoryModel;
-  modelOptions.breakSymmetry = options.breakSymmetry;
 
-  std::vector<IiFailure> failures;
-  std::optional<Found> found;
-  bool conclusive = true;  // every II below the current one failed conclusively
-  bool outOfTime = false;
-  for (std::int32_t ii = first; ii <= last && !found; ++ii) {
-    if (deadline.expired()) {
-      outOfTime = true;
-      break;
+  // The problem as asked: kModuloWarp, the option `warps` applied to a copy of the machine, and
+  // the input check.
+  bool prepareProblem() {
+    problem_ = input_;
+    problem_.kind = ProblemKind::kModuloWarp;
+    if (options_.warps) {
+      if (*options_.warps < 1 || *options_.warps > kMaxWarps) {
+        return fail(fmt::format("warps must be in 1..{}, got {}", kMaxWarps, *options_.warps));
+      }
+      auto machine = std::make_shared<Machine>(*problem_.machine);
+      machine->warps = *options_.warps;
+      if (machine->variableLatencyWarp && *machine->variableLatencyWarp >= machine->warps) {
+        return fail(fmt::format("warps={} leaves out the variable-latency warp {} of machine '{}'",
+                                machine->warps, *machine->variableLatencyWarp, machine->name));
+      }
+      problem_.machine = std::move(machine);
     }
-    ModuloMilpOptions milp = options.milp;
-    milp.timeLimitSeconds = std::min(milp.timeLimitSeconds, deadline.remainingSeconds());
-    const ModuloAttempt modulo = solveModuloAtIi(work, ii, milp);
+    if (const auto errors = problem_.check(); !errors.empty()) return fail(errors.front());
+    return true;
+  }
+
+  // Normalized costs when they are large (cost_normalization.hpp): the search then runs on
+  // work_ in normalized units.
+  bool normalizeIfLarge() {
+    work_ = problem_;
+    auto normalize = shouldNormalize(problem_, options_.normalization);
+    if (!normalize) return fail(normalize.error());
+    if (!*normalize) return true;
+    auto made = normalizeProblem(problem_, options_.normalization);
+    if (!made) return fail(made.error());
+    normalized_ = std::move(made).value();
+    work_ = normalized_->problem;
+    solution_.normalization = normalized_->normalization;
+    solution_.timeUnit = normalized_->timeUnit;
+    return true;
+  }
+
+  // MII and what binds it, and the II range: the fixed II, or MII up to max-ii (default the
+  // serial non-overlapped II).
+  bool boundIi() {
+    const Graph& graph = *work_.graph;
+    const Machine& machine = *work_.machine;
+    const ResMii resMii = computeResMii(graph, machine);
+    const RecMii recMii = computeRecMii(graph);
+    if (resMii.infeasible || recMii.infeasible) {
+      solution_.status = ModelStatus::kInfeasible;
+      return fail(resMii.infeasible ? *resMii.infeasible : *recMii.infeasible);
+    }
+    solution_.resMii = resMii.value;
+    solution_.recMii = recMii.value;
+    solution_.mii = std::max(resMii.value, recMii.value);
+    solution_.miiReason = miiReason(graph, machine, resMii, recMii);
+
+    firstIi_ = work_.ii ? *work_.ii : static_cast<std::int32_t>(solution_.mii);
+    lastIi_ = firstIi_;
+    if (!work_.ii) {
+      lastIi_ = options_.maxIi ? static_cast<std::int32_t>(std::max<std::int64_t>(
+                                     1, *options_.maxIi / solution_.timeUnit))
+                               : std::max(firstIi_, serialNonOverlappedIi(graph));
+    }
+    modelOptions_.memoryModel = options_.memoryModel;
+    modelOptions_.breakSymmetry = options_.breakSymmetry;
+    return true;
+  }
+
+  // Algorithm 1: II upward until an (II, L) is satisfiable (found_), the range or the time ends.
+  // False when an error ended it.
+  bool searchIis() {
+    for (std::int32_t ii = firstIi_; ii <= lastIi_ && !found_; ++ii) {
+      if (deadline_.expired()) {
+        outOfTime_ = true;
+        break;
+      }
+      if (!tryIi(ii)) return false;
+    }
+    return true;
+  }
+
+  // One II: the modulo MILP, then the SMT at L = its latency while ceil(L / II) is unchanged
+  // (plus extraStages). False when the search must end on an error.
+  bool tryIi(std::int32_t ii) {
+    ModuloMilpOptions milp = options_.milp;
+    milp.timeLimitSeconds = std::min(milp.timeLimitSeconds, deadline_.remainingSeconds());
+    const ModuloAttempt modulo = solveModuloAtIi(work_, ii, milp);
     {
       TwillAttempt attempt;
       attempt.phase = "milp";
@@ -319,112 +346,137 @@ TwillSolution solveTwill(const Problem& input, const TwillOptions& options) {
       attempt.seconds = modulo.seconds;
       attempt.detail =
           modulo.verdict == AttemptVerdict::kOptimal ? modulo.formulation : modulo.detail;
-      record(solution, std::move(attempt), options);
+      record(solution_, std::move(attempt), options_);
     }
     IiFailure failure;
     failure.ii = ii;
-    if (modulo.verdict == AttemptVerdict::kError) {
-      solution.message = modulo.detail;
-      return done();
-    }
+    if (modulo.verdict == AttemptVerdict::kError) return fail(modulo.detail);
     if (!modulo.schedule) {
       failure.moduloInfeasible = modulo.verdict == AttemptVerdict::kInfeasible;
       failure.milpDetail = modulo.detail;
       failure.conclusive = failure.moduloInfeasible;
-      conclusive = conclusive && failure.conclusive;
-      failures.push_back(failure);
-      continue;
+      conclusive_ = conclusive_ && failure.conclusive;
+      failures_.push_back(failure);
+      return true;
     }
     const Cycle milpLatency = *modulo.latency;
-    const Cycle stageLimit = ((milpLatency + ii - 1) / ii + options.extraStages) * ii;
+    const Cycle stageLimit = ((milpLatency + ii - 1) / ii + options_.extraStages) * ii;
+    // When the MILP stopped on its limit without proving L minimal, a smaller L might be SAT.
     const Cycle firstLatency = modulo.verdict == AttemptVerdict::kOptimal
                                    ? milpLatency
                                    : modulo.latencyLowerBound.value_or(milpLatency);
     failure.firstLatency = firstLatency;
     failure.lastLatency = stageLimit;
     for (Cycle latency = firstLatency; latency <= stageLimit; ++latency) {
-      if (deadline.expired()) {
-        outOfTime = true;
+      if (deadline_.expired()) {
+        outOfTime_ = true;
         failure.conclusive = false;
         break;
       }
-      auto model = std::make_unique<TwillSmtModel>(work, ii, latency, modelOptions);
+      auto model = std::make_unique<TwillSmtModel>(work_, ii, latency, modelOptions_);
       SmtQuery query;
-      query.families = options.families;
-      query.timeLimitSeconds = std::min(options.smtTimeLimitSeconds, deadline.remainingSeconds());
+      query.families = options_.families;
+      query.timeLimitSeconds = std::min(options_.smtTimeLimitSeconds, deadline_.remainingSeconds());
       query.wantCore = true;
       SmtAnswer answer = model->check(query);
       const bool latencyTooShort = answer.verdict == SmtVerdict::kUnsat && answer.core.empty();
       TwillAttempt attempt = detail::smtAttempt("smt", ii, latency, answer,
                                                 latencyTooShort ? "L alone is too short" : "");
-      record(solution, std::move(attempt), options);
+      record(solution_, std::move(attempt), options_);
       if (answer.verdict == SmtVerdict::kSat) {
-        found = Found{ii, latency, *answer.schedule, std::move(model)};
-        break;
+        found_ = Found{ii, latency, *answer.schedule, std::move(model)};
+        return true;
       }
       if (answer.verdict != SmtVerdict::kUnsat) failure.conclusive = false;
     }
-    if (!found) {
-      conclusive = conclusive && failure.conclusive;
-      failures.push_back(failure);
-    }
+    conclusive_ = conclusive_ && failure.conclusive;
+    failures_.push_back(failure);
+    return true;
   }
 
-  if (!found) {
-    solution.status = (outOfTime || !conclusive) ? ModelStatus::kTimeout : ModelStatus::kInfeasible;
-    if (outOfTime) {
-      solution.message = fmt::format(
+  // No satisfiable (II, L): a timeout, or infeasible with the families that block it.
+  void explainNoSolution() {
+    solution_.status =
+        (outOfTime_ || !conclusive_) ? ModelStatus::kTimeout : ModelStatus::kInfeasible;
+    if (outOfTime_) {
+      solution_.message = fmt::format(
           "total time limit {}s reached before a satisfiable (II, L); "
           "raise time_limit",
-          options.totalTimeLimitSeconds.value_or(0.0));
+          options_.totalTimeLimitSeconds.value_or(0.0));
     } else {
-      solution.message =
-          fmt::format("no modulo schedule with a warp assignment for II in [{}, {}]{}; {}", first,
-                      last, conclusive ? "" : " (some checks timed out: raise smt_time_limit)",
-                      minimalBlockers(work, failures, options, solution.attempts));
+      solution_.message = fmt::format(
+          "no modulo schedule with a warp assignment for II in [{}, {}]{}; {}", firstIi_, lastIi_,
+          conclusive_ ? "" : " (some checks timed out: raise smt_time_limit)",
+          minimalBlockers(work_, failures_, options_, solution_.attempts));
     }
-    return done();
   }
 
-  minimizeAssignment(work, *found, options, deadline, solution);
-  const Schedule& schedule = found->schedule;
-  solution.iiProvenMinimal = conclusive;
-  solution.roles = warpRoles(graph, machine, schedule);
-  solution.warpsUsed = detail::countWarpsUsed(schedule);
-  solution.crossWarpEdges = detail::countCrossWarpEdges(graph, schedule);
-  if (options.explain) {
-    const detail::ExplainContext context{work,     found->ii,      found->latency, *found->model,
-                                         schedule, solution.roles, failures,       options};
-    solution.explanation = detail::explain(context, solution.attempts);
+  // The found (II, L): warps and cross-warp edges minimized, roles, the explanation, the schedule
+  // mapped back to raw cycles and verified against the raw problem, and the status.
+  void finishSolution() {
+    const Graph& graph = *work_.graph;
+    minimizeAssignment(work_, *found_, options_, deadline_, solution_);
+    const Schedule& schedule = found_->schedule;
+    solution_.iiProvenMinimal = conclusive_;
+    solution_.roles = warpRoles(graph, *work_.machine, schedule);
+    solution_.warpsUsed = detail::countWarpsUsed(schedule);
+    solution_.crossWarpEdges = detail::countCrossWarpEdges(graph, schedule);
+    if (options_.explain) {
+      const detail::ExplainContext context{work_,          found_->ii, found_->latency,
+                                           *found_->model, schedule,   solution_.roles,
+                                           failures_,      options_};
+      solution_.explanation = detail::explain(context, solution_.attempts);
+    }
+
+    if (normalized_) {
+      solution_.normalizedSchedule = schedule;
+      solution_.schedule = toRawSchedule(*normalized_, schedule);
+    } else {
+      solution_.schedule = schedule;
+    }
+    solution_.ii = solution_.schedule->ii;
+    solution_.latency = scheduleLatency(*problem_.graph, solution_.schedule->start);
+    solution_.stages =
+        static_cast<std::int32_t>((*solution_.latency + *solution_.ii - 1) / *solution_.ii);
+    solution_.buffers = bufferUsage(*problem_.graph, *solution_.schedule);
+    solution_.verification = verify(problem_, *solution_.schedule);
+    if (!solution_.verification->ok()) {
+      solution_.call = CallStatus::kError;
+      solution_.message = "the Twill schedule fails verification (model and verifier disagree): " +
+                          solution_.verification->summary();
+      return;
+    }
+    const bool optimal = solution_.iiProvenMinimal && !normalized_;
+    solution_.status = optimal ? ModelStatus::kOptimal : ModelStatus::kFeasible;
+    if (!solution_.iiProvenMinimal) {
+      solution_.message = "II not proven minimal: a check at a smaller II timed out";
+    } else if (normalized_) {
+      solution_.message =
+          fmt::format("II minimal in normalized units (1 unit = {} cycles)", solution_.timeUnit);
+    }
   }
 
-  if (normalized) {
-    solution.normalizedSchedule = schedule;
-    solution.schedule = toRawSchedule(*normalized, schedule);
-  } else {
-    solution.schedule = schedule;
-  }
-  solution.ii = solution.schedule->ii;
-  solution.latency = detail::scheduleLatency(*problem.graph, solution.schedule->start);
-  solution.stages =
-      static_cast<std::int32_t>((*solution.latency + *solution.ii - 1) / *solution.ii);
-  solution.buffers = bufferUsage(*problem.graph, *solution.schedule);
-  solution.verification = verify(problem, *solution.schedule);
-  if (!solution.verification->ok()) {
-    solution.call = CallStatus::kError;
-    solution.message = "the Twill schedule fails verification (model and verifier disagree): " +
-                       solution.verification->summary();
-    return done();
-  }
-  const bool optimal = solution.iiProvenMinimal && !normalized;
-  solution.status = optimal ? ModelStatus::kOptimal : ModelStatus::kFeasible;
-  if (!solution.iiProvenMinimal) {
-    solution.message = "II not proven minimal: a check at a smaller II timed out";
-  } else if (normalized) {
-    solution.message =
-        fmt::format("II minimal in normalized units (1 unit = {} cycles)", solution.timeUnit);
-  }
-  return done();
+  const Problem& input_;
+  const TwillOptions& options_;
+  const std::chrono::steady_clock::time_point begin_;
+  const Deadline deadline_;
+  TwillSolution solution_;
+  Problem problem_;  // as asked, raw cycles
+  Problem work_;     // as solved: normalized when the costs are large
+  std::optional<NormalizedProblem> normalized_;
+  std::int32_t firstIi_ = 1;
+  std::int32_t lastIi_ = 1;
+  detail::SmtModelOptions modelOptions_;
+  std::vector<IiFailure> failures_;
+  std::optional<Found> found_;
+  bool conclusive_ = true;  // every II below the current one failed conclusively
+  bool outOfTime_ = false;
+};
+
+}  // namespace
+
+TwillSolution solveTwill(const Problem& input, const TwillOptions& options) {
+  return TwillSearch(input, options).run();
 }
 
 TwillCheck checkTwill(const Problem& problem, std::int32_t ii, Cycle latency,

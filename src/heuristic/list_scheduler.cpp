@@ -11,18 +11,19 @@
 // - The priority is height (longest path to the end, delays and durations included) by default;
 //   ALAP, mobility and a caller's key are options (ListSchedulerOptions).
 //
-// Costs: O((V + E) log V) for the ready heap, plus the slot searches, which skip full cycles
-// through the resource timeline's union-find (resource_timeline.hpp).
+// The placement loop is the one the modulo list scheduler runs on a modulo reservation table
+// (list_placement.hpp). Costs: O((V + E) log V) for the ready heap, plus the slot searches, which
+// skip full cycles through the resource timeline's union-find (resource_timeline.hpp).
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
 
+#include "list_placement.hpp"
 #include "priorities.hpp"
 #include "resource_timeline.hpp"
 
@@ -109,11 +110,10 @@ Expected<Schedule> listSchedule(const Problem& problem, const ListSchedulerOptio
     }
   }
 
-  // Rank 0 goes first. Height gives ALAP too (ALAP = critical path - height); ASAP only matters
-  // for mobility.
+  // Height gives ALAP too (ALAP = critical path - height); ASAP only matters for mobility.
   std::vector<OpId> order;
   {
-    auto height = detail::heightsToEnd(graph, *topo, std::nullopt);
+    auto height = heightsToEnd(graph, *topo);
     if (!height) return Error{"list scheduling: " + height.error()};
     const bool needsAsap =
         options.priority == ListPriority::kMobility || options.tieBreak == ListPriority::kMobility;
@@ -129,51 +129,23 @@ Expected<Schedule> listSchedule(const Problem& problem, const ListSchedulerOptio
         priorityKeys(options.priority, options, *height, asap, successors, criticalPath),
         priorityKeys(options.tieBreak, options, *height, asap, successors, criticalPath));
   }
-  std::vector<std::int32_t> rank(static_cast<std::size_t>(opCount));
-  for (std::size_t k = 0; k < order.size(); ++k) rank[order[k]] = static_cast<std::int32_t>(k);
-
-  std::vector<std::int32_t> pendingPredecessors(static_cast<std::size_t>(opCount), 0);
-  const auto& distances = graph.edgeDistances();
-  const auto& targets = graph.edgeTargets();
-  const auto& delays = graph.edgeDelays();
-  for (EdgeId e = 0; e < graph.numEdges(); ++e) {
-    if (distances[e] == 0) ++pendingPredecessors[targets[e]];
-  }
-  std::vector<Cycle> ready = options.releaseTime.empty()
-                                 ? std::vector<Cycle>(static_cast<std::size_t>(opCount), 0)
-                                 : options.releaseTime;
-
-  // The eligible ops as a binary min-heap of ranks.
-  std::vector<std::int32_t> eligible;
-  eligible.reserve(static_cast<std::size_t>(opCount));
-  for (OpId op = 0; op < opCount; ++op) {
-    if (pendingPredecessors[op] == 0) eligible.push_back(rank[op]);
-  }
-  std::make_heap(eligible.begin(), eligible.end(), std::greater<>());
 
   detail::ResourceTimeline timeline(machine);
   Schedule schedule;
   schedule.start.assign(static_cast<std::size_t>(opCount), 0);
-  while (!eligible.empty()) {
-    std::pop_heap(eligible.begin(), eligible.end(), std::greater<>());
-    const OpId op = order[eligible.back()];
-    eligible.pop_back();
-    const auto opRuns = runs.runsOf(op);
-    const Cycle start = timeline.earliestFit(opRuns, ready[op]);
-    if (auto reserved = timeline.reserve(opRuns, start); !reserved) {
-      return Error{reserved.error()};
-    }
-    schedule.start[op] = start;
-    for (EdgeId e : graph.outEdges(op)) {
-      if (distances[e] != 0) continue;
-      const OpId next = targets[e];
-      ready[next] = std::max(ready[next], start + delays[e]);
-      if (--pendingPredecessors[next] == 0) {
-        eligible.push_back(rank[next]);
-        std::push_heap(eligible.begin(), eligible.end(), std::greater<>());
-      }
-    }
-  }
+  std::optional<std::string> failure;
+  detail::ListPlacement placement(graph, std::move(order));
+  placement.run(std::nullopt, options.releaseTime, schedule.start,
+                [&](OpId op, Cycle earliest) -> std::optional<Cycle> {
+                  const auto opRuns = runs.runsOf(op);
+                  const Cycle start = timeline.earliestFit(opRuns, earliest);
+                  if (auto reserved = timeline.reserve(opRuns, start); !reserved) {
+                    failure = reserved.error();
+                    return std::nullopt;
+                  }
+                  return start;
+                });
+  if (failure) return Error{*failure};
   return schedule;
 }
 

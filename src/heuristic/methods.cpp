@@ -73,10 +73,7 @@ Result runList(const Problem& problem, const ListSchedulerOptions& listOptions, 
   Result result;
   result.objectiveName = "latency";
 
-  Cycle latency = 0;
-  for (OpId op = 0; op < graph.numOps(); ++op) {
-    latency = std::max(latency, schedule->start[op] + graph.duration(op));
-  }
+  const Cycle latency = scheduleLatency(graph, schedule->start);
   // Lower bounds: the critical path, and per limited resource its total reserved unit-cycles
   // over its capacity (all of which must fit in [0, latency)), which is ResMII's formula.
   const auto topo = topologicalOrder(graph);

@@ -18,42 +18,6 @@ namespace gaus::io {
 
 namespace {
 
-// One op on a cycle of distance-0 edges, found like Kahn's algorithm: the ops it cannot order
-// each have a predecessor among themselves, so walking predecessors must repeat an op.
-OpId opOnZeroDistanceCycle(const Graph& graph) {
-  const OpId opCount = graph.numOps();
-  std::vector<std::int32_t> inDegree(static_cast<std::size_t>(opCount), 0);
-  for (EdgeId e = 0; e < graph.numEdges(); ++e) {
-    if (graph.edgeDistance(e) == 0) ++inDegree[graph.edgeTarget(e)];
-  }
-  std::vector<OpId> ready;
-  for (OpId op = 0; op < opCount; ++op) {
-    if (inDegree[op] == 0) ready.push_back(op);
-  }
-  for (std::size_t head = 0; head < ready.size(); ++head) {
-    for (EdgeId e : graph.outEdges(ready[head])) {
-      if (graph.edgeDistance(e) == 0 && --inDegree[graph.edgeTarget(e)] == 0) {
-        ready.push_back(graph.edgeTarget(e));
-      }
-    }
-  }
-  OpId op = 0;
-  while (op < opCount && inDegree[op] == 0) ++op;
-  if (op == opCount) return 0;
-  std::vector<std::uint8_t> seen(static_cast<std::size_t>(opCount), 0);
-  while (seen[op] == 0) {
-    seen[op] = 1;
-    for (EdgeId e : graph.inEdges(op)) {
-      const OpId source = graph.edgeSource(e);
-      if (graph.edgeDistance(e) == 0 && inDegree[source] > 0) {
-        op = source;
-        break;
-      }
-    }
-  }
-  return op;
-}
-
 // The first op whose name an earlier op already has, with that earlier op. Open addressing over
 // op ids with a hash tag per slot: no allocation per name, and a name is compared only when the
 // tags agree (std::unordered_map took three times as long on 10^6 names).
@@ -106,7 +70,9 @@ Instance finishInstance(GraphBuilder&& builder, Machine machine, std::string nam
   if (built->numOps() == 0) throw InputError(0, expectedFound("at least one op", "none"));
   const auto order = topologicalOrder(*built);
   if (!order) {
-    throw InputError(lineOf(opOnZeroDistanceCycle(*built)), order.error());
+    // The line of the op at which the walk around the cycle closed (the last op the message
+    // names before it repeats the first).
+    throw InputError(lineOf(zeroDistanceCycle(*built).back()), order.error());
   }
 
   Instance instance;

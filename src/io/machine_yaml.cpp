@@ -32,7 +32,8 @@ std::string namedEntry(const JsonValue& entry, std::string_view what) {
 Machine machineFromJson(const JsonValue& value, std::string_view defaultName) {
   asObject(value, "the machine");
   checkKeys(value,
-            {"name", "resources", "memories", "warps", "register_limit", "variable_latency_warp"},
+            {"name", "resources", "memories", "warps", "register_limit", "register_file",
+             "variable_latency_warp"},
             "the machine");
   Machine machine;
   const JsonValue* name = value.find("name");
@@ -75,6 +76,9 @@ Machine machineFromJson(const JsonValue& value, std::string_view defaultName) {
   }
   if (const JsonValue* limit = value.find("register_limit"); limit != nullptr && !limit->isNull()) {
     machine.registerLimit = asNonNegativeInt32(*limit, "register limit");
+  }
+  if (const JsonValue* file = value.find("register_file"); file != nullptr && !file->isNull()) {
+    machine.registerFile = asNonNegativeInt32(*file, "register file size");
   }
   if (const JsonValue* warp = value.find("variable_latency_warp");
       warp != nullptr && !warp->isNull()) {

@@ -60,6 +60,10 @@ std::string machineFlow(const Machine& machine) {
     appendKey(out, "register_limit", false);
     appendJsonInteger(out, *machine.registerLimit);
   }
+  if (machine.registerFile) {
+    appendKey(out, "register_file", false);
+    appendJsonInteger(out, *machine.registerFile);
+  }
   if (machine.variableLatencyWarp) {
     appendKey(out, "variable_latency_warp", false);
     appendJsonInteger(out, *machine.variableLatencyWarp);

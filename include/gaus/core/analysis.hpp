@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -12,20 +13,42 @@
 
 namespace gaus {
 
-// Topological order of the ops over the edges of distance 0 (Kahn's algorithm; among ready ops
-// the smallest id goes first, so the order is deterministic). A cycle of distance-0 edges is an
-// error whose message names the ops on one such cycle.
-Expected<std::vector<OpId>> topologicalOrder(const Graph& graph);
+// Which ready op Kahn's algorithm takes next; both orders are deterministic.
+enum class ReadyOrder {
+  kFirstReady,  // first come, first served: the sources in id order, then each op as it is freed
+  kSmallestId,  // the smallest id among the ready ops (a heap: O(V log V) more)
+};
+
+// Topological order of the ops over the edges of distance 0 (Kahn's algorithm). A cycle of
+// distance-0 edges is an error whose message names the ops on one such cycle.
+Expected<std::vector<OpId>> topologicalOrder(const Graph& graph,
+                                             ReadyOrder readyOrder = ReadyOrder::kFirstReady);
+
+// The ops of the cycle of distance-0 edges that topologicalOrder's error names, in edge order
+// (u -> next): empty when the distance-0 edges are acyclic.
+std::vector<OpId> zeroDistanceCycle(const Graph& graph);
 
 // Earliest start of every op over the distance-0 edges (sources start at 0).
 std::vector<Cycle> asapTimes(const Graph& graph, const std::vector<OpId>& topoOrder);
 
-// Latest start of every op such that it and all its successors complete by `horizon`. Fails when
-// the horizon is shorter than the critical path (naming the critical path length).
+// Longest path from each op to the end of the schedule, the op's own duration included:
+// height(op) = max(duration(op), max over out-edges e of delay(e) - distance(e) * ii +
+// height(target)).
+// - Without `ii`: distance-0 edges only, one pass in reverse topological order.
+// - With `ii`: every edge (Rau's HeightR for iterative modulo scheduling), by passes in reverse
+//   topological order until nothing changes; a pass that still changes after |V| passes means a
+//   positive cycle, i.e. `ii` is below RecMII, which is reported as an error.
+// The latest start at horizon D is D - height: alapTimes below, and the exact engine's windows.
+Expected<std::vector<Cycle>> heightsToEnd(const Graph& graph, const std::vector<OpId>& topoOrder,
+                                          std::optional<std::int64_t> ii = std::nullopt);
+
+// Latest start of every op such that it and all its successors complete by `horizon`
+// (D - height over the distance-0 edges). Fails when the horizon is shorter than the critical
+// path (naming the critical path length).
 Expected<std::vector<Cycle>> alapTimes(const Graph& graph, const std::vector<OpId>& topoOrder,
                                        Cycle horizon);
 
-// Length of the longest path: max over ops of asap + duration.
+// Length of the longest path: the latency of the ASAP schedule.
 Cycle criticalPathLength(const Graph& graph, const std::vector<Cycle>& asap);
 
 // The ops of one longest path, from a source to the op that completes last.
@@ -74,6 +97,14 @@ bool recurrencesAllowIi(const Graph& graph, std::int64_t ii);
 // Earliest start times at a given II over all edges (weights delay - distance * ii), by
 // Bellman-Ford style relaxation. Fails when `ii` is below RecMII (a positive cycle).
 Expected<std::vector<Cycle>> moduloAsapTimes(const Graph& graph, std::int64_t ii);
+
+// The smallest II at which `oneIteration` (the starts of one iteration, legal on its own: it
+// meets the distance-0 edges and the resources), repeated every II cycles, is a legal modulo
+// schedule in which iterations do not overlap: II >= its latency (its reservations then lie in
+// [0, L) and never meet modulo II) and II >= ceil((t(u) + delay - t(v)) / distance) on every
+// loop-carried edge u -> v. At least 1. The last-resort II of modulo schedulers (iterative modulo
+// scheduling's fallback, the upper end of the exact II search).
+Cycle nonOverlappedIi(const Graph& graph, std::span<const Cycle> oneIteration);
 
 // All the above in one summary for `gaus info`.
 struct GraphSummary {

@@ -36,6 +36,9 @@ class Machine {
   std::int32_t warps = 1;                           // warps (warp groups) available to a kernel
   std::optional<std::int32_t> registerLimit;        // per warp; unset: unchecked
   std::optional<std::int32_t> variableLatencyWarp;  // W_vl; unset: no isolation required
+  // 32-bit registers of the SM that the warps share (65,536 on Hopper and Blackwell); code
+  // generation checks the per-role register split (setmaxnreg) against it. Unset: unknown.
+  std::optional<std::int64_t> registerFile;
 
   std::optional<ResourceId> findResource(std::string_view resourceName) const;
   std::optional<MemoryId> findMemory(std::string_view memoryName) const;

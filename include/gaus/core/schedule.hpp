@@ -2,6 +2,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,15 @@ struct ScheduleMetrics {
   double peakLiveMemory = 0.0;
   // Peak summed footprint per memory kind of the machine, same liveness.
   std::vector<std::int64_t> peakMemoryFootprint;
+  // With warps: per warp of the machine, the peak summed `regs` of the values live on it (an op
+  // on several warps holds its registers on each), same liveness. Empty without warps.
+  std::vector<std::int64_t> peakRegistersPerWarp;
 };
+
+// L = max over ops of start + duration (0 for a graph without ops), duration = max(latency,
+// reservation length) (contributing.md): the length of one iteration, which every module measures
+// with this one function. `start` holds one start per op.
+Cycle scheduleLatency(const Graph& graph, std::span<const Cycle> start);
 
 // Computes the metrics of a schedule whose shape matches the graph (one start per op). It does
 // not judge legality; verify() does.

@@ -54,7 +54,7 @@ struct ModuloMilpOptions {
   double timeIndexedWindowFactor = 2.0;
   bool useWindows = true;  // bound each op's start from ASAP/ALAP at the current II
   // Stage/residue form: link the residues of ops of one recurrence whose start difference it
-  // confines to fewer than II values (modulo_milp.cpp, residueLinks).
+  // confines to fewer than II values (residue_links.hpp).
   bool linkResidues = true;
   bool useStart = true;  // a heuristic schedule as CBC's first incumbent and bound on L
   StartHeuristic startHeuristic = StartHeuristic::kBest;
@@ -101,7 +101,7 @@ struct ModuloSearchOptions {
   // Search from II = 1 instead of MII (values below MII are infeasible; tests compare the two).
   bool startFromOne = false;
   // Largest II tried. Unset: the length of a non-overlapped schedule (one iteration after the
-  // other, always modulo-feasible), see nonOverlappedIi().
+  // other, always modulo-feasible), see serialNonOverlappedIi().
   std::optional<std::int32_t> maxIi;
   std::optional<double> totalTimeLimitSeconds;
   NormalizationOptions normalization;
@@ -110,9 +110,10 @@ struct ModuloSearchOptions {
   std::function<void(std::string_view)> progress;
 };
 
-// A II at which one iteration fits without overlapping the next: every reservation, delay and
-// loop-carried edge is met by a serial schedule. Upper bound of the II search.
-std::int32_t nonOverlappedIi(const Graph& graph);
+// Upper bound of the II search: core's nonOverlappedIi of the serial schedule (ops one at a time
+// in topological order, each once its predecessors' delays have passed), at which one iteration
+// runs alone; capped at kMaxInputValue. It needs no heuristic and holds on any machine.
+std::int32_t serialNonOverlappedIi(const Graph& graph);
 
 // Tries II = MII (or 1), MII + 1, ... and returns the first II with a schedule, at its minimal L.
 // Status kOptimal when every smaller II was proven infeasible (or is below MII) and L is proven

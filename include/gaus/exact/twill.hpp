@@ -93,7 +93,7 @@ struct TwillOptions {
   ModuloMilpOptions milp;             // phase 1 (its time limit is per II)
   double smtTimeLimitSeconds = 60.0;  // per (II, L) satisfiability check
   std::optional<double> totalTimeLimitSeconds;
-  std::optional<std::int32_t> maxIi;  // unset: nonOverlappedIi() of the graph
+  std::optional<std::int32_t> maxIi;  // unset: serialNonOverlappedIi() of the graph
   std::optional<std::int32_t> warps;  // overrides the machine's warp count
   // Stages beyond the MILP's that the inner loop may try at one II. 0 is Algorithm 1 of the
   // paper (L grows while ceil(L / II) is unchanged).

@@ -48,11 +48,11 @@ struct ImsOptions {
 // The default bound is the II of the non-overlapped schedule: one iteration list-scheduled
 // (latency L), the next one started once it has finished and its loop-carried edges allow,
 // i.e. II_no = max(L, max over loop-carried edges u -> v of ceil((t(u) + delay - t(v)) /
-// distance)). That schedule is legal at every II >= II_no (one iteration's reservations lie in
-// [0, L), so they never meet modulo II), so when the budget runs out at every II up to II_no the
-// result is that schedule at II_no: the call always ends, and with a schedule. With a fixed II or
-// a smaller max II the search may end without one (kTimeout, saying what to raise). A resource of
-// capacity 0 that an op needs, or a distance-0 cycle, is kInfeasible at once.
+// distance)) (core's nonOverlappedIi). That schedule is legal at every II >= II_no (one iteration's
+// reservations lie in [0, L), so they never meet modulo II), so when the budget runs out at every
+// II up to II_no the result is that schedule at II_no: the call always ends, and with a schedule.
+// With a fixed II or a smaller max II the search may end without one (kTimeout, saying what to
+// raise). A resource of capacity 0 that an op needs, or a distance-0 cycle, is kInfeasible at once.
 //
 // The time limit and `context`'s cancel flag are checked between steps; when either stops the
 // search, the result is kTimeout with the non-overlapped schedule when it applies.

@@ -172,3 +172,75 @@ TEST_CASE("graph summary counts depth in ops and components", "[core][analysis]"
   CHECK(summary->weakComponents == 1);
   CHECK(summary->loopCarriedEdges == 0);
 }
+
+TEST_CASE("heights: D - height is ALAP, with an II loop-carried edges count, below RecMII fails",
+          "[core][analysis]") {
+  // Chain of four: heights 7, 6, 4, 1 (each op's latency plus the path after it), and at D = 9
+  // ALAP = 9 - height = {2, 3, 5, 8}, the hand computation of the first test case.
+  const auto chain = test::chainOfFour();
+  const auto chainOrder = topologicalOrder(*chain.graph);
+  REQUIRE(chainOrder.ok());
+  const auto chainHeights = heightsToEnd(*chain.graph, *chainOrder);
+  REQUIRE(chainHeights.ok());
+  CHECK(*chainHeights == std::vector<Cycle>{7, 6, 4, 1});
+  // Toy FA at II 2: O -> O (delay 1, distance 1) weighs 1 - 2 < 0 and adds nothing, so the
+  // heights are those of S -> P -> O: 3, 2, 1. At II 0 the self edge weighs 1 per lap: no height.
+  const auto toy = test::toyFlashAttention();
+  const auto toyOrder = topologicalOrder(*toy.graph);
+  REQUIRE(toyOrder.ok());
+  const auto atTwo = heightsToEnd(*toy.graph, *toyOrder, 2);
+  REQUIRE(atTwo.ok());
+  CHECK(*atTwo == std::vector<Cycle>{3, 2, 1});
+  CHECK_FALSE(heightsToEnd(*toy.graph, *toyOrder, 0).ok());
+}
+
+TEST_CASE("topological order: first ready first, or smallest ready id first", "[core][analysis]") {
+  // Sources 1 and 2, edge 1 -> 0: first come is [1, 2, 0] (0 is freed after 2 was queued),
+  // smallest id is [1, 0, 2] (once 1 is taken, 0 is the smallest ready id).
+  GraphBuilder builder;
+  builder.addOp("a", 1);
+  builder.addOp("b", 1);
+  builder.addOp("c", 1);
+  builder.addEdge(1, 0);
+  auto graph = std::move(builder).build();
+  REQUIRE(graph.ok());
+  CHECK(*topologicalOrder(*graph) == std::vector<OpId>{1, 2, 0});
+  CHECK(*topologicalOrder(*graph, ReadyOrder::kSmallestId) == std::vector<OpId>{1, 0, 2});
+  CHECK(zeroDistanceCycle(*graph).empty());
+}
+
+TEST_CASE("zeroDistanceCycle lists the cycle topologicalOrder names, in edge order",
+          "[core][analysis]") {
+  // a -> b -> c -> b: the walk from b (the smallest op left unordered) closes at b; the cycle in
+  // edge order from c is c -> b, the message's "c -> b -> c".
+  GraphBuilder builder;
+  builder.addOp("a", 1);
+  builder.addOp("b", 1);
+  builder.addOp("c", 1);
+  builder.addEdge(0, 1);
+  builder.addEdge(1, 2);
+  builder.addEdge(2, 1);
+  auto graph = std::move(builder).build();
+  REQUIRE(graph.ok());
+  CHECK(zeroDistanceCycle(*graph) == std::vector<OpId>{2, 1});
+  CHECK_THAT(topologicalOrder(*graph).error(), Catch::Contains("c -> b -> c"));
+}
+
+TEST_CASE("nonOverlappedIi: one iteration's latency, or what a loop-carried edge needs",
+          "[core][analysis]") {
+  // Toy FA serialized as S:0, P:1, O:2: latency 3; O -> O needs (2 + 1 - 2) / 1 = 1. II 3.
+  const auto toy = test::toyFlashAttention();
+  CHECK(nonOverlappedIi(*toy.graph, std::vector<Cycle>{0, 1, 2}) == 3);
+  // a (latency 1) at 0 and b (latency 1) at 1 with b -> a of delay 9, distance 2: latency 2, but
+  // the edge needs ceil((1 + 9 - 0) / 2) = 5.
+  GraphBuilder builder;
+  builder.addOp("a", 1);
+  builder.addOp("b", 1);
+  builder.addEdge(0, 1);
+  builder.addEdge(1, 0, 9, 2);
+  auto graph = std::move(builder).build();
+  REQUIRE(graph.ok());
+  CHECK(nonOverlappedIi(*graph, std::vector<Cycle>{0, 1}) == 5);
+  // No ops: at least 1.
+  CHECK(nonOverlappedIi(Graph{}, std::vector<Cycle>{}) == 1);
+}

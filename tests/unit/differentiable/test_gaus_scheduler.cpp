@@ -6,13 +6,13 @@
 
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/random_graph.hpp>
+#include <gaus/core/stage_objective.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/differentiable/gaus_scheduler.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
 
 #include "legalization.hpp"
-#include "schedule_objective.hpp"
 #include "scheduler_fixtures.hpp"
 #include "torch_catch.hpp"
 #include "toy_graphs.hpp"
@@ -111,7 +111,7 @@ TEST_CASE("gaus A and B at a horizon: verified, within the horizon, no worse tha
       CHECK(latencyOf(instance, *result.schedule) <= horizon);
       const double startObjective =
           std::string(formulation) == "A"
-              ? differentiable::stageObjective(*instance.graph, *list, 0.01)
+              ? stageObjective(*instance.graph, *list, 0.01)
               : computeMetrics(*instance.graph, *instance.machine, *list).peakLiveMemory;
       CHECK(*result.objective <= startObjective);
     }

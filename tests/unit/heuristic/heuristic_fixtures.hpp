@@ -39,11 +39,7 @@ inline Machine aluMulMachine() {
 }
 
 inline Cycle latencyOf(const Graph& graph, const Schedule& schedule) {
-  Cycle latency = 0;
-  for (OpId op = 0; op < graph.numOps(); ++op) {
-    latency = std::max(latency, schedule.start[op] + graph.duration(op));
-  }
-  return latency;
+  return scheduleLatency(graph, schedule.start);
 }
 
 // One op x on resource NONE of capacity 0, with a self-edge of distance 1: no schedule exists at

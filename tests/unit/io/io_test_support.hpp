@@ -14,6 +14,7 @@
 #include <gaus/core/instance.hpp>
 #include <gaus/io/io.hpp>
 
+#include "temp_folder.hpp"
 #include "test_support.hpp"
 
 namespace gaus::test {
@@ -81,42 +82,5 @@ Instance oneOpInstance(Adjust&& adjust) {
   instance.machine = std::make_shared<const Machine>();
   return instance;
 }
-
-// A fresh folder under the system's temporary folder, removed with everything in it.
-class TempFolder {
- public:
-  TempFolder() {
-    static std::atomic<int> counter{0};
-    path_ = std::filesystem::temp_directory_path() /
-            fmt::format("gaus_io_test_{}_{}", ::getpid(), counter++);
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~TempFolder() {
-    std::error_code error;
-    std::filesystem::remove_all(path_, error);
-  }
-  TempFolder(const TempFolder&) = delete;
-  TempFolder& operator=(const TempFolder&) = delete;
-
-  const std::filesystem::path& path() const { return path_; }
-  std::filesystem::path file(const std::string& name) const { return path_ / name; }
-  std::filesystem::path write(const std::string& name, const std::string& content) const {
-    std::ofstream(path_ / name, std::ios::binary) << content;
-    return path_ / name;
-  }
-  // Names of everything in the folder, sorted.
-  std::vector<std::string> entries() const {
-    std::vector<std::string> names;
-    for (const auto& entry : std::filesystem::directory_iterator(path_)) {
-      names.push_back(entry.path().filename().string());
-    }
-    std::sort(names.begin(), names.end());
-    return names;
-  }
-
- private:
-  std::filesystem::path path_;
-};
 
 }  // namespace gaus::test

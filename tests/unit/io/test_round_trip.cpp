@@ -40,6 +40,7 @@ Instance richRandomInstance(std::int32_t ops, std::uint64_t seed) {
   machine.memories = {Memory{"smem", 232448}, Memory{"tmem", 262144}};
   machine.warps = 4;
   machine.registerLimit = 240;
+  machine.registerFile = 65536;
   machine.variableLatencyWarp = 0;
 
   std::mt19937_64 rng(seed);

@@ -1,12 +1,14 @@
-#include "schedule_objective.hpp"
-
 #include <algorithm>
+#include <cmath>
 #include <map>
 
-namespace gaus::differentiable {
+#include <gaus/core/stage_objective.hpp>
+
+namespace gaus {
 
 StageFigures stageFigures(const Graph& graph, const Schedule& schedule) {
   StageFigures figures;
+  // Keyed by stage: a schedule may use any start, not only 0..D-1 (a candidate past its horizon).
   std::map<Cycle, double> weightOfStage;
   for (OpId op = 0; op < graph.numOps(); ++op) {
     if (graph.weight(op) != 0.0) weightOfStage[schedule.start[op]] += graph.weight(op);
@@ -16,6 +18,7 @@ StageFigures stageFigures(const Graph& graph, const Schedule& schedule) {
   }
   for (EdgeId e = 0; e < graph.numEdges(); ++e) {
     if (graph.edgeDistance(e) != 0 || graph.edgeComm(e) == 0.0) continue;
+    // A legal schedule has s_v >= s_u on every distance-0 edge; an illegal one crosses nothing.
     const Cycle crossed = std::max<Cycle>(
         0, schedule.start[graph.edgeTarget(e)] - schedule.start[graph.edgeSource(e)]);
     figures.communication += graph.edgeComm(e) * static_cast<double>(crossed);
@@ -28,4 +31,22 @@ double stageObjective(const Graph& graph, const Schedule& schedule, double alpha
   return figures.peakStageWeight + alpha * figures.communication;
 }
 
-}  // namespace gaus::differentiable
+double gsScheduleObjective(const StageFigures& figures, double ratio) {
+  return ratio * figures.peakStageWeight + figures.communication;
+}
+
+double peakStageWeightLowerBound(const Graph& graph, Cycle stages) {
+  double total = 0.0;
+  double largest = 0.0;
+  bool integral = true;
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    const double weight = graph.weight(op);
+    total += weight;
+    largest = std::max(largest, weight);
+    integral = integral && weight == std::floor(weight);
+  }
+  const double share = total / static_cast<double>(std::max<Cycle>(stages, 1));
+  return std::max(integral ? std::ceil(share) : share, largest);
+}
+
+}  // namespace gaus

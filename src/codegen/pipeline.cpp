@@ -1,0 +1,173 @@
+// Pipeline expansion (pipeline.hpp; docs/codegen.md): checks the schedule with the verifier,
+// then forms the roles, the rings and each role's program, and splits the registers. Stages
+// and the loop structure follow the modulo-schedule expansion of Rau ("Iterative Modulo
+// Scheduling", 1994): an op starting at cycle t belongs to stage floor(t / II); kernel
+// iteration k runs stage s of iteration k - s; a loop of N trips takes N + stages - 1 kernel
+// iterations, the first stages - 1 the prologue and the last stages - 1 the epilogue.
+
+#include <algorithm>
+#include <bit>
+
+#include <fmt/format.h>
+
+#include <gaus/codegen/pipeline.hpp>
+#include <gaus/codegen/protocol_runtime.hpp>
+#include <gaus/core/analysis.hpp>
+#include <gaus/core/verify.hpp>
+
+#include "identifiers.hpp"
+#include "pipeline_steps.hpp"
+
+namespace gaus::codegen {
+
+namespace {
+
+std::string describeMii(const Graph& graph, const Machine& machine, const ResMii& resMii,
+                        const RecMii& recMii) {
+  std::string res = fmt::format("ResMII {}", resMii.value);
+  if (resMii.binding) res += fmt::format(" ({})", machine.resources[*resMii.binding].name);
+  std::string rec = fmt::format("RecMII {}", recMii.value);
+  if (!recMii.bindingCycle.empty()) {
+    constexpr std::size_t kShown = 6;
+    std::string cycle;
+    for (std::size_t i = 0; i < recMii.bindingCycle.size() && i < kShown; ++i) {
+      cycle += (i == 0 ? "" : " -> ") + graph.opName(recMii.bindingCycle[i]);
+    }
+    if (recMii.bindingCycle.size() > kShown) cycle += " -> ...";
+    rec += fmt::format(" ({})", cycle);
+  }
+  const bool resBinds = resMii.value >= recMii.value;
+  return fmt::format("bound by {}; {}", resBinds ? res : rec, resBinds ? rec : res);
+}
+
+// A ring of `depth` slots holds `depth` copies of the value's footprint for the whole loop
+// (exact engine: MemoryModel::kBuffers). A schedule that keeps more in flight than a memory
+// holds (the exact engine's default model rules it out; heuristics do not model memory) is
+// refused, naming the rings.
+Status ringsFitMemories(const Pipeline& pipeline) {
+  for (const Memory& memory : pipeline.machine->memories) {
+    const std::int64_t bytes = ringBytes(pipeline, memory.name);
+    if (bytes <= memory.capacity) continue;
+    const auto id = pipeline.machine->findMemory(memory.name);
+    std::string rings;
+    for (const Ring& ring : pipeline.rings) {
+      for (const auto& print : ring.bytesPerSlot) {
+        if (print.memory == *id) {
+          rings += fmt::format("{}{} {} x {}", rings.empty() ? "" : ", ", ring.name, ring.slots,
+                               print.amount);
+        }
+      }
+    }
+    return Error{fmt::format(
+        "the rings of {} need {} bytes of {} ({}), more than its capacity {}: the schedule keeps "
+        "more iterations in flight than the memory holds (schedule with a memory model, e.g. "
+        "gaus twill, or a smaller II gap between producers and readers)",
+        pipeline.name, bytes, memory.name, rings, memory.capacity)};
+  }
+  return Done{};
+}
+
+}  // namespace
+
+std::int32_t PipelineRole::warpGroups() const {
+  return std::popcount(warps);
+}
+
+Expected<Pipeline> buildPipeline(const Instance& instance, const Schedule& schedule) {
+  if (!instance.graph || !instance.machine) return Error{"the instance has no graph or machine"};
+  const Graph& graph = *instance.graph;
+  if (!schedule.ii || *schedule.ii <= 0) {
+    return Error{fmt::format(
+        "the schedule of {} has no II: code generation needs a modulo schedule (gaus schedule "
+        "--kind modulo, or gaus twill)",
+        instance.name)};
+  }
+  const Problem problem =
+      instance.problem(schedule.warps ? ProblemKind::kModuloWarp : ProblemKind::kModulo);
+  if (const auto errors = problem.check(); !errors.empty()) return Error{errors.front()};
+  const VerificationReport report = verify(problem, schedule);
+  if (!report.ok()) {
+    return Error{fmt::format("the schedule does not verify against {} ({} violation(s)); first: {}",
+                             instance.name, report.totalViolations,
+                             report.violations.front().message)};
+  }
+
+  Pipeline pipeline;
+  pipeline.name = instance.name;
+  pipeline.identifier = detail::identifierFor(instance.name, "kernel_");
+  pipeline.graph = instance.graph;
+  pipeline.machine = instance.machine;
+  pipeline.schedule = schedule;
+  pipeline.ii = *schedule.ii;
+  pipeline.latency = report.metrics.latency;
+  Cycle lastStart = 0;
+  for (Cycle start : schedule.start) lastStart = std::max(lastStart, start);
+  // ceil(L / II), or one more when an op of duration 0 starts on the last cycle.
+  pipeline.stages = static_cast<std::int32_t>(std::max<Cycle>(
+      (pipeline.latency + pipeline.ii - 1) / pipeline.ii, lastStart / pipeline.ii + 1));
+
+  const ResMii resMii = computeResMii(graph, *instance.machine);
+  const RecMii recMii = computeRecMii(graph);
+  pipeline.resMii = resMii.value;
+  pipeline.recMii = recMii.value;
+  pipeline.mii = std::max(resMii.value, recMii.value);
+  pipeline.miiBound = describeMii(graph, *instance.machine, resMii, recMii);
+
+  const auto order = topologicalOrder(graph);
+  if (!order) return Error{order.error()};
+  pipeline.topologicalPosition.assign(static_cast<std::size_t>(graph.numOps()), 0);
+  for (std::size_t p = 0; p < order->size(); ++p) {
+    pipeline.topologicalPosition[(*order)[p]] = static_cast<std::int32_t>(p);
+  }
+  detail::IdentifierSet identifiers;
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    pipeline.opIdentifiers.push_back(identifiers.claim(graph.opName(op)));
+  }
+
+  if (const Status roles = detail::assignRoles(pipeline); !roles) return Error{roles.error()};
+  detail::buildRings(pipeline);
+  if (const Status fits = ringsFitMemories(pipeline); !fits) return Error{fits.error()};
+  detail::buildRolePrograms(pipeline);
+  if (const Status split = detail::splitRegisters(pipeline); !split) return Error{split.error()};
+  return pipeline;
+}
+
+std::int64_t ringBytes(const Pipeline& pipeline, std::string_view memory) {
+  const auto id = pipeline.machine->findMemory(memory);
+  if (!id) return 0;
+  std::int64_t total = 0;
+  for (const Ring& ring : pipeline.rings) {
+    for (const auto& print : ring.bytesPerSlot) {
+      if (print.memory == *id) total += print.amount * ring.slots;
+    }
+  }
+  return total;
+}
+
+std::vector<OpInstance> expandInstances(const Pipeline& pipeline, std::int64_t trips) {
+  const gaus_protocol::LoopBounds bounds = gaus_protocol::loopBounds(trips, pipeline.stages);
+  std::vector<OpInstance> instances;
+  for (std::size_t r = 0; r < pipeline.programs.size(); ++r) {
+    for (std::int64_t k = 0; k < bounds.epilogueEnd; ++k) {
+      const Section section = k < bounds.prologueEnd ? Section::kPrologue
+                              : k < bounds.steadyEnd ? Section::kSteadyState
+                                                     : Section::kEpilogue;
+      for (const OpBlock& block : pipeline.programs[r].blocks) {
+        const std::int64_t iteration = k - block.stage;
+        if (!gaus_protocol::inRange(iteration, trips)) continue;
+        OpInstance instance;
+        instance.op = block.op;
+        instance.iteration = iteration;
+        instance.kernelIteration = k;
+        instance.cycle = pipeline.schedule.start[block.op] + iteration * pipeline.ii;
+        instance.stage = block.stage;
+        instance.role = static_cast<std::int32_t>(r);
+        instance.section = section;
+        instances.push_back(instance);
+      }
+    }
+  }
+  return instances;
+}
+
+}  // namespace gaus::codegen
