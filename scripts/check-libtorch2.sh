@@ -104,15 +104,31 @@ fi
 # is loaded once, from the first folder that has it. LD_LIBRARY_PATH also covers the test
 # listing that catch_discover_tests runs during the build.
 export LD_LIBRARY_PATH="$nvidia_libs:$torch_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-say "configuring $build_dir"
-cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DGAUS_WERROR=ON \
+configure_log="$root/build/libtorch2-configure.log"
+say "configuring $build_dir (cmake's log: $configure_log)"
+# --fresh: a cache left by a configure against another LibTorch would otherwise keep its paths.
+# TORCH_LIBRARY and c10_LIBRARY: the package looks for libtorch.so and libc10.so on the system's
+# paths before its own folder, and would take Debian's 1.13 from /usr/lib (libtorch-dev).
+cmake --fresh -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DGAUS_WERROR=ON \
   -DCMAKE_PREFIX_PATH="$torch_prefix" \
   -DCMAKE_CUDA_COMPILER="$nvcc" -DCUDAToolkit_ROOT="$toolkit_root" \
   -DTORCH_CUDA_ARCH_LIST="$arch_list" -DCAFFE2_USE_CUDNN=OFF \
-  -DCMAKE_BUILD_RPATH="$nvidia_libs:$torch_lib" >"$build_dir.configure.log" 2>&1 ||
-  fail "cmake could not configure $build_dir; see $build_dir.configure.log:"$'\n'"$(grep -A5 'CMake Error' "$build_dir.configure.log" | head -n 20)"
+  -DTORCH_LIBRARY="$torch_lib/libtorch.so" -Dc10_LIBRARY="$torch_lib/libc10.so" \
+  -DCMAKE_BUILD_RPATH="$nvidia_libs:$torch_lib" >"$configure_log" 2>&1 ||
+  fail "cmake could not configure $build_dir; see $configure_log:"$'\n'"$(grep -A5 'CMake Error' "$configure_log" | head -n 20)"
 say "building (-j $jobs): the GauS engine and its plugin, gaus, the tests that use them, gaus-bench"
 cmake --build "$build_dir" -j "$jobs" --target differentiable_tests cli_tests gaus gaus-bench
+
+# Debian's libtorch-dev puts LibTorch 1.13 in /usr/lib, on the loader's default path: check that
+# what the tests load is the wheel's LibTorch and CUDA runtime.
+for binary in "$build_dir/tests/unit/differentiable/differentiable_tests" \
+  "$build_dir/apps/gaus/libgaus-engine-differentiable.so"; do
+  for library in libtorch_cpu.so libc10.so libcudart.so.13; do
+    loaded="$(ldd "$binary" | awk -v name="$library" '$1 == name { print $3 }')"
+    [[ "$loaded" == "$venv"/* ]] || fail "$binary loads $library from '${loaded:-nowhere}'," \
+      "not from the wheel in $venv (ldd $binary)"
+  done
+done
 
 # --- 4. the tests, on the CPU -------------------------------------------------------------------
 say "testing: differentiable_tests (fused and LibTorch kernels) and cli_tests of method gaus"
@@ -124,16 +140,25 @@ if ! $bench; then
   exit 0
 fi
 
-# --- 5. optional: gaus-step at 1 and 2 threads, this build beside Debian's LibTorch in build/ --
-benches=("$build_dir/apps/gaus-bench/gaus-bench")
-if [[ -x "$root/build/apps/gaus-bench/gaus-bench" ]]; then
-  benches+=("$root/build/apps/gaus-bench/gaus-bench")
-else
-  say "no build/apps/gaus-bench/gaus-bench (scripts/build.sh builds it): timing LibTorch 2.x only"
-fi
-for threads in 1 2; do
-  for program in "${benches[@]}"; do
-    say "$program gaus-step --threads $threads (load average: $(cut -d' ' -f1-3 /proc/loadavg))"
-    "$program" gaus-step --threads "$threads" | grep -E '^\| (time per step|peak RSS|run wall)'
+# --- 5. optional: gaus-step, this build beside Debian's LibTorch in build/ ---------------------
+# Each setting runs both builds one after the other, so that the two figures of a row share the
+# machine's load; the fused kernels at the suite's 300 steps, LibTorch's operators at 100.
+debian_bench="$root/build/apps/gaus-bench/gaus-bench"
+[[ -x "$debian_bench" ]] || fail "no $debian_bench to compare with: run scripts/build.sh first"
+time_per_step() {
+  "$1" gaus-step "${@:2}" | awk -F'|' '$2 ~ /^ time per step / { gsub(/ /, "", $3); print $3 }'
+}
+echo "| kernels | threads | LibTorch $torch_version | Debian's LibTorch | 2.x / Debian | load average |"
+echo "|---|---|---|---|---|---|"
+for kernels in fused torch; do
+  steps=300
+  [[ "$kernels" == torch ]] && steps=100
+  for threads in 1 2; do
+    load="$(cut -d' ' -f1 /proc/loadavg)"
+    settings=(--kernels "$kernels" --threads "$threads" --steps "$steps")
+    libtorch2_ms="$(time_per_step "$build_dir/apps/gaus-bench/gaus-bench" "${settings[@]}")"
+    debian_ms="$(time_per_step "$debian_bench" "${settings[@]}")"
+    ratio="$(awk -v a="${libtorch2_ms%ms}" -v b="${debian_ms%ms}" 'BEGIN { printf "%.2f", a / b }')"
+    echo "| $kernels | $threads | $libtorch2_ms | $debian_ms | $ratio | $load |"
   done
 done
