@@ -1,6 +1,7 @@
 #include "tensor_support.hpp"
 
 #include <fmt/format.h>
+#include <torch/version.h>
 
 namespace gaus::differentiable {
 
@@ -8,11 +9,13 @@ Expected<TensorSettings> resolveTensorSettings(const std::string& device, const 
                                                const std::string& kernels) {
   TensorSettings settings;
   if (device == "cuda") {
+    // One message for both causes (a LibTorch built without CUDA, as Debian's, reports no
+    // device either); its version tells which LibTorch the engine was built with.
     if (!torch::cuda::is_available()) {
-      return Error{
-          "device cuda: LibTorch reports no CUDA device (this LibTorch has no CUDA support or no "
-          "GPU is visible); use --device cpu or auto, or build against a CUDA LibTorch "
-          "(docs/gaus.md)"};
+      return Error{fmt::format(
+          "device cuda: no CUDA device is visible to LibTorch {}; run on the CPU with --device "
+          "cpu (or auto), or see docs/gaus.md for a GPU build",
+          TORCH_VERSION)};
     }
     settings.device = torch::Device(torch::kCUDA);
   } else if (device == "auto") {

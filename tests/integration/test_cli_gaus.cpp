@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -99,6 +100,38 @@ TEST_CASE("schedule --method gaus on one file of every shared benchmark format",
     CHECK(result["objective"]["name"] == format.objectiveName);
     CHECK(result["objective"]["value"] == format.objective);
   }
+}
+
+TEST_CASE("schedule --method gaus --device cuda without a visible GPU: one line naming the CPU",
+          "[cli][gaus]") {
+  // CUDA_VISIBLE_DEVICES set empty hides every GPU from the CUDA runtime, so the outcome is the
+  // same with Debian's CPU-only LibTorch and with a CUDA one, on a machine with a GPU or not:
+  // no device is visible, the call fails (exit code 1) before optimizing, and the one line that
+  // says so names the CPU as the choice.
+  const std::string spec = benchmark("heurigym-operator-scheduling/demo/hal.json");
+  const auto run = runProgram("env", {"CUDA_VISIBLE_DEVICES=", GAUS_BINARY, "schedule", spec,
+                                      "--method", "gaus", "--device", "cuda"});
+  INFO(run.out << run.err);
+  CHECK(run.exitCode == 1);
+  std::vector<std::string> errorLines;
+  std::istringstream lines(run.out + run.err);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("cuda") != std::string::npos) errorLines.push_back(line);
+  }
+  REQUIRE(errorLines.size() == 1);
+  CHECK_THAT(
+      errorLines.front(),
+      Catch::StartsWith("method gaus: device cuda: no CUDA device is visible to LibTorch ") &&
+          Catch::Contains("run on the CPU with --device cpu"));
+
+  // The same choice given as a method option (-O device=cuda), with --json: the message is the
+  // result's, and no schedule is written.
+  const auto json = runProgram("env", {"CUDA_VISIBLE_DEVICES=", GAUS_BINARY, "schedule", spec,
+                                       "--method", "gaus", "-O", "device=cuda", "--json"});
+  CHECK(json.exitCode == 1);
+  const auto result = nlohmann::json::parse(json.out);
+  CHECK(result["status"] == "error");
+  CHECK(result["message"] == errorLines.front());
 }
 
 TEST_CASE("schedule --method gaus on every shared benchmark file", "[cli][gaus][.slow]") {

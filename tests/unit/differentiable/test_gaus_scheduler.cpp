@@ -335,3 +335,28 @@ TEST_CASE("the LibTorch kernels give a verified schedule too", "[differentiable]
   requireVerified(result);
   CHECK(result.stats.iterations > 0);  // list scheduling (26) is above the lower bound (22)
 }
+
+TEST_CASE("device cuda runs on a visible GPU, and without one fails with one line naming the CPU",
+          "[differentiable][options]") {
+  const Instance instance = randomInstance(6);
+  MethodOptions options = quickOptions();
+  options["device"] = "cuda";
+  const Result result = differentiable::fixture::gausRegistry().run(
+      "gaus", instance.problem(ProblemKind::kLatency), options);
+  if (torch::cuda::is_available()) {
+    // A CUDA LibTorch on a machine with a GPU: the LibTorch kernels run there (auto -> torch).
+    requireVerified(result);
+    CHECK(std::find(result.notes.begin(), result.notes.end(),
+                    std::pair<std::string, std::string>{"device used", "cuda"}) !=
+          result.notes.end());
+    return;
+  }
+  // Debian's CPU-only LibTorch, or a CUDA one with no GPU visible (as on the CI machines): the
+  // call fails before any tensor is made, with the remedy in the one line.
+  CHECK(result.failed());
+  CHECK_FALSE(result.schedule.has_value());
+  CHECK_THAT(result.message, Catch::StartsWith("method gaus: device cuda: no CUDA device is "
+                                               "visible to LibTorch " TORCH_VERSION) &&
+                                 Catch::Contains("run on the CPU with --device cpu"));
+  CHECK(result.message.find('\n') == std::string::npos);
+}
