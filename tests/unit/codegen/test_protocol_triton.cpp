@@ -44,9 +44,10 @@ TEST_CASE("Triton loops: the protocols of their Twill and ims schedules pass eve
       REQUIRE(imsPipeline);
       checkProtocol(*imsPipeline, instance.name + " at ims");
 
-      // gaus twill refuses loops whose ops need more warps than the dump's machine has (its
-      // warp count is not in the dump yet); the others must generate.
-      MethodOptions options{{"time_limit", "120"}};
+      // Twill finds no schedule of FA and layernorm within 10 s (docs/benchmarks.md, "Twill on
+      // the Triton dumps"); a longer limit only makes the default tests slow. What it schedules
+      // must generate.
+      MethodOptions options{{"time_limit", "10"}};
       const auto twill =
           test::methodSchedule(test::heuristicAndExactMethods(), "twill", instance, options);
       if (!twill) {
@@ -60,8 +61,8 @@ TEST_CASE("Triton loops: the protocols of their Twill and ims schedules pass eve
       checkProtocol(*pipeline, instance.name + " at twill");
     }
   }
-  // Five loops in four dumps (README of triton-ddg); today Twill schedules the two GEMM loops
-  // (case1_simple_gemm/loop0, case5_addmm_bias/loop0).
+  // Five loops in four dumps (README of triton-ddg); on their machines with Triton's warps, Twill
+  // schedules three of them in seconds: the two GEMM loops and addmm's outer loop.
   CHECK(loops == 5);
-  CHECK(atTwill >= 2);
+  CHECK(atTwill >= 3);
 }
