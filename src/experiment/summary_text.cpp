@@ -3,6 +3,7 @@
 #include "summary_text.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include <fmt/format.h>
@@ -14,6 +15,10 @@ namespace gaus::experiment {
 namespace {
 
 std::string number(double value) {
+  // Objectives are mostly integers (GS-Schedule's are about 10^7): all their digits count.
+  if (std::abs(value) < 1e15 && value == std::round(value)) {
+    return fmt::format("{}", static_cast<std::int64_t>(value));
+  }
   return fmt::format("{:.6g}", value);
 }
 

@@ -72,6 +72,11 @@ std::string_view toString(BestKnownSource source) {
 
 std::string formatValue(std::optional<double> value) {
   if (!value) return {};
+  // Objectives are mostly integers (cycles, GS-Schedule's 100 x peak + crossings, about 10^7):
+  // all their digits count.
+  if (std::abs(*value) < 1e15 && *value == std::round(*value)) {
+    return fmt::format("{}", static_cast<std::int64_t>(*value));
+  }
   return fmt::format("{:.6g}", *value);
 }
 
