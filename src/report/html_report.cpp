@@ -85,9 +85,25 @@ std::string integerCell(std::int64_t value) {
   return fmt::format("<td class=\"num\">{}</td>", value);
 }
 
+// Wall seconds as people read them: three digits, and below a millisecond only that.
 std::string secondsText(std::optional<double> seconds) {
   if (!seconds) return {};
-  return fmt::format("{:.3g}", *seconds);
+  return *seconds < 0.001 ? std::string("&lt;0.001") : fmt::format("{:.3g}", *seconds);
+}
+
+// A number cell whose text is `text` and whose sort key is the value itself.
+std::string numberCell(std::optional<double> value, const std::string& text) {
+  if (!value) return numberCell(value);
+  return fmt::format("<td class=\"num\" data-value=\"{:.10g}\">{}</td>", *value, text);
+}
+
+std::string secondsCell(std::optional<double> seconds) {
+  return numberCell(seconds, secondsText(seconds));
+}
+
+// Ratios to the best known value differ in the third or fourth decimal.
+std::string ratioCell(std::optional<double> ratio) {
+  return numberCell(ratio, ratio ? fmt::format("{:.4f}", *ratio) : std::string());
 }
 
 std::string methodsSection(const ReportSummary& summary) {
@@ -108,10 +124,10 @@ std::string methodsSection(const ReportSummary& summary) {
   for (const auto& method : summary.methods) {
     html += fmt::format("<tr><td>{}</td>{}{}{}{}{}{}{}{}{}</tr>\n", escape(method.label),
                         integerCell(method.runs), integerCell(method.verified),
-                        numberCell(method.geomeanRatio), integerCell(method.ratioProblems),
+                        ratioCell(method.geomeanRatio), integerCell(method.ratioProblems),
                         integerCell(method.referenceProblems), integerCell(method.wins),
                         integerCell(method.ties), integerCell(method.losses),
-                        numberCell(method.medianSeconds));
+                        secondsCell(method.medianSeconds));
   }
   html += "</tbody></table>\n";
   return html;
@@ -154,7 +170,7 @@ std::string problemsSection(const ReportSummary& summary) {
         html += fmt::format("<td class=\"missing status-{0}\" data-value=\"\">{0}</td>",
                             escape(cell->status));
       }
-      html += numberCell(cell->medianSeconds);
+      html += secondsCell(cell->medianSeconds);
     }
     html += "</tr>\n";
   }
