@@ -10,9 +10,7 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
-#include <gaus/core/expected.hpp>
 #include <gaus/core/registry.hpp>
-#include <gaus/core/verify.hpp>
 #include <gaus/exact/latency_milp.hpp>
 
 #include "normalized_solve.hpp"
@@ -22,29 +20,6 @@
 namespace gaus::exact {
 
 namespace {
-
-// The initial schedule in the solved problem's time unit, when it verifies there; otherwise the
-// reason it is ignored. Normalization divides every cost by the unit, so only a schedule whose
-// starts are multiples of it maps onto the normalized problem.
-Expected<Schedule> initialInUnits(const Problem& solved, const Schedule& initial,
-                                  std::int64_t timeUnit) {
-  Schedule scaled = initial;
-  for (Cycle& start : scaled.start) {
-    if (start % timeUnit != 0) {
-      return Error{
-          fmt::format("its starts are not multiples of the normalized time unit {}", timeUnit)};
-    }
-    start /= timeUnit;
-  }
-  const VerificationReport report = verify(solved, scaled);
-  // One violation says why; the verifier's full list would bury the rest of the summary.
-  if (!report.ok()) {
-    return Error{fmt::format("it does not verify ({} violations; first: {})",
-                             report.totalViolations,
-                             report.violations.empty() ? "" : report.violations.front().message)};
-  }
-  return scaled;
-}
 
 Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options,
                     const std::optional<Schedule>& initial) {
@@ -197,7 +172,7 @@ Result solveLatencyMilp(const Problem& problem, const LatencyMilpOptions& option
         if (inner.latencyBound) inner.latencyBound = *inner.latencyBound / timeUnit;
         std::optional<Schedule> initial;
         if (options.initialSchedule) {
-          auto scaled = initialInUnits(solved, *options.initialSchedule, timeUnit);
+          auto scaled = detail::initialInUnits(solved, *options.initialSchedule, timeUnit);
           if (scaled) {
             initial = std::move(scaled).value();
           } else {

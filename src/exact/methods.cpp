@@ -190,6 +190,7 @@ Result solveIlp(const Problem& problem, const IlpOptions& options, const RunCont
   ModuloSearchOptions search = options.search;
   search.totalTimeLimitSeconds = options.timeLimitSeconds;
   search.progress = context.progress;
+  search.initialSchedule = context.initialSchedule;
   return searchModulo(problem, search);
 }
 

@@ -19,14 +19,19 @@ namespace {
 
 // HeuriGym's arf: 28 ops, 3 multipliers and 1 adder; CBC proves latency 16 in about 0.1 s.
 constexpr int kArfOptimalLatency = 16;
+// As a modulo problem: MII = ResMII = 12 (12 additions on 1 adder), which CBC reaches.
+constexpr int kArfMii = 12;
 
 std::string arf() {
   return sharedPath("benchmarks/heurigym-operator-scheduling/small/arf.json").string();
 }
 
-nlohmann::json scheduleIlp(const std::string& init, const std::string& output) {
-  std::vector<std::string> arguments = {"schedule",     arf(), "--method", "ilp",
-                                        "--time-limit", "30",  "--json",   "-q"};
+// `gaus schedule arf --kind KIND --method ilp`, from `init` when not empty, written to `output`
+// when not empty.
+nlohmann::json scheduleIlp(const std::string& init, const std::string& output,
+                           const std::string& kind = "latency") {
+  std::vector<std::string> arguments = {"schedule", arf(),          "--kind", kind,     "--method",
+                                        "ilp",      "--time-limit", "30",     "--json", "-q"};
   if (!init.empty()) arguments.insert(arguments.end(), {"--init", init});
   if (!output.empty()) arguments.insert(arguments.end(), {"-o", output});
   const auto run = runProgram(GAUS_BINARY, arguments);
@@ -69,4 +74,20 @@ TEST_CASE("ilp --init: an optimal start is used, a broken one ignored, both with
     CHECK_THAT(note, Catch::Contains("ignored"));
     CHECK_THAT(note, Catch::Contains("does not verify"));
   }
+}
+
+TEST_CASE("ilp --init on a modulo problem: an init at the MII keeps that II and caps the search",
+          "[cli][exact]") {
+  const gaus::test::TempFolder folder;
+  const auto atMii = folder.file("modulo.json").string();
+  const auto first = scheduleIlp("", atMii, "modulo");
+  REQUIRE(first["ii"] == kArfMii);
+
+  const auto warm = scheduleIlp(atMii, "", "modulo");
+  CHECK(warm["status"] == "optimal");
+  CHECK(warm["verified"] == true);
+  CHECK(warm["ii"] == kArfMii);  // the init's II is the MII: nothing below it, nothing above
+  REQUIRE(warm["attempts"].size() == 1);
+  CHECK(warm["attempts"][0]["ii"] == kArfMii);
+  CHECK_THAT(warm["notes"]["initial schedule"].get<std::string>(), Catch::Contains("--init"));
 }
