@@ -5,6 +5,7 @@
 // the busy cycles divided by the capacity.
 
 #include <algorithm>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -20,7 +21,8 @@ namespace gaus::exact {
 
 namespace {
 
-Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options) {
+Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options,
+                    const std::optional<Schedule>& initial) {
   // The limit covers the list schedule and building the model; CBC gets the rest.
   const Deadline deadline(options.timeLimitSeconds > 0
                               ? std::optional<double>(options.timeLimitSeconds)
@@ -42,7 +44,28 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options) {
   if (!list) return errorResult("latency MILP: the list schedule failed (distance-0 cycle?)");
   const Cycle listLatency = scheduleLatency(graph, list->start);
   result.extra.emplace_back("list_latency", static_cast<double>(listLatency));
-  Cycle upper = listLatency;
+  // The MIP start is the better of the list schedule and the initial schedule (--init).
+  std::optional<Schedule> start = *list;
+  Cycle startLatency = listLatency;
+  if (initial) {
+    const Cycle initialLatency = scheduleLatency(graph, initial->start);
+    result.extra.emplace_back("init_latency", static_cast<double>(initialLatency));
+    const bool initialIsBetter = initialLatency < listLatency;
+    if (initialIsBetter) {
+      start = *initial;
+      startLatency = initialLatency;
+    }
+    result.notes.emplace_back(
+        "initial schedule",
+        initialIsBetter
+            ? fmt::format("the start came from --init: latency {} (list schedule {}) is CBC's MIP "
+                          "start and the upper bound on L",
+                          initialLatency, listLatency)
+            : fmt::format("--init verified with latency {}, no better than the list schedule's "
+                          "{}, which stays CBC's MIP start",
+                          initialLatency, listLatency));
+  }
+  Cycle upper = startLatency;
   if (options.latencyBound) upper = std::min(upper, *options.latencyBound);
   if (problem.horizon) upper = std::min(upper, *problem.horizon);
   if (upper < lower) {
@@ -70,11 +93,11 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options) {
   }
   detail::TimeIndexedModel model(graph, machine, std::nullopt, {asap, *latest}, lower, upper,
                                  breaking);
-  const bool startFits = listLatency <= upper;
+  const bool startFits = startLatency <= upper;
   if (options.useStart && startFits) {
-    std::vector<Cycle> start = list->start;
-    if (options.breakSymmetry) detail::orderBySymmetries(symmetries, start);
-    model.model().setStart(model.encode(start));
+    std::vector<Cycle> mipStart = start->start;
+    if (options.breakSymmetry) detail::orderBySymmetries(symmetries, mipStart);
+    model.model().setStart(model.encode(mipStart));
   }
   result.extra.emplace_back("variables", static_cast<double>(model.shape().variables));
   result.extra.emplace_back("rows", static_cast<double>(model.shape().rows));
@@ -122,13 +145,13 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options) {
     result.message = fmt::format("no schedule completes within {} cycles", upper);
   } else {
     if (startFits) {
-      result.schedule = *list;
-      result.objective = static_cast<double>(listLatency);
+      result.schedule = *start;
+      result.objective = static_cast<double>(startLatency);
     }
     result.status = ModelStatus::kTimeout;
     result.message =
         fmt::format("time limit {}s reached before CBC found a schedule{}",
-                    options.timeLimitSeconds, startFits ? "; returning the list schedule" : "");
+                    options.timeLimitSeconds, startFits ? "; returning the start schedule" : "");
   }
   attempt.status = result.status;
   attempt.latency = result.objective
@@ -142,12 +165,26 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options) {
 }  // namespace
 
 Result solveLatencyMilp(const Problem& problem, const LatencyMilpOptions& options) {
+  std::string ignoredInitial;
   Result result = detail::solveWithNormalization(
       problem, options.normalization, [&](const Problem& solved, std::int64_t timeUnit) {
         LatencyMilpOptions inner = options;
         if (inner.latencyBound) inner.latencyBound = *inner.latencyBound / timeUnit;
-        return solveInUnits(solved, inner);
+        std::optional<Schedule> initial;
+        if (options.initialSchedule) {
+          auto scaled = detail::initialInUnits(solved, *options.initialSchedule, timeUnit);
+          if (scaled) {
+            initial = std::move(scaled).value();
+          } else {
+            ignoredInitial = scaled.error();
+          }
+        }
+        return solveInUnits(solved, inner, initial);
       });
+  // Ignoring a start is never an error: the solve goes on from the list schedule alone.
+  if (!ignoredInitial.empty()) {
+    result.notes.emplace_back("initial schedule", "ignored (--init): " + ignoredInitial);
+  }
   if (result.schedule) {
     result.objective = static_cast<double>(scheduleLatency(*problem.graph, result.schedule->start));
   }

@@ -159,7 +159,11 @@ OptionTable<TwillOptions> makeTwillTable() {
       .add("explain", &O::explain, "explain what binds II and why ops were split across warps")
       .add("explain_time_limit", &O::explainTimeLimitSeconds, "seconds per explanation query",
            positive)
-      .addCustom({"disable", "list", kTwillFamilyNames.names(), "", {},
+      .addCustom({"disable",
+                  "list",
+                  kTwillFamilyNames.names(),
+                  "",
+                  {},
                   "constraint families to switch off, comma-separated (ablations)"},
                  parseDisabledFamilies, formatDisabledFamilies)
       .add("symmetry", &O::breakSymmetry, "break symmetries between interchangeable ops and warps");
@@ -180,11 +184,13 @@ Result solveIlp(const Problem& problem, const IlpOptions& options, const RunCont
     latency.breakSymmetry = options.search.milp.breakSymmetry;
     latency.maxNonzeros = options.search.milp.maxNonzeros;
     latency.normalization = options.search.normalization;
+    latency.initialSchedule = context.initialSchedule;
     return solveLatencyMilp(problem, latency);
   }
   ModuloSearchOptions search = options.search;
   search.totalTimeLimitSeconds = options.timeLimitSeconds;
   search.progress = context.progress;
+  search.initialSchedule = context.initialSchedule;
   return searchModulo(problem, search);
 }
 

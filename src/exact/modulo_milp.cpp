@@ -109,6 +109,11 @@ class AttemptAtIi {
     breaking_ = options_.breakSymmetry ? &symmetries_ : nullptr;
     if (options_.useStart) {
       start_ = detail::moduloStartSchedule(problem_, ii_, options_.startHeuristic);
+      const auto& initial = options_.initialStart;
+      if (initial &&
+          (!start_ || scheduleLatency(graph_, *initial) < scheduleLatency(graph_, *start_))) {
+        start_ = *initial;
+      }
       if (start_ && breaking_) detail::orderBySymmetries(symmetries_, *start_);
     }
     latencyUpper_ = options_.latencyBound;

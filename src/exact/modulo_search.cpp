@@ -13,6 +13,7 @@
 #include <gaus/exact/modulo_milp.hpp>
 
 #include "normalized_solve.hpp"
+#include "start_schedule.hpp"
 
 namespace gaus::exact {
 
@@ -39,7 +40,8 @@ std::int32_t serialNonOverlappedIi(const Graph& graph) {
 
 namespace {
 
-Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options) {
+Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options,
+                     const std::optional<Schedule>& initial) {
   const Graph& graph = *problem.graph;
   const Machine& machine = *problem.machine;
   Result result;
@@ -70,8 +72,17 @@ Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options)
                                                     : graph.opName(recMii.bindingCycle.front()));
 
   const std::int32_t first = options.startFromOne ? 1 : static_cast<std::int32_t>(mii);
-  const std::int32_t last =
+  std::int32_t last =
       options.maxIi ? *options.maxIi : std::max<std::int32_t>(first, serialNonOverlappedIi(graph));
+  if (initial) {
+    // A verified schedule at its II: no larger II is ever needed, and at that II it is a start.
+    last = std::min(last, *initial->ii);
+    result.notes.emplace_back(
+        "initial schedule",
+        fmt::format("the start came from --init: II {} (latency {}) caps the search and is a MIP "
+                    "start at that II",
+                    *initial->ii, scheduleLatency(graph, initial->start)));
+  }
   const Deadline deadline(options.totalTimeLimitSeconds);
   bool everySmallerProven = true;  // every II below the current one was proven infeasible
   for (std::int32_t ii = first; ii <= last; ++ii) {
@@ -83,6 +94,7 @@ Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options)
     }
     ModuloMilpOptions milp = options.milp;
     milp.timeLimitSeconds = std::min(milp.timeLimitSeconds, deadline.remainingSeconds());
+    if (initial && ii == *initial->ii) milp.initialStart = initial->start;
     const ModuloAttempt attempt = solveModuloAtIi(problem, ii, milp);
     ++result.stats.solverCalls;
     result.attempts.push_back(attempt.record());
@@ -119,9 +131,20 @@ Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options)
 
 Result searchModulo(const Problem& problem, const ModuloSearchOptions& options) {
   if (problem.ii) {
-    // A fixed II: one attempt.
-    const ModuloAttempt attempt = solveModuloAtIi(problem, *problem.ii, options.milp);
+    // A fixed II: one attempt, from the initial schedule when it verifies at that II.
     Result result;
+    ModuloMilpOptions milp = options.milp;
+    if (options.initialSchedule) {
+      auto initial = detail::initialInUnits(problem, *options.initialSchedule, 1);
+      if (initial) {
+        milp.initialStart = initial->start;
+        result.notes.emplace_back("initial schedule",
+                                  "the start came from --init: a MIP start at the fixed II");
+      } else {
+        result.notes.emplace_back("initial schedule", "ignored (--init): " + initial.error());
+      }
+    }
+    const ModuloAttempt attempt = solveModuloAtIi(problem, *problem.ii, milp);
     result.objectiveName = "latency";
     result.stats.solverCalls = 1;
     result.attempts.push_back(attempt.record());
@@ -137,19 +160,33 @@ Result searchModulo(const Problem& problem, const ModuloSearchOptions& options) 
     result.message = attempt.detail;
     return result;
   }
+  std::string ignoredInitial;
   Result result = detail::solveWithNormalization(
       problem, options.normalization, [&](const Problem& solved, std::int64_t timeUnit) {
         ModuloSearchOptions inner = options;
+        std::optional<Schedule> initial;
+        if (options.initialSchedule) {
+          auto scaled = detail::initialInUnits(solved, *options.initialSchedule, timeUnit);
+          if (scaled && scaled->ii) {
+            initial = std::move(scaled).value();
+          } else {
+            ignoredInitial = scaled ? std::string("it has no II") : scaled.error();
+          }
+        }
         if (inner.maxIi) {
           inner.maxIi =
               static_cast<std::int32_t>(std::max<std::int64_t>(1, *inner.maxIi / timeUnit));
         }
-        Result inUnits = searchInUnits(solved, inner);
+        Result inUnits = searchInUnits(solved, inner, initial);
         if (timeUnit > 1 && inUnits.schedule) {
           inUnits.extra.emplace_back("normalized_ii", static_cast<double>(*inUnits.schedule->ii));
         }
         return inUnits;
       });
+  // Ignoring a start is never an error: the search goes on from the heuristics' starts.
+  if (!ignoredInitial.empty()) {
+    result.notes.emplace_back("initial schedule", "ignored (--init): " + ignoredInitial);
+  }
   if (result.schedule) {
     result.objective = *result.schedule->ii;
     for (auto& [name, value] : result.extra) {

@@ -6,6 +6,8 @@
 
 #include "start_schedule.hpp"
 
+#include <fmt/format.h>
+
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
@@ -71,6 +73,33 @@ std::optional<std::vector<Cycle>> latestStarts(const Graph& graph, std::optional
     if (latest[op] < earliest[op]) return std::nullopt;
   }
   return latest;
+}
+
+Expected<Schedule> initialInUnits(const Problem& solved, const Schedule& initial,
+                                  std::int64_t timeUnit) {
+  Schedule scaled = initial;
+  if (scaled.ii) {
+    if (*scaled.ii % timeUnit != 0) {
+      return Error{
+          fmt::format("its II is not a multiple of the normalized time unit {}", timeUnit)};
+    }
+    scaled.ii = static_cast<std::int32_t>(*scaled.ii / timeUnit);
+  }
+  for (Cycle& start : scaled.start) {
+    if (start % timeUnit != 0) {
+      return Error{
+          fmt::format("its starts are not multiples of the normalized time unit {}", timeUnit)};
+    }
+    start /= timeUnit;
+  }
+  const VerificationReport report = verify(solved, scaled);
+  // One violation says why; the verifier's full list would bury the rest of the summary.
+  if (!report.ok()) {
+    return Error{fmt::format("it does not verify ({} violations; first: {})",
+                             report.totalViolations,
+                             report.violations.empty() ? "" : report.violations.front().message)};
+  }
+  return scaled;
 }
 
 }  // namespace gaus::exact::detail

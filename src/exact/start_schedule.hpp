@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include <gaus/core/expected.hpp>
 #include <gaus/core/graph.hpp>
 #include <gaus/core/problem.hpp>
 #include <gaus/core/schedule.hpp>
@@ -31,5 +32,12 @@ std::optional<std::vector<Cycle>> moduloStartSchedule(const Problem& problem, st
 // horizon) or ii is below RecMII.
 std::optional<std::vector<Cycle>> latestStarts(const Graph& graph, std::optional<std::int32_t> ii,
                                                Cycle horizon, const std::vector<Cycle>& earliest);
+
+// An initial schedule (`gaus schedule --init`, raw cycles) in the solved problem's time unit,
+// when it verifies there; otherwise the reason to ignore it. Normalization divides every cost by
+// the unit, so only a schedule whose starts (and II) are multiples of it maps onto the normalized
+// problem.
+Expected<Schedule> initialInUnits(const Problem& solved, const Schedule& initial,
+                                  std::int64_t timeUnit);
 
 }  // namespace gaus::exact::detail

@@ -21,6 +21,10 @@ struct LatencyMilpOptions {
   bool useStart = true;       // hand CBC the list schedule as its first incumbent
   bool breakSymmetry = true;  // order twin ops (symmetry.hpp)
   NormalizationOptions normalization;
+  // A start to improve on (`gaus schedule --init`; not owned). When it verifies for the problem,
+  // the better of it and the list schedule is CBC's first incumbent and bounds L; otherwise it is
+  // ignored with a note in Result::notes.
+  const Schedule* initialSchedule = nullptr;
 };
 
 // Minimizes max over ops of start + duration under resources (edges of distance > 0 ignored).

@@ -58,6 +58,9 @@ struct ModuloMilpOptions {
   bool linkResidues = true;
   bool useStart = true;  // a heuristic schedule as CBC's first incumbent and bound on L
   StartHeuristic startHeuristic = StartHeuristic::kBest;
+  // Starts of a verified schedule at this II (`gaus schedule --init`): CBC's first incumbent
+  // instead of the heuristics' when its latency is smaller.
+  std::optional<std::vector<Cycle>> initialStart;
   bool breakSymmetry = true;  // order interchangeable ops (twins, one sub-tile automorphism)
   // Per II, wall clock, for the whole attempt: start heuristics, building the model and CBC.
   double timeLimitSeconds = 60.0;
@@ -108,6 +111,10 @@ struct ModuloSearchOptions {
   // Receives each line of the attempt log (II, verdict, formulation, L, seconds) as the attempt
   // ends, for a progress display. May be empty.
   std::function<void(std::string_view)> progress;
+  // A start to improve on (`gaus schedule --init`; not owned). When it verifies for the problem,
+  // its II caps the search and its starts are a MIP start at that II; otherwise it is ignored
+  // with a note in Result::notes.
+  const Schedule* initialSchedule = nullptr;
 };
 
 // Upper bound of the II search: core's nonOverlappedIi of the serial schedule (ops one at a time

@@ -1,0 +1,93 @@
+// `gaus schedule --method ilp --init FILE` end to end: a verifying initial schedule is CBC's start
+// (a note says so), one that does not verify is ignored with a note, and the answer is the same
+// optimum either way.
+
+#include <fstream>
+#include <string>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "run_program.hpp"
+#include "temp_folder.hpp"
+#include "test_support.hpp"
+
+using gaus::test::runProgram;
+using gaus::test::sharedPath;
+
+namespace {
+
+// HeuriGym's arf: 28 ops, 3 multipliers and 1 adder; CBC proves latency 16 in about 0.1 s.
+constexpr int kArfOptimalLatency = 16;
+// As a modulo problem: MII = ResMII = 12 (12 additions on 1 adder), which CBC reaches.
+constexpr int kArfMii = 12;
+
+std::string arf() {
+  return sharedPath("benchmarks/heurigym-operator-scheduling/small/arf.json").string();
+}
+
+// `gaus schedule arf --kind KIND --method ilp`, from `init` when not empty, written to `output`
+// when not empty.
+nlohmann::json scheduleIlp(const std::string& init, const std::string& output,
+                           const std::string& kind = "latency") {
+  std::vector<std::string> arguments = {"schedule", arf(),          "--kind", kind,     "--method",
+                                        "ilp",      "--time-limit", "30",     "--json", "-q"};
+  if (!init.empty()) arguments.insert(arguments.end(), {"--init", init});
+  if (!output.empty()) arguments.insert(arguments.end(), {"-o", output});
+  const auto run = runProgram(GAUS_BINARY, arguments);
+  INFO(run.err);
+  REQUIRE(run.exitCode == 0);
+  return nlohmann::json::parse(run.out);
+}
+
+}  // namespace
+
+TEST_CASE("ilp --init: an optimal start is used, a broken one ignored, both with a note",
+          "[cli][exact]") {
+  const gaus::test::TempFolder folder;
+  const auto optimal = folder.file("optimal.json").string();
+  const auto first = scheduleIlp("", optimal);
+  REQUIRE(first["status"] == "optimal");
+  REQUIRE(first["objective"]["value"] == kArfOptimalLatency);
+  CHECK_FALSE(first["notes"].contains("initial schedule"));  // no --init, no note
+
+  SECTION("an init equal to the optimum: same optimum, proven, and the note names --init") {
+    const auto warm = scheduleIlp(optimal, "");
+    CHECK(warm["status"] == "optimal");
+    CHECK(warm["verified"] == true);
+    CHECK(warm["objective"]["value"] == kArfOptimalLatency);
+    CHECK(warm["extra"]["init_latency"] == kArfOptimalLatency);
+    CHECK_THAT(warm["notes"]["initial schedule"].get<std::string>(), Catch::Contains("--init"));
+  }
+
+  SECTION("an init that does not verify: ignored with a note, the optimum all the same") {
+    // Every op at cycle 0 breaks the precedences and the resource capacities.
+    auto broken = nlohmann::json::parse(std::ifstream(optimal));
+    for (auto& [op, start] : broken["start"].items()) start = 0;
+    const auto brokenPath = folder.file("broken.json").string();
+    std::ofstream(brokenPath) << broken.dump();
+    const auto cold = scheduleIlp(brokenPath, "");
+    CHECK(cold["status"] == "optimal");
+    CHECK(cold["objective"]["value"] == kArfOptimalLatency);
+    CHECK_FALSE(cold["extra"].contains("init_latency"));
+    const auto note = cold["notes"]["initial schedule"].get<std::string>();
+    CHECK_THAT(note, Catch::Contains("ignored"));
+    CHECK_THAT(note, Catch::Contains("does not verify"));
+  }
+}
+
+TEST_CASE("ilp --init on a modulo problem: an init at the MII keeps that II and caps the search",
+          "[cli][exact]") {
+  const gaus::test::TempFolder folder;
+  const auto atMii = folder.file("modulo.json").string();
+  const auto first = scheduleIlp("", atMii, "modulo");
+  REQUIRE(first["ii"] == kArfMii);
+
+  const auto warm = scheduleIlp(atMii, "", "modulo");
+  CHECK(warm["status"] == "optimal");
+  CHECK(warm["verified"] == true);
+  CHECK(warm["ii"] == kArfMii);  // the init's II is the MII: nothing below it, nothing above
+  REQUIRE(warm["attempts"].size() == 1);
+  CHECK(warm["attempts"][0]["ii"] == kArfMii);
+  CHECK_THAT(warm["notes"]["initial schedule"].get<std::string>(), Catch::Contains("--init"));
+}
