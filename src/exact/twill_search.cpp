@@ -387,7 +387,7 @@ class TwillSearch {
   // One SMT check at (II, L), logged; a satisfiable one becomes found_. Nothing when the time is
   // out; a check that is neither SAT nor UNSAT makes the II's failure inconclusive.
   std::optional<ModelStatus> checkAt(std::int32_t ii, Cycle latency, std::string_view note,
-                                    IiFailure& failure) {
+                                     IiFailure& failure) {
     if (deadline_.expired()) {
       outOfTime_ = true;
       failure.conclusive = false;

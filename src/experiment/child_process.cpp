@@ -58,8 +58,8 @@ void setUpChild(const ChildLimits& limits, const std::filesystem::path& logFile,
   if (::getppid() != parent) ::_exit(1);  // the parent died before prctl took effect
   // The parent's handlers (a test framework's crash reporter, the runner's interrupt flag) are
   // not the child's: a crash ends it as the crash it is.
-  for (const int signal : {SIGINT, SIGTERM, SIGPIPE, SIGCHLD, SIGABRT, SIGSEGV, SIGBUS, SIGFPE,
-                           SIGILL}) {
+  for (const int signal :
+       {SIGINT, SIGTERM, SIGPIPE, SIGCHLD, SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL}) {
     std::signal(signal, SIG_DFL);
   }
   sigset_t none;

@@ -349,11 +349,10 @@ RunOutput finishRun(const RunTask& task, const MethodRegistry& registry, const C
   switch (end.how) {
     case ChildEnd::How::kDeadline: {
       const auto limit = run.settings.find("time_limit");
-      return failedRun(
-          std::move(record), RunStatus::kTimeout,
-          fmt::format("{}: the time limit {} s plus the grace {} s{}", end.describe(),
-                      limit == run.settings.end() ? std::string("-") : limit->second,
-                      option_text::formatNumber(task.config->budgets.grace), tail));
+      return failedRun(std::move(record), RunStatus::kTimeout,
+                       fmt::format("{}: the time limit {} s plus the grace {} s{}", end.describe(),
+                                   limit == run.settings.end() ? std::string("-") : limit->second,
+                                   option_text::formatNumber(task.config->budgets.grace), tail));
     }
     case ChildEnd::How::kOutOfMemory:
       return failedRun(

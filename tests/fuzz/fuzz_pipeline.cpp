@@ -61,8 +61,7 @@ void exerciseAnalyses(const Graph& graph, const Machine& machine) {
     require(recurrencesAllowIi(graph, recMii.value), "RecMII itself is allowed");
     // RecMII is at least 1 (an II is), so RecMII - 1 is refused only above that floor: a
     // recurrence of delay 0 allows II 0 (fuzzing found the harness assuming otherwise).
-    require(recMii.value == 1 || !recurrencesAllowIi(graph, recMii.value - 1),
-            "RecMII - 1 is not");
+    require(recMii.value == 1 || !recurrencesAllowIi(graph, recMii.value - 1), "RecMII - 1 is not");
     require(moduloAsapTimes(graph, std::max<std::int64_t>(recMii.value, resMii.value)).ok(),
             "modulo ASAP times exist at the MII");
   }
