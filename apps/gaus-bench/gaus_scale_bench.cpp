@@ -61,8 +61,7 @@ nlohmann::json measureSize(std::int32_t ops, const GausScaleFlags& flags) {
       {"first_horizon", horizons.empty() ? 0 : horizons.front()},
       {"adam_steps", result.extraValue("adam_steps").value_or(0.0)},
   };
-  if (auto perStep = result.extraValue("seconds_per_step"))
-    figures["seconds_per_step"] = *perStep;
+  if (auto perStep = result.extraValue("seconds_per_step")) figures["seconds_per_step"] = *perStep;
   if (auto first = result.extraValue("first_legal_seconds"))
     figures["first_legal_seconds"] = *first;
   return figures;

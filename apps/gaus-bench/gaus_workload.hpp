@@ -23,7 +23,6 @@ namespace gaus::bench {
 RandomGraphOptions gausWorkloadOptions(std::int32_t ops, std::uint64_t seed);
 Instance generateGausWorkload(std::int32_t ops, std::uint64_t seed);
 
-
 // The horizons D of formulation L's attempts, in order, from the result's attempt records.
 std::vector<std::int64_t> attemptedHorizons(const Result& result);
 
