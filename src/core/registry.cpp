@@ -156,7 +156,9 @@ Result MethodRegistry::run(std::string_view name, const Problem& problem,
     return errorResult(message);
   }
   const auto start = std::chrono::steady_clock::now();
-  Result result = method->run(*posed, merged, context);
+  RunContext methodContext = context;
+  methodContext.registry = this;
+  Result result = method->run(*posed, merged, methodContext);
   result.stats.seconds = secondsSince(start);
   if (result.schedule) {
     result.verification = verify(*posed, *result.schedule);

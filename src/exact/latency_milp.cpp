@@ -58,12 +58,12 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options,
     result.notes.emplace_back(
         "initial schedule",
         initialIsBetter
-            ? fmt::format("the start came from --init: latency {} (list schedule {}) is CBC's MIP "
+            ? fmt::format("the start came from {}: latency {} (list schedule {}) is CBC's MIP "
                           "start and the upper bound on L",
-                          initialLatency, listLatency)
-            : fmt::format("--init verified with latency {}, no better than the list schedule's "
+                          options.initialScheduleOrigin, initialLatency, listLatency)
+            : fmt::format("{} verified with latency {}, no better than the list schedule's "
                           "{}, which stays CBC's MIP start",
-                          initialLatency, listLatency));
+                          options.initialScheduleOrigin, initialLatency, listLatency));
   }
   Cycle upper = startLatency;
   if (options.latencyBound) upper = std::min(upper, *options.latencyBound);
@@ -183,7 +183,9 @@ Result solveLatencyMilp(const Problem& problem, const LatencyMilpOptions& option
       });
   // Ignoring a start is never an error: the solve goes on from the list schedule alone.
   if (!ignoredInitial.empty()) {
-    result.notes.emplace_back("initial schedule", "ignored (--init): " + ignoredInitial);
+    result.notes.emplace_back(
+        "initial schedule",
+        fmt::format("ignored ({}): {}", options.initialScheduleOrigin, ignoredInitial));
   }
   if (result.schedule) {
     result.objective = static_cast<double>(scheduleLatency(*problem.graph, result.schedule->start));

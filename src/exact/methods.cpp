@@ -83,6 +83,11 @@ OptionTable<IlpOptions> makeIlpTable() {
       .add("time_limit", &IlpOptions::timeLimitSeconds,
            "seconds for the whole call; none: only milp_time_limit per MILP",
            NumericRange::above(0))
+      .add("init", &IlpOptions::initMethod, kInitMethodNames,
+           "run this method first and start from its schedule (as --init); none: no such run")
+      .add("init_share", &IlpOptions::initShare,
+           "share of the call's time (time_limit, else milp_time_limit) the init method gets",
+           NumericRange::aboveUpTo(0, 1))
       .add("latency_bound", &IlpOptions::latencyBound,
            "latency problems: upper bound on L; none: the list schedule's",
            NumericRange::atLeast(0))
@@ -173,25 +178,93 @@ OptionTable<TwillOptions> makeTwillTable() {
   return table;
 }
 
+// The start an init=gaus|list|ims run found, and the attempt that records it.
+struct InitRun {
+  std::optional<Schedule> schedule;
+  Attempt attempt;
+};
+
+// Runs options.initMethod on `problem` through the registry that runs ilp, with its share of
+// the time. Only a verified schedule comes back (the registry verifies it); a failed or empty
+// run leaves the MILPs to start as they would without it, and says why in the attempt.
+InitRun runInitMethod(const Problem& problem, const IlpOptions& options, const RunContext& context,
+                      double budgetSeconds) {
+  const std::string name(toString(options.initMethod));
+  InitRun run;
+  run.attempt.phase = "init " + name;
+  if (context.registry == nullptr) {
+    run.attempt.call = CallStatus::kError;
+    run.attempt.detail = "no registry to run it from (ilp was called outside MethodRegistry::run)";
+    return run;
+  }
+  RunContext initContext = context;
+  initContext.progress = [&context, &name](std::string_view line) {
+    context.report(fmt::format("init {}: {}", name, line));
+  };
+  const MethodOptions settings{{"time_limit", fmt::format("{}", budgetSeconds)}};
+  Result result = context.registry->run(name, problem, {}, initContext, settings);
+  run.attempt.call = result.call;
+  run.attempt.status = result.status;
+  run.attempt.seconds = result.stats.seconds;
+  run.attempt.bound = result.bounds.lowerBound;
+  if (result.failed()) {
+    run.attempt.detail = result.message;
+  } else if (result.schedule && result.objective) {
+    run.attempt.detail = fmt::format("{} {}", result.objectiveName, *result.objective);
+    run.schedule = std::move(result.schedule);
+  } else {
+    run.attempt.detail = "no schedule";
+  }
+  return run;
+}
+
 Result solveIlp(const Problem& problem, const IlpOptions& options, const RunContext& context) {
+  const double callSeconds =
+      options.timeLimitSeconds.value_or(options.search.milp.timeLimitSeconds);
+  std::optional<InitRun> init;
+  RunContext milpContext = context;
+  std::string initialOrigin = "--init";
+  if (options.initMethod != InitMethod::kNone) {
+    if (context.initialSchedule != nullptr) {
+      init = InitRun{};
+      init->attempt.phase = fmt::format("init {}", toString(options.initMethod));
+      init->attempt.detail = "not run: a start schedule was given (--init)";
+    } else {
+      init = runInitMethod(problem, options, context, callSeconds * options.initShare);
+      if (init->schedule) milpContext.initialSchedule = &*init->schedule;
+      initialOrigin = fmt::format("init={}", toString(options.initMethod));
+    }
+  }
+  const double initSeconds = init ? init->attempt.seconds : 0.0;
+  // Never below a small positive limit: a MILP given no time still reports its start.
+  const auto remaining = [initSeconds](double seconds) {
+    return std::max(seconds - initSeconds, 0.01);
+  };
+
+  Result result;
   if (problem.kind == ProblemKind::kLatency) {
     LatencyMilpOptions latency;
     latency.timeLimitSeconds =
-        std::min(options.search.milp.timeLimitSeconds,
-                 options.timeLimitSeconds.value_or(options.search.milp.timeLimitSeconds));
+        remaining(std::min(options.search.milp.timeLimitSeconds, callSeconds));
     latency.latencyBound = options.latencyBound;
     latency.useStart = options.search.milp.useStart;
     latency.breakSymmetry = options.search.milp.breakSymmetry;
     latency.maxNonzeros = options.search.milp.maxNonzeros;
     latency.normalization = options.search.normalization;
-    latency.initialSchedule = context.initialSchedule;
-    return solveLatencyMilp(problem, latency);
+    latency.initialSchedule = milpContext.initialSchedule;
+    latency.initialScheduleOrigin = initialOrigin;
+    result = solveLatencyMilp(problem, latency);
+  } else {
+    ModuloSearchOptions search = options.search;
+    if (options.timeLimitSeconds)
+      search.totalTimeLimitSeconds = remaining(*options.timeLimitSeconds);
+    search.progress = context.progress;
+    search.initialSchedule = milpContext.initialSchedule;
+    search.initialScheduleOrigin = initialOrigin;
+    result = searchModulo(problem, search);
   }
-  ModuloSearchOptions search = options.search;
-  search.totalTimeLimitSeconds = options.timeLimitSeconds;
-  search.progress = context.progress;
-  search.initialSchedule = context.initialSchedule;
-  return searchModulo(problem, search);
+  if (init) result.attempts.insert(result.attempts.begin(), init->attempt);
+  return result;
 }
 
 Result solveTwillMethod(const Problem& problem, const TwillOptions& options,

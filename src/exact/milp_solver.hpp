@@ -51,10 +51,7 @@ struct MilpSolution {
 
   // An empty model (no variables) is optimal with no values.
   bool hasSolution() const { return !values.empty() || status == ModelStatus::kOptimal; }
-  // "error" for a failed call, else the model status (as Attempt::statusText).
-  std::string_view statusText() const {
-    return call == CallStatus::kError ? toString(call) : toString(status);
-  }
+  std::string_view statusText() const { return gaus::statusText(call, status); }
   // Value of an integer variable, rounded (CBC returns doubles within its integer tolerance).
   std::int64_t integerValue(VariableId variable) const;
 };

@@ -79,9 +79,10 @@ Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options,
     last = std::min(last, *initial->ii);
     result.notes.emplace_back(
         "initial schedule",
-        fmt::format("the start came from --init: II {} (latency {}) caps the search and is a MIP "
+        fmt::format("the start came from {}: II {} (latency {}) caps the search and is a MIP "
                     "start at that II",
-                    *initial->ii, scheduleLatency(graph, initial->start)));
+                    options.initialScheduleOrigin, *initial->ii,
+                    scheduleLatency(graph, initial->start)));
   }
   const Deadline deadline(options.totalTimeLimitSeconds);
   bool everySmallerProven = true;  // every II below the current one was proven infeasible
@@ -141,7 +142,9 @@ Result searchModulo(const Problem& problem, const ModuloSearchOptions& options) 
         result.notes.emplace_back("initial schedule",
                                   "the start came from --init: a MIP start at the fixed II");
       } else {
-        result.notes.emplace_back("initial schedule", "ignored (--init): " + initial.error());
+        result.notes.emplace_back(
+            "initial schedule",
+            fmt::format("ignored ({}): {}", options.initialScheduleOrigin, initial.error()));
       }
     }
     const ModuloAttempt attempt = solveModuloAtIi(problem, *problem.ii, milp);
@@ -185,7 +188,9 @@ Result searchModulo(const Problem& problem, const ModuloSearchOptions& options) 
       });
   // Ignoring a start is never an error: the search goes on from the heuristics' starts.
   if (!ignoredInitial.empty()) {
-    result.notes.emplace_back("initial schedule", "ignored (--init): " + ignoredInitial);
+    result.notes.emplace_back(
+        "initial schedule",
+        fmt::format("ignored ({}): {}", options.initialScheduleOrigin, ignoredInitial));
   }
   if (result.schedule) {
     result.objective = *result.schedule->ii;

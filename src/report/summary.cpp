@@ -93,10 +93,17 @@ ReportSummary summarizeResults(const ResultsFile& results) {
   summary.skippedLines = static_cast<std::int64_t>(results.skipped.size());
   summary.replacedRecords = results.replacedRecords;
 
-  // Problems in the order they first appear; methods by label.
+  // Problems grouped by graph, graphs in the order they first appear, and a graph's problems in
+  // the order they first appear: runs finish in any order (jobs, resumed runs), and a graph's
+  // second problem (twill's modulo-warp beside ilp's modulo) must not land among other graphs'
+  // rows. Methods by label.
   std::vector<ProblemRuns> problems;
   std::map<std::string, std::size_t> problemIndex;
   std::map<std::string, std::vector<const ResultRecord*>> byLabel;
+  std::map<std::string, std::size_t> graphOrder;
+  for (const auto& record : results.records) {
+    graphOrder.try_emplace(record.graph.id, graphOrder.size());
+  }
   for (const auto& record : results.records) {
     const std::string problem = describeProblem(record.problem);
     const std::string key = problemKey(record.graph.id, problem);
@@ -107,6 +114,10 @@ ReportSummary summarizeResults(const ResultsFile& results) {
     runs.all.push_back(&record);
     byLabel[record.label].push_back(&record);
   }
+  std::stable_sort(problems.begin(), problems.end(),
+                   [&graphOrder](const ProblemRuns& a, const ProblemRuns& b) {
+                     return graphOrder.at(a.graph) < graphOrder.at(b.graph);
+                   });
 
   std::map<std::string, MethodSummary> methods;
   std::map<std::string, std::vector<double>> logRatios;

@@ -91,3 +91,60 @@ TEST_CASE("ilp --init on a modulo problem: an init at the MII keeps that II and 
   CHECK(warm["attempts"][0]["ii"] == kArfMii);
   CHECK_THAT(warm["notes"]["initial schedule"].get<std::string>(), Catch::Contains("--init"));
 }
+
+namespace {
+
+// `gaus schedule arf --kind KIND --method ilp -O init=METHOD --time-limit SECONDS --json`.
+nlohmann::json scheduleIlpWithInitMethod(const std::string& method, const std::string& kind,
+                                         const std::string& seconds) {
+  const auto run =
+      runProgram(GAUS_BINARY, {"schedule", arf(), "--kind", kind, "--method", "ilp", "-O",
+                               "init=" + method, "--time-limit", seconds, "--json", "-q"});
+  INFO(run.err);
+  REQUIRE(run.exitCode == 0);
+  return nlohmann::json::parse(run.out);
+}
+
+}  // namespace
+
+TEST_CASE("ilp init=METHOD runs that method first and starts from its schedule", "[cli][exact]") {
+  SECTION("init=ims on the modulo problem: IMS reaches the MII, which caps the search") {
+    // IMS finds II 12 = MII on arf (the test above: CBC proves nothing lower exists), so the
+    // MILP runs at II 12 only, from IMS's schedule.
+    const auto result = scheduleIlpWithInitMethod("ims", "modulo", "20");
+    CHECK(result["status"] == "optimal");
+    CHECK(result["ii"] == kArfMii);
+    REQUIRE(result["attempts"].size() == 2);
+    CHECK(result["attempts"][0]["phase"] == "init ims");
+    CHECK(result["attempts"][0]["status"] == "feasible");
+    CHECK(result["attempts"][1]["ii"] == kArfMii);
+    CHECK_THAT(result["notes"]["initial schedule"].get<std::string>(), Catch::Contains("init=ims"));
+  }
+
+  SECTION("init=gaus on the latency problem: a verified start, and the same optimum") {
+    // GauS gets a quarter of the 8 s; whatever latency it reaches, it is at least the optimum
+    // 16, and CBC still proves 16.
+    const auto result = scheduleIlpWithInitMethod("gaus", "latency", "8");
+    CHECK(result["status"] == "optimal");
+    CHECK(result["objective"]["value"] == kArfOptimalLatency);
+    REQUIRE_FALSE(result["attempts"].empty());
+    const auto& init = result["attempts"][0];
+    CHECK(init["phase"] == "init gaus");
+    CHECK(init["seconds"].get<double>() <= 2.0 + 1.0);  // its share, with a second of slack
+    REQUIRE(result["extra"].contains("init_latency"));
+    CHECK(result["extra"]["init_latency"].get<double>() >= kArfOptimalLatency);
+    CHECK_THAT(result["notes"]["initial schedule"].get<std::string>(),
+               Catch::Contains("init=gaus"));
+  }
+
+  SECTION("init=ims on the latency problem: IMS does not solve it; the attempt says so") {
+    const auto result = scheduleIlpWithInitMethod("ims", "latency", "20");
+    CHECK(result["status"] == "optimal");
+    CHECK(result["objective"]["value"] == kArfOptimalLatency);
+    REQUIRE_FALSE(result["attempts"].empty());
+    CHECK(result["attempts"][0]["status"] == "error");
+    CHECK_THAT(result["attempts"][0]["detail"].get<std::string>(),
+               Catch::Contains("does not solve latency"));
+    CHECK_FALSE(result["notes"].contains("initial schedule"));
+  }
+}

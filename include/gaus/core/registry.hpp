@@ -24,6 +24,8 @@
 
 namespace gaus {
 
+class MethodRegistry;
+
 // What a method may use from its caller beyond the problem and its options. Everything that
 // changes what a method computes (time limit, seed, device, ...) is an option of the method, so
 // that the Result echoes it; the context holds only what does not.
@@ -34,6 +36,10 @@ struct RunContext {
   // A legal schedule to start from and improve on (e.g. read with --init). Methods that improve
   // a start never return anything worse; methods that cannot use one ignore it. Not owned.
   const Schedule* initialSchedule = nullptr;
+  // The registry running the method (MethodRegistry::run sets it), for a method that runs
+  // another one first, as ilp's init=gaus does: it reaches the other method by name, so an
+  // engine never links the module of another. Not owned.
+  const MethodRegistry* registry = nullptr;
 
   void report(std::string_view line) const {
     if (progress) progress(line);

@@ -48,6 +48,11 @@ inline std::string_view toString(CallStatus status) {
 inline std::string_view toString(ModelStatus status) {
   return kModelStatusNames.name(status);
 }
+// What a person or a results file reads: "error" for a failed call, else the model status. The
+// one text for Result, Attempt and the MILP solver's solution.
+inline std::string_view statusText(CallStatus call, ModelStatus status) {
+  return call == CallStatus::kError ? toString(CallStatus::kError) : toString(status);
+}
 
 // One step of a method's search, as a record: the II, latency L or horizon D it tried, what it
 // established, how long it took and the bound it proved. Methods fill these in order; the
@@ -65,10 +70,7 @@ struct Attempt {
 
   // "II=2 L=4 smt feasible 0.003s (detail)".
   std::string describe() const;
-  // "error" for a failed call, else the model status.
-  std::string_view statusText() const {
-    return call == CallStatus::kError ? toString(CallStatus::kError) : toString(status);
-  }
+  std::string_view statusText() const { return gaus::statusText(call, status); }
 };
 
 struct Bounds {
@@ -104,10 +106,7 @@ struct Result {
   bool failed() const { return call == CallStatus::kError; }
   bool hasSchedule() const { return schedule.has_value(); }
   bool verified() const { return verification.has_value() && verification->ok(); }
-  // "error" for a failed call, else the model status: what a person or a results file reads.
-  std::string_view statusText() const {
-    return failed() ? toString(CallStatus::kError) : toString(status);
-  }
+  std::string_view statusText() const { return gaus::statusText(call, status); }
   std::optional<double> extraValue(std::string_view name) const;
 };
 

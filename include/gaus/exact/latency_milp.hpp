@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 
 #include <gaus/core/problem.hpp>
 #include <gaus/core/result.hpp>
@@ -25,6 +26,7 @@ struct LatencyMilpOptions {
   // the better of it and the list schedule is CBC's first incumbent and bounds L; otherwise it is
   // ignored with a note in Result::notes.
   const Schedule* initialSchedule = nullptr;
+  std::string initialScheduleOrigin = "--init";  // where it came from, for the notes
 };
 
 // Minimizes max over ops of start + duration under resources (edges of distance > 0 ignored).

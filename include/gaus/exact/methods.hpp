@@ -5,7 +5,9 @@
 #pragma once
 
 #include <optional>
+#include <string_view>
 
+#include <gaus/core/enum_names.hpp>
 #include <gaus/core/option_table.hpp>
 #include <gaus/core/registry.hpp>
 #include <gaus/exact/modulo_milp.hpp>
@@ -19,6 +21,18 @@ void registerExactMethods(MethodRegistry& registry);
 
 namespace gaus::exact {
 
+// A method "ilp" runs first to start from (init=gaus, list or ims).
+enum class InitMethod { kNone, kGaus, kList, kIms };
+inline constexpr auto kInitMethodNames = makeEnumNames<InitMethod>({
+    {InitMethod::kNone, "none"},
+    {InitMethod::kGaus, "gaus"},
+    {InitMethod::kList, "list"},
+    {InitMethod::kIms, "ims"},
+});
+inline std::string_view toString(InitMethod method) {
+  return kInitMethodNames.name(method);
+}
+
 // Options of the "ilp" method, for both kinds of problem it solves. The latency MILP takes the
 // MILP settings it shares with the modulo one (start, symmetry, size guard, normalization) from
 // `search`.
@@ -27,6 +41,11 @@ struct IlpOptions {
   std::optional<double> timeLimitSeconds;
   ModuloSearchOptions search;
   std::optional<Cycle> latencyBound;  // latency problems: upper bound on L
+  // Runs this method first, through the registry, and starts from its verified schedule as from
+  // one given with --init. It gets initShare of time_limit, or without one of milp_time_limit;
+  // its time counts against time_limit and, for latency problems, against the one MILP's.
+  InitMethod initMethod = InitMethod::kNone;
+  double initShare = 0.25;
 };
 
 const OptionTable<IlpOptions>& ilpOptionTable();

@@ -115,6 +115,7 @@ struct ModuloSearchOptions {
   // its II caps the search and its starts are a MIP start at that II; otherwise it is ignored
   // with a note in Result::notes.
   const Schedule* initialSchedule = nullptr;
+  std::string initialScheduleOrigin = "--init";  // where it came from, for the notes
 };
 
 // Upper bound of the II search: core's nonOverlappedIi of the serial schedule (ops one at a time

@@ -149,6 +149,31 @@ TEST_CASE("problem table of the sample: best known value and where it comes from
   CHECK(jpeg.cells[0].status == "feasible");
 }
 
+TEST_CASE("a graph's problems stay together whatever order its runs finished in", "[report]") {
+  // Runs finish in any order: kernel K's twill run (modulo-warp) comes after graph H's run.
+  // Expected rows: K modulo, K modulo-warp, H latency (graphs in order of first appearance).
+  gaus::report::ResultsFile results;
+  const auto addRecord = [&results](std::string graph, std::string kind, std::string method) {
+    gaus::report::ResultRecord record;
+    record.runId = graph + "/" + method;
+    record.label = method;
+    record.method = method;
+    record.graph.id = std::move(graph);
+    record.problem.kind = std::move(kind);
+    results.records.push_back(std::move(record));
+  };
+  addRecord("kernels/K", "modulo", "ilp");
+  addRecord("heurigym/H", "latency", "list");
+  addRecord("kernels/K", "modulo-warp", "twill");
+  const auto summary = gaus::report::summarizeResults(results);
+  REQUIRE(summary.problems.size() == 3);
+  CHECK(summary.problems[0].graph == "kernels/K");
+  CHECK(summary.problems[0].problem == "modulo");
+  CHECK(summary.problems[1].graph == "kernels/K");
+  CHECK(summary.problems[1].problem == "modulo-warp");
+  CHECK(summary.problems[2].graph == "heurigym/H");
+}
+
 TEST_CASE("writeReport writes the page, summary.csv and three pictures", "[report]") {
   const auto folder = gaus::test::scratchFolder("report-sample");
   gaus::report::ReportOptions options;
