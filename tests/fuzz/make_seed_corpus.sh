@@ -48,6 +48,7 @@ seed aiger_ascii "$data"/aiger/*.aag
 seed schedule_json "$data"/cli/*.schedule.json "$data"/report/schedules/*.json
 seed machine_yaml "$root"/configs/machines/*.yaml "$data"/native/machines/*.yaml \
   "$data"/bad/negative_capacity.yaml
+seed experiment_yaml "$root"/configs/experiments/*.yaml
 for dump in "$benchmarks"/triton-ddg/*.ddg.json; do
   joined triton_ddg "$dump" "${dump%.ddg.json}.schedule_graph.json"
 done
