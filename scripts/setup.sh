@@ -2,7 +2,8 @@
 # Installs every Debian package gaus needs; skips what is already installed. Safe to re-run.
 #   scripts/setup.sh          what the build and the default tests need
 #   scripts/setup.sh --fuzz   also clang and its runtime (libFuzzer, sanitizers) for the fuzzing
-#                             build (docs/contributing.md, "Fuzzing"); CI does not need them
+#                             build (docs/contributing.md, "Fuzzing"); CI installs them too
+#                             (scripts/test.sh --ci)
 set -euo pipefail
 
 # Why each is here (README "Dependencies" says more):

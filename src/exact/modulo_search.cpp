@@ -40,6 +40,16 @@ std::int32_t serialNonOverlappedIi(const Graph& graph) {
 
 namespace {
 
+// A search that ends without a schedule of its own still answers with the verified initial
+// schedule (status timeout: nothing proven about smaller IIs).
+void keepInitial(Result& result, const std::optional<Schedule>& initial, const Graph& graph) {
+  if (!initial || result.schedule) return;
+  result.schedule = initial;
+  result.objective = static_cast<double>(*initial->ii);
+  result.extra.emplace_back("latency", static_cast<double>(scheduleLatency(graph, initial->start)));
+  result.message += fmt::format("; the answer is the initial schedule at II {}", *initial->ii);
+}
+
 Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options,
                      const std::optional<Schedule>& initial) {
   const Graph& graph = *problem.graph;
@@ -91,6 +101,7 @@ Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options,
       result.status = ModelStatus::kTimeout;
       result.message = fmt::format("total time limit {}s reached at II={} (MII={})",
                                    *options.totalTimeLimitSeconds, ii, mii);
+      keepInitial(result, initial, graph);
       return result;
     }
     ModuloMilpOptions milp = options.milp;
@@ -125,6 +136,9 @@ Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options,
   result.status = everySmallerProven ? ModelStatus::kInfeasible : ModelStatus::kTimeout;
   result.message = fmt::format("no modulo schedule at II in [{}, {}]{}", first, last,
                                everySmallerProven ? "" : " (some attempts timed out)");
+  // The initial schedule verified at `last`, so the attempts there cannot all be infeasible
+  // proofs; what ran out of time still has it as its answer.
+  if (!everySmallerProven) keepInitial(result, initial, graph);
   return result;
 }
 

@@ -147,8 +147,9 @@ std::vector<GeneratedGraph> generatorGrid(const ConfigValue& value) {
   grid.front().parameters["seed"] = std::to_string(RandomGraphOptions{}.seed);
   for (auto [name, entry] : value.entries()) {
     if (name == "seeds") name = "seed";
-    const auto key = std::find_if(generatorKeys().begin(), generatorKeys().end(),
-                                  [&](const GeneratorKey& k) { return k.name == name; });
+    const auto key =
+        std::find_if(generatorKeys().begin(), generatorKeys().end(),
+                     [&wanted = name](const GeneratorKey& k) { return k.name == wanted; });
     // A list is a grid, except for `types`, whose value is itself a list (a grid of type sets
     // is a list of lists).
     std::vector<ConfigValue> values = entry.list();

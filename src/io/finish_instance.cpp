@@ -1,8 +1,10 @@
 // The checks every reader ends with, so each bad input is caught at load time with the file
-// name: the graph must build (core's GraphBuilder checks), op names must be unique (checked here
-// rather than in GraphBuilder::build so the message can give both lines), the graph must not be
-// empty, and no cycle may consist of distance-0 edges (core's topologicalOrder names it).
+// name: the graph must build (core's GraphBuilder checks), op names must be free of control
+// characters and unique (checked here rather than in GraphBuilder::build so the message can
+// give the lines), the graph must not be empty, and no cycle may consist of distance-0 edges
+// (core's topologicalOrder names it).
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -54,6 +56,19 @@ Instance finishInstance(GraphBuilder&& builder, Machine machine, std::string nam
                         const std::filesystem::path& source,
                         const std::function<std::int64_t(OpId)>& opLine) {
   const auto lineOf = [&](OpId op) -> std::int64_t { return opLine ? opLine(op) : 0; };
+  // Op names appear in every message, table, picture and generated kernel: a control character
+  // (a newline inside a quoted GML label, a JSON "\n") would break each of them.
+  for (OpId op = 0; op < builder.numOps(); ++op) {
+    const std::string_view opName = builder.opName(op);
+    const bool hasControl = std::any_of(opName.begin(), opName.end(), [](char c) {
+      return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+    });
+    if (hasControl) {
+      throw InputError(lineOf(op),
+                       expectedFound("an op name without control characters",
+                                     fmt::format("{} (op #{})", quoteText(opName), op)));
+    }
+  }
   if (const auto duplicate = findDuplicateName(builder)) {
     const auto [first, again] = *duplicate;
     const std::int64_t firstLine = lineOf(first);

@@ -148,3 +148,26 @@ TEST_CASE("ilp init=METHOD runs that method first and starts from its schedule",
     CHECK_FALSE(result["notes"].contains("initial schedule"));
   }
 }
+
+TEST_CASE("ilp --init on a modulo problem: a search that runs out of time answers with the init",
+          "[cli][exact]") {
+  // MachSuite md_grid/graph6: MII 12, IMS finds II 13, and CBC cannot settle II 12 within a
+  // minute (docs/benchmarks.md, MachSuite). With 2 s the search times out at II 12; the answer
+  // is the verified init at II 13, status timeout.
+  const gaus::test::TempFolder folder;
+  const auto graph = sharedPath("benchmarks/hatschet-machsuite/md_grid/graph6.graphml").string();
+  const auto init = folder.file("ims.json").string();
+  const auto ims = runProgram(
+      GAUS_BINARY, {"schedule", graph, "--kind", "modulo", "--method", "ims", "-o", init, "-q"});
+  REQUIRE(ims.exitCode == 0);
+  const auto run =
+      runProgram(GAUS_BINARY, {"schedule", graph, "--kind", "modulo", "--method", "ilp", "--init",
+                               init, "--time-limit", "2", "--json", "-q"});
+  INFO(run.err);
+  REQUIRE(run.exitCode == 0);
+  const auto result = nlohmann::json::parse(run.out);
+  CHECK(result["status"] == "timeout");
+  CHECK(result["verified"] == true);
+  CHECK(result["ii"] == 13);
+  CHECK_THAT(result["message"].get<std::string>(), Catch::Contains("the initial schedule"));
+}

@@ -117,6 +117,17 @@ TEST_CASE("duplicate op names give both lines", "[io][bad]") {
             ":6: expected unique op names, found \"a\" again (op #2; first as op #0 on line 4)");
 }
 
+TEST_CASE("an op name with a control character is refused at its line", "[io][bad]") {
+  // A name reaches every message, table and generated kernel: a newline inside a quoted GML
+  // label (a fuzzing find) or a JSON "\t" would break them. The name is shown escaped.
+  CHECK(loadError(bad("newline_in_name.gml")) ==
+        bad("newline_in_name.gml") +
+            ":4: expected an op name without control characters, found \"b\\x0ac\" (op #1)");
+  CHECK(loadError(bad("control_in_name.json")) ==
+        bad("control_in_name.json") +
+            ":5: expected an op name without control characters, found \"b\\x09c\" (op #1)");
+}
+
 TEST_CASE("a corrupt AIGER header is refused with what it should hold", "[io][bad][aiger]") {
   CHECK(
       loadError(bad("bad_magic.aig")) ==

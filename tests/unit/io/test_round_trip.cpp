@@ -56,7 +56,7 @@ Instance richRandomInstance(std::int32_t ops, std::uint64_t seed) {
                                                 "a:b#c",
                                                 "- dash",
                                                 "",
-                                                "tab\there",
+                                                "percent%s{}",
                                                 "{x}"};
   GraphBuilder builder(base.name());
   for (OpId op = 0; op < base.numOps(); ++op) {
