@@ -12,6 +12,7 @@
 #include <gaus/core/registry.hpp>
 #include <gaus/exact/modulo_milp.hpp>
 
+#include "milp_solver.hpp"
 #include "normalized_solve.hpp"
 #include "start_schedule.hpp"
 
@@ -93,7 +94,7 @@ Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options,
       return result;
     }
     ModuloMilpOptions milp = options.milp;
-    milp.timeLimitSeconds = std::min(milp.timeLimitSeconds, deadline.remainingSeconds());
+    milp.timeLimitSeconds = std::min(milp.timeLimitSeconds, detail::timeLeftForSolve(deadline));
     if (initial && ii == *initial->ii) milp.initialStart = initial->start;
     const ModuloAttempt attempt = solveModuloAtIi(problem, ii, milp);
     ++result.stats.solverCalls;
@@ -130,10 +131,14 @@ Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options,
 }  // namespace
 
 Result searchModulo(const Problem& problem, const ModuloSearchOptions& options) {
+  // The total limit covers every phase: the cost normalization, each II's MILP and a fixed II's
+  // one MILP (which ran to milp_time_limit alone before: 8.7 s for a 0.2 s limit, docs/exact.md).
+  const Deadline deadline(options.totalTimeLimitSeconds);
   if (problem.ii) {
     // A fixed II: one attempt, from the initial schedule when it verifies at that II.
     Result result;
     ModuloMilpOptions milp = options.milp;
+    milp.timeLimitSeconds = std::min(milp.timeLimitSeconds, detail::timeLeftForSolve(deadline));
     if (options.initialSchedule) {
       auto initial = detail::initialInUnits(problem, *options.initialSchedule, 1);
       if (initial) {
@@ -161,9 +166,12 @@ Result searchModulo(const Problem& problem, const ModuloSearchOptions& options) 
     return result;
   }
   std::string ignoredInitial;
+  NormalizationOptions normalization = options.normalization;
+  normalization.totalTimeLimitSeconds = deadline.remainingLimit();
   Result result = detail::solveWithNormalization(
-      problem, options.normalization, [&](const Problem& solved, std::int64_t timeUnit) {
+      problem, normalization, [&](const Problem& solved, std::int64_t timeUnit) {
         ModuloSearchOptions inner = options;
+        inner.totalTimeLimitSeconds = deadline.remainingLimit();
         std::optional<Schedule> initial;
         if (options.initialSchedule) {
           auto scaled = detail::initialInUnits(solved, *options.initialSchedule, timeUnit);
