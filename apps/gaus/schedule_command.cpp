@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <gaus/experiment/experiment_config.hpp>
 #include <gaus/experiment/method_catalog.hpp>
 
 #include "command.hpp"
@@ -32,6 +33,9 @@ void MethodRunFlags::addTo(CLI::App& command, bool withMethod) {
                      "--kind stages: objective = RATIO x peak stage weight + crossings "
                      "(default 100, GS-Schedule's)");
   command.add_option("--time-limit", timeLimit, "Seconds for the whole call (-O time_limit)");
+  command.add_option("--memory-limit", memoryLimit,
+                     "Refuse a model estimated above this many bytes before building it, e.g. "
+                     "8G (-O memory_limit; default 90 % of physical memory)");
   command.add_option("--seed", seed, "Random seed (-O seed)");
   command.add_option("--device", device, "cpu, cuda or auto (-O device)");
   command.add_option("--formulation", formulation,
@@ -51,6 +55,11 @@ void MethodRunFlags::addTo(CLI::App& command, bool withMethod) {
 MethodOptions MethodRunFlags::settings() const {
   MethodOptions settings;
   if (timeLimit) settings["time_limit"] = fmt::format("{}", *timeLimit);
+  if (!memoryLimit.empty()) {
+    const auto bytes = experiment::parseByteSize(memoryLimit);
+    if (!bytes) throw CommandError("--memory-limit: " + bytes.error());
+    settings["memory_limit"] = std::to_string(*bytes);
+  }
   if (seed) settings["seed"] = std::to_string(*seed);
   if (device) settings["device"] = *device;
   if (formulation) settings["formulation"] = *formulation;

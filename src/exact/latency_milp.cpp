@@ -89,7 +89,7 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options,
           detail::refuseLargeModel(fmt::format("the latency MILP (L in [{}, {}])", lower, upper),
                                    detail::TimeIndexedModel::estimateSize(
                                        graph, machine, std::nullopt, {asap, *latest}, breaking),
-                                   options.maxNonzeros)) {
+                                   options.maxNonzeros, options.memoryLimitBytes)) {
     return errorResult(*refused);
   }
   detail::TimeIndexedModel model(graph, machine, std::nullopt, {asap, *latest}, lower, upper,

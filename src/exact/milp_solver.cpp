@@ -26,6 +26,8 @@
 #include <coin/Cbc_C_Interface.h>
 #include <fmt/format.h>
 
+#include <gaus/core/memory_limit.hpp>
+
 namespace gaus::exact::detail {
 
 namespace {
@@ -145,7 +147,19 @@ bool readUntil(int fd, std::chrono::steady_clock::time_point stopAt, std::string
 }  // namespace
 
 std::optional<std::string> refuseLargeModel(std::string_view what, ModelSize size,
-                                            std::int64_t limit) {
+                                            std::int64_t maxNonzeros,
+                                            std::int64_t memoryLimitBytes) {
+  const auto estimatedBytes =
+      static_cast<std::int64_t>(static_cast<double>(size.nonzeros) * kBytesPerNonzero);
+  if (auto refused = refuseAboveMemoryLimit(
+          fmt::format("{} ({} variables, {} nonzeros)", what, size.variables, size.nonzeros),
+          estimatedBytes, memoryLimitBytes,
+          "normalize the costs (-O normalize=on) or lower -O normalize_sum, which shrinks the "
+          "windows in cycles",
+          "gaus or a heuristic")) {
+    return refused;
+  }
+  const std::int64_t limit = maxNonzeros;
   if (size.nonzeros <= limit) return std::nullopt;
   return fmt::format(
       "{} would have {} variables and {} nonzeros, above max_nonzeros={} (about {:.1f} GB). The "

@@ -123,8 +123,10 @@ struct ModelSize {
 };
 
 // A message saying why a model of `size` is refused (what, how large, the limit and what to
-// change), or nothing when it fits under `limit` nonzeros.
+// change), or nothing when it fits under `maxNonzeros` and its estimated memory (about
+// kBytesPerNonzero bytes per nonzero, milp_solver.cpp) under `memoryLimitBytes`.
 std::optional<std::string> refuseLargeModel(std::string_view what, ModelSize size,
-                                            std::int64_t limit);
+                                            std::int64_t maxNonzeros,
+                                            std::int64_t memoryLimitBytes);
 
 }  // namespace gaus::exact::detail

@@ -171,7 +171,7 @@ class AttemptAtIi {
     attempt_.variables = size.variables;
     if (auto refused = detail::refuseLargeModel(
             fmt::format("the modulo MILP at II={} ({})", ii_, attempt_.formulation), size,
-            options_.maxNonzeros)) {
+            options_.maxNonzeros, options_.memoryLimitBytes)) {
       return fail(attempt_.formulation, *refused);
     }
     return true;

@@ -14,6 +14,7 @@
 #include <gaus/io/io.hpp>
 
 #include "test_support.hpp"
+#include "toy_graphs.hpp"
 
 using namespace gaus;
 using namespace gaus::exact;
@@ -125,6 +126,34 @@ TEST_CASE("modulo MILP: a model above max_nonzeros is refused before it is built
                                      {{"normalize", "off"}, {"max_nonzeros", "1000000"}});
   CHECK(search.failed());
   CHECK_THAT(search.message, Catch::Contains("II=1325"));
+}
+
+TEST_CASE("memory_limit: a MILP estimated above it is refused before it is built, a failed call",
+          "[exact][guards]") {
+  // Toy FA at II 2: a few dozen nonzeros, about 470 bytes each (milp_solver.cpp), so a 1-byte
+  // limit refuses it and the default (90 % of physical memory) does not. A refusal is a failed
+  // call (CallStatus error), as the max_nonzeros guard's: it says nothing about the problem
+  // (not infeasible) and no solver ran out of time (not a timeout), and the message says what to
+  // change.
+  const Instance toy = test::toyFlashAttention();
+  const Problem problem = toy.problem(ProblemKind::kModulo);
+  ModuloMilpOptions options;
+  options.memoryLimitBytes = 1;
+  const ModuloAttempt refused = solveModuloAtIi(problem, 2, options);
+  CHECK(refused.call == CallStatus::kError);
+  CHECK_THAT(refused.detail, Catch::Contains("the modulo MILP at II=2") &&
+                                 Catch::Contains("above memory_limit=1 (1 bytes)") &&
+                                 Catch::Contains("raise --memory-limit"));
+  CHECK(solveModuloAtIi(problem, 2, ModuloMilpOptions{}).status == ModelStatus::kOptimal);
+
+  // Through the registry the setting memory_limit reaches ilp, for modulo and latency problems.
+  MethodRegistry registry;
+  registerExactMethods(registry);
+  for (ProblemKind kind : {ProblemKind::kModulo, ProblemKind::kLatency}) {
+    const Result result = registry.run("ilp", toy.problem(kind), {}, {}, {{"memory_limit", "1"}});
+    CHECK(result.failed());
+    CHECK_THAT(result.message, Catch::Contains("above memory_limit=1"));
+  }
 }
 
 TEST_CASE("latency MILP: a 1 s limit holds on Triton FA in raw cycles, list schedule returned",
