@@ -11,6 +11,7 @@
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/registry.hpp>
 #include <gaus/exact/modulo_milp.hpp>
+#include <gaus/heuristic/iterative_modulo_scheduler.hpp>
 
 #include "milp_solver.hpp"
 #include "normalized_solve.hpp"
@@ -40,6 +41,27 @@ std::int32_t serialNonOverlappedIi(const Graph& graph) {
 }
 
 namespace {
+
+// A search that ends on its time limit without a schedule still returns one when a heuristic
+// finds it at once: iterative modulo scheduling over the whole II range (it always ends with a
+// schedule, at worst the non-overlapped one), given a quarter of the allowance past the limit
+// (max(1 s, 10 %) of it; the CBC solve's grace is half, milp_solver.hpp). The II is then not
+// proven minimal and the status stays timeout.
+void fallBackToHeuristic(const Problem& problem, double timeLimitSeconds, Result& result) {
+  if (result.schedule || result.status != ModelStatus::kTimeout) return;
+  heuristic::ImsOptions ims;
+  ims.timeLimitSeconds = 0.25 * std::max(1.0, 0.1 * timeLimitSeconds);
+  Problem modulo = problem;
+  modulo.ii.reset();
+  const Result found = heuristic::iterativeModuloSchedule(modulo, ims);
+  if (!found.schedule) return;
+  result.schedule = found.schedule;
+  result.objective = *found.schedule->ii;
+  result.extra.emplace_back(
+      "latency", static_cast<double>(scheduleLatency(*problem.graph, found.schedule->start)));
+  result.message += fmt::format(
+      "; returning iterative modulo scheduling's II={} (not proven minimal)", *found.schedule->ii);
+}
 
 Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options,
                      const std::optional<Schedule>& initial) {
@@ -89,8 +111,9 @@ Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options,
   for (std::int32_t ii = first; ii <= last; ++ii) {
     if (deadline.expired()) {
       result.status = ModelStatus::kTimeout;
-      result.message = fmt::format("total time limit {}s reached at II={} (MII={})",
+      result.message = fmt::format("total time limit {:.3g}s reached at II={} (MII={})",
                                    *options.totalTimeLimitSeconds, ii, mii);
+      fallBackToHeuristic(problem, *options.totalTimeLimitSeconds, result);
       return result;
     }
     ModuloMilpOptions milp = options.milp;
@@ -125,6 +148,9 @@ Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options,
   result.status = everySmallerProven ? ModelStatus::kInfeasible : ModelStatus::kTimeout;
   result.message = fmt::format("no modulo schedule at II in [{}, {}]{}", first, last,
                                everySmallerProven ? "" : " (some attempts timed out)");
+  if (options.totalTimeLimitSeconds) {
+    fallBackToHeuristic(problem, *options.totalTimeLimitSeconds, result);
+  }
   return result;
 }
 
