@@ -13,7 +13,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -123,31 +122,6 @@ bool selected(const LimitsFlags& flags, std::string_view method) {
   return list.find("," + std::string(method) + ",") != std::string::npos;
 }
 
-// The wall time of `gaus ARGS` with its stdout in `output` (stderr discarded), and its exit
-// status.
-std::pair<double, int> runGaus(const std::string& gaus, const std::vector<std::string>& args,
-                               const fs::path& output = "/dev/null") {
-  const Stopwatch clock;
-  const pid_t child = fork();
-  if (child < 0) throw std::runtime_error("fork failed");
-  if (child == 0) {
-    std::vector<std::string> words = {gaus};
-    words.insert(words.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& word : words) argv.push_back(word.data());
-    argv.push_back(nullptr);
-    if (std::freopen(output.c_str(), "w", stdout) == nullptr ||
-        std::freopen("/dev/null", "w", stderr) == nullptr) {
-      _exit(126);
-    }
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(child, &status, 0);
-  return {clock.seconds(), WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status)};
-}
-
 // A command that prints a schedule as JSON (`gaus schedule`, `gaus twill`): its wall time, and
 // the status and verification it printed (the exit status when it printed none).
 LimitRow commandRow(const std::string& what, const std::string& input, double limit,
@@ -155,8 +129,9 @@ LimitRow commandRow(const std::string& what, const std::string& input, double li
                     const fs::path& scratch) {
   args.insert(args.end(), {"--json", "-q", "--time-limit", fmt::format("{:g}", limit)});
   const fs::path printed = scratch / "printed.json";
-  const auto [seconds, exit] = runGaus(gaus, args, printed);
-  LimitRow row{what, input, limit, seconds, fmt::format("exit {}", exit), "none"};
+  args.insert(args.begin(), gaus);
+  const ProgramRun run = runProgram(std::move(args), printed);
+  LimitRow row{what, input, limit, run.seconds, fmt::format("exit {}", run.exitStatus), "none"};
   std::ifstream in(printed);
   const auto json = nlohmann::json::parse(in, nullptr, false);
   if (json.is_object()) {
@@ -179,8 +154,8 @@ std::vector<LimitRow> experimentRows(const LimitsFlags& flags, const Workload& w
     for (const auto& method : methods) out << "  - method: " << method << "\n";
     out << fmt::format("budgets:\n  time_limit: {:g}\n", limit);
   }
-  runGaus(flags.gaus,
-          {"run", config.string(), "-o", output.string(), "--progress", "quiet", "--no-report"});
+  runProgram({flags.gaus, "run", config.string(), "-o", output.string(), "--progress", "quiet",
+              "--no-report"});
   auto results = report::readResults(output / "results.jsonl");
   if (!results) throw std::runtime_error("gaus run: " + results.error());
   std::vector<LimitRow> rows;

@@ -11,6 +11,7 @@
 #include <gaus/exact/methods.hpp>
 #include <gaus/exact/modulo_milp.hpp>
 #include <gaus/exact/twill.hpp>
+#include <gaus/heuristic/iterative_modulo_scheduler.hpp>
 #include <gaus/io/io.hpp>
 
 #include "test_support.hpp"
@@ -64,6 +65,31 @@ TEST_CASE("ilp: a fixed II's MILP ends within the call's time_limit", "[exact][g
   INFO(result.message);
   CHECK_FALSE(result.failed());
   CHECK(result.status == ModelStatus::kTimeout);
+  CHECK(result.stats.seconds <= 0.5 + 1.0);
+}
+
+TEST_CASE("ilp: a modulo search stopped without a schedule returns iterative modulo scheduling's",
+          "[exact][guards][shared]") {
+  // MachSuite aes2 loop 4 (225 ops, MII 20): the MILP at II 20 does not settle within 0.5 s, so
+  // the search ends on its limit with nothing of its own. Iterative modulo scheduling, run here
+  // with its defaults, places the loop at II 32 in about 0.03 s; the search returns that schedule,
+  // status timeout (II not proven minimal), within the target of limit + max(1 s, 10 %).
+  const auto path = test::sharedPath("benchmarks/hatschet-machsuite/aes2/graph4.graphml");
+  auto instance = io::readInstance(path.string());
+  REQUIRE(instance.ok());
+  const Problem problem = instance->problem(ProblemKind::kModulo);
+  const Result ims = heuristic::iterativeModuloSchedule(problem);
+  REQUIRE(ims.schedule);
+  MethodRegistry registry;
+  registerExactMethods(registry);
+  const Result result = registry.run("ilp", problem, {{"time_limit", "0.5"}});
+  INFO(result.message);
+  CHECK(result.status == ModelStatus::kTimeout);
+  REQUIRE(result.schedule);
+  CHECK(result.verified());
+  CHECK(result.schedule->ii == ims.schedule->ii);
+  CHECK_FALSE(result.bounds.iiProvenOptimal);
+  CHECK_THAT(result.message, Catch::Contains("iterative modulo scheduling's II="));
   CHECK(result.stats.seconds <= 0.5 + 1.0);
 }
 
