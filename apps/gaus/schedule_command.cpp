@@ -33,7 +33,9 @@ void MethodRunFlags::addTo(CLI::App& command, bool withMethod) {
   command.add_option("--ratio", ratio,
                      "--kind stages: objective = RATIO x peak stage weight + crossings "
                      "(default 100, GS-Schedule's)");
-  command.add_option("--time-limit", timeLimit, "Seconds for the whole call (-O time_limit)");
+  command.add_option("--time-limit", timeLimit,
+                     "Seconds for the whole command, counted from its start (-O time_limit "
+                     "gives the method its own budget instead)");
   command.add_option("--memory-limit", memoryLimit,
                      "Refuse a model estimated above this many bytes before building it, e.g. "
                      "8G (-O memory_limit; default 90 % of physical memory)");
