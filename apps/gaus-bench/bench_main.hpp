@@ -24,6 +24,8 @@ void addListSuite(CLI::App& app, BenchOptions& options);
 void addImsSuite(CLI::App& app, BenchOptions& options);
 // Every method of the catalog against the others and exhaustive enumeration.
 void addDifferentialSuite(CLI::App& app, BenchOptions& options);
+// Wall time of every method and command against its time limit.
+void addLimitsSuite(CLI::App& app, BenchOptions& options);
 // The exact engine's suite (builds with it only).
 void addExactKernelsSuite(CLI::App& app, BenchOptions& options);
 // The GauS engine's suites (builds with it only).

@@ -1,15 +1,42 @@
 #include "bench_support.hpp"
 
+#include <cerrno>
+#include <cstdio>
 #include <ctime>
 #include <fstream>
 #include <malloc.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 
 #include <fmt/format.h>
 
 namespace gaus::bench {
+
+ProgramRun runProgram(std::vector<std::string> argv, const std::filesystem::path& stdoutFile) {
+  const Stopwatch clock;
+  const pid_t child = fork();
+  if (child < 0) throw std::runtime_error("fork failed");
+  if (child == 0) {
+    std::vector<char*> words;
+    for (auto& word : argv) words.push_back(word.data());
+    words.push_back(nullptr);
+    if (std::freopen(stdoutFile.c_str(), "w", stdout) == nullptr ||
+        std::freopen("/dev/null", "w", stderr) == nullptr) {
+      _exit(127);
+    }
+    execv(words[0], words.data());
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  ProgramRun run;
+  run.seconds = clock.seconds();
+  run.exitStatus = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return run;
+}
 
 std::int64_t peakRssBytes() {
   rusage usage{};

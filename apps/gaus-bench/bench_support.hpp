@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +36,16 @@ class Stopwatch {
  private:
   std::chrono::steady_clock::time_point start_;
 };
+
+// ARGV (ARGV[0] a path) run as a child process, its stdout written to `stdoutFile` and its
+// stderr discarded: the wall seconds around it and its exit status (128 + the signal when a
+// signal ended it; 127 when it could not be started).
+struct ProgramRun {
+  double seconds = 0;
+  int exitStatus = 0;
+};
+ProgramRun runProgram(std::vector<std::string> argv,
+                      const std::filesystem::path& stdoutFile = "/dev/null");
 
 // One measured figure, with the target it is held to (when it has one). A figure without a
 // target is informative; with one it passes or fails.

@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
   gaus::bench::addListSuite(app, options);
   gaus::bench::addImsSuite(app, options);
   gaus::bench::addDifferentialSuite(app, options);
+  gaus::bench::addLimitsSuite(app, options);
 #ifdef GAUS_HAVE_EXACT
   gaus::bench::addExactKernelsSuite(app, options);
 #endif

@@ -10,7 +10,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -38,31 +37,16 @@ struct Timing {
 // One run of `gaus ARGS` under /usr/bin/time; stdout and stderr of gaus are discarded.
 Timing timeOnce(const std::string& gaus, const std::vector<std::string>& args,
                 const fs::path& timeFile) {
-  const Stopwatch clock;
-  const pid_t child = fork();
-  if (child < 0) throw std::runtime_error("fork failed");
-  if (child == 0) {
-    std::vector<std::string> words = {"/usr/bin/time",   "-f", "%e %M", "-o",
-                                      timeFile.string(), gaus};
-    words.insert(words.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& word : words) argv.push_back(word.data());
-    argv.push_back(nullptr);
-    std::freopen("/dev/null", "w", stdout);
-    std::freopen("/dev/null", "w", stderr);
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(child, &status, 0);
-  const double seconds = clock.seconds();
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+  std::vector<std::string> words = {"/usr/bin/time", "-f", "%e %M", "-o", timeFile.string(), gaus};
+  words.insert(words.end(), args.begin(), args.end());
+  const ProgramRun run = runProgram(std::move(words));
+  if (run.exitStatus != 0) {
     throw std::runtime_error(fmt::format("gaus {} failed (exit {}); is /usr/bin/time installed?",
-                                         fmt::join(args, " "), WEXITSTATUS(status)));
+                                         fmt::join(args, " "), run.exitStatus));
   }
   std::ifstream in(timeFile);
   Timing timing;
-  timing.seconds = seconds;
+  timing.seconds = run.seconds;
   double kilobytes = 0;
   if (!(in >> timing.timeSeconds >> kilobytes)) {
     throw std::runtime_error("cannot read /usr/bin/time's output " + timeFile.string());

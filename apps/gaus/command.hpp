@@ -57,6 +57,7 @@ struct MethodRunFlags {
   // Settings: each becomes the option of the same name for a method that declares it, unless
   // -O already sets it (a method's own option wins).
   std::optional<double> timeLimit;
+  std::string memoryLimit;  // --memory-limit: bytes, with an optional K, M, G or T suffix
   std::optional<std::uint64_t> seed;
   std::optional<std::string> device;
   std::optional<std::string> formulation;

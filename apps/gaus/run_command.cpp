@@ -92,8 +92,10 @@ void addRunCommand(CLI::App& app) {
                     "run nothing");
   command->add_flag("--list", flags->listRuns, "With --dry-run: every run, one per line");
   command->add_option("--memory-limit", flags->memoryLimit,
-                      "Address space of each run, e.g. 8G (over budgets.memory_limit); a run "
-                      "beyond it is recorded as out_of_memory");
+                      "Memory of each run, e.g. 8G (over budgets.memory_limit): its address "
+                      "space, and the setting memory_limit, under which the exact engine and "
+                      "GauS refuse a model estimated too large; a run beyond it is recorded as "
+                      "out_of_memory");
   command->add_option("-o,--output", flags->output,
                       "Output folder (over budgets.output; default out/NAME)");
   command->add_option("--progress", flags->progress, "auto, bar, lines or quiet")

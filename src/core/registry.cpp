@@ -30,6 +30,11 @@ double Deadline::remainingSeconds() const {
                   std::chrono::duration<double>(*end_ - std::chrono::steady_clock::now()).count());
 }
 
+std::optional<double> Deadline::remainingLimit() const {
+  if (!end_) return std::nullopt;
+  return remainingSeconds();
+}
+
 double Deadline::elapsedSeconds() const {
   return secondsSince(start_);
 }

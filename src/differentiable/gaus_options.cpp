@@ -77,6 +77,10 @@ OptionTable<GausOptions> makeTable() {
       .add("kernels", &O::kernels, {"auto", "fused", "torch"},
            "auto (fused on CPU, LibTorch on CUDA), fused or torch")
       .add("threads", &O::threads, "CPU threads (0: LibTorch's default)", nonNegative)
+      .add("memory_limit", &O::memoryLimitBytes,
+           "bytes: refuse a run whose tensors are estimated above this before they are "
+           "allocated; default 90 % of physical memory",
+           NumericRange::atLeast(1))
       .add("seed", &O::seed, "seed of the multi-start noise")
       .add("trace", &O::tracePath,
            "trace file: CSV when it ends in .csv, else JSON lines; empty: none")

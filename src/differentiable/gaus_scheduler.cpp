@@ -566,6 +566,41 @@ void searchModulo(Run& run, const std::vector<OpId>& order) {
   run.result.extra.emplace_back("min_ii", static_cast<double>(minIi));
 }
 
+// ------------------------------------------------------------------ memory limit, before tensors
+// Tensors live at once per window element, estimated from gaus-bench gaus-scale
+// (docs/benchmarks.md): 100,000 ops and 299,764 edges at W = 65, batch 1, float32 peaked at
+// 0.43 GB RSS, about 0.35 GB above the process without a model, i.e. 3.4 tensors of
+// (|V| + |E|) x W elements; rounded up.
+constexpr double kTensorCopies = 4.0;
+
+// The longest horizon any attempt may use: the problem's, else a serial schedule's length (ops
+// one at a time, each waiting its longest delay), which no start's latency exceeds.
+std::int64_t largestHorizon(const Problem& problem) {
+  if (problem.horizon) return *problem.horizon;
+  const Graph& graph = *problem.graph;
+  std::int64_t serial = 0;
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    Cycle longest = graph.duration(op);
+    for (EdgeId e : graph.outEdges(op)) longest = std::max<Cycle>(longest, graph.edgeDelay(e));
+    serial += std::max<Cycle>(longest, 1);
+  }
+  return std::max<std::int64_t>(serial, 1);
+}
+
+// Bytes the run's tensors may take, before any is allocated: per batch row, the windows of ops
+// and edges ((|V| + |E|) x W: probabilities, CDF gathers and their gradients) and the resource
+// tables (|R| x D), kTensorCopies of each (GAUS.md, "Windows, not |V| x D tensors").
+std::int64_t estimatedTensorBytes(const Problem& problem, const GausOptions& options,
+                                  const WindowGeometry& geometry) {
+  const Graph& graph = *problem.graph;
+  const double elementBytes = options.dtype == "float64" ? 8.0 : 4.0;
+  const double elements =
+      static_cast<double>(graph.numOps() + graph.numEdges()) * static_cast<double>(geometry.width) +
+      static_cast<double>(problem.machine->numResources()) * static_cast<double>(geometry.horizon);
+  return static_cast<std::int64_t>(std::min(
+      kTensorCopies * static_cast<double>(options.batch) * elementBytes * elements, 9.0e18));
+}
+
 }  // namespace
 
 Result scheduleWithGaus(const Problem& problem, const GausOptions& options,
@@ -589,6 +624,19 @@ Result scheduleWithGaus(const Problem& problem, const GausOptions& options,
   if (resolved.batch == 0) {
     const std::int64_t ops = std::max<std::int64_t>(problem.graph->numOps(), 1);
     resolved.batch = std::clamp<std::int64_t>(10000 / ops, 1, 8);
+  }
+  const WindowGeometry largest = makeWindowGeometry(largestHorizon(problem), resolved);
+  if (auto refused = refuseAboveMemoryLimit(
+          fmt::format("method gaus: the tensors of {} ops and {} edges (window W = {}, horizon up "
+                      "to {}, batch {}, {})",
+                      problem.graph->numOps(), problem.graph->numEdges(), largest.width,
+                      largest.horizon, resolved.batch, resolved.dtype),
+          estimatedTensorBytes(problem, resolved, largest), resolved.memoryLimitBytes,
+          resolved.dense ? "leave the dense model (-O dense=false), lower -O batch"
+                         : "lower -O batch, or -O sigma_max or -O window_k (W = 2 ceil(k "
+                           "sigma_max) + 1), or use float32",
+          "list, ims or balanced")) {
+    return errorResult(*refused);
   }
 
   Run run{problem,

@@ -24,6 +24,7 @@
 
 #include <fmt/format.h>
 
+#include <gaus/core/registry.hpp>
 #include <gaus/exact/cost_normalization.hpp>
 
 #include "milp_solver.hpp"
@@ -34,6 +35,8 @@ namespace {
 
 using detail::LinearExpression;
 using detail::MilpModel;
+using detail::MilpSolution;
+using detail::timeLeftForSolve;
 using detail::VariableId;
 
 // Builds the normalization MILP over `scaled` (values divided by their gcd). Variables 0..k-1 are
@@ -165,13 +168,24 @@ Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
   std::vector<std::int64_t> scaled;
   for (std::int64_t value : result.values) scaled.push_back(value / result.divisor);
 
+  // Each solve gets its own limit, cut to what is left of the caller's.
+  const Deadline deadline(options.totalTimeLimitSeconds);
+  const auto solveLimit = [&] {
+    return std::min(options.timeLimitSeconds, timeLeftForSolve(deadline));
+  };
+
   // Phase 1: minimize F.
   MilpModel first = normalizationModel(scaled, options.sumBound, std::nullopt);
-  first.setStart(proportionalStart(scaled, options.sumBound));
-  const auto firstSolution = first.solve(options.timeLimitSeconds);
+  const std::vector<double> firstStart = proportionalStart(scaled, options.sumBound);
+  first.setStart(firstStart);
+  auto firstSolution = first.solve(solveLimit());
   if (!firstSolution.hasSolution()) {
-    return Error{fmt::format("cost normalization MILP over {} values: {} after {:.2f}s",
-                             scaled.size(), firstSolution.statusText(), firstSolution.seconds)};
+    if (firstSolution.status != ModelStatus::kTimeout) {
+      return Error{fmt::format("cost normalization MILP over {} values: {} after {:.2f}s",
+                               scaled.size(), firstSolution.statusText(), firstSolution.seconds)};
+    }
+    // Stopped before CBC reported its incumbent: the proportional start is a mapping too.
+    firstSolution.values = firstStart;
   }
   const auto count = static_cast<VariableId>(scaled.size());
   std::vector<std::int64_t> mapped;
@@ -183,7 +197,9 @@ Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
   std::vector<double> secondStart(mapped.begin(), mapped.end());
   secondStart.push_back(static_cast<double>(fStar));
   second.setStart(std::move(secondStart));
-  const auto secondSolution = second.solve(options.timeLimitSeconds);
+  MilpSolution secondSolution;
+  secondSolution.status = ModelStatus::kTimeout;
+  if (!deadline.expired()) secondSolution = second.solve(solveLimit());
   if (secondSolution.hasSolution()) {
     std::vector<std::int64_t> better;
     for (VariableId i = 0; i < count; ++i) better.push_back(secondSolution.integerValue(i));
@@ -192,14 +208,15 @@ Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
   result.normalized = mapped;
   result.worstCrossError = fStar;
   result.worstRatioError = worstRatioError(result.values, mapped);
-  if (options.fixedScaleFallback && (result.worstRatioError > options.maxRatioError ||
-                                     std::count(mapped.begin(), mapped.end(), 0) > 0)) {
+  if (options.fixedScaleFallback && !deadline.expired() &&
+      (result.worstRatioError > options.maxRatioError ||
+       std::count(mapped.begin(), mapped.end(), 0) > 0)) {
     // Departure: F is an absolute cross error, which small C' keep small too, so the paper's
     // optimum can map most costs to 0 or 1. Fixing the sum at U compares mappings at one scale;
     // the one with the smaller worst ratio error (then fewer zeros) is kept.
     MilpModel fixed = normalizationModel(scaled, options.sumBound, std::nullopt, true);
     fixed.setStart(proportionalStart(scaled, options.sumBound, true));
-    const auto fixedSolution = fixed.solve(options.timeLimitSeconds);
+    const auto fixedSolution = fixed.solve(solveLimit());
     if (fixedSolution.hasSolution()) {
       std::vector<std::int64_t> candidate;
       for (VariableId i = 0; i < count; ++i) candidate.push_back(fixedSolution.integerValue(i));

@@ -13,6 +13,7 @@
 #include <gaus/core/registry.hpp>
 #include <gaus/exact/latency_milp.hpp>
 
+#include "milp_solver.hpp"
 #include "normalized_solve.hpp"
 #include "start_schedule.hpp"
 #include "time_indexed.hpp"
@@ -88,7 +89,7 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options,
           detail::refuseLargeModel(fmt::format("the latency MILP (L in [{}, {}])", lower, upper),
                                    detail::TimeIndexedModel::estimateSize(
                                        graph, machine, std::nullopt, {asap, *latest}, breaking),
-                                   options.maxNonzeros)) {
+                                   options.maxNonzeros, options.memoryLimitBytes)) {
     return errorResult(*refused);
   }
   detail::TimeIndexedModel model(graph, machine, std::nullopt, {asap, *latest}, lower, upper,
@@ -165,10 +166,18 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options,
 }  // namespace
 
 Result solveLatencyMilp(const Problem& problem, const LatencyMilpOptions& options) {
+  // The limit covers the cost normalization too: it and the solve in units share one deadline.
+  const Deadline deadline(options.timeLimitSeconds > 0
+                              ? std::optional<double>(options.timeLimitSeconds)
+                              : std::nullopt);
+  NormalizationOptions normalization = options.normalization;
+  normalization.totalTimeLimitSeconds = deadline.remainingLimit();
   std::string ignoredInitial;
   Result result = detail::solveWithNormalization(
-      problem, options.normalization, [&](const Problem& solved, std::int64_t timeUnit) {
+      problem, normalization, [&](const Problem& solved, std::int64_t timeUnit) {
         LatencyMilpOptions inner = options;
+        if (options.timeLimitSeconds > 0)
+          inner.timeLimitSeconds = detail::timeLeftForSolve(deadline);
         if (inner.latencyBound) inner.latencyBound = *inner.latencyBound / timeUnit;
         std::optional<Schedule> initial;
         if (options.initialSchedule) {

@@ -47,6 +47,11 @@ void addModuloMilpOptions(OptionTable<Options>& table, ModuloMilpOptions& (*milp
       .add(
           "max_nonzeros", [milp](Options& o) -> std::int64_t& { return milp(o).maxNonzeros; },
           "refuse a MILP above this many nonzeros (memory: about 470 bytes each at CBC's root)",
+          NumericRange::atLeast(1))
+      .add(
+          "memory_limit", [milp](Options& o) -> std::int64_t& { return milp(o).memoryLimitBytes; },
+          "bytes: refuse a MILP whose estimated memory (470 bytes per nonzero) exceeds this; "
+          "default 90 % of physical memory",
           NumericRange::atLeast(1));
   if (withSymmetry) {
     table.add(
@@ -250,6 +255,7 @@ Result solveIlp(const Problem& problem, const IlpOptions& options, const RunCont
     latency.useStart = options.search.milp.useStart;
     latency.breakSymmetry = options.search.milp.breakSymmetry;
     latency.maxNonzeros = options.search.milp.maxNonzeros;
+    latency.memoryLimitBytes = options.search.milp.memoryLimitBytes;
     latency.normalization = options.search.normalization;
     latency.initialSchedule = milpContext.initialSchedule;
     latency.initialScheduleOrigin = initialOrigin;

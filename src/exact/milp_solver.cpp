@@ -26,6 +26,8 @@
 #include <coin/Cbc_C_Interface.h>
 #include <fmt/format.h>
 
+#include <gaus/core/memory_limit.hpp>
+
 namespace gaus::exact::detail {
 
 namespace {
@@ -145,7 +147,19 @@ bool readUntil(int fd, std::chrono::steady_clock::time_point stopAt, std::string
 }  // namespace
 
 std::optional<std::string> refuseLargeModel(std::string_view what, ModelSize size,
-                                            std::int64_t limit) {
+                                            std::int64_t maxNonzeros,
+                                            std::int64_t memoryLimitBytes) {
+  const auto estimatedBytes =
+      static_cast<std::int64_t>(static_cast<double>(size.nonzeros) * kBytesPerNonzero);
+  if (auto refused = refuseAboveMemoryLimit(
+          fmt::format("{} ({} variables, {} nonzeros)", what, size.variables, size.nonzeros),
+          estimatedBytes, memoryLimitBytes,
+          "normalize the costs (-O normalize=on) or lower -O normalize_sum, which shrinks the "
+          "windows in cycles",
+          "gaus or a heuristic")) {
+    return refused;
+  }
+  const std::int64_t limit = maxNonzeros;
   if (size.nonzeros <= limit) return std::nullopt;
   return fmt::format(
       "{} would have {} variables and {} nonzeros, above max_nonzeros={} (about {:.1f} GB). The "
@@ -190,10 +204,27 @@ void MilpModel::addEqual(const LinearExpression& row, double value) {
 }
 
 MilpSolution MilpModel::solve(double timeLimitSeconds) const {
-  if (timeLimitSeconds <= 0 || lower_.empty()) return solveHere(timeLimitSeconds);
+  if (timeLimitSeconds <= 0 || lower_.empty()) return solveHere(timeLimitSeconds, kPresolveOn);
+  const auto begin = std::chrono::steady_clock::now();
+  MilpSolution solution = solveInChild(timeLimitSeconds, kPresolveOn);
+  if (!solution.crashed) return solution;
+  // Clp 1.17 can abort on an assertion in a node's resolve (ClpNonLinearCost.cpp:1064,
+  // `lowerValue <= upperValue`: the differential check's seed 861, a modulo MILP at II 14 that
+  // aborts after 8 s). The same model solves with CBC's presolve off (in 2 s there; which step
+  // of the presolved search sets the abort up is not known). One more try so, in the time left.
+  const double left = timeLimitSeconds - secondsSince(begin);
+  if (left <= 0.05) return solution;
+  MilpSolution again = solveInChild(left, kPresolveOff);
+  again.note = fmt::format("{}; solved again with presolve off{}", solution.note,
+                           again.note.empty() ? "" : ": " + again.note);
+  again.seconds = secondsSince(begin);
+  return again;
+}
+
+MilpSolution MilpModel::solveInChild(double timeLimitSeconds, bool presolve) const {
   const auto begin = std::chrono::steady_clock::now();
   int channel[2];
-  if (pipe(channel) != 0) return solveHere(timeLimitSeconds);
+  if (pipe(channel) != 0) return solveHere(timeLimitSeconds, presolve);
   // Output still buffered would be written twice if CBC flushes the child's copy.
   std::fflush(nullptr);
   const pid_t parent = getpid();
@@ -201,7 +232,7 @@ MilpSolution MilpModel::solve(double timeLimitSeconds) const {
   if (child < 0) {
     close(channel[0]);
     close(channel[1]);
-    return solveHere(timeLimitSeconds);
+    return solveHere(timeLimitSeconds, presolve);
   }
   if (child == 0) {
     // The child solves, sends its answer and ends without running the parent's exit handlers
@@ -210,7 +241,7 @@ MilpSolution MilpModel::solve(double timeLimitSeconds) const {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(1);
     close(channel[0]);
-    const bool sent = writeAll(channel[1], encodeSolution(solveHere(timeLimitSeconds)));
+    const bool sent = writeAll(channel[1], encodeSolution(solveHere(timeLimitSeconds, presolve)));
     _exit(sent ? 0 : 1);
   }
   close(channel[1]);
@@ -247,6 +278,7 @@ MilpSolution MilpModel::solve(double timeLimitSeconds) const {
         solution.status = ModelStatus::kTimeout;
       } else {
         solution.call = CallStatus::kError;
+        solution.crashed = true;
       }
       solution.note = fmt::format("CBC died ({}) after {:.1f}s", how, seconds);
     }
@@ -255,7 +287,7 @@ MilpSolution MilpModel::solve(double timeLimitSeconds) const {
   return solution;
 }
 
-MilpSolution MilpModel::solveHere(double timeLimitSeconds) const {
+MilpSolution MilpModel::solveHere(double timeLimitSeconds, bool presolve) const {
   const auto begin = std::chrono::steady_clock::now();
   const int columns = static_cast<int>(lower_.size());
   const int rows = static_cast<int>(rowLower_.size());
@@ -304,6 +336,7 @@ MilpSolution MilpModel::solveHere(double timeLimitSeconds) const {
   // Wall-clock time, as every other limit of the project: CBC's default counts CPU time, which
   // on a loaded machine lets a solve run well past its limit.
   Cbc_setParameter(cbc, "timeMode", "elapsed");
+  if (!presolve) Cbc_setParameter(cbc, "presolve", "off");
   if (timeLimitSeconds > 0) Cbc_setMaximumSeconds(cbc, std::max(0.01, timeLimitSeconds));
   if (start_ && static_cast<int>(start_->size()) == columns) {
     std::vector<int> all(static_cast<std::size_t>(columns));

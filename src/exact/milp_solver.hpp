@@ -3,12 +3,14 @@
 // rows here, so that only milp_solver.cpp includes CBC.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include <gaus/core/registry.hpp>
 #include <gaus/core/result.hpp>
 
 namespace gaus::exact::detail {
@@ -26,10 +28,18 @@ struct LinearExpression {
   }
 };
 
+// What is left of `deadline` as a solve's time limit in seconds: at least 10 ms, since a limit
+// of 0 means none to MilpModel::solve and the MILP options.
+inline double timeLeftForSolve(const Deadline& deadline) {
+  return std::max(0.01, deadline.remainingSeconds());
+}
+
 // How long past its time limit a solve may run before it is stopped: CBC's own limit ends most
-// solves within a fraction of a second; this leaves it the time to return its incumbent.
+// solves within a fraction of a second; this leaves it the time to return its incumbent. It is
+// half the project's allowance of max(1 s, 10 %) past a limit (docs/benchmarks.md, "Limits that
+// hold"), so that tearing the model down and the rest of the call fit in the other half.
 inline double stopGraceSeconds(double timeLimitSeconds) {
-  return 1.0 + 0.05 * timeLimitSeconds;
+  return 0.5 * std::max(1.0, 0.1 * timeLimitSeconds);
 }
 
 // What a solve established, in the project's one status model (core/result.hpp):
@@ -48,6 +58,9 @@ struct MilpSolution {
   std::int64_t nodes = 0;
   // Why the status is not CBC's own (stopped, died, a claim not trusted) or why the call failed.
   std::string note;
+  // The solving process died before its limit (a crash inside CBC or Clp), as opposed to a
+  // failed call CBC itself reported.
+  bool crashed = false;
 
   // An empty model (no variables) is optimal with no values.
   bool hasSolution() const { return !values.empty() || status == ModelStatus::kOptimal; }
@@ -79,10 +92,15 @@ class MilpModel {
   // is stopped at the limit plus stopGraceSeconds: CBC checks its limit only between nodes, and its
   // root LP and preprocessing can run far past it on a large model (a minute for a 1 s limit
   // on Triton's FA dump in raw cycles). A stopped solve returns kTimeout without a solution.
+  // A child that crashes before its limit is solved once more with presolve off in the time
+  // left (milp_solver.cpp says which Clp abort that avoids); a second crash fails the call.
   MilpSolution solve(double timeLimitSeconds) const;
 
  private:
-  MilpSolution solveHere(double timeLimitSeconds) const;
+  static constexpr bool kPresolveOn = true;
+  static constexpr bool kPresolveOff = false;
+  MilpSolution solveInChild(double timeLimitSeconds, bool presolve) const;
+  MilpSolution solveHere(double timeLimitSeconds, bool presolve) const;
 
   std::vector<double> lower_, upper_, cost_;
   std::vector<char> integer_;
@@ -102,8 +120,10 @@ struct ModelSize {
 };
 
 // A message saying why a model of `size` is refused (what, how large, the limit and what to
-// change), or nothing when it fits under `limit` nonzeros.
+// change), or nothing when it fits under `maxNonzeros` and its estimated memory (about
+// kBytesPerNonzero bytes per nonzero, milp_solver.cpp) under `memoryLimitBytes`.
 std::optional<std::string> refuseLargeModel(std::string_view what, ModelSize size,
-                                            std::int64_t limit);
+                                            std::int64_t maxNonzeros,
+                                            std::int64_t memoryLimitBytes);
 
 }  // namespace gaus::exact::detail

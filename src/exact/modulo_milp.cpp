@@ -171,7 +171,7 @@ class AttemptAtIi {
     attempt_.variables = size.variables;
     if (auto refused = detail::refuseLargeModel(
             fmt::format("the modulo MILP at II={} ({})", ii_, attempt_.formulation), size,
-            options_.maxNonzeros)) {
+            options_.maxNonzeros, options_.memoryLimitBytes)) {
       return fail(attempt_.formulation, *refused);
     }
     return true;
@@ -245,11 +245,12 @@ class AttemptAtIi {
     } else if (attempt_.status == ModelStatus::kInfeasible) {
       attempt_.detail = fmt::format("CBC proved no modulo schedule exists at II={}", ii_);
     } else if (attempt_.status == ModelStatus::kTimeout) {
-      attempt_.detail = attempt_.latency
-                            ? fmt::format("time limit {}s at II={}: L={} not proven minimal",
-                                          options_.timeLimitSeconds, ii_, *attempt_.latency)
-                            : fmt::format("time limit {}s at II={}: nothing found, nothing proven",
-                                          options_.timeLimitSeconds, ii_);
+      attempt_.detail =
+          attempt_.latency
+              ? fmt::format("time limit {:.3g}s at II={}: L={} not proven minimal",
+                            options_.timeLimitSeconds, ii_, *attempt_.latency)
+              : fmt::format("time limit {:.3g}s at II={}: nothing found, nothing proven",
+                            options_.timeLimitSeconds, ii_);
     } else if (attempt_.status == ModelStatus::kFeasible) {
       attempt_.detail =
           fmt::format("CBC stopped at II={} before proving L={} minimal", ii_, *attempt_.latency);

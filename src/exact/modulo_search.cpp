@@ -11,7 +11,9 @@
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/registry.hpp>
 #include <gaus/exact/modulo_milp.hpp>
+#include <gaus/heuristic/iterative_modulo_scheduler.hpp>
 
+#include "milp_solver.hpp"
 #include "normalized_solve.hpp"
 #include "start_schedule.hpp"
 
@@ -48,6 +50,27 @@ void keepInitial(Result& result, const std::optional<Schedule>& initial, const G
   result.objective = static_cast<double>(*initial->ii);
   result.extra.emplace_back("latency", static_cast<double>(scheduleLatency(graph, initial->start)));
   result.message += fmt::format("; the answer is the initial schedule at II {}", *initial->ii);
+}
+
+// A search that ends on its time limit without a schedule still returns one when a heuristic
+// finds it at once: iterative modulo scheduling over the whole II range (it always ends with a
+// schedule, at worst the non-overlapped one), given a quarter of the allowance past the limit
+// (max(1 s, 10 %) of it; the CBC solve's grace is half, milp_solver.hpp). The II is then not
+// proven minimal and the status stays timeout.
+void fallBackToHeuristic(const Problem& problem, double timeLimitSeconds, Result& result) {
+  if (result.schedule || result.status != ModelStatus::kTimeout) return;
+  heuristic::ImsOptions ims;
+  ims.timeLimitSeconds = 0.25 * std::max(1.0, 0.1 * timeLimitSeconds);
+  Problem modulo = problem;
+  modulo.ii.reset();
+  const Result found = heuristic::iterativeModuloSchedule(modulo, ims);
+  if (!found.schedule) return;
+  result.schedule = found.schedule;
+  result.objective = *found.schedule->ii;
+  result.extra.emplace_back(
+      "latency", static_cast<double>(scheduleLatency(*problem.graph, found.schedule->start)));
+  result.message += fmt::format(
+      "; returning iterative modulo scheduling's II={} (not proven minimal)", *found.schedule->ii);
 }
 
 Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options,
@@ -99,13 +122,14 @@ Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options,
   for (std::int32_t ii = first; ii <= last; ++ii) {
     if (deadline.expired()) {
       result.status = ModelStatus::kTimeout;
-      result.message = fmt::format("total time limit {}s reached at II={} (MII={})",
+      result.message = fmt::format("total time limit {:.3g}s reached at II={} (MII={})",
                                    *options.totalTimeLimitSeconds, ii, mii);
       keepInitial(result, initial, graph);
+      fallBackToHeuristic(problem, *options.totalTimeLimitSeconds, result);
       return result;
     }
     ModuloMilpOptions milp = options.milp;
-    milp.timeLimitSeconds = std::min(milp.timeLimitSeconds, deadline.remainingSeconds());
+    milp.timeLimitSeconds = std::min(milp.timeLimitSeconds, detail::timeLeftForSolve(deadline));
     if (initial && ii == *initial->ii) milp.initialStart = initial->start;
     const ModuloAttempt attempt = solveModuloAtIi(problem, ii, milp);
     ++result.stats.solverCalls;
@@ -139,16 +163,23 @@ Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options,
   // The initial schedule verified at `last`, so the attempts there cannot all be infeasible
   // proofs; what ran out of time still has it as its answer.
   if (!everySmallerProven) keepInitial(result, initial, graph);
+  if (options.totalTimeLimitSeconds) {
+    fallBackToHeuristic(problem, *options.totalTimeLimitSeconds, result);
+  }
   return result;
 }
 
 }  // namespace
 
 Result searchModulo(const Problem& problem, const ModuloSearchOptions& options) {
+  // The total limit covers every phase: the cost normalization, each II's MILP and a fixed II's
+  // one MILP (which ran to milp_time_limit alone before: 8.7 s for a 0.2 s limit, docs/exact.md).
+  const Deadline deadline(options.totalTimeLimitSeconds);
   if (problem.ii) {
     // A fixed II: one attempt, from the initial schedule when it verifies at that II.
     Result result;
     ModuloMilpOptions milp = options.milp;
+    milp.timeLimitSeconds = std::min(milp.timeLimitSeconds, detail::timeLeftForSolve(deadline));
     if (options.initialSchedule) {
       auto initial = detail::initialInUnits(problem, *options.initialSchedule, 1);
       if (initial) {
@@ -178,9 +209,12 @@ Result searchModulo(const Problem& problem, const ModuloSearchOptions& options) 
     return result;
   }
   std::string ignoredInitial;
+  NormalizationOptions normalization = options.normalization;
+  normalization.totalTimeLimitSeconds = deadline.remainingLimit();
   Result result = detail::solveWithNormalization(
-      problem, options.normalization, [&](const Problem& solved, std::int64_t timeUnit) {
+      problem, normalization, [&](const Problem& solved, std::int64_t timeUnit) {
         ModuloSearchOptions inner = options;
+        inner.totalTimeLimitSeconds = deadline.remainingLimit();
         std::optional<Schedule> initial;
         if (options.initialSchedule) {
           auto scaled = detail::initialInUnits(solved, *options.initialSchedule, timeUnit);

@@ -110,6 +110,7 @@ Expected<Batch> Batch::prepare(const ExperimentConfig& config, const MethodRegis
   auto plan = planRuns(config, std::move(graphs).value(), registry, threadsPerRun(parallel));
   if (!plan) return Error{plan.error()};
   batch.plan_ = std::move(plan).value();
+  applyMemoryLimit(batch.plan_, batch.memoryLimitBytes_);
 
   const fs::path resultsFile = batch.output_ / kResultsFileName;
   if (!options.dryRun) {

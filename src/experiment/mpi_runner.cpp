@@ -347,6 +347,7 @@ Expected<BatchOutcome> runExperimentOverMpi(const fs::path& configPath,
   }
   const auto memoryLimit =
       options.memoryLimitBytes ? options.memoryLimitBytes : config->budgets.memoryLimitBytes;
+  applyMemoryLimit(*plan, memoryLimit);
   return serve(*config, *plan, registry, scratch->path(), memoryLimit);
 }
 

@@ -61,6 +61,11 @@ std::optional<double> referenceOf(const GraphEntry& entry, const SurveyedGraph& 
 
 }  // namespace
 
+void applyMemoryLimit(RunPlan& plan, std::optional<std::int64_t> bytes) {
+  if (!bytes) return;
+  for (PlannedRun& run : plan.runs) run.settings["memory_limit"] = std::to_string(*bytes);
+}
+
 Expected<RunPlan> planRuns(const ExperimentConfig& config, std::vector<SurveyedGraph> graphs,
                            const MethodRegistry& registry, std::int32_t threadsPerRun) {
   RunPlan plan;

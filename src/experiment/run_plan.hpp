@@ -50,4 +50,10 @@ struct RunPlan {
 Expected<RunPlan> planRuns(const ExperimentConfig& config, std::vector<SurveyedGraph> graphs,
                            const MethodRegistry& registry, std::int32_t threadsPerRun);
 
+// The memory limit of the batch (--memory-limit over budgets.memory_limit) bounds each run's
+// address space from outside; it is also the setting memory_limit of every run, so that a method
+// that estimates its model (the exact MILPs, the GauS tensors) refuses one too large before
+// building it instead of being stopped at the limit. Nothing changes without a limit.
+void applyMemoryLimit(RunPlan& plan, std::optional<std::int64_t> bytes);
+
 }  // namespace gaus::experiment

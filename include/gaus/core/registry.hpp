@@ -164,6 +164,9 @@ class Deadline {
   explicit Deadline(std::optional<double> seconds);
   bool expired() const;
   double remainingSeconds() const;  // +inf when unset
+  // What is left as a limit to hand on (nullopt when unset), so that a callee's deadline ends
+  // with this one.
+  std::optional<double> remainingLimit() const;
   double elapsedSeconds() const;
 
  private:

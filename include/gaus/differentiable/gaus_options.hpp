@@ -13,6 +13,7 @@
 
 #include <gaus/core/enum_names.hpp>
 #include <gaus/core/expected.hpp>
+#include <gaus/core/memory_limit.hpp>
 #include <gaus/core/option_table.hpp>
 #include <gaus/core/registry.hpp>
 #include <gaus/core/schedule.hpp>
@@ -128,6 +129,9 @@ struct GausOptions {
   std::string dtype = "float32";  // float32 | float64
   std::string kernels = "auto";   // auto (fused on CPU, LibTorch on CUDA) | fused | torch
   std::int64_t threads = 0;       // CPU threads for LibTorch and the fused kernels; 0: default
+  // Refuse a run whose tensors are estimated above this many bytes before they are allocated
+  // (gaus_scheduler.cpp, estimatedTensorBytes; core/memory_limit.hpp).
+  std::int64_t memoryLimitBytes = defaultMemoryLimitBytes();
   std::uint64_t seed = 1;
   std::string tracePath;                 // CSV (.csv) or JSON lines (other) trace of each update
   double progressIntervalSeconds = 1.0;  // at most one progress line per interval

@@ -45,6 +45,9 @@ struct NormalizationOptions {
   // A mapping whose worst relative ratio error exceeds this is reported with a warning.
   double maxRatioError = 0.25;
   double timeLimitSeconds = 10.0;  // for each MILP solve
+  // For all the solves together (the caller's time limit): phase 2 and the fallback are skipped
+  // when it has run out, and a phase 1 stopped without a solution keeps its proportional start.
+  std::optional<double> totalTimeLimitSeconds;
   // When the paper's mapping zeroes a cost or distorts a ratio beyond maxRatioError, also solve
   // with the sum fixed at U and keep the better mapping (cost_normalization.cpp).
   bool fixedScaleFallback = true;

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include <gaus/core/memory_limit.hpp>
 #include <gaus/core/problem.hpp>
 #include <gaus/core/result.hpp>
 #include <gaus/exact/cost_normalization.hpp>
@@ -16,6 +17,8 @@ struct LatencyMilpOptions {
   double timeLimitSeconds = 60.0;  // wall clock, list schedule and model building included
   // Refuse (status kError, saying what to change) a model above this many nonzeros.
   std::int64_t maxNonzeros = kDefaultMaxNonzeros;
+  // Refuse a model whose estimated memory exceeds this (core/memory_limit.hpp).
+  std::int64_t memoryLimitBytes = defaultMemoryLimitBytes();
   // Upper bound on the latency, which sets every op's latest start. Unset: the latency of a list
   // schedule (or the problem's horizon, when smaller).
   std::optional<Cycle> latencyBound;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <gaus/core/enum_names.hpp>
+#include <gaus/core/memory_limit.hpp>
 #include <gaus/core/problem.hpp>
 #include <gaus/core/result.hpp>
 #include <gaus/exact/cost_normalization.hpp>
@@ -64,8 +65,10 @@ struct ModuloMilpOptions {
   bool breakSymmetry = true;  // order interchangeable ops (twins, one sub-tile automorphism)
   // Per II, wall clock, for the whole attempt: start heuristics, building the model and CBC.
   double timeLimitSeconds = 60.0;
-  // Refuse (a failed call, saying what to change) a model above this many nonzeros.
+  // Refuse (a failed call, saying what to change) a model above this many nonzeros, or whose
+  // estimated memory exceeds memoryLimitBytes (core/memory_limit.hpp).
   std::int64_t maxNonzeros = kDefaultMaxNonzeros;
+  std::int64_t memoryLimitBytes = defaultMemoryLimitBytes();
   // Upper bound on L (e.g. from a heuristic); tightens the windows like the greedy start does.
   std::optional<Cycle> latencyBound;
 };

@@ -360,3 +360,27 @@ TEST_CASE("device cuda runs on a visible GPU, and without one fails with one lin
                                  Catch::Contains("run on the CPU with --device cpu"));
   CHECK(result.message.find('\n') == std::string::npos);
 }
+
+TEST_CASE("memory_limit: tensors estimated above it are refused before any is made",
+          "[differentiable][options]") {
+  // chainOfFour at horizon 9 (A): 4 ops, 3 edges, 1 resource; W = min(D = 9, 2 ceil(4 x 8) + 1)
+  // = 9; batch 2 (quickOptions); float32. The estimate is 4 copies x 2 rows x 4 bytes x
+  // ((4 + 3) x 9 + 1 x 9) = 2304 bytes (gaus_scheduler.cpp, estimatedTensorBytes): a limit of
+  // 2303 refuses the run, 2304 lets it run. A refusal is a
+  // failed call with the estimate, the limit and what to change, as the exact engine's.
+  const Instance instance = test::chainOfFour();
+  const Problem problem = instance.problem(ProblemKind::kLatencyBounded, 9);
+  MethodOptions options = quickOptions();
+  options["memory_limit"] = "2303";
+  const Result refused = differentiable::fixture::gausRegistry().run("gaus", problem, options);
+  CHECK(refused.failed());
+  CHECK_FALSE(refused.schedule.has_value());
+  CHECK_THAT(refused.message,
+             Catch::StartsWith("method gaus: the tensors of 4 ops and 3 edges (window W = 9, "
+                               "horizon up to 9, batch 2, float32) would take about 2 kB") &&
+                 Catch::Contains("above memory_limit=2303") && Catch::Contains("lower -O batch"));
+  CHECK(refused.message.find('\n') == std::string::npos);
+
+  options["memory_limit"] = "2304";
+  requireVerified(differentiable::fixture::gausRegistry().run("gaus", problem, options));
+}

@@ -11,9 +11,11 @@
 #include <gaus/exact/methods.hpp>
 #include <gaus/exact/modulo_milp.hpp>
 #include <gaus/exact/twill.hpp>
+#include <gaus/heuristic/iterative_modulo_scheduler.hpp>
 #include <gaus/io/io.hpp>
 
 #include "test_support.hpp"
+#include "toy_graphs.hpp"
 
 using namespace gaus;
 using namespace gaus::exact;
@@ -29,18 +31,93 @@ Instance readTriton(const std::string& file) {
 }
 
 // How long a solve with a 1 s limit may take: the limit, the grace before the solving process is
-// stopped (1 s + 5 % of the limit, src/exact/milp_solver.hpp) and 1 s to tear the model down on a
-// loaded machine. Every other exact test goes through the same child process and checks its
-// answers, so this file checks only the stop.
-constexpr double kOneSecondLimitReturnsWithin = 1.0 + 1.05 + 1.0;
+// stopped (0.5 x max(1 s, 10 % of the limit) = 0.5 s, src/exact/milp_solver.hpp) and 1 s to tear
+// the model down on a loaded machine. Every other exact test goes through the same child process
+// and checks its answers, so this file checks only the stop.
+constexpr double kOneSecondLimitReturnsWithin = 1.0 + 0.5 + 1.0;
+
+// The differential check's seed 861 (tests/data/differential): 31 ops, a fixed II of 14.
+Problem seed861(const Instance& instance) {
+  Problem problem = instance.problem(ProblemKind::kModulo);
+  problem.ii = 14;
+  return problem;
+}
+
+Instance readSeed861() {
+  auto instance =
+      io::readInstance(test::dataPath("differential/modulo-error-ilp-seed861.json").string());
+  REQUIRE(instance.ok());
+  return std::move(instance).value();
+}
 
 }  // namespace
+
+TEST_CASE("ilp: a fixed II's MILP ends within the call's time_limit", "[exact][guards]") {
+  // The fixed-II path handed CBC milp_time_limit (60 s) whatever time_limit said: with 0.2 s the
+  // call ran 8.7 s (the differential check's seed 861). With 0.5 s the solve is stopped at the
+  // limit plus the grace (0.5 s); no heuristic start exists at II 14 and CBC finds
+  // nothing that soon, so the answer is a timeout without a schedule, well inside the issue's
+  // target of limit + max(1 s, 10 %).
+  const Instance instance = readSeed861();
+  MethodRegistry registry;
+  registerExactMethods(registry);
+  const Result result = registry.run("ilp", seed861(instance), {{"time_limit", "0.5"}});
+  INFO(result.message);
+  CHECK_FALSE(result.failed());
+  CHECK(result.status == ModelStatus::kTimeout);
+  CHECK(result.stats.seconds <= 0.5 + 1.0);
+}
+
+TEST_CASE("ilp: a modulo search stopped without a schedule returns iterative modulo scheduling's",
+          "[exact][guards][shared]") {
+  // MachSuite aes2 loop 4 (225 ops, MII 20): the MILP at II 20 does not settle within 0.5 s, so
+  // the search ends on its limit with nothing of its own. Iterative modulo scheduling, run here
+  // with its defaults, places the loop at II 32 in about 0.03 s; the search returns that schedule,
+  // status timeout (II not proven minimal), within the target of limit + max(1 s, 10 %).
+  const auto path = test::sharedPath("benchmarks/hatschet-machsuite/aes2/graph4.graphml");
+  auto instance = io::readInstance(path.string());
+  REQUIRE(instance.ok());
+  const Problem problem = instance->problem(ProblemKind::kModulo);
+  const Result ims = heuristic::iterativeModuloSchedule(problem);
+  REQUIRE(ims.schedule);
+  MethodRegistry registry;
+  registerExactMethods(registry);
+  const Result result = registry.run("ilp", problem, {{"time_limit", "0.5"}});
+  INFO(result.message);
+  CHECK(result.status == ModelStatus::kTimeout);
+  REQUIRE(result.schedule);
+  CHECK(result.verified());
+  CHECK(result.schedule->ii == ims.schedule->ii);
+  CHECK_FALSE(result.bounds.iiProvenOptimal);
+  CHECK_THAT(result.message, Catch::Contains("iterative modulo scheduling's II="));
+  CHECK(result.stats.seconds <= 0.5 + 1.0);
+}
+
+TEST_CASE("modulo MILP: a CBC crash is solved again without presolve", "[exact][guards][.slow]") {
+  // Seed 861 at II 14 in the stage/residue form: Clp aborts (ClpNonLinearCost.cpp:1064) after
+  // about 8 s of CBC's search; the retry with presolve off proves L = 29, the value the
+  // time-indexed form proves on the same model without a crash.
+  const Instance instance = readSeed861();
+  ModuloMilpOptions options;
+  options.timeLimitSeconds = 120.0;
+  options.formulation = ModuloFormulation::kStageResidue;
+  const ModuloAttempt crashed = solveModuloAtIi(seed861(instance), 14, options);
+  INFO(crashed.detail);
+  CHECK(crashed.status == ModelStatus::kOptimal);
+  CHECK(crashed.latency == 29);
+  CHECK_THAT(crashed.detail, Catch::Contains("solved again with presolve off"));
+
+  options.formulation = ModuloFormulation::kTimeIndexed;
+  const ModuloAttempt reference = solveModuloAtIi(seed861(instance), 14, options);
+  CHECK(reference.status == ModelStatus::kOptimal);
+  CHECK(reference.latency == 29);
+}
 
 TEST_CASE("modulo MILP: a 1 s limit holds on Triton FA at II 1325 in raw cycles",
           "[exact][guards][shared]") {
   // 31 ops, II = 1325 (the MII): the stage/residue model has 41107 variables and 6.8 M nonzeros,
   // under the default max_nonzeros (8 M); CBC's root LP alone takes over a minute. The solve is
-  // stopped at the limit plus the grace (1 + 1.05 s), nothing is found (no heuristic reaches a
+  // stopped at the limit plus the grace (1 + 0.5 s), nothing is found (no heuristic reaches a
   // schedule at II 1325), and the status says so.
   const Instance fa = readTriton("case3_FA.ddg.json");
   ModuloMilpOptions options;
@@ -75,6 +152,34 @@ TEST_CASE("modulo MILP: a model above max_nonzeros is refused before it is built
                                      {{"normalize", "off"}, {"max_nonzeros", "1000000"}});
   CHECK(search.failed());
   CHECK_THAT(search.message, Catch::Contains("II=1325"));
+}
+
+TEST_CASE("memory_limit: a MILP estimated above it is refused before it is built, a failed call",
+          "[exact][guards]") {
+  // Toy FA at II 2: a few dozen nonzeros, about 470 bytes each (milp_solver.cpp), so a 1-byte
+  // limit refuses it and the default (90 % of physical memory) does not. A refusal is a failed
+  // call (CallStatus error), as the max_nonzeros guard's: it says nothing about the problem
+  // (not infeasible) and no solver ran out of time (not a timeout), and the message says what to
+  // change.
+  const Instance toy = test::toyFlashAttention();
+  const Problem problem = toy.problem(ProblemKind::kModulo);
+  ModuloMilpOptions options;
+  options.memoryLimitBytes = 1;
+  const ModuloAttempt refused = solveModuloAtIi(problem, 2, options);
+  CHECK(refused.call == CallStatus::kError);
+  CHECK_THAT(refused.detail, Catch::Contains("the modulo MILP at II=2") &&
+                                 Catch::Contains("above memory_limit=1 (1 bytes)") &&
+                                 Catch::Contains("raise --memory-limit"));
+  CHECK(solveModuloAtIi(problem, 2, ModuloMilpOptions{}).status == ModelStatus::kOptimal);
+
+  // Through the registry the setting memory_limit reaches ilp, for modulo and latency problems.
+  MethodRegistry registry;
+  registerExactMethods(registry);
+  for (ProblemKind kind : {ProblemKind::kModulo, ProblemKind::kLatency}) {
+    const Result result = registry.run("ilp", toy.problem(kind), {}, {}, {{"memory_limit", "1"}});
+    CHECK(result.failed());
+    CHECK_THAT(result.message, Catch::Contains("above memory_limit=1"));
+  }
 }
 
 TEST_CASE("latency MILP: a 1 s limit holds on Triton FA in raw cycles, list schedule returned",
