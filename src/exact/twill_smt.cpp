@@ -33,6 +33,7 @@
 // - Register rows are pseudo-Boolean over literals "value live at absolute cycle tau" built from
 //   bound atoms on the start times, summed over the cycles of one residue (a linear sum of
 //   if-then-else terms over lifetime quotients was 15x slower on the Blackwell kernel).
+// - Z3 runs with smt.relevancy=0 and smt.arith.solver=2 (measured; see run()).
 // - Symmetry breaking: the warps other than the variable-latency warp are interchangeable, so
 //   ops take them in first-use order; interchangeable ops are ordered (symmetry.hpp).
 
@@ -508,6 +509,13 @@ struct TwillSmtModel::Impl {
     z3::params parameters(context);
     const double ms = std::clamp(timeLimitSeconds * 1000.0, 1.0, 4.0e9);
     parameters.set("timeout", static_cast<unsigned>(ms));
+    // Without relevancy filtering and with the older simplex-based arithmetic solver, the
+    // UNSAT checks of the sub-tiled Blackwell stand-in at II 18 took 6 s instead of 59 s for
+    // its first eight L, and fa_fwd_blackwell 2.8 s instead of 7.0 s (docs/benchmarks.md,
+    // "Twill on realistic graphs"): the model is mostly bound atoms and pseudo-Boolean rows,
+    // which relevancy filtering only delays.
+    parameters.set("smt.relevancy", 0U);
+    parameters.set("smt.arith.solver", 2U);
     solver.set(parameters);
     return solver.check(assumptions);
   }
