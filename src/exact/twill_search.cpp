@@ -16,8 +16,14 @@
 //   SMT call has a time limit and a timeout is reported as such (the answer is then "feasible",
 //   never "optimal"); every attempt is logged with (II, L, status, seconds); when no II up to
 //   the bound is satisfiable, the message names the constraint families of the unsat cores.
-// - When the MILP stops on its time limit with a schedule but without proving L minimal, the
-//   SMT starts from the MILP's lower bound on L instead of its L (smaller L might be SAT).
+// - One SMT model per II, built at its stage limit; each L is an assumption on it, so Z3 keeps
+//   what it learned from one L to the next (twill_smt.hpp; SAT is monotone in L). The L are
+//   tried in Algorithm 1's order, or (latency_search=bisect) the bound, the stage limit, then
+//   bisection between them.
+// - The MILP only bounds L from below: it has a 10 s limit per II, and when it stops without
+//   proving L minimal the SMT starts from the larger of its bound and the critical path at II
+//   (smaller L might be SAT); when it stops without any schedule, the II is still decided by
+//   the SMT, with the stage limit taken from that bound.
 // - `extraStages` lets the inner loop go past the paper's ceil(L / II) bound; and an II whose L
 //   loop ends UNSAT gets one more check at the serial latency with spill costs (goBeyondStages),
 //   so an II whose schedules need more stages than the MILP's is neither skipped nor called

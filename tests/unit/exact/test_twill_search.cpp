@@ -207,7 +207,9 @@ TEST_CASE("twill time limit: the stand-in stops within the limit with a timeout"
           "[exact][twill][search]") {
   // Every phase takes its share of the time left (normalization, the MILP, each SMT check,
   // the minimizations); building a model is the only step without a limit, and it takes tens
-  // of milliseconds here. 1.5 s of slack for a loaded machine.
+  // of milliseconds here. A CBC child gets a grace of 1 s + 5 % past its limit
+  // (milp_solver.hpp), and a loaded machine some more: 4 s, where ignoring the limit would
+  // take the MILP's 10 s.
   const Instance instance = loadStandIn();
   TwillOptions options;
   options.totalTimeLimitSeconds = 1.0;
@@ -216,6 +218,6 @@ TEST_CASE("twill time limit: the stand-in stops within the limit with a timeout"
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   INFO(solution.message);
-  CHECK(seconds < 2.5);
+  CHECK(seconds < 4.0);
   CHECK(solution.status == ModelStatus::kTimeout);
 }
