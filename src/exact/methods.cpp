@@ -159,6 +159,9 @@ OptionTable<TwillOptions> makeTwillTable() {
       .add("extra_stages", &O::extraStages,
            "stages beyond the MILP's tried at one II (0: the paper's Algorithm 1)",
            NumericRange::atLeast(0))
+      .add("latency_search", &O::latencySearch, kLatencySearchNames,
+           "order of the L tried at one II on its SMT model: ascending (Algorithm 1) or bisect "
+           "(the bound, the stage limit, then bisection)")
       .add("memory_model", &O::memoryModel, kMemoryModelNames,
            "memory capacity: buffers (ring of ceil(lifetime/II) buffers per value) or cycles "
            "(footprints live at each residue)")

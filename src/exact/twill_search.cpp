@@ -16,8 +16,14 @@
 //   SMT call has a time limit and a timeout is reported as such (the answer is then "feasible",
 //   never "optimal"); every attempt is logged with (II, L, status, seconds); when no II up to
 //   the bound is satisfiable, the message names the constraint families of the unsat cores.
-// - When the MILP stops on its time limit with a schedule but without proving L minimal, the
-//   SMT starts from the MILP's lower bound on L instead of its L (smaller L might be SAT).
+// - One SMT model per II, built at its stage limit; each L is an assumption on it, so Z3 keeps
+//   what it learned from one L to the next (twill_smt.hpp; SAT is monotone in L). The L are
+//   tried in Algorithm 1's order, or (latency_search=bisect) the bound, the stage limit, then
+//   bisection between them.
+// - The MILP only bounds L from below: it has a 10 s limit per II, and when it stops without
+//   proving L minimal the SMT starts from the larger of its bound and the critical path at II
+//   (smaller L might be SAT); when it stops without any schedule, the II is still decided by
+//   the SMT, with the stage limit taken from that bound.
 // - `extraStages` lets the inner loop go past the paper's ceil(L / II) bound; and an II whose L
 //   loop ends UNSAT gets one more check at the serial latency with spill costs (goBeyondStages),
 //   so an II whose schedules need more stages than the MILP's is neither skipped nor called
@@ -292,7 +298,11 @@ class TwillSearch {
     auto normalize = shouldNormalize(problem_, options_.normalization);
     if (!normalize) return fail(normalize.error());
     if (!*normalize) return true;
-    auto made = normalizeProblem(problem_, options_.normalization);
+    // Its MILPs share the time limit too (three solves at most).
+    NormalizationOptions normalization = options_.normalization;
+    normalization.timeLimitSeconds =
+        std::min(normalization.timeLimitSeconds, deadline_.remainingSeconds() / 3.0);
+    auto made = normalizeProblem(problem_, normalization);
     if (!made) return fail(made.error());
     normalized_ = std::move(made).value();
     work_ = normalized_->problem;
@@ -342,8 +352,9 @@ class TwillSearch {
     return true;
   }
 
-  // One II: the modulo MILP, then the SMT at L = its latency while ceil(L / II) is unchanged
-  // (plus extraStages). False when the search must end on an error.
+  // One II: the modulo MILP for a lower bound on L, then the SMT model of this II, checked at
+  // that bound, at the stage limit and, when the limit is SAT and the bound is not, bisected in
+  // between (SAT is monotone in L, twill_smt.hpp). False when the search must end on an error.
   bool tryIi(std::int32_t ii) {
     ModuloMilpOptions milp = options_.milp;
     milp.timeLimitSeconds = std::min(milp.timeLimitSeconds, deadline_.remainingSeconds());
@@ -358,57 +369,111 @@ class TwillSearch {
     IiFailure failure;
     failure.ii = ii;
     if (modulo.call == CallStatus::kError) return fail(modulo.detail);
-    if (!modulo.schedule) {
+    if (modulo.status == ModelStatus::kInfeasible || deadline_.expired()) {
       failure.moduloInfeasible = modulo.status == ModelStatus::kInfeasible;
       failure.milpDetail = modulo.detail;
       failure.conclusive = failure.moduloInfeasible;
+      outOfTime_ = outOfTime_ || !failure.conclusive;
       conclusive_ = conclusive_ && failure.conclusive;
       failures_.push_back(failure);
       return true;
     }
-    const Cycle milpLatency = *modulo.latency;
-    const Cycle stageLimit = ((milpLatency + ii - 1) / ii + options_.extraStages) * ii;
-    // When the MILP stopped on its limit without proving L minimal, a smaller L might be SAT.
-    const Cycle firstLatency = modulo.status == ModelStatus::kOptimal
-                                   ? milpLatency
-                                   : modulo.latencyLowerBound.value_or(milpLatency);
+    // L's lower bound: the MILP's L when proven minimal, else the best of its bound and the
+    // critical path at this II. The stage limit of Algorithm 1 comes from the MILP's L; when
+    // the MILP stopped without a schedule, from the bound (goBeyondStages covers the rest).
+    const Cycle firstLatency =
+        modulo.status == ModelStatus::kOptimal
+            ? *modulo.latency
+            : std::max(modulo.latencyLowerBound.value_or(0), criticalPathAtIi(ii));
+    const Cycle stageBase = modulo.latency.value_or(firstLatency);
+    const Cycle stageLimit =
+        std::max(firstLatency, ((stageBase + ii - 1) / ii + options_.extraStages) * ii);
     failure.firstLatency = firstLatency;
     failure.lastLatency = stageLimit;
-    for (Cycle latency = firstLatency; latency <= stageLimit && !found_; ++latency) {
-      if (!checkAt(ii, latency, "", failure)) break;
+    auto model = std::make_unique<TwillSmtModel>(work_, ii, stageLimit, modelOptions_);
+    if (options_.latencySearch == LatencySearch::kAscending) {
+      for (Cycle latency = firstLatency; latency <= stageLimit; ++latency) {
+        const auto status = checkAt(*model, ii, latency, "", failure);
+        if (!status) break;
+        if (*status == ModelStatus::kFeasible) {
+          model->setLatency(latency);
+          found_ = Found{ii, latency, *lastSchedule_, std::move(model)};
+          return true;
+        }
+      }
+    } else {
+      const auto atBound = checkAt(*model, ii, firstLatency, "", failure);
+      if (atBound == ModelStatus::kFeasible) {
+        found_ = Found{ii, firstLatency, *lastSchedule_, std::move(model)};
+        return true;
+      }
+      if (atBound && stageLimit > firstLatency &&
+          checkAt(*model, ii, stageLimit, "", failure) == ModelStatus::kFeasible) {
+        bisectLatency(std::move(model), ii, firstLatency, stageLimit, "", failure);
+        return true;
+      }
     }
-    if (!found_ && !outOfTime_) goBeyondStages(ii, stageLimit, failure);
+    if (!outOfTime_) goBeyondStages(ii, stageLimit, failure);
     if (found_) return true;
     conclusive_ = conclusive_ && failure.conclusive;
     failures_.push_back(failure);
     return true;
   }
 
-  // One SMT check at (II, L), logged; a satisfiable one becomes found_. Nothing when the time is
-  // out; a check that is neither SAT nor UNSAT makes the II's failure inconclusive.
-  std::optional<ModelStatus> checkAt(std::int32_t ii, Cycle latency, std::string_view note,
-                                     IiFailure& failure) {
+  // The length of the longest dependence path at this II (modulo ASAP times): a lower bound on
+  // L that needs no solver.
+  Cycle criticalPathAtIi(std::int32_t ii) const {
+    const auto earliest = moduloAsapTimes(*work_.graph, ii);
+    return earliest ? scheduleLatency(*work_.graph, *earliest) : 0;
+  }
+
+  // One SMT check of the II's model at L, logged; a satisfiable one leaves its schedule in
+  // lastSchedule_. Nothing when the time is out; a check that is neither SAT nor UNSAT makes the
+  // II's failure inconclusive.
+  std::optional<ModelStatus> checkAt(TwillSmtModel& model, std::int32_t ii, Cycle latency,
+                                     std::string_view note, IiFailure& failure) {
     if (deadline_.expired()) {
       outOfTime_ = true;
       failure.conclusive = false;
       return std::nullopt;
     }
-    auto model = std::make_unique<TwillSmtModel>(work_, ii, latency, modelOptions_);
+    model.setLatency(latency);
     SmtQuery query;
     query.families = options_.families;
     query.timeLimitSeconds = std::min(options_.smtTimeLimitSeconds, deadline_.remainingSeconds());
     query.wantCore = true;
-    SmtAnswer answer = model->check(query);
+    SmtAnswer answer = model.check(query);
     const bool latencyTooShort = answer.status == ModelStatus::kInfeasible && answer.core.empty();
     TwillAttempt attempt = detail::smtAttempt(
         "smt", ii, latency, answer, latencyTooShort ? "L alone is too short" : std::string(note));
     record(solution_, std::move(attempt), options_);
     if (answer.status == ModelStatus::kFeasible) {
-      found_ = Found{ii, latency, *answer.schedule, std::move(model)};
+      lastSchedule_ = std::move(answer.schedule);
     } else if (answer.status != ModelStatus::kInfeasible) {
       failure.conclusive = false;
     }
     return answer.status;
+  }
+
+  // The smallest satisfiable L in (unsat, sat], sat being satisfiable (its schedule in
+  // lastSchedule_), by bisection on the II's model; found_ gets it. A check that times out
+  // counts as not satisfiable, so L may then be above the least.
+  void bisectLatency(std::unique_ptr<TwillSmtModel> model, std::int32_t ii, Cycle unsat, Cycle sat,
+                     std::string_view note, IiFailure& failure) {
+    Schedule best = *lastSchedule_;
+    while (sat - unsat > 1) {
+      const Cycle middle = unsat + (sat - unsat) / 2;
+      const auto status = checkAt(*model, ii, middle, note, failure);
+      if (!status) break;
+      if (*status == ModelStatus::kFeasible) {
+        sat = middle;
+        best = *lastSchedule_;
+      } else {
+        unsat = middle;
+      }
+    }
+    model->setLatency(sat);
+    found_ = Found{ii, sat, std::move(best), std::move(model)};
   }
 
   // Beyond the paper: Algorithm 1 stops at the MILP's stage count, but a cross-warp edge's spill
@@ -416,22 +481,18 @@ class TwillSearch {
   // differential check found loops called infeasible, or a larger II called minimal;
   // tests/data/differential/). One check at the serial latency with spill costs and residue
   // waits decides it:
-  // UNSAT leaves the II refuted, SAT sends L on from the stage limit to the first satisfiable one.
+  // UNSAT leaves the II refuted, SAT bisects L between the stage limit and that latency.
   void goBeyondStages(std::int32_t ii, Cycle stageLimit, IiFailure& failure) {
     // Each op may also wait up to II - 1 cycles for a free residue of the modulo table.
     const Cycle serialLatency = serialLatencyWithSpills(*work_.graph) +
                                 static_cast<Cycle>(work_.graph->numOps()) * (ii - 1);
     if (serialLatency <= stageLimit) return;
     constexpr std::string_view kNote = "beyond the MILP's stages";
-    const auto status = checkAt(ii, serialLatency, kNote, failure);
+    auto model = std::make_unique<TwillSmtModel>(work_, ii, serialLatency, modelOptions_);
+    const auto status = checkAt(*model, ii, serialLatency, kNote, failure);
     if (status == ModelStatus::kInfeasible) failure.lastLatency = serialLatency;
-    if (!found_) return;
-    Found atSerialLatency = std::move(*found_);
-    found_.reset();
-    for (Cycle latency = stageLimit + 1; latency < serialLatency && !found_; ++latency) {
-      if (!checkAt(ii, latency, kNote, failure)) break;
-    }
-    if (!found_) found_ = std::move(atSerialLatency);
+    if (status != ModelStatus::kFeasible) return;
+    bisectLatency(std::move(model), ii, stageLimit, serialLatency, kNote, failure);
   }
 
   // No satisfiable (II, L): a timeout, or infeasible with the families that block it.
@@ -509,7 +570,8 @@ class TwillSearch {
   detail::SmtModelOptions modelOptions_;
   std::vector<IiFailure> failures_;
   std::optional<Found> found_;
-  bool conclusive_ = true;  // every II below the current one failed conclusively
+  std::optional<Schedule> lastSchedule_;  // of the last satisfiable check
+  bool conclusive_ = true;                // every II below the current one failed conclusively
   bool outOfTime_ = false;
 };
 

@@ -8,6 +8,12 @@
 // families, so an UNSAT answer names the blocking families through Z3's unsat core.
 //
 // Departures from TWILL.md / the paper:
+// - One model per II, not per (II, L): it is built at the largest L to be tried, and a smaller
+//   L is an assumption literal that bounds every start (t(v) <= L - duration(v), and the ALAP
+//   bounds at that L). Z3 keeps what it learned across the checks of one II. Nothing else in
+//   the model depends on L (the register rows' liveness literals past a smaller L's horizon are
+//   false for every schedule within it), so the checks at L agree with a model built at L, and
+//   satisfiability is monotone in L.
 // - Steady state instead of the straight-line program. TWILL.md unrolls ceil(L / II) copies
 //   into T = (copies - 1) II + L cycles and checks every absolute cycle; here every cyclic
 //   family is checked per residue modulo II, which is the steady state of that program and is
@@ -27,6 +33,7 @@
 // - Register rows are pseudo-Boolean over literals "value live at absolute cycle tau" built from
 //   bound atoms on the start times, summed over the cycles of one residue (a linear sum of
 //   if-then-else terms over lifetime quotients was 15x slower on the Blackwell kernel).
+// - Z3 runs with smt.relevancy=0 and smt.arith.solver=2 (measured; see run()).
 // - Symmetry breaking: the warps other than the variable-latency warp are interchangeable, so
 //   ops take them in first-use order; interchangeable ops are ordered (symmetry.hpp).
 
@@ -35,6 +42,7 @@
 #include <algorithm>
 #include <bit>
 #include <chrono>
+#include <map>
 
 #include <fmt/format.h>
 #include <z3++.h>
@@ -61,6 +69,7 @@ struct TwillSmtModel::Impl {
         machine(*problem.machine),
         ii(fixedIi),
         latency(fixedLatency),
+        cap(fixedLatency),
         options(modelOptions),
         solver(context),
         opSymmetry(context.bool_const("op_symmetry")) {
@@ -74,7 +83,8 @@ struct TwillSmtModel::Impl {
   const Graph& graph;
   const Machine& machine;
   const std::int32_t ii;
-  const Cycle latency;
+  const Cycle latency;  // the model is built at this L ...
+  Cycle cap;            // ... and checked at this one (setLatency)
   const SmtModelOptions options;
   z3::context context;
   z3::solver solver;
@@ -86,6 +96,8 @@ struct TwillSmtModel::Impl {
   std::vector<z3::expr> warpUsed;
   std::vector<z3::expr> crossEdge;
   std::int32_t restrictionCount = 0;
+  std::optional<std::vector<Cycle>> earliest;    // modulo ASAP at II; none: no room at all
+  std::map<Cycle, z3::expr> latencyCapLiterals;  // L below `latency` -> its assumption
 
   z3::expr integer(std::int64_t value) { return context.int_val(static_cast<int64_t>(value)); }
   z3::expr family(TwillFamily f) { return familyLiteral[static_cast<std::size_t>(f)]; }
@@ -223,7 +235,7 @@ struct TwillSmtModel::Impl {
   void buildDependence() {
     // Implied bounds: ASAP over all edges at this II and ALAP from L. They prune the search and
     // decide at once when the dependences alone leave no room within L.
-    const auto earliest = moduloAsapTimes(graph, ii);
+    if (auto asap = moduloAsapTimes(graph, ii)) earliest = std::move(asap).value();
     std::optional<std::vector<Cycle>> latest;
     if (earliest) latest = latestStarts(graph, ii, latency, *earliest);
     if (!latest) {
@@ -453,6 +465,29 @@ struct TwillSmtModel::Impl {
     }
   }
 
+  // The assumption "every op ends by L" for L below the model's own: the start bounds and,
+  // within the dependence family, the ALAP bounds at L.
+  z3::expr latencyCapLiteral(Cycle bound) {
+    if (const auto found = latencyCapLiterals.find(bound); found != latencyCapLiterals.end()) {
+      return found->second;
+    }
+    const z3::expr literal = context.bool_const(fmt::format("latency_le_{}", bound).c_str());
+    std::optional<std::vector<Cycle>> latest;
+    if (earliest) latest = latestStarts(graph, ii, bound, *earliest);
+    for (OpId op = 0; op < graph.numOps(); ++op) {
+      solver.add(z3::implies(literal, start[op] <= integer(bound - graph.duration(op))));
+      if (latest) {
+        solver.add(z3::implies(literal && family(TwillFamily::kDependence),
+                               start[op] <= integer((*latest)[op])));
+      }
+    }
+    if (!latest) {
+      solver.add(z3::implies(literal && family(TwillFamily::kDependence), context.bool_val(false)));
+    }
+    latencyCapLiterals.emplace(bound, literal);
+    return literal;
+  }
+
   std::optional<Schedule> decode() {
     const z3::model model = solver.get_model();
     Schedule schedule;
@@ -474,6 +509,13 @@ struct TwillSmtModel::Impl {
     z3::params parameters(context);
     const double ms = std::clamp(timeLimitSeconds * 1000.0, 1.0, 4.0e9);
     parameters.set("timeout", static_cast<unsigned>(ms));
+    // Without relevancy filtering and with the older simplex-based arithmetic solver, the
+    // UNSAT checks of the sub-tiled Blackwell stand-in at II 18 took 6 s instead of 59 s for
+    // its first eight L, and fa_fwd_blackwell 2.8 s instead of 7.0 s (docs/benchmarks.md,
+    // "Twill on realistic graphs"): the model is mostly bound atoms and pseudo-Boolean rows,
+    // which relevancy filtering only delays.
+    parameters.set("smt.relevancy", 0U);
+    parameters.set("smt.arith.solver", 2U);
     solver.set(parameters);
     return solver.check(assumptions);
   }
@@ -490,6 +532,11 @@ struct TwillSmtModel::Impl {
     }
     const bool singlesOut = !query.restrictions.sameWarpSet.empty();
     if (options.breakSymmetry && !singlesOut) assumptions.push_back(opSymmetry);
+    std::optional<z3::expr> latencyCap;
+    if (cap < latency) {
+      latencyCap = latencyCapLiteral(cap);
+      assumptions.push_back(*latencyCap);
+    }
     std::optional<z3::expr> restriction;
     {
       z3::expr_vector parts(context);
@@ -526,7 +573,7 @@ struct TwillSmtModel::Impl {
       answer.schedule = decode();
     } else if (outcome == z3::unsat) {
       answer.status = ModelStatus::kInfeasible;
-      if (query.wantCore) core(query, enabled, restriction, begin, answer);
+      if (query.wantCore) core(query, enabled, restriction, latencyCap, begin, answer);
     } else {
       answer.reason = solver.reason_unknown();
       answer.status = answer.reason.find("timeout") != std::string::npos ||
@@ -541,8 +588,8 @@ struct TwillSmtModel::Impl {
   // The families of the unsat core of the last check, shrunk by deletion when asked: a family
   // is dropped when the rest stays UNSAT without it. Checks that time out keep the family.
   void core(const SmtQuery& query, const std::vector<TwillFamily>& enabled,
-            const std::optional<z3::expr>& restriction, std::chrono::steady_clock::time_point begin,
-            SmtAnswer& answer) {
+            const std::optional<z3::expr>& restriction, const std::optional<z3::expr>& latencyCap,
+            std::chrono::steady_clock::time_point begin, SmtAnswer& answer) {
     const z3::expr_vector unsatCore = solver.unsat_core();
     std::vector<TwillFamily> inCore;
     for (TwillFamily f : enabled) {
@@ -565,6 +612,10 @@ struct TwillSmtModel::Impl {
           if (j != i) trial.push_back(family(inCore[j]));
         }
         if (withRestriction) trial.push_back(*restriction);
+        if (latencyCap) trial.push_back(*latencyCap);
+        if (options.breakSymmetry && query.restrictions.sameWarpSet.empty()) {
+          trial.push_back(opSymmetry);
+        }
         if (run(trial, left) == z3::unsat) {
           inCore.erase(inCore.begin() + static_cast<std::ptrdiff_t>(i));
         } else {
@@ -582,6 +633,14 @@ TwillSmtModel::TwillSmtModel(const Problem& problem, std::int32_t ii, Cycle late
     : impl_(std::make_unique<Impl>(problem, ii, latency, options)) {}
 
 TwillSmtModel::~TwillSmtModel() = default;
+
+void TwillSmtModel::setLatency(Cycle latency) {
+  impl_->cap = std::min(latency, impl_->latency);
+}
+
+Cycle TwillSmtModel::latency() const {
+  return impl_->cap;
+}
 
 SmtAnswer TwillSmtModel::check(const SmtQuery& query) {
   return impl_->check(query);

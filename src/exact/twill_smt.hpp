@@ -54,6 +54,12 @@ class TwillSmtModel {
   TwillSmtModel(const TwillSmtModel&) = delete;
   TwillSmtModel& operator=(const TwillSmtModel&) = delete;
 
+  // The L of the following checks, at most the L the model was built at. Satisfiability is
+  // monotone in L at a fixed II (L only bounds the starts: every other family is per residue),
+  // so a search over L may bisect.
+  void setLatency(Cycle latency);
+  Cycle latency() const;
+
   SmtAnswer check(const SmtQuery& query);
 
  private:

@@ -88,9 +88,30 @@ inline std::string_view toString(MemoryModel model) {
   return kMemoryModelNames.name(model);
 }
 
+// How the L of one II are tried on its SMT model (one model per II, twill_smt.hpp).
+enum class LatencySearch {
+  // L = the bound, bound + 1, ... up to the stage limit: Algorithm 1's order.
+  kAscending,
+  // The bound, then the stage limit, then bisection between them (SAT is monotone in L).
+  kBisect,
+};
+inline constexpr auto kLatencySearchNames = makeEnumNames<LatencySearch>({
+    {LatencySearch::kAscending, "ascending"},
+    {LatencySearch::kBisect, "bisect"},
+});
+inline std::string_view toString(LatencySearch search) {
+  return kLatencySearchNames.name(search);
+}
+
 struct TwillOptions {
   NormalizationOptions normalization;
-  ModuloMilpOptions milp;             // phase 1 (its time limit is per II)
+  // Phase 1, per II. Its only use here is a lower bound on L (and a quick proof that an II has
+  // no modulo schedule): the SMT decides either way, so it gets 10 s, not the 60 s of "ilp".
+  ModuloMilpOptions milp = [] {
+    ModuloMilpOptions defaults;
+    defaults.timeLimitSeconds = 10.0;
+    return defaults;
+  }();
   double smtTimeLimitSeconds = 60.0;  // per (II, L) satisfiability check
   std::optional<double> totalTimeLimitSeconds;
   std::optional<std::int32_t> maxIi;  // unset: serialNonOverlappedIi() of the graph
@@ -98,6 +119,7 @@ struct TwillOptions {
   // Stages beyond the MILP's that the inner loop may try at one II. 0 is Algorithm 1 of the
   // paper (L grows while ceil(L / II) is unchanged).
   std::int32_t extraStages = 0;
+  LatencySearch latencySearch = LatencySearch::kAscending;
   MemoryModel memoryModel = MemoryModel::kBuffers;
   TwillFamilySet families;                 // all on; switch off for ablations
   bool breakSymmetry = true;               // interchangeable ops and warps

@@ -39,8 +39,13 @@ inline Instance loadKernel(const std::string& name) {
   return std::move(instance).value();
 }
 
+// The built-in kernels but fa_fwd_blackwell_subtiled, the stand-in for measuring the Twill
+// search (a minute per solve: docs/benchmarks.md, "Twill on realistic graphs"), which is too
+// slow for the default suite and whose schedule's register split exceeds the SM's file.
 inline std::vector<std::string> builtInKernels() {
-  return io::builtInKernelNames(sourcePath("."));
+  std::vector<std::string> names = io::builtInKernelNames(sourcePath("."));
+  std::erase(names, "fa_fwd_blackwell_subtiled");
+  return names;
 }
 
 // A method's verified schedule of `instance` (modulo; with warps for twill), or nullopt when the
