@@ -28,6 +28,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   gaus::bench::BenchOptions options;
   app.add_flag("--json", options.json, "Print JSON instead of markdown");
+  // `gaus-bench SUITE ... --json` as well as `gaus-bench --json SUITE ...`.
+  app.fallthrough();
   gaus::bench::addFoundationSuite(app, options);
   gaus::bench::addStartupSuite(app, options);
   gaus::bench::addListSuite(app, options);
