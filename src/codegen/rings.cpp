@@ -11,16 +11,18 @@
 // shared memory of the rings equals what `gaus twill` reports. (bufferUsage covers values with
 // a footprint only; channels without one need the same count, hence the formula here.)
 //
-// One exception adds a slot. The slot of fill j - depth is written again by fill j at the
-// producer's start of iteration j; the verifier's live interval [start, last read) lets the
-// last read of fill j - depth fall on that very cycle. When that read comes after the write in
-// the order the roles issue instances (start cycle, then iteration, then topological position),
-// the refill would overwrite a value still to be read, so the ring gets one more slot and
-// `depthNote` says which read forced it (a read by the writing instance itself is an update in
-// place, which needs no slot more). The same rule gives the number of copies of a value
-// that stays in its role's registers (modulo variable expansion).
+// Two exceptions add slots. A ring read by another role at distance d gets at least d slots
+// (buildRings: no write may wait for a drain; docs/codegen.md). And one more slot in this case. The
+// slot of fill j - depth is written again by fill j at the producer's start of iteration j; the
+// verifier's live interval [start, last read) lets the last read of fill j - depth fall on that
+// very cycle. When that read comes after the write in the order the roles issue instances (start
+// cycle, then iteration, then topological position), the refill would overwrite a value still to be
+// read, so the ring gets one more slot and `depthNote` says which read forced it (a read by the
+// writing instance itself is an update in place, which needs no slot more). The same rule gives the
+// number of copies of a value that stays in its role's registers (modulo variable expansion).
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -84,7 +86,29 @@ void buildRings(Pipeline& pipeline) {
       const std::int32_t role = pipeline.roleOf[graph.edgeTarget(e)];
       if (role != pipeline.roleOf[op]) readers.insert(role);
     }
-    const ValueDepth depth = valueDepth(pipeline, op);
+    ValueDepth depth = valueDepth(pipeline, op);
+    // A fill that no iteration of a consumer role reads (its read lies beyond the last trip) is
+    // released only by that role's drain, after its loops; the producer's write of fill
+    // j + depth must not wait for that. A consumer role releases fill j in its loop when its
+    // read of smallest distance d exists (j + d < trips), so depth >= d for every consumer role
+    // keeps every release a write waits for inside the loops (a value read at distance 2 with a
+    // lifetime under one II needs 2 slots, not 1).
+    std::map<std::int32_t, std::int64_t> nearestRead;  // per consumer role
+    for (EdgeId e : graph.outEdges(op)) {
+      const std::int32_t role = pipeline.roleOf[graph.edgeTarget(e)];
+      if (role == pipeline.roleOf[op]) continue;
+      const auto [entry, added] = nearestRead.try_emplace(role, graph.edgeDistance(e));
+      if (!added) entry->second = std::min<std::int64_t>(entry->second, graph.edgeDistance(e));
+    }
+    for (const auto& [role, distance] : nearestRead) {
+      if (distance > depth.depth) {
+        depth.note = fmt::format(
+            "{} (a consumer role first reads it at distance {}: no fill may "
+            "wait for a drain)",
+            depth.note.empty() ? fmt::format("raised from {}", depth.depth) : depth.note, distance);
+        depth.depth = static_cast<std::int32_t>(distance);
+      }
+    }
     if (readers.empty() && graph.footprints(op).empty()) {
       pipeline.valueCopies[op] = depth.depth;  // registers of its role, rotated
       continue;
