@@ -1,5 +1,6 @@
 #include "gaus_workload.hpp"
 
+#include <cmath>
 #include <memory>
 #include <stdexcept>
 
@@ -23,6 +24,33 @@ Instance generateGausWorkload(std::int32_t ops, std::uint64_t seed) {
   if (!generated) throw std::runtime_error("generating the workload failed: " + generated.error());
   Instance instance = toInstance(std::move(generated).value());
   instance.name = fmt::format("random-{}-seed{}", ops, seed);
+  instance.sourcePath = "(generated)";
+  return instance;
+}
+
+RandomGraphOptions aigWorkloadOptions(std::int32_t ops, std::uint64_t seed) {
+  constexpr double kHypNodes = 256 + 214335;
+  constexpr double kHypLevels = 24801;  // AIG levels + 1: nodes on the longest path
+  RandomGraphOptions options;
+  options.ops = ops;
+  options.layered = true;
+  options.layers =
+      std::max(1, static_cast<std::int32_t>(std::lround(ops * kHypLevels / kHypNodes)));
+  options.faninPerOp = 2;
+  // The second fan-in's distance in levels: median 1-9 on the shared EPFL arithmetic circuits
+  // (adder, max, sin, priority), with a tail of inputs read deep down; uniform in 1-16 here.
+  options.maxLayerSpan = 16;
+  options.opTypes = {{"AND", 1, 1, 1, std::nullopt, 1.0}};
+  options.weightedFraction = 1.0;  // mem 1: one bit per value
+  options.seed = seed;
+  return options;
+}
+
+Instance generateAigWorkload(std::int32_t ops, std::uint64_t seed) {
+  auto generated = generateRandomGraph(aigWorkloadOptions(ops, seed));
+  if (!generated) throw std::runtime_error("generating the workload failed: " + generated.error());
+  Instance instance = toInstance(std::move(generated).value());
+  instance.name = fmt::format("aig-{}-seed{}", ops, seed);
   instance.sourcePath = "(generated)";
   return instance;
 }

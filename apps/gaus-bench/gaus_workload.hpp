@@ -23,6 +23,14 @@ namespace gaus::bench {
 RandomGraphOptions gausWorkloadOptions(std::int32_t ops, std::uint64_t seed);
 Instance generateGausWorkload(std::int32_t ops, std::uint64_t seed);
 
+// The and-inverter-graph-like workload of gaus-scale --workload aig, with the profile of EPFL's
+// largest arithmetic circuit, hyp (256 inputs, 214,335 AND gates, 24,801 levels: 8.65 nodes per
+// level): `ops` nodes in round(ops / 8.65) layers, the first layer the inputs, every gate with
+// exactly two fan-ins (the second at most 16 layers up), latency 1 and mem 1 on an unlimited
+// resource, as the AIGER reader maps a circuit. So the critical path is the number of layers.
+RandomGraphOptions aigWorkloadOptions(std::int32_t ops, std::uint64_t seed);
+Instance generateAigWorkload(std::int32_t ops, std::uint64_t seed);
+
 // The horizons D of formulation L's attempts, in order, from the result's attempt records.
 std::vector<std::int64_t> attemptedHorizons(const Result& result);
 

@@ -50,6 +50,70 @@ class RandomStream {
   std::uint64_t state_[4]{};
 };
 
+// Layered DAGs with a fixed fan-in: every op past the first layer draws options.faninPerOp
+// distinct predecessors as (from position, to position) pairs. The first is uniform in the layer
+// above (it sets the depth). An op that no op of the next layer reads that way is promised a
+// reader g layers down, g uniform in [2, maxLayerSpan]: the other fan-ins serve these promises
+// first, then draw uniformly within the span. So few values dangle (an and-inverter graph has few
+// outputs), and about a third of the ops have slack, as in real circuits; were every op read
+// by the next layer, every op would lie on a longest path and a horizon at the critical path
+// would leave no choice.
+void addFixedFanin(const RandomGraphOptions& options, const std::vector<std::int32_t>& layerStart,
+                   RandomStream& random,
+                   std::vector<std::pair<std::int32_t, std::int32_t>>& forward) {
+  const auto layers = static_cast<std::int32_t>(layerStart.size()) - 1;
+  std::vector<char> read(static_cast<std::size_t>(layerStart.back()), 0);
+  std::vector<std::vector<std::int32_t>> promised(static_cast<std::size_t>(layers));
+  std::vector<std::vector<std::int32_t>> chosen;
+  for (std::int32_t l = 1; l < layers; ++l) {
+    const std::int32_t size = layerStart[l + 1] - layerStart[l];
+    chosen.assign(static_cast<std::size_t>(size), {});
+    for (auto& predecessors : chosen) {
+      const auto first =
+          static_cast<std::int32_t>(random.between(layerStart[l - 1], layerStart[l] - 1));
+      predecessors.push_back(first);
+      read[first] = 1;
+    }
+    if (options.maxLayerSpan >= 2) {
+      for (std::int32_t p = layerStart[l - 1]; p < layerStart[l]; ++p) {
+        if (read[p]) continue;
+        const auto target =
+            l - 1 + static_cast<std::int32_t>(random.between(2, options.maxLayerSpan));
+        if (target < layers) promised[target].push_back(p);
+      }
+    }
+    std::vector<std::int32_t>& due = promised[l];
+    const std::int32_t firstLayer = std::max(0, l - options.maxLayerSpan);
+    const std::int32_t fanin = std::min(options.faninPerOp, layerStart[l] - layerStart[firstLayer]);
+    for (auto& predecessors : chosen) {
+      while (static_cast<std::int32_t>(predecessors.size()) < fanin) {
+        std::int32_t from = 0;
+        if (!due.empty()) {  // from layers <= l - 2: never the first fan-in
+          from = due.back();
+          due.pop_back();
+        } else {
+          const auto fromLayer = static_cast<std::int32_t>(random.between(firstLayer, l - 1));
+          from = static_cast<std::int32_t>(
+              random.between(layerStart[fromLayer], layerStart[fromLayer + 1] - 1));
+        }
+        if (std::find(predecessors.begin(), predecessors.end(), from) == predecessors.end()) {
+          predecessors.push_back(from);
+        }
+      }
+    }
+    // Promises this layer could not keep pass to the next one (the value lives a layer longer).
+    if (l + 1 < layers) {
+      promised[l + 1].insert(promised[l + 1].end(), due.begin(), due.end());
+    }
+    std::vector<std::int32_t>().swap(due);
+    for (std::int32_t i = 0; i < size; ++i) {
+      for (const std::int32_t from : chosen[static_cast<std::size_t>(i)]) {
+        forward.emplace_back(from, layerStart[l] + i);
+      }
+    }
+  }
+}
+
 std::optional<std::string> validate(const RandomGraphOptions& options) {
   if (options.ops < 1) return fmt::format("ops must be >= 1, got {}", options.ops);
   if (options.averageDegree < 0) return "averageDegree must be >= 0";
@@ -62,6 +126,10 @@ std::optional<std::string> validate(const RandomGraphOptions& options) {
   }
   if (options.layered && (options.layers < 1 || options.maxLayerSpan < 1)) {
     return "layered graphs need layers >= 1 and maxLayerSpan >= 1";
+  }
+  if (options.faninPerOp < 0) return "faninPerOp must be >= 0";
+  if (options.faninPerOp > 0 && !options.layered) {
+    return "faninPerOp applies to layered graphs only";
   }
   if (options.opTypes.empty()) return "at least one op type is needed";
   for (const auto& type : options.opTypes) {
@@ -206,13 +274,17 @@ Expected<RandomInstance> generateRandomGraph(const RandomGraphOptions& options) 
     for (std::int32_t l = 0; l < layers; ++l) {
       for (std::int32_t p = layerStart[l]; p < layerStart[l + 1]; ++p) layerOf[p] = l;
     }
-    for (std::int32_t p = layerStart[std::min(1, layers)]; p < n; ++p) {
-      const std::int32_t l = layerOf[p];
-      forward.emplace_back(
-          static_cast<std::int32_t>(random.between(layerStart[l - 1], layerStart[l] - 1)), p);
+    if (options.faninPerOp > 0) {
+      addFixedFanin(options, layerStart, random, forward);
+    } else {
+      for (std::int32_t p = layerStart[std::min(1, layers)]; p < n; ++p) {
+        const std::int32_t l = layerOf[p];
+        forward.emplace_back(
+            static_cast<std::int32_t>(random.between(layerStart[l - 1], layerStart[l] - 1)), p);
+      }
     }
     const auto target = static_cast<std::int64_t>(n * options.averageDegree);
-    if (layers > 1) {
+    if (layers > 1 && options.faninPerOp == 0) {
       while (static_cast<std::int64_t>(forward.size()) < target) {
         const auto to = static_cast<std::int32_t>(random.between(layerStart[1], n - 1));
         const std::int32_t toLayer = layerOf[to];

@@ -62,8 +62,8 @@ OptionTable<GausOptions> makeTable() {
       .add("init", &O::initialization, kInitializationNames,
            "auto, asap-alap, list or given (the caller's start schedule, e.g. --init)")
       .add("refine", &O::refine,
-           "A: refine each legalized schedule by single-op moves and pair swaps between stages "
-           "(problems without limited resources)")
+           "A: refine each legalized schedule by single-op moves and pair swaps between stages; "
+           "B: by single-op moves for peak live memory (problems without limited resources)")
       .add("release", &O::releaseTimes, {"auto", "on", "off"},
            "legalize never before round(mu): auto (A and B), on, off")
       .add("objective", &O::moduloObjective, kModuloObjectiveNames,

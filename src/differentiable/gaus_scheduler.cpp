@@ -9,7 +9,8 @@
 // - A and B: one attempt at the given horizon, minimizing the objective. A (also the stage
 //   problem's formulation) starts from the better of list scheduling and the greedy balanced cut,
 //   and refines every legalized schedule by moves and swaps between stages
-//   (heuristic::refineStages; docs/gaus.md says why).
+//   (heuristic::refineStages); B refines every legalized schedule by single-op moves for peak
+//   live memory (heuristic::refineLiveMemory; docs/gaus.md says why).
 // The result is never worse than the start it was given (keep-best): the start is the first
 // "best" and only strictly better verified schedules replace it.
 #include <algorithm>
@@ -26,6 +27,7 @@
 #include <gaus/heuristic/balanced_stages.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
+#include <gaus/heuristic/memory_refinement.hpp>
 #include <gaus/heuristic/stage_refinement.hpp>
 
 #include "descending_search.hpp"
@@ -56,8 +58,8 @@ struct Run {
   ProgressTrace trace;
   std::mt19937_64 random;
   Result result;
-  // A: legalized schedules are refined (option refine, no limited resource reserved).
-  bool refineStages = false;
+  // A and B: legalized schedules are refined (option refine, no limited resource reserved).
+  bool refine = false;
 };
 
 Expected<Formulation> resolveFormulation(const Problem& problem, Formulation requested) {
@@ -218,12 +220,19 @@ StartingPoint firstStartingPoint(const Run& run, const Schedule* start,
   return midpointStart(run.asap, alap, run.options);
 }
 
-// A's refinement of a legal schedule: the objective is peak + alpha x communication, i.e. the
-// refinement's ratio x peak + communication with ratio = 1 / alpha.
-Schedule refinedStages(const Run& run, const Schedule& legal, Cycle horizon) {
+// The refinement of a legal schedule for the formulation's objective. A: peak + alpha x
+// communication, i.e. the stage refinement's ratio x peak + communication with ratio = 1 / alpha.
+// B: peak live memory.
+Schedule refined(const Run& run, const Schedule& legal, Cycle horizon) {
+  const auto stop = [&run] { return run.state.exhausted(); };
+  if (run.formulation == Formulation::kPeakMemory) {
+    heuristic::MemoryRefinementOptions refinement;
+    refinement.stop = stop;
+    return heuristic::refineLiveMemory(run.graph, horizon, legal, refinement).schedule;
+  }
   heuristic::StageRefinementOptions refinement;
   refinement.ratio = run.options.alpha > 0.0 ? 1.0 / run.options.alpha : 1.0e12;
-  refinement.stop = [&run] { return run.state.exhausted(); };
+  refinement.stop = stop;
   return heuristic::refineStages(run.graph, horizon, legal, refinement).schedule;
 }
 
@@ -251,8 +260,8 @@ std::optional<Candidate> legalizeAcyclicCandidate(const Run& run, const std::vec
   }
   if (horizon && latencyOf(run, *schedule) > static_cast<double>(*horizon)) return std::nullopt;
   if (!verified(run.problem, *schedule)) return std::nullopt;
-  if (run.refineStages && horizon) {
-    schedule = refinedStages(run, *schedule, *horizon);
+  if (run.refine && horizon) {
+    schedule = refined(run, *schedule, *horizon);
     if (!verified(run.problem, *schedule)) return std::nullopt;
   }
   Candidate candidate{std::move(schedule).value(), 0.0};
@@ -337,11 +346,11 @@ void optimizeAtHorizon(Run& run, const std::vector<OpId>& order) {
   // Each start is refined where refinement applies (A), and the best refined one is the first
   // "best", so the result is never worse than any of them refined.
   const auto consider = [&](const Schedule& schedule, const std::string& name) {
-    Schedule candidate = run.refineStages ? refinedStages(run, schedule, horizon) : schedule;
+    Schedule candidate = run.refine ? refined(run, schedule, horizon) : schedule;
     const double objective = objectiveOf(run, candidate);
     if (!best || objective < best->objective) {
       best = Candidate{std::move(candidate), objective};
-      startName = run.refineStages ? name + ", refined" : name;
+      startName = run.refine ? name + ", refined" : name;
     }
   };
   if (start) consider(*start, run.givenSchedule ? "given" : "list scheduling");
@@ -653,8 +662,10 @@ Result scheduleWithGaus(const Problem& problem, const GausOptions& options,
           std::mt19937_64(options.seed),
           Result{}};
   run.criticalPath = criticalPathLength(run.graph, run.asap);
-  run.refineStages = resolved.refine && run.formulation == Formulation::kStageWeight &&
-                     !reservesLimitedResource(problem);
+  run.refine = resolved.refine &&
+               (run.formulation == Formulation::kStageWeight ||
+                run.formulation == Formulation::kPeakMemory) &&
+               !reservesLimitedResource(problem);
   if (run.formulation == Formulation::kModulo) {
     run.moduloObjective = options.moduloObjective;
     if (run.moduloObjective == ModuloObjective::kAuto) {
@@ -693,6 +704,8 @@ Result scheduleWithGaus(const Problem& problem, const GausOptions& options,
   result.stats.iterations = run.state.steps();
   result.stats.solverCalls = run.state.legalizations;
   result.extra.emplace_back("adam_steps", static_cast<double>(run.state.steps()));
+  result.extra.emplace_back("optimization_seconds", run.state.optimizationSeconds);
+  result.extra.emplace_back("legalization_seconds", run.state.legalizationSeconds);
   if (run.state.steps() > 0) {
     result.extra.emplace_back(
         "seconds_per_step", run.state.optimizationSeconds / static_cast<double>(run.state.steps()));

@@ -50,7 +50,9 @@ AttemptOutcome runAttempt(const AttemptSpec& spec, const GausOptions& options,
       const torch::Tensor means = lagrangian.mu().to(torch::kCPU, torch::kFloat64).contiguous();
       for (std::int64_t b = 0; b < means.size(0); ++b) {
         ++state.legalizations;
+        const double legalizing = state.elapsedSeconds();
         std::optional<Candidate> candidate = spec.legalize(rowOf(means, b));
+        state.legalizationSeconds += state.elapsedSeconds() - legalizing;
         if (!candidate) continue;
         state.noteLegal();
         const bool passes = spec.success && spec.success(*candidate);

@@ -44,6 +44,7 @@ class RunState {
   std::optional<double> firstLegalSeconds() const { return firstLegalSeconds_; }
   std::int64_t legalizations = 0;
   double optimizationSeconds = 0.0;  // inside Adam steps and multiplier updates
+  double legalizationSeconds = 0.0;  // legalizing candidates: list scheduling, verify, objective
 
  private:
   const RunContext& context_;

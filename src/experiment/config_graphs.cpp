@@ -99,6 +99,7 @@ const std::vector<GeneratorKey>& generatorKeys() {
                      O& options) { options.layered = value.boolean("true or false"); }},
       integerKey("layers", &O::layers, 1),
       integerKey("layer_span", &O::maxLayerSpan, 1),
+      integerKey("fanin", &O::faninPerOp, 0),
       integerKey("id_span", &O::maxIdSpan, 0),
       {"types",
        [](const ConfigValue& value, O& options) {

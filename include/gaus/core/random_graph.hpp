@@ -36,6 +36,11 @@ struct RandomGraphOptions {
   bool layered = false;
   std::int32_t layers = 10;
   std::int32_t maxLayerSpan = 1;
+  // Layered DAGs with faninPerOp > 0 ignore averageDegree: every op past the first layer gets
+  // exactly that many distinct predecessors (fewer only where the span holds fewer ops), the
+  // first in the layer above, the others preferably among ops nothing reads yet (few dangling
+  // values, like an and-inverter graph with fan-in 2).
+  std::int32_t faninPerOp = 0;
   std::int32_t maxIdSpan = 0;
   std::vector<RandomOpType> opTypes = {{"ALU", 1, 1, 1, std::nullopt, 1.0}};
   // Loop-carried edges from a later op to an earlier one, distance in [1, maxDistance].

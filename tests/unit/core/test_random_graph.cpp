@@ -36,6 +36,51 @@ TEST_CASE("random graphs are deterministic for a seed and differ across seeds", 
   CHECK(other->graph.edgeSources() != a.edgeSources());
 }
 
+TEST_CASE("a fixed fan-in gives every gate two inputs, few dangling values and slack",
+          "[core][random]") {
+  RandomGraphOptions options;
+  options.ops = 400;
+  options.layered = true;
+  options.layers = 50;  // 8 ops per layer: 400 * l / 50 = 8 l
+  options.maxLayerSpan = 4;
+  options.faninPerOp = 2;
+  options.averageDegree = 9;  // ignored with a fixed fan-in
+  options.seed = 3;
+  const auto instance = generateRandomGraph(options);
+  REQUIRE(instance.ok());
+  const Graph& graph = instance->graph;
+  // Every op past the first layer has exactly two distinct predecessors: (400 - 8) * 2 edges.
+  CHECK(graph.numEdges() == 784);
+  int inputs = 0;
+  int sinks = 0;
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    const auto fanin = graph.inEdges(op).size();
+    CHECK((fanin == 0 || fanin == 2));
+    inputs += fanin == 0 ? 1 : 0;
+    sinks += graph.outEdges(op).empty() ? 1 : 0;
+  }
+  CHECK(inputs == 8);
+  // Unread values are the last layer's 8 and those promised a reader past the last layer (from
+  // the last three layers at most, span 4): at most 8 + 3 * 8. Uniform draws would leave about
+  // e^-2 = 13 % of the ops (52) unread.
+  CHECK(sinks >= 8);
+  CHECK(sinks <= 32);
+  const auto order = topologicalOrder(graph);
+  REQUIRE(order.ok());
+  const auto asap = asapTimes(graph, *order);
+  CHECK(criticalPathLength(graph, asap) == 50);  // the first fan-in is one layer up
+  const auto alap = alapTimes(graph, *order, 50);
+  REQUIRE(alap.ok());
+  // An op the next layer does not read (each of the 8 below draws uniformly: (7/8)^8 = 34 %) is
+  // read at least two layers down, so it can move: a good part of the ops has slack.
+  int withSlack = 0;
+  for (OpId op = 0; op < graph.numOps(); ++op) withSlack += (*alap)[op] > asap[op] ? 1 : 0;
+  CHECK(withSlack > 100);
+
+  options.layered = false;
+  CHECK_FALSE(generateRandomGraph(options).ok());  // a fixed fan-in needs layers
+}
+
 TEST_CASE("random graph options shape the graph as documented", "[core][random]") {
   RandomGraphOptions options;
   options.ops = 2000;

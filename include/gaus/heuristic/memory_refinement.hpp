@@ -1,0 +1,39 @@
+// Local search on a legal acyclic schedule within a horizon, for peak live memory (formulation B
+// of GauS): single ops move inside their precedence window to lower the peak. The file
+// src/heuristic/memory_refinement.cpp says what it implements and why.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include <gaus/core/graph.hpp>
+#include <gaus/core/schedule.hpp>
+
+namespace gaus::heuristic {
+
+struct MemoryRefinementOptions {
+  // A window wider than this is sampled at this many evenly spaced starts (its ends included)
+  // instead of tried whole, which bounds a sweep's cost where a value's reader is far away.
+  std::int32_t maxCandidates = 64;
+  // Polled between ops; returning true ends the search with the best schedule so far.
+  std::function<bool()> stop;
+};
+
+struct MemoryRefinement {
+  Schedule schedule;
+  std::int64_t moves = 0;   // single-op moves applied
+  std::int64_t sweeps = 0;  // passes over every op
+  // The search ended because no move lowers (peak, cycles at the peak, sum of squared live
+  // memory), not because `stop` said so.
+  bool localOptimum = false;
+};
+
+// `legal` must keep every distance-0 edge u -> v (s_v >= s_u + delay) and every op within
+// [0, horizon - duration]. The result keeps both and its peak live memory (core's
+// computeMetrics: a value of op u is live from s_u until its last distance-0 reader starts) is
+// never above the input's. Reservations are not looked at: call it only on problems without
+// limited resources.
+MemoryRefinement refineLiveMemory(const Graph& graph, Cycle horizon, const Schedule& legal,
+                                  const MemoryRefinementOptions& options = {});
+
+}  // namespace gaus::heuristic

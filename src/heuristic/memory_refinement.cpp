@@ -1,0 +1,210 @@
+// Refinement of a legal schedule for peak live memory, run after GauS's legalization of
+// formulation B (Cai et al., GauS, arXiv 2602.20427: latency-bounded, minimize the peak of the
+// memory held by live values) on problems whose units are unlimited, as the EPFL circuits'.
+//
+// The paper has no such step: the means are rounded and list-legalized, which restores
+// precedence but knows nothing of memory. On and-inverter graphs at D = the critical path most
+// of the peak is fixed by the critical ops, and what is left is a few ops per peak cycle that
+// could start elsewhere: a combinatorial job for local moves, which a smooth maximum's gradient
+// spreads over every cycle instead.
+//
+// The move set: one op moves to another start inside its precedence window (the latest
+// predecessor start + delay to the earliest successor start - delay, within [0, D - duration]).
+// A move changes the live interval of the op (it starts elsewhere) and of each of its producers
+// (their last reader may move), and nothing else. The live-memory profile is kept per cycle;
+// a move is applied cell by cell and undone when it does not help, with three figures kept up
+// to date on the way: the cycles above the current peak, the cycles at it, and the sum of
+// squared live memory. A move is accepted when no cycle rises above the peak and either no
+// cycle is left at the peak (the peak falls: it is recomputed), or fewer cycles sit at it, or
+// as many with a smaller sum of squares (which lets load leave a cycle next to the peak, where
+// the peak itself cannot fall yet). Sweeps over every op, taking each op's best start, repeat
+// until one changes nothing: a local optimum under the move set. Every accepted move lowers
+// (peak, cycles at peak, sum of squares) lexicographically, so the search ends, and the result
+// is never worse than its input.
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include <gaus/heuristic/memory_refinement.hpp>
+
+namespace gaus::heuristic {
+
+namespace {
+
+class MemorySearch {
+ public:
+  MemorySearch(const Graph& graph, Cycle horizon, const Schedule& legal)
+      : graph_(graph),
+        horizon_(horizon),
+        start_(legal.start),
+        live_(static_cast<std::size_t>(std::max<Cycle>(horizon, 1)) + 1, 0.0) {
+    for (OpId op = 0; op < graph_.numOps(); ++op) addInterval(op, 1.0);
+    recomputePeak();
+  }
+
+  const std::vector<Cycle>& starts() const { return start_; }
+
+  // The best start of `op` in its window, applied when it improves; true when it moved.
+  bool improve(OpId op, std::int32_t maxCandidates) {
+    const auto [low, high] = window(op);
+    if (low >= high) return false;
+    const Cycle current = start_[op];
+    const Cycle span = high - low;
+    const std::int64_t count = std::min<std::int64_t>(span + 1, std::max(2, maxCandidates));
+    Cycle bestStart = current;
+    Figures best = figures();
+    for (std::int64_t k = 0; k < count; ++k) {
+      const Cycle candidate = count == span + 1 ? low + k : low + span * k / (count - 1);
+      if (candidate == current) continue;
+      moveTo(op, candidate);
+      const Figures after = figures();
+      if (after.peakFalls) {  // the best an op can do: take it at once
+        recomputePeak();
+        return true;
+      }
+      if (after.better(best)) {
+        best = after;
+        bestStart = candidate;
+      }
+      moveTo(op, current);
+    }
+    if (bestStart == current) return false;
+    moveTo(op, bestStart);
+    return true;
+  }
+
+ private:
+  // What the profile looks like against the peak it had before the move.
+  struct Figures {
+    bool above = false;      // some cycle rose above the peak
+    bool peakFalls = false;  // no cycle is left at the peak
+    std::int64_t atPeak = 0;
+    double sumSquares = 0.0;
+    bool better(const Figures& other) const {
+      if (above) return false;
+      if (atPeak != other.atPeak) return atPeak < other.atPeak;
+      return sumSquares < other.sumSquares - kTolerance * std::max(1.0, other.sumSquares);
+    }
+  };
+  static constexpr double kTolerance = 1e-9;
+
+  Figures figures() const {
+    return {above_ > 0, above_ == 0 && atPeak_ == 0, atPeak_, sumSquares_};
+  }
+
+  bool atPeak(double value) const {
+    return std::abs(value - peak_) <= kTolerance * std::max(1.0, peak_);
+  }
+  bool abovePeak(double value) const { return value > peak_ + kTolerance * std::max(1.0, peak_); }
+
+  void addToCycle(Cycle t, double delta) {
+    double& cell = live_[static_cast<std::size_t>(t)];
+    atPeak_ -= atPeak(cell) ? 1 : 0;
+    above_ -= abovePeak(cell) ? 1 : 0;
+    sumSquares_ -= cell * cell;
+    cell += delta;
+    atPeak_ += atPeak(cell) ? 1 : 0;
+    above_ += abovePeak(cell) ? 1 : 0;
+    sumSquares_ += cell * cell;
+  }
+
+  // Op u's value is live from s_u until its last distance-0 reader starts.
+  void addInterval(OpId op, double sign) {
+    const double mem = graph_.mem(op);
+    if (mem == 0.0) return;
+    Cycle end = start_[op];
+    for (const EdgeId e : graph_.outEdges(op)) {
+      if (graph_.edgeDistance(e) == 0) end = std::max(end, start_[graph_.edgeTarget(e)]);
+    }
+    for (Cycle t = start_[op]; t < end; ++t) addToCycle(t, sign * mem);
+  }
+
+  // Moves `op` to `to`, updating its interval and its producers'.
+  void moveTo(OpId op, Cycle to) {
+    forEachAffected(op, [&](OpId u) { addInterval(u, -1.0); });
+    start_[op] = to;
+    forEachAffected(op, [&](OpId u) { addInterval(u, 1.0); });
+  }
+
+  // The op and its distinct distance-0 producers.
+  template <typename Visit>
+  void forEachAffected(OpId op, Visit visit) {
+    visit(op);
+    producers_.clear();
+    for (const EdgeId e : graph_.inEdges(op)) {
+      if (graph_.edgeDistance(e) == 0) producers_.push_back(graph_.edgeSource(e));
+    }
+    std::sort(producers_.begin(), producers_.end());
+    producers_.erase(std::unique(producers_.begin(), producers_.end()), producers_.end());
+    for (const OpId u : producers_) {
+      if (u != op) visit(u);
+    }
+  }
+
+  std::pair<Cycle, Cycle> window(OpId op) const {
+    Cycle low = 0;
+    Cycle high = horizon_ - graph_.duration(op);
+    for (const EdgeId e : graph_.inEdges(op)) {
+      if (graph_.edgeDistance(e) == 0) {
+        low = std::max<Cycle>(low, start_[graph_.edgeSource(e)] + graph_.edgeDelay(e));
+      }
+    }
+    for (const EdgeId e : graph_.outEdges(op)) {
+      if (graph_.edgeDistance(e) == 0) {
+        high = std::min<Cycle>(high, start_[graph_.edgeTarget(e)] - graph_.edgeDelay(e));
+      }
+    }
+    return {low, high};
+  }
+
+  void recomputePeak() {
+    peak_ = *std::max_element(live_.begin(), live_.end());
+    atPeak_ = 0;
+    above_ = 0;
+    sumSquares_ = 0.0;
+    for (const double cell : live_) {
+      atPeak_ += atPeak(cell) ? 1 : 0;
+      sumSquares_ += cell * cell;
+    }
+  }
+
+  const Graph& graph_;
+  Cycle horizon_;
+  std::vector<Cycle> start_;
+  std::vector<double> live_;  // live memory per cycle
+  double peak_ = 0.0;
+  std::int64_t atPeak_ = 0;
+  std::int64_t above_ = 0;
+  double sumSquares_ = 0.0;
+  std::vector<OpId> producers_;
+};
+
+}  // namespace
+
+MemoryRefinement refineLiveMemory(const Graph& graph, Cycle horizon, const Schedule& legal,
+                                  const MemoryRefinementOptions& options) {
+  MemoryRefinement result;
+  MemorySearch search(graph, horizon, legal);
+  bool stopped = false;
+  for (bool moved = true; moved && !stopped;) {
+    moved = false;
+    ++result.sweeps;
+    for (OpId op = 0; op < graph.numOps(); ++op) {
+      if (options.stop && (op % 256) == 0 && options.stop()) {
+        stopped = true;
+        break;
+      }
+      if (search.improve(op, options.maxCandidates)) {
+        ++result.moves;
+        moved = true;
+      }
+    }
+  }
+  result.localOptimum = !stopped;
+  result.schedule = legal;
+  result.schedule.start = search.starts();
+  return result;
+}
+
+}  // namespace gaus::heuristic
