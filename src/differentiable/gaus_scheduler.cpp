@@ -382,6 +382,11 @@ void optimizeAtHorizon(Run& run, const std::vector<OpId>& order) {
     const double peak = computeMetrics(run.graph, *problem.machine, *start).peakLiveMemory;
     scale = peak > 0 ? peak : 1.0;
   }
+  if (run.formulation == Formulation::kPeakMemory) {
+    if (auto bound = peakLiveMemoryLowerBound(run.graph, horizon)) {
+      run.result.bounds.lowerBound = *bound;
+    }
+  }
   const WindowGeometry geometry = makeWindowGeometry(horizon, run.options);
   const FormulationModel model(problem, run.formulation, ModuloObjective::kNone, run.options,
                                geometry, std::nullopt, scale, run.settings);
@@ -401,9 +406,18 @@ void optimizeAtHorizon(Run& run, const std::vector<OpId>& order) {
     spec.objectiveToBeat = best->objective;
     spec.bestLegalSoFar = best->objective;
   }
+  // A schedule at the lower bound is optimal: the search ends there, and does not start when
+  // the (refined) start is there already.
+  const std::optional<double> bound = run.result.bounds.lowerBound;
+  const auto atBound = [bound](const Candidate& candidate) {
+    return bound && candidate.objective <= *bound + 1e-9 * std::max(1.0, std::abs(*bound));
+  };
+  if (bound) spec.success = atBound;
   const double began = run.state.elapsedSeconds();
-  AttemptOutcome outcome =
-      runAttempt(spec, run.options, run.settings, run.state, run.trace, run.random);
+  AttemptOutcome outcome;
+  if (!best || !atBound(*best)) {
+    outcome = runAttempt(spec, run.options, run.settings, run.state, run.trace, run.random);
+  }
   Attempt attempt = horizonAttempt(outcome, horizon, run.state.elapsedSeconds() - began);
   attempt.status = outcome.best || best ? ModelStatus::kFeasible : ModelStatus::kUnknown;
   attempt.detail = fmt::format(
@@ -434,9 +448,7 @@ void optimizeAtHorizon(Run& run, const std::vector<OpId>& order) {
     run.result.extra.emplace_back("peak_stage_weight", figures.peakStageWeight);
     run.result.extra.emplace_back("communication", figures.communication);
   }
-  const bool atBound =
-      run.result.bounds.lowerBound && best->objective <= *run.result.bounds.lowerBound;
-  run.result.status = atBound ? ModelStatus::kOptimal : ModelStatus::kFeasible;
+  run.result.status = atBound(*best) ? ModelStatus::kOptimal : ModelStatus::kFeasible;
 }
 
 // ------------------------------------------------------------------------ C: modulo schedules

@@ -51,6 +51,13 @@ Expected<std::vector<Cycle>> alapTimes(const Graph& graph, const std::vector<OpI
 // Length of the longest path: the latency of the ASAP schedule.
 Cycle criticalPathLength(const Graph& graph, const std::vector<Cycle>& asap);
 
+// A lower bound on the peak live memory of every schedule within `horizon` (formulation B): a
+// value of op v is live from s_v until its last distance-0 reader starts (core's liveInterval),
+// and s_v <= ALAP(v) while every reader r starts at ASAP(r) or later, so v is live throughout
+// [ALAP(v), max over readers of ASAP(r)) in every legal schedule; the bound is the largest sum
+// of mem over those intervals at one cycle. Fails as alapTimes does.
+Expected<double> peakLiveMemoryLowerBound(const Graph& graph, Cycle horizon);
+
 // The ops of one longest path, from a source to the op that completes last.
 std::vector<OpId> criticalPath(const Graph& graph, const std::vector<OpId>& topoOrder,
                                const std::vector<Cycle>& asap);
