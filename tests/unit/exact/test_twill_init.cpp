@@ -83,7 +83,7 @@ TEST_CASE("twill --init toy FA: a start at II 3 is probed first, the search stil
   for (const auto& attempt : solution.attempts) CHECK(attempt.record.ii.value_or(0) <= 3);
 }
 
-TEST_CASE("twill --init toy FA: a start at the optimal II with a longer L; only smaller L tried",
+TEST_CASE("twill --init toy FA: a start at the optimal II with a longer L, only smaller L tried",
           "[exact][twill][init]") {
   // S:0, P:2, O:5 at II 2: S at residue 0, O at residue 1 (the tensor core is free), P waits for
   // S (2 >= 1) and O for P (5 >= 3); L = 6. The search proves L 4 at II 2, as without a start,
