@@ -39,6 +39,7 @@
 //   from below what the incumbent is worth; on a timeout the incumbent is the answer.
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <limits>
 #include <map>
@@ -737,22 +738,34 @@ class TwillSearch {
     solution_.verification = verify(problem_, *solution_.schedule);
   }
 
-  // The verified start replaces the answer when it is better in raw cycles (smaller II, or the
-  // same II and a smaller L). Only normalization makes that possible: the normalized problem
-  // rounds costs up, so the start need not be one of its schedules (docs/exact.md "Warm starts").
+  // The verified start replaces the answer when it is better in twill's order of objectives:
+  // raw II, then L, then warps used, then cross-warp edges. With normalized costs the start need
+  // not be a schedule of the rounded-up normalized problem, so its II or L can beat the answer's
+  // in raw cycles; at the same (II, L) the answer can be the probe's schedule with the warps
+  // still to minimize when the time ran out (the start may already have fewer).
   void keepStartIfBetter() {
     if (!verifiedStart_) return;
-    const Cycle startLatency = scheduleLatency(*problem_.graph, verifiedStart_->start);
-    const std::pair<Cycle, Cycle> start{*verifiedStart_->ii, startLatency};
-    const std::pair<Cycle, Cycle> answer{*solution_.ii, *solution_.latency};
+    const Graph& graph = *problem_.graph;
+    const std::array<Cycle, 4> start{*verifiedStart_->ii,
+                                     scheduleLatency(graph, verifiedStart_->start),
+                                     detail::countWarpsUsed(*verifiedStart_),
+                                     detail::countCrossWarpEdges(graph, *verifiedStart_)};
+    const std::array<Cycle, 4> answer{*solution_.ii, *solution_.latency, solution_.warpsUsed,
+                                      solution_.crossWarpEdges};
     if (start >= answer) return;
     solution_.message += fmt::format(
-        "{}the start (II {}, L {}) beats the normalized answer (II {}, L {}) in raw cycles and is "
-        "returned instead",
-        solution_.message.empty() ? "" : "; ", start.first, start.second, answer.first,
-        answer.second);
+        "{}the start (II {}, L {}, {} warps, {} cross-warp edges) beats the search's answer (II "
+        "{}, "
+        "L {}, {} warps, {} cross-warp edges) and is returned instead",
+        solution_.message.empty() ? "" : "; ", start[0], start[1], start[2], start[3], answer[0],
+        answer[1], answer[2], answer[3]);
+    const bool sameIi = start[0] == answer[0];
     useStart();
-    if (solution_.status == ModelStatus::kOptimal) solution_.status = ModelStatus::kFeasible;
+    // At the same II the search's proof covers the start; at a smaller one nothing is proven.
+    if (!sameIi) {
+      solution_.iiProvenMinimal = false;
+      if (solution_.status == ModelStatus::kOptimal) solution_.status = ModelStatus::kFeasible;
+    }
   }
 
   // The verified start, as it is, is the answer: roles and warps from its own assignment.
@@ -765,13 +778,13 @@ class TwillSearch {
     solution_.crossWarpEdges = detail::countCrossWarpEdges(graph, *verifiedStart_);
     solution_.warpsProvenMinimal = false;
     solution_.crossEdgesProvenMinimal = false;
-    solution_.iiProvenMinimal = false;
   }
 
   // No schedule in the units solved, but a start that verifies in raw cycles (normalized costs,
   // a start off the time unit's grid, a probe that was not satisfiable): the start is the answer.
   void finishWithStart() {
     useStart();
+    solution_.iiProvenMinimal = false;
     const bool settled = !outOfTime_ && conclusive_;
     solution_.status = settled ? ModelStatus::kFeasible : ModelStatus::kTimeout;
     solution_.message = fmt::format(

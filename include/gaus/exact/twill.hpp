@@ -140,9 +140,10 @@ struct TwillOptions {
   std::string initialScheduleOrigin = "--init";  // where it came from, for the notes
 };
 
-// One line of the attempt log: the core record (phase "milp", "smt", "minimize-warps",
-// "minimize-cross-edges" or "explain"; an SMT check that is satisfiable is kFeasible, one that
-// is not is kInfeasible) and, for an infeasible SMT check, the families of its unsat core.
+// One line of the attempt log: the core record (phase "probe" for the check at a start's
+// (II, L), "milp", "smt", "minimize-warps", "minimize-cross-edges" or "explain"; an SMT check that
+// is satisfiable is kFeasible, one that is not is kInfeasible) and, for an infeasible SMT check,
+// the families of its unsat core.
 struct TwillAttempt {
   Attempt record;
   std::vector<TwillFamily> blocking;
