@@ -15,6 +15,7 @@
 #include <gaus/io/io.hpp>
 
 #include "test_support.hpp"
+#include "toy_graphs.hpp"
 
 using namespace gaus;
 using namespace gaus::exact;
@@ -50,6 +51,24 @@ Schedule toyStart(std::vector<Cycle> start, std::int32_t ii) {
   schedule.ii = ii;
   schedule.warps = std::vector<WarpSet>{1, 1, 1};
   return schedule;
+}
+
+// The instance with every latency, reservation length and edge delay times `factor`.
+Instance scaledCosts(const Instance& instance, std::int32_t factor) {
+  const Graph& graph = *instance.graph;
+  GraphBuilder builder(graph.name() + "_scaled");
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    OpAttributes attributes = graph.opAttributes(op);
+    attributes.latency *= factor;
+    for (auto& block : attributes.reservation) block.length *= factor;
+    builder.addOp(attributes);
+  }
+  for (EdgeId e = 0; e < graph.numEdges(); ++e) {
+    EdgeAttributes attributes = graph.edgeAttributes(e);
+    attributes.delay = graph.edgeDelay(e) * factor;
+    builder.addEdge(attributes);
+  }
+  return test::makeInstance(std::move(builder), *instance.machine);
 }
 
 }  // namespace
@@ -200,4 +219,36 @@ TEST_CASE("twill --init FA forward (Hopper): a start at II 17 gives the answer w
   if (*quick.latency == scheduleLatency(*problem.graph, start.start)) {
     CHECK(quick.warpsUsed <= seventeen.warpsUsed);
   }
+}
+
+TEST_CASE(
+    "twill --init with normalized costs: a start off the time unit's grid that is better in "
+    "raw cycles is the answer",
+    "[exact][twill][init]") {
+  // The toy FA with every cost 1055 and U = 10: the one pool value maps to C' = 10, so one
+  // normalized cycle is ceil(1055 / 10) = 106 raw cycles, and the normalized optimum (the toy
+  // times 10: II' 20, O at 30) is II 2120 and, O at 3180 taking its raw 1055, L 4235 in raw
+  // cycles. The raw optimum is the toy times
+  // 1055: S:0, P:1055, O:3165 at II 2110 (TC busy [0, 1055) and [1055, 2110) modulo 2110, every
+  // delay of 1055 met), L 4220. Its starts are not multiples of 106, so it is no incumbent of
+  // the normalized search; its probe, rounded up to (ceil(2110 / 106), ceil(4220 / 106)) =
+  // (20, 40), is SAT and caps the search there; the start beats the answer in raw cycles and is
+  // returned, status feasible (nothing is proven about the raw II).
+  const Instance instance = scaledCosts(test::toyFlashAttention(), 1055);
+  const Problem problem = instance.problem(ProblemKind::kModuloWarp);
+  const Schedule start = toyStart({0, 1055, 3165}, 2110);
+  REQUIRE(verify(problem, start).ok());
+  TwillOptions options;
+  options.normalization.sumBound = 10;
+  const TwillSolution solution = solveFrom(problem, &start, options);
+  REQUIRE(solution.timeUnit == 106);
+  REQUIRE(solution.status == ModelStatus::kFeasible);
+  CHECK(*solution.ii == 2110);
+  CHECK(*solution.latency == 4220);
+  CHECK(solution.verification->ok());
+  CHECK_FALSE(solution.iiProvenMinimal);
+  CHECK_THAT(solution.message, Catch::Contains("beats the search's answer (II 2120, L 4235"));
+  const std::string note = startNote(solution);
+  CHECK_THAT(note, Catch::Contains("in raw cycles only"));
+  CHECK_THAT(note, Catch::Contains("probe at II 20, L 40: SAT"));
 }
