@@ -6,9 +6,10 @@
 //         if SMT(II, L) (twill_smt.cpp) is satisfiable, return (II, L, schedule, warps)
 //
 // The steps (members of TwillSearch): prepareProblem (the warps option, the input check),
-// normalizeIfLarge, boundIi (MII and the II range), searchIis and tryIi (the loops above),
-// explainNoSolution (which families block every II) and finishSolution (minimizations, roles,
-// the explanation, raw cycles, verification).
+// normalizeIfLarge, boundIi (MII and the II range), adoptStart and probeStart (a start schedule
+// as the first check and the incumbent), searchIis and tryIi (the loops above),
+// explainNoSolution (which families block every II), finishSolution (minimizations, roles, the
+// explanation, raw cycles, verification, keepStartIfBetter) and finishWithStart (only the start).
 //
 // Departures and additions:
 // - Guards the paper lacks: II stops at an upper bound (option max_ii, default the serial
