@@ -110,6 +110,9 @@ std::string describeTwill(const Instance& instance, const Result& result) {
                         extraOr(result, "stages", 0));
   }
   text += describeMii(instance, result) + "\n";
+  if (const auto first = result.extraValue("first_smt_schedule_seconds")) {
+    text += fmt::format("first schedule of the SMT model after {:.3f} s\n", *first);
+  }
   if (schedule && schedule->ii) {
     text +=
         fmt::format("warps used {}{}, cross-warp edges {}{}\n", extraOr(result, "warps_used", 0),

@@ -281,6 +281,7 @@ Result solveTwillMethod(const Problem& problem, const TwillOptions& options,
   TwillOptions twill = options;
   twill.milp.breakSymmetry = twill.breakSymmetry;
   twill.progress = context.progress;
+  twill.initialSchedule = context.initialSchedule;
   Result result = toResult(solveTwill(problem, twill));
   if (!result.bounds.lowerBound) {
     result.bounds.lowerBound =

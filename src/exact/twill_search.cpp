@@ -6,9 +6,10 @@
 //         if SMT(II, L) (twill_smt.cpp) is satisfiable, return (II, L, schedule, warps)
 //
 // The steps (members of TwillSearch): prepareProblem (the warps option, the input check),
-// normalizeIfLarge, boundIi (MII and the II range), searchIis and tryIi (the loops above),
-// explainNoSolution (which families block every II) and finishSolution (minimizations, roles,
-// the explanation, raw cycles, verification).
+// normalizeIfLarge, boundIi (MII and the II range), adoptStart and probeStart (a start schedule
+// as the first check and the incumbent), searchIis and tryIi (the loops above),
+// explainNoSolution (which families block every II), finishSolution (minimizations, roles, the
+// explanation, raw cycles, verification, keepStartIfBetter) and finishWithStart (only the start).
 //
 // Departures and additions:
 // - Guards the paper lacks: II stops at an upper bound (option max_ii, default the serial
@@ -33,9 +34,15 @@
 //   optionally explain the answer (twill_explain.cpp).
 // - Costs are normalized first when they are large (cost_normalization.hpp); the answer is then
 //   mapped back to raw cycles and is optimal only in normalized units.
+// - A start schedule (`--init`, adoptStart) is the first check: its (II, L) in the units solved
+//   (phase "probe"). A satisfiable probe, or the start itself when it verifies, is an incumbent:
+//   the II loop stops at its II and, there, tries only the L below its L, so the search proves
+//   from below what the incumbent is worth; on a timeout the incumbent is the answer.
 
 #include <algorithm>
+#include <array>
 #include <chrono>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -91,12 +98,16 @@ using detail::SmtAnswer;
 using detail::SmtQuery;
 using detail::TwillSmtModel;
 
+// A schedule in the units solved at (ii, latency), with the model it satisfies at that L (none
+// for a start schedule that the model did not produce).
 struct Found {
   std::int32_t ii = 0;
   Cycle latency = 0;
   Schedule schedule;
   std::unique_ptr<TwillSmtModel> model;
 };
+
+constexpr std::string_view kStartNote = "initial schedule";
 
 // Appends an attempt to the log and shows it as progress.
 void record(TwillSolution& solution, TwillAttempt attempt, const TwillOptions& options) {
@@ -253,11 +264,20 @@ class TwillSearch {
         deadline_(options.totalTimeLimitSeconds) {}
 
   TwillSolution run() {
-    if (prepareProblem() && normalizeIfLarge() && boundIi() && searchIis()) {
-      if (found_) {
-        finishSolution();
-      } else {
-        explainNoSolution();
+    if (prepareProblem() && normalizeIfLarge() && boundIi()) {
+      adoptStart();
+      if (searchIis()) {
+        if (!found_ && incumbent_) {
+          found_ = std::move(incumbent_);
+          answerIsIncumbent_ = true;
+        }
+        if (found_) {
+          finishSolution();
+        } else if (verifiedStart_) {
+          finishWithStart();
+        } else {
+          explainNoSolution();
+        }
       }
     }
     solution_.seconds = secondsSince(begin_);
@@ -328,6 +348,7 @@ class TwillSearch {
     solution_.miiReason = miiReason(graph, machine, resMii, recMii);
 
     firstIi_ = work_.ii ? *work_.ii : static_cast<std::int32_t>(solution_.mii);
+    firstUntriedIi_ = firstIi_;
     lastIi_ = firstIi_;
     if (!work_.ii) {
       lastIi_ = options_.maxIi ? static_cast<std::int32_t>(std::max<std::int64_t>(
@@ -339,15 +360,140 @@ class TwillSearch {
     return true;
   }
 
-  // Algorithm 1: II upward until an (II, L) is satisfiable (found_), the range or the time ends.
-  // False when an error ended it.
+  // Why a start schedule cannot be used for this problem, in raw cycles; nothing when it fits.
+  // It need not verify: a modulo schedule without warps (ilp's) is still a probe.
+  std::optional<std::string> whyStartDoesNotFit(const Schedule& start) const {
+    const Graph& graph = *problem_.graph;
+    if (static_cast<std::int64_t>(start.start.size()) != graph.numOps()) {
+      return fmt::format("it has {} starts for {} ops", start.start.size(), graph.numOps());
+    }
+    if (!start.ii) return std::string("it is not a modulo schedule (no II)");
+    if (problem_.ii && *start.ii != *problem_.ii) {
+      return fmt::format("its II {} differs from the fixed II {}", *start.ii, *problem_.ii);
+    }
+    const std::int64_t resMii = computeResMii(graph, *problem_.machine).value;
+    const std::int64_t recMii = computeRecMii(graph).value;
+    if (*start.ii < std::max(resMii, recMii)) {
+      return fmt::format("its II {} is below MinII {} (ResMII {}, RecMII {})", *start.ii,
+                         std::max(resMii, recMii), resMii, recMii);
+    }
+    return std::nullopt;
+  }
+
+  // The start schedule (TwillOptions::initialSchedule): checked against the problem as asked,
+  // kept as the answer of last resort when it verifies, an incumbent in the units solved when
+  // it maps onto them exactly, and probed there. Never ends the search; the note says what
+  // became of it.
+  void adoptStart() {
+    if (options_.initialSchedule == nullptr) return;
+    const Schedule& start = *options_.initialSchedule;
+    const std::string& origin = options_.initialScheduleOrigin;
+    if (const auto unfit = whyStartDoesNotFit(start)) {
+      solution_.notes.emplace_back(kStartNote, fmt::format("ignored ({}): {}", origin, *unfit));
+      return;
+    }
+    const Cycle rawLatency = scheduleLatency(*problem_.graph, start.start);
+    std::string text =
+        fmt::format("the start came from {}: II {}, L {}", origin, *start.ii, rawLatency);
+    const VerificationReport report = verify(problem_, start);
+    if (report.ok()) {
+      verifiedStart_ = start;
+      text += "; it verifies (the answer if nothing better is found)";
+      auto inUnits = detail::initialInUnits(work_, start, solution_.timeUnit);
+      if (inUnits) {
+        const Cycle latency = scheduleLatency(*work_.graph, inUnits->start);
+        const std::int32_t ii = *inUnits->ii;
+        incumbent_ = Found{ii, latency, std::move(inUnits).value(), nullptr};
+      } else {
+        text += fmt::format(", in raw cycles only: in normalized units {}", inUnits.error());
+      }
+    } else {
+      text += fmt::format("; it does not verify ({} violations; first: {}), so it is only a probe",
+                          report.totalViolations,
+                          report.violations.empty() ? "" : report.violations.front().message);
+    }
+    text += probeStart(*start.ii, rawLatency);
+    if (incumbent_) {
+      text += fmt::format("; the search tries II up to {} and, at {}, L below {}", incumbent_->ii,
+                          incumbent_->ii, incumbent_->latency);
+    }
+    solution_.notes.emplace_back(kStartNote, std::move(text));
+  }
+
+  // The SMT check at the start's (II, L) in the units solved; a satisfiable one becomes the
+  // incumbent (with its warps and its model) unless the start itself is better there. Returns
+  // what it gave, for the note. Normalized, both are rounded up: a normalized (II', L') stands
+  // for (II' x unit, L' x unit) raw cycles, so the probe asks for no less than the start has.
+  std::string probeStart(std::int32_t rawIi, Cycle rawLatency) {
+    const std::int64_t unit = solution_.timeUnit;
+    const auto ii = static_cast<std::int32_t>((rawIi + unit - 1) / unit);
+    const Cycle latency = (rawLatency + unit - 1) / unit;
+    std::string text;
+    if (unit > 1) {
+      text = fmt::format("; probe in normalized units (1 unit = {} cycles, rounded up)", unit);
+    }
+    if (ii < firstIi_) {
+      return text +
+             fmt::format("; no probe: II {} is below the first II {} of the search", ii, firstIi_);
+    }
+    if (deadline_.expired()) return text + "; no probe: the time limit was reached before it";
+    auto model = std::make_unique<TwillSmtModel>(work_, ii, latency, modelOptions_);
+    model->setLatency(latency);
+    SmtQuery query;
+    query.families = options_.families;
+    query.timeLimitSeconds = std::min(options_.smtTimeLimitSeconds, deadline_.remainingSeconds());
+    query.wantCore = true;
+    SmtAnswer answer = model->check(query);
+    record(solution_, detail::smtAttempt("probe", ii, latency, answer, ""), options_);
+    text += fmt::format("; probe at II {}, L {}: ", ii, latency);
+    if (answer.status == ModelStatus::kFeasible) {
+      noteSmtSchedule();
+      const Cycle found = scheduleLatency(*work_.graph, answer.schedule->start);
+      // On a tie the model's schedule wins: the minimizations and the explanation need it.
+      if (!incumbent_ || found <= incumbent_->latency) {
+        model->setLatency(found);
+        incumbent_ = Found{ii, found, std::move(answer.schedule).value(), std::move(model)};
+      }
+      return text + fmt::format("SAT, L {} on {} warp(s): the incumbent", found,
+                                detail::countWarpsUsed(incumbent_->schedule));
+    }
+    if (answer.status == ModelStatus::kInfeasible) {
+      text += "UNSAT";
+      if (!answer.core.empty()) text += " (blocked by " + detail::familyList(answer.core) + ")";
+      // Only where the start is a schedule of the units solved does UNSAT contradict it.
+      if (incumbent_ && unit == 1) {
+        text += "; twill's model is stricter than the verifier here (memory_model=buffers?)";
+      }
+      return text;
+    }
+    return text + fmt::format("{} after {:.3f}s, no schedule of twill's model from it",
+                              statusText(CallStatus::kOk, answer.status), answer.seconds);
+  }
+
+  void noteSmtSchedule() {
+    if (!solution_.firstSmtScheduleSeconds) {
+      solution_.firstSmtScheduleSeconds = secondsSince(begin_);
+    }
+  }
+
+  // The largest L at `ii` that could beat the incumbent: below its L at its II (no larger II is
+  // tried).
+  Cycle latencyCapAt(std::int32_t ii) const {
+    if (incumbent_ && ii == incumbent_->ii) return incumbent_->latency - 1;
+    return std::numeric_limits<Cycle>::max();
+  }
+
+  // Algorithm 1: II upward until an (II, L) is satisfiable (found_), the range or the time ends;
+  // with an incumbent, up to its II. False when an error ended it.
   bool searchIis() {
-    for (std::int32_t ii = firstIi_; ii <= lastIi_ && !found_; ++ii) {
+    const std::int32_t lastTried = incumbent_ ? std::min(lastIi_, incumbent_->ii) : lastIi_;
+    for (std::int32_t ii = firstIi_; ii <= lastTried && !found_; ++ii) {
       if (deadline_.expired()) {
         outOfTime_ = true;
         break;
       }
       if (!tryIi(ii)) return false;
+      firstUntriedIi_ = ii + 1;
     }
     return true;
   }
@@ -358,6 +504,8 @@ class TwillSearch {
   bool tryIi(std::int32_t ii) {
     ModuloMilpOptions milp = options_.milp;
     milp.timeLimitSeconds = std::min(milp.timeLimitSeconds, deadline_.remainingSeconds());
+    // The incumbent is a modulo schedule at its II: CBC's start there.
+    if (incumbent_ && ii == incumbent_->ii) milp.initialStart = incumbent_->schedule.start;
     const ModuloAttempt modulo = solveModuloAtIi(work_, ii, milp);
     {
       TwillAttempt attempt{modulo.record(), {}};
@@ -369,6 +517,11 @@ class TwillSearch {
     IiFailure failure;
     failure.ii = ii;
     if (modulo.call == CallStatus::kError) return fail(modulo.detail);
+    const bool incumbentIi = incumbent_ && ii == incumbent_->ii;
+    if (incumbentIi && deadline_.expired()) {
+      outOfTime_ = true;
+      return true;
+    }
     if (modulo.status == ModelStatus::kInfeasible || deadline_.expired()) {
       failure.moduloInfeasible = modulo.status == ModelStatus::kInfeasible;
       failure.milpDetail = modulo.detail;
@@ -388,11 +541,15 @@ class TwillSearch {
     const Cycle stageBase = modulo.latency.value_or(firstLatency);
     const Cycle stageLimit =
         std::max(firstLatency, ((stageBase + ii - 1) / ii + options_.extraStages) * ii);
+    // At the incumbent's II only a smaller L can beat it; none when the bound reaches its L.
+    const Cycle latencyCap = latencyCapAt(ii);
+    if (firstLatency > latencyCap) return true;
+    const Cycle upper = std::min(stageLimit, latencyCap);
     failure.firstLatency = firstLatency;
-    failure.lastLatency = stageLimit;
-    auto model = std::make_unique<TwillSmtModel>(work_, ii, stageLimit, modelOptions_);
+    failure.lastLatency = upper;
+    auto model = std::make_unique<TwillSmtModel>(work_, ii, upper, modelOptions_);
     if (options_.latencySearch == LatencySearch::kAscending) {
-      for (Cycle latency = firstLatency; latency <= stageLimit; ++latency) {
+      for (Cycle latency = firstLatency; latency <= upper; ++latency) {
         const auto status = checkAt(*model, ii, latency, "", failure);
         if (!status) break;
         if (*status == ModelStatus::kFeasible) {
@@ -407,14 +564,16 @@ class TwillSearch {
         found_ = Found{ii, firstLatency, *lastSchedule_, std::move(model)};
         return true;
       }
-      if (atBound && stageLimit > firstLatency &&
-          checkAt(*model, ii, stageLimit, "", failure) == ModelStatus::kFeasible) {
-        bisectLatency(std::move(model), ii, firstLatency, stageLimit, "", failure);
+      if (atBound && upper > firstLatency &&
+          checkAt(*model, ii, upper, "", failure) == ModelStatus::kFeasible) {
+        bisectLatency(std::move(model), ii, firstLatency, upper, "", failure);
         return true;
       }
     }
-    if (!outOfTime_) goBeyondStages(ii, stageLimit, failure);
+    if (!outOfTime_ && upper == stageLimit) goBeyondStages(ii, stageLimit, latencyCap, failure);
     if (found_) return true;
+    // The incumbent's II has a schedule: not a failed II, whatever its smaller L gave.
+    if (incumbentIi) return true;
     conclusive_ = conclusive_ && failure.conclusive;
     failures_.push_back(failure);
     return true;
@@ -448,6 +607,7 @@ class TwillSearch {
         "smt", ii, latency, answer, latencyTooShort ? "L alone is too short" : std::string(note));
     record(solution_, std::move(attempt), options_);
     if (answer.status == ModelStatus::kFeasible) {
+      noteSmtSchedule();
       lastSchedule_ = std::move(answer.schedule);
     } else if (answer.status != ModelStatus::kInfeasible) {
       failure.conclusive = false;
@@ -480,12 +640,13 @@ class TwillSearch {
   // cost can need one stage more, so an II refuted there may still have schedules (the
   // differential check found loops called infeasible, or a larger II called minimal;
   // tests/data/differential/). One check at the serial latency with spill costs and residue
-  // waits decides it:
+  // waits (at most `latencyCap`, the largest L that could beat the incumbent) decides it:
   // UNSAT leaves the II refuted, SAT bisects L between the stage limit and that latency.
-  void goBeyondStages(std::int32_t ii, Cycle stageLimit, IiFailure& failure) {
+  void goBeyondStages(std::int32_t ii, Cycle stageLimit, Cycle latencyCap, IiFailure& failure) {
     // Each op may also wait up to II - 1 cycles for a free residue of the modulo table.
-    const Cycle serialLatency = serialLatencyWithSpills(*work_.graph) +
-                                static_cast<Cycle>(work_.graph->numOps()) * (ii - 1);
+    const Cycle serialLatency =
+        std::min(latencyCap, serialLatencyWithSpills(*work_.graph) +
+                                 static_cast<Cycle>(work_.graph->numOps()) * (ii - 1));
     if (serialLatency <= stageLimit) return;
     constexpr std::string_view kNote = "beyond the MILP's stages";
     auto model = std::make_unique<TwillSmtModel>(work_, ii, serialLatency, modelOptions_);
@@ -516,13 +677,16 @@ class TwillSearch {
   // mapped back to raw cycles and verified against the raw problem, and the status.
   void finishSolution() {
     const Graph& graph = *work_.graph;
-    minimizeAssignment(work_, *found_, options_, deadline_, solution_);
+    // The start itself has no model to minimize on or to explain with.
+    if (found_->model) minimizeAssignment(work_, *found_, options_, deadline_, solution_);
     const Schedule& schedule = found_->schedule;
-    solution_.iiProvenMinimal = conclusive_;
+    // The incumbent's II is minimal when every smaller II was tried and refuted.
+    solution_.iiProvenMinimal =
+        conclusive_ && (!answerIsIncumbent_ || firstUntriedIi_ >= found_->ii);
     solution_.roles = warpRoles(graph, *work_.machine, schedule);
     solution_.warpsUsed = detail::countWarpsUsed(schedule);
     solution_.crossWarpEdges = detail::countCrossWarpEdges(graph, schedule);
-    if (options_.explain) {
+    if (options_.explain && found_->model) {
       const detail::ExplainContext context{work_,          found_->ii, found_->latency,
                                            *found_->model, schedule,   solution_.roles,
                                            failures_,      options_};
@@ -531,16 +695,10 @@ class TwillSearch {
 
     if (normalized_) {
       solution_.normalizedSchedule = schedule;
-      solution_.schedule = toRawSchedule(*normalized_, schedule);
+      setRawAnswer(toRawSchedule(*normalized_, schedule));
     } else {
-      solution_.schedule = schedule;
+      setRawAnswer(schedule);
     }
-    solution_.ii = solution_.schedule->ii;
-    solution_.latency = scheduleLatency(*problem_.graph, solution_.schedule->start);
-    solution_.stages =
-        static_cast<std::int32_t>((*solution_.latency + *solution_.ii - 1) / *solution_.ii);
-    solution_.buffers = bufferUsage(*problem_.graph, *solution_.schedule);
-    solution_.verification = verify(problem_, *solution_.schedule);
     if (!solution_.verification->ok()) {
       solution_.call = CallStatus::kError;
       solution_.message = "the Twill schedule fails verification (model and verifier disagree): " +
@@ -549,12 +707,94 @@ class TwillSearch {
     }
     const bool optimal = solution_.iiProvenMinimal && !normalized_;
     solution_.status = optimal ? ModelStatus::kOptimal : ModelStatus::kFeasible;
-    if (!solution_.iiProvenMinimal) {
-      solution_.message = "II not proven minimal: a check at a smaller II timed out";
+    if (answerIsIncumbent_ && outOfTime_) {
+      solution_.status = ModelStatus::kTimeout;
+      solution_.message = fmt::format(
+          "total time limit {}s reached before every (II, L) below the incumbent's was decided; "
+          "the answer is the incumbent{}",
+          options_.totalTimeLimitSeconds.value_or(0.0),
+          solution_.iiProvenMinimal ? " (II proven minimal, L not)" : "");
+    } else if (!solution_.iiProvenMinimal) {
+      solution_.message = answerIsIncumbent_ && firstUntriedIi_ < found_->ii
+                              ? fmt::format(
+                                    "II not proven minimal: max_ii stops the search below "
+                                    "the incumbent's II {}",
+                                    found_->ii)
+                              : "II not proven minimal: a check at a smaller II timed out";
     } else if (normalized_) {
       solution_.message =
           fmt::format("II minimal in normalized units (1 unit = {} cycles)", solution_.timeUnit);
     }
+    keepStartIfBetter();
+  }
+
+  // The answer's figures from its raw schedule, and its verification against the raw problem.
+  void setRawAnswer(Schedule raw) {
+    solution_.schedule = std::move(raw);
+    solution_.ii = solution_.schedule->ii;
+    solution_.latency = scheduleLatency(*problem_.graph, solution_.schedule->start);
+    solution_.stages =
+        static_cast<std::int32_t>((*solution_.latency + *solution_.ii - 1) / *solution_.ii);
+    solution_.buffers = bufferUsage(*problem_.graph, *solution_.schedule);
+    solution_.verification = verify(problem_, *solution_.schedule);
+  }
+
+  // The verified start replaces the answer when it is better in twill's order of objectives:
+  // raw II, then L, then warps used, then cross-warp edges. With normalized costs the start need
+  // not be a schedule of the rounded-up normalized problem, so its II or L can beat the answer's
+  // in raw cycles; at the same (II, L) the answer can be the probe's schedule with the warps
+  // still to minimize when the time ran out (the start may already have fewer).
+  void keepStartIfBetter() {
+    if (!verifiedStart_) return;
+    const Graph& graph = *problem_.graph;
+    const std::array<Cycle, 4> start{*verifiedStart_->ii,
+                                     scheduleLatency(graph, verifiedStart_->start),
+                                     detail::countWarpsUsed(*verifiedStart_),
+                                     detail::countCrossWarpEdges(graph, *verifiedStart_)};
+    const std::array<Cycle, 4> answer{*solution_.ii, *solution_.latency, solution_.warpsUsed,
+                                      solution_.crossWarpEdges};
+    if (start >= answer) return;
+    solution_.message += fmt::format(
+        "{}the start (II {}, L {}, {} warps, {} cross-warp edges) beats the search's answer (II "
+        "{}, "
+        "L {}, {} warps, {} cross-warp edges) and is returned instead",
+        solution_.message.empty() ? "" : "; ", start[0], start[1], start[2], start[3], answer[0],
+        answer[1], answer[2], answer[3]);
+    const bool sameIi = start[0] == answer[0];
+    useStart();
+    // At the same II the search's proof covers the start; at a smaller one nothing is proven.
+    if (!sameIi) {
+      solution_.iiProvenMinimal = false;
+      if (solution_.status == ModelStatus::kOptimal) solution_.status = ModelStatus::kFeasible;
+    }
+  }
+
+  // The verified start, as it is, is the answer: roles and warps from its own assignment.
+  void useStart() {
+    solution_.normalizedSchedule.reset();
+    setRawAnswer(*verifiedStart_);
+    const Graph& graph = *problem_.graph;
+    solution_.roles = warpRoles(graph, *problem_.machine, *verifiedStart_);
+    solution_.warpsUsed = detail::countWarpsUsed(*verifiedStart_);
+    solution_.crossWarpEdges = detail::countCrossWarpEdges(graph, *verifiedStart_);
+    solution_.warpsProvenMinimal = false;
+    solution_.crossEdgesProvenMinimal = false;
+  }
+
+  // No schedule in the units solved, but a start that verifies in raw cycles (normalized costs,
+  // a start off the time unit's grid, a probe that was not satisfiable): the start is the answer.
+  void finishWithStart() {
+    useStart();
+    solution_.iiProvenMinimal = false;
+    const bool settled = !outOfTime_ && conclusive_;
+    solution_.status = settled ? ModelStatus::kFeasible : ModelStatus::kTimeout;
+    solution_.message = fmt::format(
+        "{}; the answer is the start (II {}, L {})",
+        settled ? fmt::format("no schedule of the normalized problem for II in [{}, {}]", firstIi_,
+                              lastIi_)
+                : std::string("the search ended (time limit or timed-out checks) without a "
+                              "schedule of its own"),
+        *solution_.ii, *solution_.latency);
   }
 
   const Problem& input_;
@@ -570,8 +810,14 @@ class TwillSearch {
   detail::SmtModelOptions modelOptions_;
   std::vector<IiFailure> failures_;
   std::optional<Found> found_;
-  std::optional<Schedule> lastSchedule_;  // of the last satisfiable check
-  bool conclusive_ = true;                // every II below the current one failed conclusively
+  // The best (II, L) known before the search, in the units solved: the start when it maps onto
+  // them and verifies, or the probe's schedule.
+  std::optional<Found> incumbent_;
+  std::optional<Schedule> verifiedStart_;  // the start, raw cycles, when it verifies
+  bool answerIsIncumbent_ = false;         // found_ is the incumbent: the search never beat it
+  std::int32_t firstUntriedIi_ = 1;        // the II loop tried every II below this one
+  std::optional<Schedule> lastSchedule_;   // of the last satisfiable check
+  bool conclusive_ = true;                 // every II below the current one failed conclusively
   bool outOfTime_ = false;
 };
 
@@ -619,7 +865,8 @@ Result toResult(const TwillSolution& solution) {
   result.bounds.iiBoundReason = solution.miiReason;
   for (const auto& attempt : solution.attempts) {
     result.attempts.push_back(attempt.withBlocking());
-    if (attempt.record.phase == "milp" || attempt.record.phase == "smt") {
+    const std::string& phase = attempt.record.phase;
+    if (phase == "milp" || phase == "smt" || phase == "probe") {
       ++result.stats.solverCalls;
     }
   }
@@ -644,6 +891,10 @@ Result toResult(const TwillSolution& solution) {
   result.extra.emplace_back("mii", static_cast<double>(solution.mii));
   result.extra.emplace_back("res_mii", static_cast<double>(solution.resMii));
   result.extra.emplace_back("rec_mii", static_cast<double>(solution.recMii));
+  if (solution.firstSmtScheduleSeconds) {
+    result.extra.emplace_back("first_smt_schedule_seconds", *solution.firstSmtScheduleSeconds);
+  }
+  for (const auto& note : solution.notes) result.notes.push_back(note);
   if (!solution.explanation.text.empty()) {
     result.notes.emplace_back("explanation", solution.explanation.text);
   }

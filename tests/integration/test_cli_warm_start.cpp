@@ -1,6 +1,6 @@
 // `gaus schedule --method ilp --init FILE` end to end: a verifying initial schedule is CBC's start
 // (a note says so), one that does not verify is ignored with a note, and the answer is the same
-// optimum either way.
+// optimum either way. `gaus twill --init FILE`: the start is the first (II, L) probe.
 
 #include <fstream>
 #include <string>
@@ -170,4 +170,25 @@ TEST_CASE("ilp --init on a modulo problem: a search that runs out of time answer
   CHECK(result["verified"] == true);
   CHECK(result["ii"] == 13);
   CHECK_THAT(result["message"].get<std::string>(), Catch::Contains("the initial schedule"));
+}
+
+TEST_CASE("twill --init: the start written by an earlier run is the first probe", "[cli][twill]") {
+  // Twill at the fixed II 3 writes S:0, P:1, O:2 on the toy FA (L 3: at II 3 the two TC ops no
+  // longer share a residue); from that start, the search probes (3, 3) first and still proves
+  // I = 2, L = 4, the answer without a start (test_cli_twill.cpp).
+  const gaus::test::TempFolder folder;
+  const auto start = folder.file("toy_fa_ii3.json").string();
+  const auto first = runProgram(GAUS_BINARY, {"twill", "toy_fa", "--ii", "3", "-q", "-o", start});
+  INFO(first.err);
+  REQUIRE(first.exitCode == 0);
+  CHECK_THAT(first.out, Catch::Contains("I = 3 (proven minimal), L = 3"));
+  const auto run = runProgram(GAUS_BINARY, {"twill", "toy_fa", "-q", "--init", start});
+  INFO(run.err);
+  REQUIRE(run.exitCode == 0);
+  CHECK_THAT(run.out, Catch::Contains("initial schedule: the start came from --init: II 3, L 3; it "
+                                      "verifies") &&
+                          Catch::Contains("probe at II 3, L 3: SAT, L 3") &&
+                          Catch::Contains("I = 2 (proven minimal), L = 4, stages 2") &&
+                          Catch::Contains("II=3 L=3 probe feasible") &&
+                          Catch::Contains("first schedule of the SMT model after"));
 }

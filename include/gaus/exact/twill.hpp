@@ -131,11 +131,19 @@ struct TwillOptions {
   // Receives one line per attempt as it ends (TwillAttempt::describe: II, L, phase, status,
   // seconds), for a progress display. May be empty.
   std::function<void(std::string_view)> progress;
+  // A start schedule (`gaus schedule --init`, raw cycles; docs/exact.md "Warm starts"). Its
+  // (II, L), in the units solved, is the first SMT check (phase "probe"); a satisfiable probe,
+  // or the start itself when it verifies, is an incumbent, so the search only tries the (II, L)
+  // that could beat it and a timeout still answers with it. A start that does not fit the
+  // problem (op count, no II, II below MII) is ignored with a note. Not owned.
+  const Schedule* initialSchedule = nullptr;
+  std::string initialScheduleOrigin = "--init";  // where it came from, for the notes
 };
 
-// One line of the attempt log: the core record (phase "milp", "smt", "minimize-warps",
-// "minimize-cross-edges" or "explain"; an SMT check that is satisfiable is kFeasible, one that
-// is not is kInfeasible) and, for an infeasible SMT check, the families of its unsat core.
+// One line of the attempt log: the core record (phase "probe" for the check at a start's
+// (II, L), "milp", "smt", "minimize-warps", "minimize-cross-edges" or "explain"; an SMT check that
+// is satisfiable is kFeasible, one that is not is kInfeasible) and, for an infeasible SMT check,
+// the families of its unsat core.
 struct TwillAttempt {
   Attempt record;
   std::vector<TwillFamily> blocking;
@@ -190,6 +198,12 @@ struct TwillSolution {
   TwillExplanation explanation;
   std::optional<VerificationReport> verification;  // of `schedule` against the raw problem
   double seconds = 0.0;
+  // Seconds from the call's start to the first schedule of the SMT model (the probe's, or the
+  // search's first satisfiable check); unset when there was none.
+  std::optional<double> firstSmtScheduleSeconds;
+  // Titled notes for Result::notes ("initial schedule": where the start came from and what the
+  // probe gave).
+  std::vector<std::pair<std::string, std::string>> notes;
 };
 
 // Runs the search (Algorithm 1 with the guards of TWILL.md section 4), the minimizations and,
