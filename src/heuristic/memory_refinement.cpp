@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include <gaus/heuristic/memory_refinement.hpp>
@@ -74,7 +75,91 @@ class MemorySearch {
     return true;
   }
 
+  // Ops whose value is live at a cycle at the peak: only moves around them can lower it.
+  std::vector<OpId> opsLiveAtPeak() const {
+    std::vector<Cycle> atPeakBefore(live_.size() + 1, 0);  // cycles at the peak before t
+    for (std::size_t t = 0; t < live_.size(); ++t) {
+      atPeakBefore[t + 1] = atPeakBefore[t] + (atPeak(live_[t]) ? 1 : 0);
+    }
+    std::vector<OpId> result;
+    for (OpId op = 0; op < graph_.numOps(); ++op) {
+      const auto [begin, end] = interval(op);
+      if (end > begin && atPeakBefore[end] > atPeakBefore[begin]) result.push_back(op);
+    }
+    return result;
+  }
+
+  // The best compound move of `op`: to a start up to kPushReach cycles outside its window,
+  // with the ops precedence then forces along (successors pushed later, predecessors pulled
+  // earlier, kMaxPushed ops at most). Applied when it improves; true when it did.
+  bool improveByPush(OpId op) {
+    const Cycle current = start_[op];
+    std::vector<std::pair<OpId, Cycle>> undo;
+    std::optional<Cycle> bestStart;
+    Figures best = figures();
+    for (Cycle reach = 1; reach <= kPushReach; ++reach) {
+      for (const Cycle candidate : {current + reach, current - reach}) {
+        undo.clear();
+        if (!push(op, candidate, undo)) continue;
+        const Figures after = figures();
+        if (after.peakFalls) {
+          recomputePeak();
+          return true;
+        }
+        if (after.better(best)) {
+          best = after;
+          bestStart = candidate;
+        }
+        revert(undo);
+      }
+    }
+    if (!bestStart) return false;
+    undo.clear();
+    push(op, *bestStart, undo);
+    return true;
+  }
+
  private:
+  static constexpr Cycle kPushReach = 4;
+  static constexpr std::size_t kMaxPushed = 32;
+
+  // Moves `op` to `to` and every op precedence then forces along; false, with nothing changed,
+  // when an op would leave [0, horizon - duration] or more than kMaxPushed ops would move.
+  bool push(OpId op, Cycle to, std::vector<std::pair<OpId, Cycle>>& undo) {
+    const bool later = to > start_[op];
+    std::vector<std::pair<OpId, Cycle>> pending{{op, to}};
+    while (!pending.empty()) {
+      const auto [u, t] = pending.back();
+      pending.pop_back();
+      if (later ? t <= start_[u] : t >= start_[u]) continue;
+      if (t < 0 || t > horizon_ - graph_.duration(u) || undo.size() >= kMaxPushed) {
+        revert(undo);
+        return false;
+      }
+      undo.emplace_back(u, start_[u]);
+      moveTo(u, t);
+      if (later) {
+        for (const EdgeId e : graph_.outEdges(u)) {
+          if (graph_.edgeDistance(e) != 0) continue;
+          const OpId w = graph_.edgeTarget(e);
+          if (start_[w] < t + graph_.edgeDelay(e)) pending.emplace_back(w, t + graph_.edgeDelay(e));
+        }
+      } else {
+        for (const EdgeId e : graph_.inEdges(u)) {
+          if (graph_.edgeDistance(e) != 0) continue;
+          const OpId v = graph_.edgeSource(e);
+          if (start_[v] > t - graph_.edgeDelay(e)) pending.emplace_back(v, t - graph_.edgeDelay(e));
+        }
+      }
+    }
+    return true;
+  }
+
+  void revert(std::vector<std::pair<OpId, Cycle>>& undo) {
+    for (auto it = undo.rbegin(); it != undo.rend(); ++it) moveTo(it->first, it->second);
+    undo.clear();
+  }
+
   // What the profile looks like against the peak it had before the move.
   struct Figures {
     bool above = false;      // some cycle rose above the peak
@@ -109,15 +194,19 @@ class MemorySearch {
     sumSquares_ += cell * cell;
   }
 
-  // Op u's value is live from s_u until its last distance-0 reader starts.
-  void addInterval(OpId op, double sign) {
-    const double mem = graph_.mem(op);
-    if (mem == 0.0) return;
+  // Op u's value is live from s_u until its last distance-0 reader starts (empty without mem).
+  std::pair<Cycle, Cycle> interval(OpId op) const {
+    if (graph_.mem(op) == 0.0) return {start_[op], start_[op]};
     Cycle end = start_[op];
     for (const EdgeId e : graph_.outEdges(op)) {
       if (graph_.edgeDistance(e) == 0) end = std::max(end, start_[graph_.edgeTarget(e)]);
     }
-    for (Cycle t = start_[op]; t < end; ++t) addToCycle(t, sign * mem);
+    return {start_[op], end};
+  }
+
+  void addInterval(OpId op, double sign) {
+    const auto [begin, end] = interval(op);
+    for (Cycle t = begin; t < end; ++t) addToCycle(t, sign * graph_.mem(op));
   }
 
   // Moves `op` to `to`, updating its interval and its producers'.
@@ -187,17 +276,29 @@ MemoryRefinement refineLiveMemory(const Graph& graph, Cycle horizon, const Sched
   MemoryRefinement result;
   MemorySearch search(graph, horizon, legal);
   bool stopped = false;
-  for (bool moved = true; moved && !stopped;) {
-    moved = false;
-    ++result.sweeps;
-    for (OpId op = 0; op < graph.numOps(); ++op) {
-      if (options.stop && (op % 256) == 0 && options.stop()) {
-        stopped = true;
-        break;
+  const auto stop = [&](std::int64_t index) {
+    if (!stopped && options.stop && (index % 256) == 0 && options.stop()) stopped = true;
+    return stopped;
+  };
+  // Single moves until none helps; then compound moves of the ops live at the peak, and single
+  // moves again after any of them helped. So the result is a local optimum of single moves.
+  for (bool pushed = true; pushed && !stopped;) {
+    for (bool moved = true; moved && !stopped;) {
+      moved = false;
+      ++result.sweeps;
+      for (OpId op = 0; op < graph.numOps() && !stop(op); ++op) {
+        if (search.improve(op, options.maxCandidates)) {
+          ++result.moves;
+          moved = true;
+        }
       }
-      if (search.improve(op, options.maxCandidates)) {
-        ++result.moves;
-        moved = true;
+    }
+    pushed = false;
+    const std::vector<OpId> candidates = stopped ? std::vector<OpId>{} : search.opsLiveAtPeak();
+    for (std::size_t k = 0; k < candidates.size() && !stop(static_cast<std::int64_t>(k)); ++k) {
+      if (search.improveByPush(candidates[k])) {
+        ++result.pushes;
+        pushed = true;
       }
     }
   }

@@ -22,6 +22,7 @@ struct MemoryRefinementOptions {
 struct MemoryRefinement {
   Schedule schedule;
   std::int64_t moves = 0;   // single-op moves applied
+  std::int64_t pushes = 0;  // compound moves applied (an op with the ops precedence moves along)
   std::int64_t sweeps = 0;  // passes over every op
   // The search ended because no move lowers (peak, cycles at the peak, sum of squared live
   // memory), not because `stop` said so.
