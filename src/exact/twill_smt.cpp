@@ -187,6 +187,14 @@ struct TwillSmtModel::Impl {
       for (EdgeId e : graph.outEdges(op)) {
         solver.add(end >= start[graph.edgeTarget(e)] + integer(graph.edgeDistance(e)) * ii);
       }
+      // The lifetime as q II + m. No row reads q and m since the per-residue memory count is
+      // gone; they stay because they steer Z3's search, and its first model is the schedule
+      // returned: without them FA on Hopper comes back with the second sub-tile's consumer
+      // holding 130 live registers instead of 162, and codegen's split 24/240/224 instead of
+      // FA3's 24/240/240 (codegen_tests). Nothing the engine optimizes tells the two apart.
+      const z3::expr q = context.int_const(fmt::format("lq_{}", op).c_str());
+      const z3::expr m = context.int_const(fmt::format("lm_{}", op).c_str());
+      solver.add(q >= 0 && m >= 0 && m < integer(ii) && end - start[op] == integer(ii) * q + m);
       liveEnd[op] = end;
     }
   }
