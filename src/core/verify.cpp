@@ -349,14 +349,22 @@ class Judge {
   // read in the cycle it starts still takes a buffer); it is how the exact engine's Twill model
   // counts and what generated code allocates.
   void checkRingMemory() {
+    constexpr int kRingsNamed = 6;  // per memory, in the message
     std::vector<std::int64_t> inUse(machine_.memories.size(), 0);
     std::vector<std::string> rings(machine_.memories.size());
+    std::vector<int> named(machine_.memories.size(), 0);
     for (const BufferUsage& buffer : bufferUsage(graph_, schedule_)) {
       if (!knownMemory(buffer.memory) || buffer.total() == 0) continue;
       inUse[buffer.memory] += buffer.total();
       std::string& names = rings[buffer.memory];
-      names += fmt::format("{}{} {} x {}", names.empty() ? "" : ", ", graph_.opName(buffer.op),
-                           buffer.buffers, buffer.amount);
+      int& count = named[buffer.memory];
+      if (count < kRingsNamed) {
+        names += fmt::format("{}{} {} x {}", names.empty() ? "" : ", ", graph_.opName(buffer.op),
+                             buffer.buffers, buffer.amount);
+      } else if (count == kRingsNamed) {
+        names += ", ...";
+      }
+      ++count;
     }
     for (MemoryId m = 0; m < static_cast<MemoryId>(inUse.size()); ++m) {
       const std::int64_t capacity = machine_.memories[m].capacity;
