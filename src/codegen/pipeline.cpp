@@ -40,10 +40,13 @@ std::string describeMii(const Graph& graph, const Machine& machine, const ResMii
   return fmt::format("bound by {}; {}", resBinds ? res : rec, resBinds ? rec : res);
 }
 
-// A ring of `depth` slots holds `depth` copies of the value's footprint for the whole loop
-// (exact engine: MemoryModel::kBuffers). A schedule that keeps more in flight than a memory
-// holds (the exact engine's default model rules it out; heuristics do not model memory) is
-// refused, naming the rings.
+// A ring of `depth` slots holds `depth` copies of the value's footprint for the whole loop. The
+// verifier checks ringBuffers per value against each memory of a modulo-warp problem, so a
+// verified warp-specialized schedule fits unless a ring got slots beyond ringBuffers (a refill
+// that would overtake a read, or a consumer role reading at a larger distance: valueDepth,
+// buildRings). Plain modulo problems are verified on the live footprints, which are smaller,
+// and their methods do not model memory. A schedule whose rings do not fit is refused, naming
+// the rings.
 Status ringsFitMemories(const Pipeline& pipeline) {
   for (const Memory& memory : pipeline.machine->memories) {
     const std::int64_t bytes = ringBytes(pipeline, memory.name);

@@ -6,10 +6,10 @@
 // lives in slot j mod depth. Its depth is the number of iterations of the value in flight,
 //   liveBuffers = max(1, ceil(lifetime / II)),  lifetime = last reader's start + distance * II
 //                                                          - the producer's start,
-// over every reader of the value whatever its role: exactly the buffers x stages that the
-// exact engine allocates (core bufferUsage, warp_roles.hpp; MemoryModel::kBuffers), so the
-// shared memory of the rings equals what `gaus twill` reports. (bufferUsage covers values with
-// a footprint only; channels without one need the same count, hence the formula here.)
+// over every reader of the value whatever its role: core ringBuffers (warp_roles.hpp), the
+// buffers x stages that the verifier checks against each memory of a modulo-warp problem and
+// that the exact engine's Twill model allocates, so the shared memory of the rings equals what
+// `gaus twill` reports. Channels without a footprint get the same count.
 //
 // Two exceptions add slots. A ring read by another role at distance d gets at least d slots
 // (buildRings: no write may wait for a drain; docs/codegen.md). And one more slot in this case. The
@@ -28,6 +28,7 @@
 #include <fmt/format.h>
 
 #include <gaus/core/schedule.hpp>
+#include <gaus/core/warp_roles.hpp>
 
 #include "pipeline_steps.hpp"
 
@@ -61,7 +62,7 @@ ValueDepth valueDepth(const Pipeline& pipeline, OpId op) {
   ValueDepth depth;
   const LiveInterval live = liveInterval(graph, pipeline.schedule, op);
   depth.lifetime = std::max<Cycle>(0, live.end - live.begin);
-  depth.liveBuffers = static_cast<std::int32_t>(std::max<Cycle>(1, (depth.lifetime + ii - 1) / ii));
+  depth.liveBuffers = ringBuffers(graph, pipeline.schedule, op);  // buildRings: op is read
   depth.depth = depth.liveBuffers;
   while (const auto overtaken = readOvertakenByRefill(pipeline, op, depth.depth)) {
     const OpId reader = graph.edgeTarget(*overtaken);

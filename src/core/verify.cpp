@@ -5,7 +5,12 @@
 // - Without an II, edges of distance > 0 belong to other iterations and are not checked.
 // - A value is live from its op's start until its last consumer starts (consumer start +
 //   distance * II); in a modulo schedule the steady state is checked, i.e. live intervals are
-//   folded modulo II so that overlapping copies of a value add up (buffers x stages).
+//   folded modulo II so that overlapping copies of a value add up (registers of every problem
+//   kind; memories of acyclic and plain modulo problems).
+// - Memories of a modulo-warp problem hold rings (buffers x stages): each consumed value with a
+//   footprint takes max(1, ceil(lifetime / II)) buffers for the whole loop (core ringBuffers),
+//   and the rings of a memory must fit together. Shared and tensor memory are allocated so, and
+//   Twill's model and generated code count so (TWILL.md's "beyond the paper").
 // - An op on a warp set of several warps holds its registers on each warp of the set.
 // - Blocking concurrency: an op with a blocking in-edge starts at cycle c on warp w; no other
 //   op on w may be executing at c, where op o executes during [t(o), t(o) + max(1, cycles(o)))
@@ -18,6 +23,7 @@
 #include <fmt/format.h>
 
 #include <gaus/core/verify.hpp>
+#include <gaus/core/warp_roles.hpp>
 
 #include "usage_profile.hpp"
 
@@ -285,27 +291,46 @@ class Judge {
 
   void checkMemoryCapacity() {
     if (machine_.memories.empty()) return;
+    bool anyKnown = false;
+    for (OpId op = 0; op < graph_.numOps(); ++op) {
+      for (const auto& print : graph_.footprints(op)) {
+        if (knownMemory(print.memory)) {
+          anyKnown = true;
+        } else {
+          fail(ConstraintFamily::kMemoryCapacity,
+               "op {} occupies memory #{}, which the machine lacks", graph_.opName(op),
+               print.memory);
+        }
+      }
+    }
+    if (!anyKnown) return;
+    if (problem_.kind == ProblemKind::kModuloWarp && ii_) {
+      checkRingMemory();
+    } else {
+      checkLiveMemory();
+    }
+  }
+
+  bool knownMemory(MemoryId memory) const {
+    return memory >= 0 && memory < static_cast<MemoryId>(machine_.memories.size());
+  }
+
+  // Acyclic and plain modulo problems: the footprints of the values live at each cycle (folded
+  // modulo II, so that overlapping copies of a value add up).
+  void checkLiveMemory() {
     std::optional<std::int64_t> ii;
     if (ii_) ii = *ii_;
     std::vector<detail::UsageProfile<std::int64_t>> usage(machine_.memories.size(),
                                                           detail::UsageProfile<std::int64_t>(ii));
-    bool any = false;
     for (OpId op = 0; op < graph_.numOps(); ++op) {
       const auto prints = graph_.footprints(op);
       if (prints.empty()) continue;
       const LiveInterval interval = liveInterval(graph_, schedule_, op);
       for (const auto& print : prints) {
-        if (print.memory < 0 || print.memory >= static_cast<MemoryId>(usage.size())) {
-          fail(ConstraintFamily::kMemoryCapacity,
-               "op {} occupies memory #{}, which the machine lacks", graph_.opName(op),
-               print.memory);
-          continue;
-        }
+        if (!knownMemory(print.memory)) continue;
         usage[print.memory].add(interval.begin, interval.end - interval.begin, print.amount);
-        any = true;
       }
     }
-    if (!any) return;
     for (MemoryId m = 0; m < static_cast<MemoryId>(usage.size()); ++m) {
       const std::int64_t capacity = machine_.memories[m].capacity;
       usage[m].forEachSegment([&](Cycle first, Cycle, std::int64_t inUse) {
@@ -314,6 +339,40 @@ class Judge {
              "memory {} over capacity at {}: {} live > capacity {}", machine_.memories[m].name,
              cycleText(first), inUse, capacity);
       });
+    }
+  }
+
+  // Modulo-warp problems: shared and tensor memory hold each value in a ring of buffers for the
+  // whole loop (core ringBuffers: max(1, ceil(lifetime / II)) for a consumed value), so the
+  // rings must fit together, whether or not their live parts overlap at some residue. This is
+  // stricter than the live count above (a ring is sized by its value's longest life, and a value
+  // read in the cycle it starts still takes a buffer); it is how the exact engine's Twill model
+  // counts and what generated code allocates.
+  void checkRingMemory() {
+    constexpr int kRingsNamed = 6;  // per memory, in the message
+    std::vector<std::int64_t> inUse(machine_.memories.size(), 0);
+    std::vector<std::string> rings(machine_.memories.size());
+    std::vector<int> named(machine_.memories.size(), 0);
+    for (const BufferUsage& buffer : bufferUsage(graph_, schedule_)) {
+      if (!knownMemory(buffer.memory) || buffer.total() == 0) continue;
+      inUse[buffer.memory] += buffer.total();
+      std::string& names = rings[buffer.memory];
+      int& count = named[buffer.memory];
+      if (count < kRingsNamed) {
+        names += fmt::format("{}{} {} x {}", names.empty() ? "" : ", ", graph_.opName(buffer.op),
+                             buffer.buffers, buffer.amount);
+      } else if (count == kRingsNamed) {
+        names += ", ...";
+      }
+      ++count;
+    }
+    for (MemoryId m = 0; m < static_cast<MemoryId>(inUse.size()); ++m) {
+      const std::int64_t capacity = machine_.memories[m].capacity;
+      if (inUse[m] <= capacity) continue;
+      fail(ConstraintFamily::kMemoryCapacity,
+           "memory {} over capacity: its rings hold {} > capacity {} ({}; a consumed value "
+           "holds max(1, ceil(lifetime / II={})) buffers)",
+           machine_.memories[m].name, inUse[m], capacity, rings[m], *ii_);
     }
   }
 

@@ -37,21 +37,25 @@ std::vector<WarpRole> warpRoles(const Graph& graph, const Machine& machine,
   return roles;
 }
 
+std::int32_t ringBuffers(const Graph& graph, const Schedule& schedule, OpId op) {
+  if (graph.outEdges(op).empty()) return 0;
+  const std::int64_t ii = schedule.ii.value_or(1);
+  const LiveInterval live = liveInterval(graph, schedule, op);
+  const std::int64_t lifetime = std::max<Cycle>(0, live.end - live.begin);
+  return static_cast<std::int32_t>(std::max<std::int64_t>(1, (lifetime + ii - 1) / ii));
+}
+
 std::vector<BufferUsage> bufferUsage(const Graph& graph, const Schedule& schedule) {
   std::vector<BufferUsage> usage;
-  const std::int64_t ii = schedule.ii.value_or(1);
   for (OpId op = 0; op < graph.numOps(); ++op) {
     if (graph.footprints(op).empty()) continue;
-    const LiveInterval live = liveInterval(graph, schedule, op);
-    const std::int64_t length = std::max<Cycle>(0, live.end - live.begin);
+    const std::int32_t buffers = ringBuffers(graph, schedule, op);
     for (const auto& print : graph.footprints(op)) {
       BufferUsage buffer;
       buffer.op = op;
       buffer.memory = print.memory;
       buffer.amount = print.amount;
-      // The ring the memory model allocates: at least one buffer when the value is consumed.
-      const std::int64_t least = graph.outEdges(op).empty() ? 0 : 1;
-      buffer.buffers = static_cast<std::int32_t>(std::max(least, (length + ii - 1) / ii));
+      buffer.buffers = buffers;
       usage.push_back(buffer);
     }
   }

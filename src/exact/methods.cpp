@@ -162,9 +162,6 @@ OptionTable<TwillOptions> makeTwillTable() {
       .add("latency_search", &O::latencySearch, kLatencySearchNames,
            "order of the L tried at one II on its SMT model: ascending (Algorithm 1) or bisect "
            "(the bound, the stage limit, then bisection)")
-      .add("memory_model", &O::memoryModel, kMemoryModelNames,
-           "memory capacity: buffers (ring of ceil(lifetime/II) buffers per value) or cycles "
-           "(footprints live at each residue)")
       .add("minimize_warps", &O::minimizeWarps, "after SAT, minimize the warps used")
       .add("minimize_cross_edges", &O::minimizeCrossWarpEdges, "then minimize the cross-warp edges")
       .add("minimize_time_limit", &O::minimizeTimeLimitSeconds, "seconds per minimization step",

@@ -50,7 +50,6 @@ SmtAnswer explainFailure(const Problem& problem, std::int32_t ii, Cycle latency,
                          const TwillOptions& options, std::string detail,
                          std::vector<TwillAttempt>& attempts) {
   SmtModelOptions modelOptions;
-  modelOptions.memoryModel = options.memoryModel;
   modelOptions.breakSymmetry = options.breakSymmetry;
   SmtQuery query;
   query.families = options.families;

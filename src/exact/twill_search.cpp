@@ -355,7 +355,6 @@ class TwillSearch {
                                      1, *options_.maxIi / solution_.timeUnit))
                                : std::max(firstIi_, serialNonOverlappedIi(graph));
     }
-    modelOptions_.memoryModel = options_.memoryModel;
     modelOptions_.breakSymmetry = options_.breakSymmetry;
     return true;
   }
@@ -834,8 +833,7 @@ TwillCheck checkTwill(const Problem& problem, std::int32_t ii, Cycle latency,
   query.timeLimitSeconds = options.timeLimitSeconds;
   query.wantCore = true;
   query.minimizeCore = options.minimizeCore;
-  SmtAnswer answer =
-      detail::checkOnce(problem, ii, latency, {options.memoryModel, options.breakSymmetry}, query);
+  SmtAnswer answer = detail::checkOnce(problem, ii, latency, {options.breakSymmetry}, query);
   TwillCheck check;
   check.status = answer.status;
   check.schedule = std::move(answer.schedule);

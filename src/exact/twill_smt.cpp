@@ -23,11 +23,13 @@
 //   matter in the epilogue; the verifier does not check it, and neither does this model.
 // - Liveness follows the verifier: a value is live from its op's start until its last consumer
 //   starts (consumer start + distance II); a value without consumers is never live.
-// - Memory capacity (beyond the paper): by default each value with a footprint holds a ring of
-//   max(1, ceil(lifetime / II)) buffers for the whole loop (at least one when it has a consumer),
-//   and the rings must fit together (buffers x stages, how shared and tensor memory are allocated).
-//   This is stricter than the per-residue count (MemoryModel::kCycles, the verifier's rule), so
-//   schedules still verify.
+// - Memory capacity (beyond the paper, TWILL.md "Going beyond"): instead of the footprints live
+//   at each cycle, each value with a footprint holds a ring of max(1, ceil(lifetime / II))
+//   buffers for the whole loop (at least one when it has a consumer), and the rings must fit
+//   together (buffers x stages, how shared and tensor memory are allocated). The verifier checks
+//   the same rule for modulo-warp problems (core ringBuffers), so an infeasibility proved here
+//   holds for the problem the verifier defines. (A per-residue count was an option once; it is
+//   looser than the rings, so its proofs were for a relaxation and its schedules could fail.)
 // - An op on a warp set of several warps (min_warps > 1) holds its registers on each of them;
 //   spill delay applies when the producer's and consumer's warp sets differ (verifier's rules).
 // - Register rows are pseudo-Boolean over literals "value live at absolute cycle tau" built from
@@ -92,7 +94,7 @@ struct TwillSmtModel::Impl {
   z3::expr opSymmetry;
   std::vector<z3::expr> start, residue;
   std::vector<std::vector<z3::expr>> onWarp;  // [op][warp]
-  std::vector<std::optional<z3::expr>> liveEnd, lifeQuotient, lifeRemainder;
+  std::vector<std::optional<z3::expr>> liveEnd;
   std::vector<z3::expr> warpUsed;
   std::vector<z3::expr> crossEdge;
   std::int32_t restrictionCount = 0;
@@ -126,17 +128,6 @@ struct TwillSmtModel::Impl {
       cases.push_back(d >= integer(low) && d <= integer(high) && d >= 0 && d < integer(ii));
     }
     return z3::mk_or(cases);
-  }
-  // The value of `op` has a partial copy live at residue rho: rho lies in the last m cycles of
-  // its lifetime q II + m folded from the start residue, i.e. (rho - r) mod II < m. With the
-  // q whole copies, q + [partial] copies are live at rho.
-  z3::expr partialCopyLive(OpId op, std::int32_t rho) {
-    const z3::expr offset = integer(rho) - residue[op];
-    return (offset >= 0 && offset < *lifeRemainder[op]) ||
-           (offset < 0 && offset + integer(ii) < *lifeRemainder[op]);
-  }
-  z3::expr liveCopies(OpId op, std::int32_t rho) {
-    return *lifeQuotient[op] + z3::ite(partialCopyLive(op, rho), integer(1), integer(0));
   }
 
   void build() {
@@ -184,13 +175,11 @@ struct TwillSmtModel::Impl {
   }
 
   // Lifetimes of values with a memory footprint: end >= t(op) and >= every consumer's start +
-  // distance II, lifetime end - t(op) = q II + m. Only lower bounds on end: a larger end only
-  // tightens the capacity rows, so the solver may take the exact one whenever a solution exists.
+  // distance II (core liveInterval). Only lower bounds on end: a larger end only tightens the
+  // memory rows, so the solver may take the exact one whenever a solution exists.
   void buildLiveness() {
     const OpId count = graph.numOps();
     liveEnd.assign(static_cast<std::size_t>(count), std::nullopt);
-    lifeQuotient.assign(static_cast<std::size_t>(count), std::nullopt);
-    lifeRemainder.assign(static_cast<std::size_t>(count), std::nullopt);
     for (OpId op = 0; op < count; ++op) {
       if (graph.footprints(op).empty()) continue;
       const z3::expr end = context.int_const(fmt::format("end_{}", op).c_str());
@@ -198,12 +187,15 @@ struct TwillSmtModel::Impl {
       for (EdgeId e : graph.outEdges(op)) {
         solver.add(end >= start[graph.edgeTarget(e)] + integer(graph.edgeDistance(e)) * ii);
       }
+      // The lifetime as q II + m. No row reads q and m since the per-residue memory count is
+      // gone; they stay because they steer Z3's search, and its first model is the schedule
+      // returned: without them FA on Hopper comes back with the second sub-tile's consumer
+      // holding 130 live registers instead of 162, and codegen's split 24/240/224 instead of
+      // FA3's 24/240/240 (codegen_tests). Nothing the engine optimizes tells the two apart.
       const z3::expr q = context.int_const(fmt::format("lq_{}", op).c_str());
       const z3::expr m = context.int_const(fmt::format("lm_{}", op).c_str());
       solver.add(q >= 0 && m >= 0 && m < integer(ii) && end - start[op] == integer(ii) * q + m);
       liveEnd[op] = end;
-      lifeQuotient[op] = q;
-      lifeRemainder[op] = m;
     }
   }
 
@@ -330,26 +322,18 @@ struct TwillSmtModel::Impl {
         }
       }
       if (users.empty()) continue;
-      if (options.memoryModel == MemoryModel::kBuffers) {
-        z3::expr_vector total(context);
-        for (const auto& [op, amount] : users) {
-          const z3::expr buffers = context.int_const(fmt::format("buf_{}_{}", op, m).c_str());
-          // At least one buffer for a value that has a consumer: a streaming load's out-edges
-          // have delay 0, so its lifetime may be 0 cycles, but its tile still needs a home.
-          const std::int64_t least = graph.outEdges(op).empty() ? 0 : 1;
-          solver.add(buffers >= integer(least) &&
-                     integer(ii) * buffers >= *liveEnd[op] - start[op]);
-          total.push_back(integer(amount) * buffers);
-        }
-        add(TwillFamily::kMemory, z3::sum(total) <= integer(capacity));
-        continue;
+      // The verifier's rule for modulo-warp memories (core ringBuffers): buffers >=
+      // ceil(lifetime / II), and at least one for a value that has a consumer (a streaming
+      // load's out-edges have delay 0, so its lifetime may be 0 cycles, but its tile still needs
+      // a home). Lower bounds only: more buffers only tighten the row.
+      z3::expr_vector total(context);
+      for (const auto& [op, amount] : users) {
+        const z3::expr buffers = context.int_const(fmt::format("buf_{}_{}", op, m).c_str());
+        const std::int64_t least = graph.outEdges(op).empty() ? 0 : 1;
+        solver.add(buffers >= integer(least) && integer(ii) * buffers >= *liveEnd[op] - start[op]);
+        total.push_back(integer(amount) * buffers);
       }
-      for (std::int32_t rho = 0; rho < ii; ++rho) {
-        z3::expr_vector total(context);
-        for (const auto& [op, amount] : users)
-          total.push_back(integer(amount) * liveCopies(op, rho));
-        add(TwillFamily::kMemory, z3::sum(total) <= integer(capacity));
-      }
+      add(TwillFamily::kMemory, z3::sum(total) <= integer(capacity));
     }
   }
 

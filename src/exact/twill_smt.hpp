@@ -15,7 +15,6 @@
 namespace gaus::exact::detail {
 
 struct SmtModelOptions {
-  MemoryModel memoryModel = MemoryModel::kBuffers;
   bool breakSymmetry = true;
 };
 

@@ -9,6 +9,7 @@
 
 #include <gaus/core/verify.hpp>
 #include <gaus/experiment/method_catalog.hpp>
+#include <gaus/io/io.hpp>
 
 #include "differential_check.hpp"
 #include "exhaustive_search.hpp"
@@ -139,6 +140,14 @@ TEST_CASE("differential check: stage cases agree across methods and with enumera
 //   n0 and n1. At II = 2 the MILP's L is 4 (two stages), but n1's warps differ from n0's, so n1
 //   waits to 2 + 1 + 1 = 4 and, with n2 on TC residue 0, to 5: L = 6, three stages. Twill
 //   stopped at two stages and called II = 3 minimal.
+// - seed 3884: n2 (1 byte of smem) -> n4 with delay 0 and n5 (1 byte) -> n3 with delay 2, smem
+//   capacity 2, one warp, no unit reserved. The memory of a modulo-warp problem holds rings of
+//   max(1, ceil(lifetime / II)) buffers per consumed value (core ringBuffers): at II 1, n5's
+//   value lives >= 2 cycles, 2 buffers, and n2's 1, so 3 > 2 whatever the starts; at II 2 both
+//   take 1 buffer. So II 2 is minimal, with L = 2 (n3 >= n5 + 2; every op has duration 0).
+//   The verifier counted the footprints live at each residue (2 at II 1) and accepted the
+//   enumeration's II 1 witness; twill counted rings and proved II 2. One rule now: the witness
+//   fails on memory capacity.
 // - seed 861 (31 ops, fixed II = 14): the modulo MILP ran to milp_time_limit (60 s) whatever the
 //   call's time_limit, and CBC aborted in Clp after about 8 s. The call now ends within its limit
 //   plus the target's max(1 s, 10 %): a timeout, not a failed call. (The Clp abort itself is
@@ -147,7 +156,7 @@ TEST_CASE("differential check: the reproducers of fixed disagreements now agree"
   CheckOptions options;
   options.timeLimitSeconds = 1.0;
   const auto files = reproducerFiles(test::dataPath("differential"));
-  REQUIRE(files.size() == 5);
+  REQUIRE(files.size() == 6);
   for (const auto& file : files) {
     auto reproducer = readReproducer(file);
     REQUIRE(reproducer.ok());
@@ -168,6 +177,11 @@ TEST_CASE("differential check: the reproducers of fixed disagreements now agree"
         CHECK(run.result.status == ModelStatus::kTimeout);
         CHECK(run.result.stats.seconds <= options.timeLimitSeconds + 1.0);
       }
+      if (reproducer->differentialCase.seed == 3884 && run.method == "twill") {
+        REQUIRE(run.result.schedule);
+        CHECK(run.result.schedule->ii == 2);
+        CHECK(run.result.verification->metrics.latency == 2);
+      }
       if (reproducer->differentialCase.seed == 676 && run.method == "twill") {
         REQUIRE(run.result.schedule);
         CHECK(run.result.schedule->ii == 2);
@@ -179,4 +193,19 @@ TEST_CASE("differential check: the reproducers of fixed disagreements now agree"
                                     << "): " << disagreement.message);
     }
   }
+}
+
+TEST_CASE("differential check: seed 3884's II 1 witness holds 3 bytes of rings in 2") {
+  // The witness the enumeration found under the per-residue count: n2, n4, n5 at 0 and n3 at 2,
+  // II 1. n2's value is read as it is made (1 buffer), n5's lives 2 cycles (2 buffers).
+  const auto instance = io::readInstance(
+      test::dataPath("differential/modulo-warp-exhaustive-twill-seed3884.json").string());
+  REQUIRE(instance.ok());
+  REQUIRE(instance->schedule);
+  CHECK(instance->schedule->ii == 1);
+  const auto report = verify(instance->problem(ProblemKind::kModuloWarp), *instance->schedule);
+  CHECK(report.totalViolations == 1);
+  CHECK(report.count(ConstraintFamily::kMemoryCapacity) == 1);
+  CHECK_THAT(report.summary(),
+             Catch::Contains("rings hold 3 > capacity 2") && Catch::Contains("n2 1 x 1, n5 2 x 1"));
 }

@@ -22,7 +22,8 @@ enum class ConstraintFamily : std::uint8_t {
   kWarpAssignment,       // each op on exactly min_warps warps of the machine
   kVariableLatency,      // variable-latency ops alone on the variable-latency warp
   kRegisterLimit,        // live registers per warp and cycle <= limit
-  kMemoryCapacity,       // live footprint per memory kind and cycle <= capacity
+  kMemoryCapacity,       // live footprint per memory kind and cycle <= capacity; modulo-warp:
+                         // rings of buffers per memory kind <= capacity (core ringBuffers)
   kSpillDelay,           // cross-warp edges pay the producer's spill cost
   kBlockingConcurrency,  // an op with a blocking in-edge runs alone on its warp
 };
@@ -56,8 +57,10 @@ struct VerificationReport {
 
 // Checks precedence with distances and II (loop-carried edges only when the schedule has an II),
 // the horizon, per-cycle resource usage over each op's reservation table (modulo II when set)
-// and, when the schedule carries warps, warp uniqueness with min_warps, variable-latency
-// isolation, register and memory capacity, cross-warp spill delay and blocking concurrency.
+// memory capacity (live footprints per cycle, modulo II when set; for modulo-warp problems the
+// rings of buffers x stages, core ringBuffers) and, when the schedule carries warps, warp
+// uniqueness with min_warps, variable-latency isolation, registers, cross-warp spill delay and
+// blocking concurrency.
 VerificationReport verify(const Problem& problem, const Schedule& schedule,
                           const VerifyOptions& options = {});
 

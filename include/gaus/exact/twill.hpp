@@ -33,7 +33,7 @@ namespace gaus::exact {
 enum class TwillFamily : std::uint8_t {
   kDependence,           // t(v) + distance II >= t(u) + delay
   kCapacity,             // units per residue <= capacity
-  kMemory,               // liveness and memory capacity per memory kind
+  kMemory,               // rings of buffers per memory kind <= capacity (core ringBuffers)
   kWarpUniqueness,       // each op on exactly min_warps warps
   kVariableLatency,      // variable-latency ops alone on the variable-latency warp
   kRegisterLimit,        // live registers per warp and residue <= limit
@@ -72,22 +72,6 @@ struct TwillFamilySet {
   }
 };
 
-// How memory footprints count against a memory's capacity.
-enum class MemoryModel {
-  // Each value gets a ring of max(1, ceil(lifetime / II)) buffers for the whole loop (how
-  // kernels allocate shared and tensor memory: buffers x stages). Stricter than kCycles.
-  kBuffers,
-  // Footprints of the values live at each residue (the verifier's rule).
-  kCycles,
-};
-inline constexpr auto kMemoryModelNames = makeEnumNames<MemoryModel>({
-    {MemoryModel::kBuffers, "buffers"},
-    {MemoryModel::kCycles, "cycles"},
-});
-inline std::string_view toString(MemoryModel model) {
-  return kMemoryModelNames.name(model);
-}
-
 // How the L of one II are tried on its SMT model (one model per II, twill_smt.hpp).
 enum class LatencySearch {
   // L = the bound, bound + 1, ... up to the stage limit: Algorithm 1's order.
@@ -120,7 +104,6 @@ struct TwillOptions {
   // paper (L grows while ceil(L / II) is unchanged).
   std::int32_t extraStages = 0;
   LatencySearch latencySearch = LatencySearch::kAscending;
-  MemoryModel memoryModel = MemoryModel::kBuffers;
   TwillFamilySet families;                 // all on; switch off for ablations
   bool breakSymmetry = true;               // interchangeable ops and warps
   bool minimizeWarps = true;               // after SAT: fewest warps used ...
@@ -222,7 +205,6 @@ struct TwillCheck {
 };
 struct TwillCheckOptions {
   TwillFamilySet families;
-  MemoryModel memoryModel = MemoryModel::kBuffers;
   double timeLimitSeconds = 60.0;
   bool breakSymmetry = true;
   bool minimizeCore = true;  // shrink the core until removing any family makes it SAT

@@ -181,8 +181,9 @@ TEST_CASE("built-in kernels at their Twill schedules: the protocol is proven, th
   }
 
   SECTION("the rings hold exactly the memory gaus twill reports") {
-    // gaus twill allocates each value max(1, ceil(lifetime / II)) buffers (memory model
-    // buffers); codegen gives each value one ring of that depth, so the bytes agree.
+    // gaus twill allocates each value max(1, ceil(lifetime / II)) buffers (core ringBuffers, the
+    // verifier's memory rule for modulo-warp problems); codegen gives each value one ring of that
+    // depth, so the bytes agree.
     for (const std::string& name : kernels) {
       const Pipeline& pipeline = test::kernelPipeline(name);
       const exact::TwillSolution& solution = test::kernelTwillSolution(name);
