@@ -18,9 +18,15 @@
 // cycle is left at the peak (the peak falls: it is recomputed), or fewer cycles sit at it, or
 // as many with a smaller sum of squares (which lets load leave a cycle next to the peak, where
 // the peak itself cannot fall yet). Sweeps over every op, taking each op's best start, repeat
-// until one changes nothing: a local optimum under the move set. Every accepted move lowers
-// (peak, cycles at peak, sum of squares) lexicographically, so the search ends, and the result
-// is never worse than its input.
+// until one changes nothing: a local optimum under the move set. Then compound moves are tried
+// on the ops live at a peak cycle: an op goes up to 4 cycles outside its window and the ops
+// precedence then forces along move with it (successors pushed later, predecessors pulled
+// earlier, at most 32 ops), judged the same way; after one helps, single moves sweep again. On
+// and-inverter graphs at D = the critical path single moves leave peak cycles whose values
+// critical producers and readers pin (docs/benchmarks.md, "Scale: formulation B"), which
+// compound moves can still lower. Every accepted move lowers (peak, cycles at peak, sum of
+// squares) lexicographically, so the search ends, and the result is never worse than its input
+// and a local optimum of single moves.
 
 #include <algorithm>
 #include <cmath>
