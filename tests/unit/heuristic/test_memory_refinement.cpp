@@ -163,7 +163,7 @@ TEST_CASE("memory refinement against brute force: legal, never worse, a local op
       }
     }
   }
-  // A local search reaches the optimum only sometimes (29 of the 40 here when written, the
+  // A local search reaches the optimum only sometimes (39 of the 40 here when written, the
   // figure docs/gaus.md quotes); what it must do is checked above. Every case ran:
   CHECK(cases == 40);
   CHECK(reachedOptimum > 0);
