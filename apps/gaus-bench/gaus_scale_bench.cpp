@@ -224,7 +224,7 @@ Report runAigScale(const GausScaleFlags& flags) {
   report.addTable(
       "Per size: D = the horizon (list scheduling's latency = the critical path); peak = peak "
       "live memory; ms / step = time in Adam steps and multiplier updates / steps; first legal = "
-      "seconds until optimization gave a legal schedule better than the start; steps s = the "
+      "seconds until optimization legalized a schedule; steps s = the "
       "optimizer's time; legalize s / n = time in legalization (list scheduling from the "
       "means, verify, objective) and the candidates legalized; verify s = one verify() of the "
       "answer; run s = generation + list + GauS",

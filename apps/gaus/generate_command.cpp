@@ -65,9 +65,10 @@ void addGenerateCommand(CLI::App& app) {
   command->add_option("--layers", o.layers, "Layers of a layered DAG")->capture_default_str();
   command->add_option("--layer-span", o.maxLayerSpan, "Layers an edge may skip, at most")
       ->capture_default_str();
-  command->add_option("--fanin", o.faninPerOp,
-                      "Layered DAG: exactly this many predecessors per op past the first layer "
-                      "(replaces --degree; 0 = off)")
+  command
+      ->add_option("--fanin", o.faninPerOp,
+                   "Layered DAG: exactly this many predecessors per op past the first layer "
+                   "(replaces --degree; 0 = off)")
       ->capture_default_str();
   command->add_option("--id-span", o.maxIdSpan,
                       "Free DAG: positions an edge may span in the hidden order (0 = any)");
