@@ -152,8 +152,11 @@ TEST_CASE("ilp init=METHOD runs that method first and starts from its schedule",
 TEST_CASE("ilp --init on a modulo problem: a search that runs out of time answers with the init",
           "[cli][exact]") {
   // MachSuite md_grid/graph6: MII 12, IMS finds II 13, and CBC cannot settle II 12 within a
-  // minute (docs/benchmarks.md, MachSuite). With 2 s the search times out at II 12; the answer
-  // is the verified init at II 13, status timeout.
+  // minute (docs/benchmarks.md, MachSuite). With 2 s the attempt at II 12 runs out of time and
+  // the answer is II 13, verified, with II 12 not proven infeasible. Which of two honest answers
+  // comes depends on the time the attempt at II 12 leaves: none, and the search stops on its
+  // total limit with the init (status timeout); a little, and CBC solves II 13 from the init
+  // (status feasible, "II not proven minimal").
   const gaus::test::TempFolder folder;
   const auto graph = sharedPath("benchmarks/hatschet-machsuite/md_grid/graph6.graphml").string();
   const auto init = folder.file("ims.json").string();
@@ -166,10 +169,15 @@ TEST_CASE("ilp --init on a modulo problem: a search that runs out of time answer
   INFO(run.err);
   REQUIRE(run.exitCode == 0);
   const auto result = nlohmann::json::parse(run.out);
-  CHECK(result["status"] == "timeout");
   CHECK(result["verified"] == true);
   CHECK(result["ii"] == 13);
-  CHECK_THAT(result["message"].get<std::string>(), Catch::Contains("the initial schedule"));
+  const std::string message = result["message"].get<std::string>();
+  if (result["status"] == "timeout") {
+    CHECK_THAT(message, Catch::Contains("the initial schedule"));
+  } else {
+    CHECK(result["status"] == "feasible");
+    CHECK_THAT(message, Catch::Contains("II not proven minimal"));
+  }
 }
 
 TEST_CASE("twill --init: the start written by an earlier run is the first probe", "[cli][twill]") {
