@@ -19,13 +19,21 @@ RandomGraphOptions gausWorkloadOptions(std::int32_t ops, std::uint64_t seed) {
   return options;
 }
 
-Instance generateGausWorkload(std::int32_t ops, std::uint64_t seed) {
-  auto generated = generateRandomGraph(gausWorkloadOptions(ops, seed));
+namespace {
+
+Instance generateWorkload(const RandomGraphOptions& options, std::string_view family) {
+  auto generated = generateRandomGraph(options);
   if (!generated) throw std::runtime_error("generating the workload failed: " + generated.error());
   Instance instance = toInstance(std::move(generated).value());
-  instance.name = fmt::format("random-{}-seed{}", ops, seed);
+  instance.name = fmt::format("{}-{}-seed{}", family, options.ops, options.seed);
   instance.sourcePath = "(generated)";
   return instance;
+}
+
+}  // namespace
+
+Instance generateGausWorkload(std::int32_t ops, std::uint64_t seed) {
+  return generateWorkload(gausWorkloadOptions(ops, seed), "random");
 }
 
 RandomGraphOptions aigWorkloadOptions(std::int32_t ops, std::uint64_t seed) {
@@ -47,12 +55,7 @@ RandomGraphOptions aigWorkloadOptions(std::int32_t ops, std::uint64_t seed) {
 }
 
 Instance generateAigWorkload(std::int32_t ops, std::uint64_t seed) {
-  auto generated = generateRandomGraph(aigWorkloadOptions(ops, seed));
-  if (!generated) throw std::runtime_error("generating the workload failed: " + generated.error());
-  Instance instance = toInstance(std::move(generated).value());
-  instance.name = fmt::format("aig-{}-seed{}", ops, seed);
-  instance.sourcePath = "(generated)";
-  return instance;
+  return generateWorkload(aigWorkloadOptions(ops, seed), "aig");
 }
 
 std::vector<std::int64_t> attemptedHorizons(const Result& result) {

@@ -9,15 +9,19 @@
 namespace gaus {
 
 LiveInterval liveInterval(const Graph& graph, const Schedule& schedule, OpId op) {
-  const Cycle begin = schedule.start[op];
+  return liveInterval(graph, schedule.start, schedule.ii.value_or(0), op);
+}
+
+LiveInterval liveInterval(const Graph& graph, std::span<const Cycle> start, std::int64_t ii,
+                          OpId op) {
+  const Cycle begin = start[op];
   Cycle end = begin;
-  const std::int64_t ii = schedule.ii.value_or(0);
   for (EdgeId e : graph.outEdges(op)) {
     const std::int32_t distance = graph.edgeDistance(e);
     // Without an II a loop-carried consumer belongs to another iteration: it does not extend
     // the value's life within this one.
     if (distance > 0 && ii == 0) continue;
-    end = std::max(end, schedule.start[graph.edgeTarget(e)] + distance * ii);
+    end = std::max(end, start[graph.edgeTarget(e)] + distance * ii);
   }
   return {begin, end};
 }

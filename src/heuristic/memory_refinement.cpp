@@ -35,6 +35,8 @@
 
 #include <gaus/heuristic/memory_refinement.hpp>
 
+#include "precedence_window.hpp"
+
 namespace gaus::heuristic {
 
 namespace {
@@ -46,6 +48,17 @@ class MemorySearch {
         horizon_(horizon),
         start_(legal.start),
         live_(static_cast<std::size_t>(std::max<Cycle>(horizon, 1)) + 1, 0.0) {
+    affected_.resize(static_cast<std::size_t>(graph_.numOps()));
+    for (OpId op = 0; op < graph_.numOps(); ++op) {
+      std::vector<OpId>& ops = affected_[op];
+      for (const EdgeId e : graph_.inEdges(op)) {
+        const OpId producer = graph_.edgeSource(e);
+        if (graph_.edgeDistance(e) == 0 && producer != op) ops.push_back(producer);
+      }
+      std::sort(ops.begin(), ops.end());
+      ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
+      ops.insert(ops.begin(), op);
+    }
     for (OpId op = 0; op < graph_.numOps(); ++op) addInterval(op, 1.0);
     recomputePeak();
   }
@@ -200,14 +213,12 @@ class MemorySearch {
     sumSquares_ += cell * cell;
   }
 
-  // Op u's value is live from s_u until its last distance-0 reader starts (empty without mem).
+  // Op u's value is live from s_u until its last distance-0 reader starts (core's rule; empty
+  // without mem).
   std::pair<Cycle, Cycle> interval(OpId op) const {
     if (graph_.mem(op) == 0.0) return {start_[op], start_[op]};
-    Cycle end = start_[op];
-    for (const EdgeId e : graph_.outEdges(op)) {
-      if (graph_.edgeDistance(e) == 0) end = std::max(end, start_[graph_.edgeTarget(e)]);
-    }
-    return {start_[op], end};
+    const LiveInterval live = liveInterval(graph_, start_, 0, op);
+    return {live.begin, live.end};
   }
 
   void addInterval(OpId op, double sign) {
@@ -222,35 +233,14 @@ class MemorySearch {
     forEachAffected(op, [&](OpId u) { addInterval(u, 1.0); });
   }
 
-  // The op and its distinct distance-0 producers.
+  // The op and its distinct distance-0 producers: the intervals a move of the op changes.
   template <typename Visit>
-  void forEachAffected(OpId op, Visit visit) {
-    visit(op);
-    producers_.clear();
-    for (const EdgeId e : graph_.inEdges(op)) {
-      if (graph_.edgeDistance(e) == 0) producers_.push_back(graph_.edgeSource(e));
-    }
-    std::sort(producers_.begin(), producers_.end());
-    producers_.erase(std::unique(producers_.begin(), producers_.end()), producers_.end());
-    for (const OpId u : producers_) {
-      if (u != op) visit(u);
-    }
+  void forEachAffected(OpId op, Visit visit) const {
+    for (const OpId u : affected_[op]) visit(u);
   }
 
   std::pair<Cycle, Cycle> window(OpId op) const {
-    Cycle low = 0;
-    Cycle high = horizon_ - graph_.duration(op);
-    for (const EdgeId e : graph_.inEdges(op)) {
-      if (graph_.edgeDistance(e) == 0) {
-        low = std::max<Cycle>(low, start_[graph_.edgeSource(e)] + graph_.edgeDelay(e));
-      }
-    }
-    for (const EdgeId e : graph_.outEdges(op)) {
-      if (graph_.edgeDistance(e) == 0) {
-        high = std::min<Cycle>(high, start_[graph_.edgeTarget(e)] - graph_.edgeDelay(e));
-      }
-    }
-    return {low, high};
+    return detail::precedenceWindow(graph_, start_, op, horizon_);
   }
 
   void recomputePeak() {
@@ -272,7 +262,7 @@ class MemorySearch {
   std::int64_t atPeak_ = 0;
   std::int64_t above_ = 0;
   double sumSquares_ = 0.0;
-  std::vector<OpId> producers_;
+  std::vector<std::vector<OpId>> affected_;  // per op: itself, then its distinct producers
 };
 
 }  // namespace

@@ -36,6 +36,8 @@
 #include <gaus/core/stage_objective.hpp>
 #include <gaus/heuristic/stage_refinement.hpp>
 
+#include "precedence_window.hpp"
+
 namespace gaus::heuristic {
 
 namespace {
@@ -119,17 +121,7 @@ class StageSearch {
 
   // The precedence window of `op` with every other op where it is.
   std::pair<Cycle, Cycle> window(OpId op) const {
-    Cycle low = 0;
-    Cycle high = horizon_ - graph_.duration(op);
-    for (const EdgeId e : graph_.inEdges(op)) {
-      if (counts(e)) low = std::max<Cycle>(low, stage_[graph_.edgeSource(e)] + graph_.edgeDelay(e));
-    }
-    for (const EdgeId e : graph_.outEdges(op)) {
-      if (counts(e)) {
-        high = std::min<Cycle>(high, stage_[graph_.edgeTarget(e)] - graph_.edgeDelay(e));
-      }
-    }
-    return {low, high};
+    return detail::precedenceWindow(graph_, stage_, op, horizon_);
   }
 
   // Stage of `op` if `moved` goes to `movedTo` and `other` to `otherTo` (other may be -1).

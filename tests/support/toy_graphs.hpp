@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <stdexcept>
 
 #include <gaus/core/graph.hpp>
 #include <gaus/core/instance.hpp>
@@ -56,6 +57,63 @@ inline Instance chainOfFour() {
   }
   for (OpId i = 0; i < 3; ++i) builder.addEdge(i, i + 1);
   return makeInstance(std::move(builder), std::move(machine));
+}
+
+// The instance with every latency, reservation length and edge delay multiplied by `factor`:
+// costs large enough for the exact engine to normalize.
+inline Instance scaledCosts(const Instance& instance, std::int32_t factor) {
+  const Graph& graph = *instance.graph;
+  GraphBuilder builder(graph.name() + "_scaled");
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    OpAttributes attributes = graph.opAttributes(op);
+    attributes.latency *= factor;
+    for (auto& block : attributes.reservation) block.length *= factor;
+    builder.addOp(attributes);
+  }
+  for (EdgeId e = 0; e < graph.numEdges(); ++e) {
+    EdgeAttributes attributes = graph.edgeAttributes(e);
+    attributes.delay = graph.edgeDelay(e) * factor;
+    builder.addEdge(attributes);
+  }
+  return makeInstance(std::move(builder), *instance.machine);
+}
+
+// The shape of the differential check's seed 3884 on `machine` (which brings the memory): x ->
+// cx with delay 0 and y -> cy with delay 2, one unit of memory 0 for x's and y's values. At II 1
+// x's value, read as it is made, holds 1 buffer and y's, live 2 cycles, 2: the rings need 3
+// while the footprints live at one residue are only 2.
+inline Instance ringsOfSeed3884(Machine machine) {
+  GraphBuilder builder("rings");
+  const OpId x = builder.addOp("x", 1);
+  const OpId cx = builder.addOp("cx", 1);
+  const OpId y = builder.addOp("y", 1);
+  const OpId cy = builder.addOp("cy", 1);
+  builder.addFootprint(x, {0, 1});
+  builder.addFootprint(y, {0, 1});
+  builder.addEdge(x, cx, 0, 0);
+  builder.addEdge(y, cy, 2, 0);
+  return makeInstance(std::move(builder), std::move(machine));
+}
+
+// An input beside a chain: x -> z and y1 -> y2 -> y3 -> z, latency 1, mem 1 (x's `xMem`), no
+// resources. At D = 4 (the critical path) only x can move (ASAP 0, ALAP 2); ASAP keeps x's value
+// live over cycles 0-2 beside one chain value per cycle, x at 2 only over cycle 2.
+inline Graph inputBesideChain(double xMem) {
+  GraphBuilder builder("input");
+  const OpId x = builder.addOp("x", 1);
+  const OpId y1 = builder.addOp("y1", 1);
+  const OpId y2 = builder.addOp("y2", 1);
+  const OpId y3 = builder.addOp("y3", 1);
+  const OpId z = builder.addOp("z", 1);
+  for (const OpId op : {y1, y2, y3, z}) builder.setMem(op, 1.0);
+  builder.setMem(x, xMem);
+  builder.addEdge(x, z);
+  builder.addEdge(y1, y2);
+  builder.addEdge(y2, y3);
+  builder.addEdge(y3, z);
+  auto graph = std::move(builder).build();
+  if (!graph) throw std::runtime_error(graph.error());
+  return std::move(graph).value();
 }
 
 }  // namespace gaus::test

@@ -51,6 +51,9 @@ struct LiveInterval {
   Cycle end = 0;
 };
 LiveInterval liveInterval(const Graph& graph, const Schedule& schedule, OpId op);
+// The same from start times alone: `ii` 0 for a schedule without one.
+LiveInterval liveInterval(const Graph& graph, std::span<const Cycle> start, std::int64_t ii,
+                          OpId op);
 
 std::string formatWarpSet(WarpSet set);  // "{0,2}"
 

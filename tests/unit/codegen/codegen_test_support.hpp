@@ -23,21 +23,12 @@
 #include <gaus/heuristic/methods.hpp>
 #include <gaus/io/io.hpp>
 
+#include "kernel_files.hpp"
 #include "run_program.hpp"
 #include "test_support.hpp"
 #include "toy_graphs.hpp"
 
 namespace gaus::test {
-
-inline Instance loadKernel(const std::string& name) {
-  const auto path = io::findKernelFile(name, sourcePath("."));
-  INFO(name);
-  REQUIRE(path);
-  auto instance = io::readInstance(path->string());
-  INFO((instance ? std::string() : instance.error()));
-  REQUIRE(instance);
-  return std::move(instance).value();
-}
 
 // The built-in kernels but fa_fwd_blackwell_subtiled, the stand-in for measuring the Twill
 // search (a minute per solve: docs/benchmarks.md, "Twill on realistic graphs"), which is too

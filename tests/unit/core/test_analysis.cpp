@@ -253,21 +253,8 @@ TEST_CASE("peak live memory lower bound: the intervals every schedule keeps live
   // the schedule with x at 2 reaches, so the bound is tight here. At D = 5 every ALAP grows by
   // one and z's ASAP stays 3: y1 [1, 1), y2 [2, 2), y3 [3, 3) are empty and x's [3, 3) too:
   // bound 0.
-  GraphBuilder builder("input");
-  const OpId x = builder.addOp("x", 1);
-  const OpId y1 = builder.addOp("y1", 1);
-  const OpId y2 = builder.addOp("y2", 1);
-  const OpId y3 = builder.addOp("y3", 1);
-  const OpId z = builder.addOp("z", 1);
-  for (const OpId op : {y1, y2, y3, z}) builder.setMem(op, 1.0);
-  builder.setMem(x, 2.0);
-  builder.addEdge(x, z);
-  builder.addEdge(y1, y2);
-  builder.addEdge(y2, y3);
-  builder.addEdge(y3, z);
-  auto graph = std::move(builder).build();
-  REQUIRE(graph.ok());
-  CHECK(*peakLiveMemoryLowerBound(*graph, 4) == 3.0);
-  CHECK(*peakLiveMemoryLowerBound(*graph, 5) == 0.0);
-  CHECK_FALSE(peakLiveMemoryLowerBound(*graph, 3).ok());  // shorter than the critical path
+  const Graph graph = test::inputBesideChain(2.0);
+  CHECK(*peakLiveMemoryLowerBound(graph, 4) == 3.0);
+  CHECK(*peakLiveMemoryLowerBound(graph, 5) == 0.0);
+  CHECK_FALSE(peakLiveMemoryLowerBound(graph, 3).ok());  // shorter than the critical path
 }

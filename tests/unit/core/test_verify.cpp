@@ -291,22 +291,12 @@ TEST_CASE("stage problems: same stage allowed, one failing case per family", "[c
 
 namespace {
 
-// x -> cx with delay 0 and y -> cy with delay 2, one byte of smem each for x's and y's values,
-// one warp: the shape of the differential check's seed 3884.
+// The seed-3884 rings (toy_graphs.hpp) on one warp with `smemBytes` of shared memory.
 Instance ringInstance(std::int64_t smemBytes) {
   Machine machine;
   machine.name = "one_warp";
   machine.memories.push_back({"smem", smemBytes});
-  GraphBuilder builder("rings");
-  const OpId x = builder.addOp("x", 1);
-  const OpId cx = builder.addOp("cx", 1);
-  const OpId y = builder.addOp("y", 1);
-  const OpId cy = builder.addOp("cy", 1);
-  builder.addFootprint(x, {0, 1});
-  builder.addFootprint(y, {0, 1});
-  builder.addEdge(x, cx, 0, 0);
-  builder.addEdge(y, cy, 2, 0);
-  return test::makeInstance(std::move(builder), machine);
+  return test::ringsOfSeed3884(std::move(machine));
 }
 
 }  // namespace

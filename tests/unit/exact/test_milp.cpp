@@ -73,24 +73,6 @@ RandomInstance smallRandomGraph(std::uint64_t seed, std::int32_t ops, std::int32
   return std::move(generated).value();
 }
 
-// The instance with every latency, reservation length and edge delay multiplied by `factor`.
-Instance scaledCosts(const Instance& instance, std::int32_t factor) {
-  const Graph& graph = *instance.graph;
-  GraphBuilder builder(graph.name() + "_scaled");
-  for (OpId op = 0; op < graph.numOps(); ++op) {
-    OpAttributes attributes = graph.opAttributes(op);
-    attributes.latency *= factor;
-    for (auto& block : attributes.reservation) block.length *= factor;
-    builder.addOp(attributes);
-  }
-  for (EdgeId e = 0; e < graph.numEdges(); ++e) {
-    EdgeAttributes attributes = graph.edgeAttributes(e);
-    attributes.delay = graph.edgeDelay(e) * factor;
-    builder.addEdge(attributes);
-  }
-  return test::makeInstance(std::move(builder), *instance.machine);
-}
-
 Problem problemOf(const RandomInstance& instance, ProblemKind kind) {
   Problem problem;
   problem.graph = std::make_shared<const Graph>(instance.graph);
@@ -152,7 +134,7 @@ TEST_CASE("normalization: a normalized modulo schedule maps back to a legal raw 
   // largest C' allowed, U = 10. One normalized cycle is ceil(1000 / 10) = 100 raw cycles, the
   // search finds II' = 20 (ResMII of two 10-cycle TC ops), i.e. II = 2000 raw cycles, and the
   // scaled schedule verifies against the raw problem.
-  const auto instance = scaledCosts(test::toyFlashAttention(), 1000);
+  const auto instance = test::scaledCosts(test::toyFlashAttention(), 1000);
   const Problem problem = instance.problem(ProblemKind::kModulo);
   REQUIRE(costsAreLarge(*problem.graph, 64));
   ModuloSearchOptions options;

@@ -107,16 +107,7 @@ TEST_CASE("SMT memory: a value read as it is made still holds a buffer, as the v
   for (std::int64_t capacity : {2, 3}) {
     Machine machine = warpMachine(1, std::nullopt);
     machine.memories.push_back({"smem", capacity});
-    GraphBuilder builder("ring_memory");
-    const OpId x = builder.addOp("x", 1);
-    const OpId cx = builder.addOp("cx", 1);
-    const OpId y = builder.addOp("y", 1);
-    const OpId cy = builder.addOp("cy", 1);
-    builder.addFootprint(x, {0, 1});
-    builder.addFootprint(y, {0, 1});
-    builder.addEdge(x, cx, 0, 0);
-    builder.addEdge(y, cy, 2, 0);
-    const auto instance = test::makeInstance(std::move(builder), machine);
+    const auto instance = test::ringsOfSeed3884(machine);
     INFO("capacity " << capacity);
     const auto check = checkAndVerify(instance, 1, 3);
     if (capacity == 3) {

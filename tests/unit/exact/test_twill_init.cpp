@@ -14,6 +14,7 @@
 #include <gaus/exact/twill.hpp>
 #include <gaus/io/io.hpp>
 
+#include "kernel_files.hpp"
 #include "test_support.hpp"
 #include "toy_graphs.hpp"
 
@@ -21,13 +22,6 @@ using namespace gaus;
 using namespace gaus::exact;
 
 namespace {
-
-Instance loadKernel(const std::string& name) {
-  auto instance = io::readInstance(test::sourcePath("configs/kernels/" + name + ".yaml").string());
-  INFO(name);
-  REQUIRE(instance.ok());
-  return std::move(instance).value();
-}
 
 TwillSolution solveFrom(const Problem& problem, const Schedule* start, TwillOptions options = {}) {
   options.initialSchedule = start;
@@ -53,24 +47,6 @@ Schedule toyStart(std::vector<Cycle> start, std::int32_t ii) {
   return schedule;
 }
 
-// The instance with every latency, reservation length and edge delay times `factor`.
-Instance scaledCosts(const Instance& instance, std::int32_t factor) {
-  const Graph& graph = *instance.graph;
-  GraphBuilder builder(graph.name() + "_scaled");
-  for (OpId op = 0; op < graph.numOps(); ++op) {
-    OpAttributes attributes = graph.opAttributes(op);
-    attributes.latency *= factor;
-    for (auto& block : attributes.reservation) block.length *= factor;
-    builder.addOp(attributes);
-  }
-  for (EdgeId e = 0; e < graph.numEdges(); ++e) {
-    EdgeAttributes attributes = graph.edgeAttributes(e);
-    attributes.delay = graph.edgeDelay(e) * factor;
-    builder.addEdge(attributes);
-  }
-  return test::makeInstance(std::move(builder), *instance.machine);
-}
-
 }  // namespace
 
 TEST_CASE("twill --init toy FA: a start at II 3 is probed first, the search still proves II 2",
@@ -78,7 +54,7 @@ TEST_CASE("twill --init toy FA: a start at II 3 is probed first, the search stil
   // S:0, P:1, O:2 at II 3: residues 0, 1, 2, so S and O never share the tensor core; O's carried
   // edge needs 2 + 3 >= 2 + 1. L = 3, shorter than the optimum's 4, but at a larger II: the
   // search must still try II 2 (and find L 4 there, as without a start).
-  const auto toy = loadKernel("toy_fa");
+  const auto toy = test::loadKernel("toy_fa");
   const Problem problem = toy.problem(ProblemKind::kModuloWarp);
   const Schedule start = toyStart({0, 1, 2}, 3);
   REQUIRE(verify(problem, start).ok());
@@ -107,7 +83,7 @@ TEST_CASE("twill --init toy FA: a start at the optimal II with a longer L, only 
   // S:0, P:2, O:5 at II 2: S at residue 0, O at residue 1 (the tensor core is free), P waits for
   // S (2 >= 1) and O for P (5 >= 3); L = 6. The search proves L 4 at II 2, as without a start,
   // and never checks an L of 6 or more (the incumbent's).
-  const auto toy = loadKernel("toy_fa");
+  const auto toy = test::loadKernel("toy_fa");
   const Problem problem = toy.problem(ProblemKind::kModuloWarp);
   const Schedule start = toyStart({0, 2, 5}, 2);
   REQUIRE(verify(problem, start).ok());
@@ -123,7 +99,7 @@ TEST_CASE("twill --init toy FA: a start at the optimal II with a longer L, only 
 TEST_CASE("twill --init: a start that does not fit is ignored with a note",
           "[exact][twill][init]") {
   // Each is refused before any check; the search then runs as without a start (II 2, L 4).
-  const auto toy = loadKernel("toy_fa");
+  const auto toy = test::loadKernel("toy_fa");
   const Problem problem = toy.problem(ProblemKind::kModuloWarp);
   Schedule twoOps = toyStart({0, 1}, 2);
   Schedule noIi = toyStart({0, 1, 2}, 2);
@@ -153,7 +129,7 @@ TEST_CASE("twill --init through the registry: a start without warps is only a pr
   // is the optimum: the search only runs the MILP at II 2 and returns the probe's schedule.
   MethodRegistry registry;
   registerExactMethods(registry);
-  const auto toy = loadKernel("toy_fa");
+  const auto toy = test::loadKernel("toy_fa");
   Schedule start = toyStart({0, 2, 3}, 2);
   start.warps.reset();
   RunContext context;
@@ -180,7 +156,7 @@ TEST_CASE("twill --init FA forward (Hopper): a start at II 17 gives the answer w
           "[exact][twill][init]") {
   // The start: twill's own schedule at the fixed II 17 (one above ResMII(TC) = 16). With it,
   // the search probes (17, L), then proves II 16 from below with the same L as without a start.
-  const auto fa = loadKernel("fa_fwd_hopper");
+  const auto fa = test::loadKernel("fa_fwd_hopper");
   const Problem problem = fa.problem(ProblemKind::kModuloWarp);
   const TwillSolution reference = solveFrom(problem, nullptr);
   REQUIRE(reference.status == ModelStatus::kOptimal);
@@ -234,7 +210,7 @@ TEST_CASE(
   // the normalized search; its probe, rounded up to (ceil(2110 / 106), ceil(4220 / 106)) =
   // (20, 40), is SAT and caps the search there; the start beats the answer in raw cycles and is
   // returned, status feasible (nothing is proven about the raw II).
-  const Instance instance = scaledCosts(test::toyFlashAttention(), 1055);
+  const Instance instance = test::scaledCosts(test::toyFlashAttention(), 1055);
   const Problem problem = instance.problem(ProblemKind::kModuloWarp);
   const Schedule start = toyStart({0, 1055, 3165}, 2110);
   REQUIRE(verify(problem, start).ok());

@@ -12,6 +12,7 @@
 #include <gaus/exact/twill.hpp>
 #include <gaus/io/io.hpp>
 
+#include "kernel_files.hpp"
 #include "test_support.hpp"
 #include "toy_graphs.hpp"
 
@@ -19,14 +20,6 @@ using namespace gaus;
 using namespace gaus::exact;
 
 namespace {
-
-// A built-in kernel: configs/kernels/NAME.yaml, its machine from configs/machines/.
-Instance loadKernel(const std::string& name) {
-  auto instance = io::readInstance(test::sourcePath("configs/kernels/" + name + ".yaml").string());
-  INFO(name);
-  REQUIRE(instance.ok());
-  return std::move(instance).value();
-}
 
 TwillSolution solve(const Instance& instance, TwillOptions options = {}) {
   options.smtTimeLimitSeconds = 120.0;
@@ -118,7 +111,7 @@ TEST_CASE("twill toy FA: I = 1 infeasible, I* = 2, L = 4, S:0 and O:3", "[exact]
   // TWILL.md / paper Fig. 1. I = 1 fails the tensor core (S and O need two TC cycles); at I = 2
   // the minimum L is 4 with S:0 and O:3 forced (S:1 would put O at residue 1 with S). P may sit
   // at 1 or 2 (both optimal; the paper draws P:2), so P is only checked to be one of them.
-  const auto toy = loadKernel("toy_fa");
+  const auto toy = test::loadKernel("toy_fa");
   const Problem problem = toy.problem(ProblemKind::kModuloWarp);
   CHECK(solveModuloAtIi(toy.problem(ProblemKind::kModulo), 1).status == ModelStatus::kInfeasible);
   for (Cycle latency = 3; latency <= 6; ++latency) {
@@ -155,7 +148,7 @@ TEST_CASE("twill through the registry: verified, with the attempt log and the ex
           "[exact][twill]") {
   MethodRegistry registry;
   registerExactMethods(registry);
-  const auto toy = loadKernel("toy_fa");
+  const auto toy = test::loadKernel("toy_fa");
   const Result result = registry.run("twill", toy.problem(ProblemKind::kModuloWarp),
                                      {{"explain", "true"}, {"time_limit", "30"}});
   INFO(result.message);
@@ -185,7 +178,7 @@ TEST_CASE("twill GEMM (Hopper): loads on the variable-latency warp, MMA apart, I
   // The WGMMA holds the tensor core 4 units per K step and the loads are streaming, so I = 4
   // (ResMII of TC). Loads must run alone on warp 0 (variable latency) and the MMA elsewhere: the
   // producer/consumer split of CUTLASS and Triton, with 2 warps proven minimal.
-  const auto gemm = loadKernel("gemm_hopper");
+  const auto gemm = test::loadKernel("gemm_hopper");
   const TwillSolution solution = solve(gemm);
   REQUIRE(solution.status == ModelStatus::kOptimal);
   CHECK(*solution.ii == 4);
@@ -206,7 +199,7 @@ TEST_CASE("twill FA forward (Hopper, two sub-tiles): I* = ResMII(TC), FA3 ping-p
   // current O of a sub-tile (S(j+1) before PV(j), the FA3 pipeline); one sub-tile's exp overlaps
   // the other's GEMMs (ping-pong). The WGMMA waits (blocking edges into the softmax and the
   // rescale) keep the two sub-tiles on two consumer warps: with the producer, 3 warps.
-  const auto fa = loadKernel("fa_fwd_hopper");
+  const auto fa = test::loadKernel("fa_fwd_hopper");
   TwillOptions options;
   options.explain = true;
   const TwillSolution solution = solve(fa, options);
@@ -248,7 +241,7 @@ TEST_CASE("twill FA forward (Blackwell, two sub-tiles): I* = 16 and the roles fo
   // - fewer warps: 3 warps (one load warp and two compute warps);
   // - no sub-tiling: one tile of twice the rows (its own smallest modulo-feasible I);
   // - no cross-warp communication: every fixed-latency op's spill cost above any L tried.
-  const auto fa = loadKernel("fa_fwd_blackwell");
+  const auto fa = test::loadKernel("fa_fwd_blackwell");
   const TwillSolution solution = solve(fa);
   REQUIRE(solution.status == ModelStatus::kOptimal);
   CHECK(*solution.ii == 16);
@@ -264,7 +257,7 @@ TEST_CASE("twill FA forward (Blackwell, two sub-tiles): I* = 16 and the roles fo
 // The three ablations of TWILL.md, each UNSAT at the smallest modulo-feasible I of the kernel
 // it runs on (16 for the two-sub-tile kernel: TC and EXP both need 16 units per iteration).
 TEST_CASE("twill FA Blackwell ablation: 3 warps are UNSAT at I = 16", "[exact][twill][.slow]") {
-  const auto fa = loadKernel("fa_fwd_blackwell");
+  const auto fa = test::loadKernel("fa_fwd_blackwell");
   const std::int32_t smallest = smallestModuloFeasibleIi(fa);
   CHECK(smallest == 16);
   TwillOptions options;
@@ -275,7 +268,7 @@ TEST_CASE("twill FA Blackwell ablation: 3 warps are UNSAT at I = 16", "[exact][t
 
 TEST_CASE("twill FA Blackwell ablation: no sub-tiling is UNSAT at its smallest I",
           "[exact][twill][.slow]") {
-  const auto single = mergedSubTiles(loadKernel("fa_fwd_blackwell"));
+  const auto single = mergedSubTiles(test::loadKernel("fa_fwd_blackwell"));
   TwillOptions options;
   options.maxIi = smallestModuloFeasibleIi(single);
   const TwillSolution solution = solve(single, options);
@@ -284,7 +277,7 @@ TEST_CASE("twill FA Blackwell ablation: no sub-tiling is UNSAT at its smallest I
 
 TEST_CASE("twill FA Blackwell ablation: no cross-warp communication is UNSAT at I = 16",
           "[exact][twill][.slow]") {
-  const auto fa = loadKernel("fa_fwd_blackwell");
+  const auto fa = test::loadKernel("fa_fwd_blackwell");
   TwillOptions options;
   options.maxIi = smallestModuloFeasibleIi(fa);
   CHECK(solve(withSpillCost(fa, 64), options).status == ModelStatus::kInfeasible);
@@ -348,7 +341,7 @@ TEST_CASE("ilp through the registry: latency and modulo problems, options checke
           "[exact][registry]") {
   MethodRegistry registry;
   registerExactMethods(registry);
-  const auto toy = loadKernel("toy_fa");
+  const auto toy = test::loadKernel("toy_fa");
   // Latency: S, P, O in a chain of 1-cycle ops: L = 3. Modulo: II = 2 (TWILL.md toy).
   const Result latency = registry.run("ilp", toy.problem(ProblemKind::kLatency), {});
   REQUIRE(latency.status == ModelStatus::kOptimal);

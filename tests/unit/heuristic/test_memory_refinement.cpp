@@ -10,6 +10,8 @@
 #include <gaus/heuristic/list_scheduler.hpp>
 #include <gaus/heuristic/memory_refinement.hpp>
 
+#include "toy_graphs.hpp"
+
 using namespace gaus;
 
 namespace {
@@ -89,20 +91,7 @@ TEST_CASE("memory refinement by hand: an input moves next to its reader", "[heur
   // path. ASAP: x 0, y1 0, y2 1, y3 2, z 3. x is live [0, 3) beside one chain value per cycle:
   // profile 2, 2, 2, peak 2. The peak cannot fall (at cycle 2 both x, which must start by 2,
   // and y3 are live), but moving x to 2 leaves 1, 1, 2: one cycle at the peak instead of three.
-  GraphBuilder builder("input");
-  const OpId x = builder.addOp("x", 1);
-  const OpId y1 = builder.addOp("y1", 1);
-  const OpId y2 = builder.addOp("y2", 1);
-  const OpId y3 = builder.addOp("y3", 1);
-  const OpId z = builder.addOp("z", 1);
-  for (const OpId op : {x, y1, y2, y3, z}) builder.setMem(op, 1.0);
-  builder.addEdge(x, z);
-  builder.addEdge(y1, y2);
-  builder.addEdge(y2, y3);
-  builder.addEdge(y3, z);
-  auto built = std::move(builder).build();
-  REQUIRE(built.ok());
-  const Graph& graph = *built;
+  const Graph graph = test::inputBesideChain(1.0);
   const Schedule asap{{0, 0, 1, 2, 3}, std::nullopt, std::nullopt};
   const auto refinement = heuristic::refineLiveMemory(graph, 4, asap);
   CHECK(refinement.schedule.start == std::vector<Cycle>{2, 0, 1, 2, 3});
