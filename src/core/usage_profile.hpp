@@ -18,10 +18,9 @@ template <typename Amount>
 class UsageProfile {
  public:
   // `ii` set: cycles are taken modulo ii (an interval longer than ii wraps around and counts
-  // once per wrap). Unset: absolute cycles.
-  explicit UsageProfile(std::optional<std::int64_t> ii) : ii_(ii) {
-    if (ii_) residueDelta_.assign(static_cast<std::size_t>(*ii_) + 1, Amount{});
-  }
+  // once per wrap). Unset: absolute cycles. Either way the profile holds two events per
+  // interval, never a table per cycle: a schedule file may carry an II of 10^9.
+  explicit UsageProfile(std::optional<std::int64_t> ii) : ii_(ii) {}
 
   // Adds `amount` to every cycle of [begin, begin + length).
   void add(Cycle begin, Cycle length, Amount amount) {
@@ -34,14 +33,12 @@ class UsageProfile {
       if (rest > 0) {
         const std::int64_t first = ((begin % ii) + ii) % ii;
         const std::int64_t last = first + rest;  // exclusive, may pass ii
+        events_.emplace_back(first, amount);
         if (last <= ii) {
-          residueDelta_[first] += amount;
-          residueDelta_[last] -= amount;
+          events_.emplace_back(last, -amount);
         } else {
-          residueDelta_[first] += amount;
-          residueDelta_[ii] -= amount;
-          residueDelta_[0] += amount;
-          residueDelta_[last - ii] -= amount;
+          events_.emplace_back(0, amount);
+          events_.emplace_back(last - ii, -amount);
         }
       }
       return;
@@ -53,27 +50,28 @@ class UsageProfile {
   // Calls visit(firstCycle, endCycle, value) for every maximal run of cycles with the same
   // nonzero total, in increasing cycle order (residues 0..ii-1 for a modulo profile).
   void forEachSegment(const std::function<void(Cycle, Cycle, Amount)>& visit) {
+    std::sort(events_.begin(), events_.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
     if (ii_) {
+      // Residues 0..ii-1; an interval's end event at ii closes nothing that is visited.
       Amount running{};
+      std::size_t i = 0;
+      while (i < events_.size() && events_[i].first == 0) running += events_[i++].second;
       Cycle segmentStart = 0;
-      Amount segmentValue = everyResidue_;
-      for (std::int64_t r = 0; r < *ii_; ++r) {
-        running += residueDelta_[r];
+      Amount segmentValue = running + everyResidue_;
+      while (i < events_.size() && events_[i].first < *ii_) {
+        const Cycle at = events_[i].first;
+        while (i < events_.size() && events_[i].first == at) running += events_[i++].second;
         const Amount value = running + everyResidue_;
-        if (r == 0) {
-          segmentValue = value;
-        } else if (value != segmentValue) {
-          if (segmentValue != Amount{}) visit(segmentStart, r, segmentValue);
-          segmentStart = r;
-          segmentValue = value;
-        }
+        if (value == segmentValue) continue;
+        if (segmentValue != Amount{}) visit(segmentStart, at, segmentValue);
+        segmentStart = at;
+        segmentValue = value;
       }
       if (segmentValue != Amount{}) visit(segmentStart, *ii_, segmentValue);
       return;
     }
     if (events_.empty()) return;
-    std::sort(events_.begin(), events_.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
     Amount running{};
     std::size_t i = 0;
     while (i < events_.size()) {
@@ -91,7 +89,6 @@ class UsageProfile {
 
  private:
   std::optional<std::int64_t> ii_;
-  std::vector<Amount> residueDelta_;
   Amount everyResidue_{};
   std::vector<std::pair<Cycle, Amount>> events_;
 };

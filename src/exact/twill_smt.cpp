@@ -1,11 +1,23 @@
 // The joint SWP + WS model at a fixed (II, L): phase 2 of Twill (Soi et al., OSDI'26, arXiv
-// 2512.18134, section 4, Figs. 4-6), as restated in TWILL.md section 3, on Z3 (QF_LIA plus
-// pseudo-Boolean constraints) instead of Yices2.
+// 2512.18134, section 4, Figs. 4-6), as restated in TWILL.md section 3, on Z3 as a propositional
+// model with cardinality and pseudo-Boolean rows, instead of the paper's integer arithmetic on
+// Yices2.
 //
-// Variables: start t(v) = II k(v) + r(v) with residue 0 <= r(v) < II and 0 <= t(v) <=
-// L - duration(v); one Boolean per op and warp (the op's warp set). Every constraint of a family
-// is guarded by that family's literal, and each check assumes the literals of the enabled
-// families, so an UNSAT answer names the blocking families through Z3's unsat core.
+// Variables (the order encoding of scheduling by SAT): per op and cycle t < L - duration, the
+// literal "t(op) <= t", each implying the next; per op and residue r < II, "t(op) mod II == r",
+// at most one true and the one of the start forced; one Boolean per op and warp (the op's warp
+// set). A difference constraint t(u) + d <= t(v) + distance II becomes one binary clause per
+// cycle, liveness and lifetimes are clauses over the order literals, and capacity is one
+// cardinality row per unit and residue. Every constraint of a family is guarded by that
+// family's literal, and each check assumes the literals of the enabled families, so an UNSAT
+// answer names the blocking families through Z3's unsat core.
+//
+// Why not integers: the residue of t = II k + r and the disjunctions that keep two
+// reservations apart modulo II made the arithmetic solver search blindly. On the sub-tiled
+// Blackwell stand-in at II 18 the checks L 31-34 took 33 s, over 60 s (three of them) and the
+// search had no answer in 600 s; in this encoding each takes about 0.01 s and the whole
+// search ends in seconds (docs/benchmarks.md, "Twill on realistic graphs"). The price is a
+// model that grows with L x ops, which cost normalization keeps small (sum of costs <= 300).
 //
 // Departures from TWILL.md / the paper:
 // - One model per II, not per (II, L): it is built at the largest L to be tried, and a smaller
@@ -32,10 +44,10 @@
 //   looser than the rings, so its proofs were for a relaxation and its schedules could fail.)
 // - An op on a warp set of several warps (min_warps > 1) holds its registers on each of them;
 //   spill delay applies when the producer's and consumer's warp sets differ (verifier's rules).
-// - Register rows are pseudo-Boolean over literals "value live at absolute cycle tau" built from
-//   bound atoms on the start times, summed over the cycles of one residue (a linear sum of
-//   if-then-else terms over lifetime quotients was 15x slower on the Blackwell kernel).
-// - Z3 runs with smt.relevancy=0 and smt.arith.solver=2 (measured; see run()).
+// - Register rows are pseudo-Boolean over literals "value live at absolute cycle tau", summed
+//   over the cycles of one residue. Derived literals (live, "lifetime > k II", cross-warp,
+//   sharing a warp) are only forced true by what implies them: each is bounded from above
+//   only, so the other direction would add clauses without pruning a schedule.
 // - Symmetry breaking: the warps other than the variable-latency warp are interchangeable, so
 //   ops take them in first-use order; interchangeable ops are ordered (symmetry.hpp).
 
@@ -92,77 +104,104 @@ struct TwillSmtModel::Impl {
   z3::solver solver;
   std::vector<z3::expr> familyLiteral;
   z3::expr opSymmetry;
-  std::vector<z3::expr> start, residue;
-  std::vector<std::vector<z3::expr>> onWarp;  // [op][warp]
-  std::vector<std::optional<z3::expr>> liveEnd;
+  std::vector<Cycle> lastStart;                 // per op: L - duration, its domain's end
+  std::vector<std::vector<z3::expr>> startsBy;  // [op][t]: t(op) <= t, for t < lastStart
+  std::vector<std::vector<z3::expr>> residue;   // [op][r]: t(op) mod II == r
+  std::vector<std::vector<z3::expr>> onWarp;    // [op][warp]
   std::vector<z3::expr> warpUsed;
-  std::vector<z3::expr> crossEdge;
+  std::vector<z3::expr> crossEdge;  // per edge between two ops: their warp sets differ
   std::int32_t restrictionCount = 0;
   std::optional<std::vector<Cycle>> earliest;    // modulo ASAP at II; none: no room at all
   std::map<Cycle, z3::expr> latencyCapLiterals;  // L below `latency` -> its assumption
 
-  z3::expr integer(std::int64_t value) { return context.int_val(static_cast<int64_t>(value)); }
+  z3::expr literal(const std::string& name) { return context.bool_const(name.c_str()); }
   z3::expr family(TwillFamily f) { return familyLiteral[static_cast<std::size_t>(f)]; }
+
+  int warps() const { return machine.warps; }
+
+  // The order literal "t(op) <= t": false before the domain, true from its end on.
+  z3::expr by(OpId op, Cycle t) {
+    if (t < 0) return context.bool_val(false);
+    if (t >= lastStart[op]) return context.bool_val(true);
+    return startsBy[op][static_cast<std::size_t>(t)];
+  }
+
+  // Adds the clause (OR of `literals`) guarded by `guards` (each must hold for it to apply),
+  // folding the constant literals of by().
+  void clause(std::initializer_list<z3::expr> guards, std::initializer_list<z3::expr> literals) {
+    z3::expr_vector terms(context);
+    for (const z3::expr& guard : guards) terms.push_back(!guard);
+    for (const z3::expr& l : literals) {
+      if (l.is_true()) return;
+      if (!l.is_false()) terms.push_back(l);
+    }
+    solver.add(z3::mk_or(terms));
+  }
   void add(TwillFamily f, const z3::expr& constraint) {
     solver.add(z3::implies(family(f), constraint));
   }
-
-  int warps() const { return machine.warps; }
 
   z3::expr sameWarpSet(OpId a, OpId b) {
     z3::expr_vector equal(context);
     for (int w = 0; w < warps(); ++w) equal.push_back(onWarp[a][w] == onWarp[b][w]);
     return z3::mk_and(equal);
   }
-  z3::expr disjointWarpSets(OpId a, OpId b) {
-    z3::expr_vector apart(context);
-    for (int w = 0; w < warps(); ++w) apart.push_back(!(onWarp[a][w] && onWarp[b][w]));
-    return z3::mk_and(apart);
-  }
-  // (difference mod II) in [low, high], for a difference in (-II, 2 II), as a disjunction of
-  // linear atoms (cheaper for the arithmetic solver than nested if-then-else terms).
-  z3::expr moduloInRange(const z3::expr& difference, std::int64_t low, std::int64_t high) {
-    z3::expr_vector cases(context);
-    for (std::int64_t shift : {std::int64_t{0}, std::int64_t{ii}, -std::int64_t{ii}}) {
-      const z3::expr d = difference + integer(shift);
-      cases.push_back(d >= integer(low) && d <= integer(high) && d >= 0 && d < integer(ii));
-    }
-    return z3::mk_or(cases);
-  }
 
   void build() {
     const OpId count = graph.numOps();
     for (OpId op = 0; op < count; ++op) {
-      const z3::expr t = context.int_const(fmt::format("t_{}", op).c_str());
-      const z3::expr r = context.int_const(fmt::format("r_{}", op).c_str());
-      const z3::expr k = context.int_const(fmt::format("k_{}", op).c_str());
-      solver.add(r >= 0 && r < integer(ii) && k >= 0 && t == integer(ii) * k + r);
-      solver.add(t >= 0 && t <= integer(latency - graph.duration(op)));
-      start.push_back(t);
-      residue.push_back(r);
-      std::vector<z3::expr> row;
+      lastStart.push_back(latency - graph.duration(op));
+      std::vector<z3::expr> order;
+      for (Cycle t = 0; t < lastStart.back(); ++t) {
+        order.push_back(literal(fmt::format("t_{}_le_{}", op, t)));
+      }
+      startsBy.push_back(std::move(order));
+      // No start fits within L: only a larger L helps, so no family is to blame.
+      if (lastStart.back() < 0) solver.add(context.bool_val(false));
+      for (Cycle t = 1; t < lastStart.back(); ++t) clause({}, {!by(op, t - 1), by(op, t)});
+      // The residue of the start, one-hot: the residue of the cycle it starts at is true, and
+      // at most one is, so it is exactly that one.
+      std::vector<z3::expr> residues;
+      z3::expr_vector row(context);
+      for (std::int32_t r = 0; r < ii; ++r) {
+        residues.push_back(literal(fmt::format("r_{}_{}", op, r)));
+        row.push_back(residues.back());
+      }
+      for (Cycle t = 0; t <= lastStart.back(); ++t) {
+        clause({}, {!by(op, t), by(op, t - 1), residues[static_cast<std::size_t>(t % ii)]});
+      }
+      solver.add(z3::atmost(row, 1));
+      residue.push_back(std::move(residues));
+
+      std::vector<z3::expr> warpsOf;
+      z3::expr_vector any(context);
       for (int w = 0; w < warps(); ++w) {
-        row.push_back(context.bool_const(fmt::format("w_{}_{}", op, w).c_str()));
+        warpsOf.push_back(literal(fmt::format("w_{}_{}", op, w)));
+        any.push_back(warpsOf.back());
       }
       // Every op runs somewhere. Structural, not part of the warp-uniqueness family: with that
       // family off an op may be replicated on several warps, but never on none (which would
       // make every warp family vacuous and put uniqueness in every unsat core).
-      z3::expr_vector any(context);
-      for (const auto& literal : row) any.push_back(literal);
       solver.add(z3::mk_or(any));
-      onWarp.push_back(std::move(row));
+      onWarp.push_back(std::move(warpsOf));
     }
     for (int w = 0; w < warps(); ++w) {
       z3::expr_vector any(context);
       for (OpId op = 0; op < count; ++op) any.push_back(onWarp[op][w]);
       warpUsed.push_back(count > 0 ? z3::mk_or(any) : context.bool_val(false));
     }
+    // crossEdge is forced true when the warp sets differ (one direction suffices: it is only
+    // ever bounded from above, by the cross-edge count and as the spill delay's condition).
     for (EdgeId e = 0; e < graph.numEdges(); ++e) {
       const OpId u = graph.edgeSource(e);
       const OpId v = graph.edgeTarget(e);
-      if (u != v) crossEdge.push_back(!sameWarpSet(u, v));
+      if (u == v) continue;
+      crossEdge.push_back(literal(fmt::format("cross_{}", e)));
+      for (int w = 0; w < warps(); ++w) {
+        clause({}, {!onWarp[u][w], onWarp[v][w], crossEdge.back()});
+        clause({}, {onWarp[u][w], !onWarp[v][w], crossEdge.back()});
+      }
     }
-    buildLiveness();
     buildDependence();
     buildCapacity();
     buildMemory();
@@ -174,57 +213,15 @@ struct TwillSmtModel::Impl {
     if (options.breakSymmetry) buildSymmetryBreaking();
   }
 
-  // Lifetimes of values with a memory footprint: end >= t(op) and >= every consumer's start +
-  // distance II (core liveInterval). Only lower bounds on end: a larger end only tightens the
-  // memory rows, so the solver may take the exact one whenever a solution exists.
-  void buildLiveness() {
-    const OpId count = graph.numOps();
-    liveEnd.assign(static_cast<std::size_t>(count), std::nullopt);
-    for (OpId op = 0; op < count; ++op) {
-      if (graph.footprints(op).empty()) continue;
-      const z3::expr end = context.int_const(fmt::format("end_{}", op).c_str());
-      solver.add(end >= start[op]);
-      for (EdgeId e : graph.outEdges(op)) {
-        solver.add(end >= start[graph.edgeTarget(e)] + integer(graph.edgeDistance(e)) * ii);
-      }
-      // The lifetime as q II + m. No row reads q and m since the per-residue memory count is
-      // gone; they stay because they steer Z3's search, and its first model is the schedule
-      // returned: without them FA on Hopper comes back with the second sub-tile's consumer
-      // holding 130 live registers instead of 162, and codegen's split 24/240/224 instead of
-      // FA3's 24/240/240 (codegen_tests). Nothing the engine optimizes tells the two apart.
-      const z3::expr q = context.int_const(fmt::format("lq_{}", op).c_str());
-      const z3::expr m = context.int_const(fmt::format("lm_{}", op).c_str());
-      solver.add(q >= 0 && m >= 0 && m < integer(ii) && end - start[op] == integer(ii) * q + m);
-      liveEnd[op] = end;
-    }
-  }
-
-  // Literals "the value of op is live at absolute cycle tau" for tau in [0, horizon): t(op) <=
-  // tau and some consumer starts (plus distance II) after tau. Built from bound atoms only, which
-  // the arithmetic solver propagates cheaply; the register rows over them are pseudo-Boolean.
-  std::vector<z3::expr> liveLiterals(OpId op) {
-    Cycle horizon = 0;
-    for (EdgeId e : graph.outEdges(op)) {
-      const OpId consumer = graph.edgeTarget(e);
-      horizon = std::max(horizon, latency - graph.duration(consumer) +
-                                      static_cast<Cycle>(graph.edgeDistance(e)) * ii);
-    }
-    std::vector<z3::expr> live;
-    for (Cycle tau = 0; tau < horizon; ++tau) {
-      z3::expr_vector later(context);
-      for (EdgeId e : graph.outEdges(op)) {
-        later.push_back(start[graph.edgeTarget(e)] +
-                            integer(static_cast<Cycle>(graph.edgeDistance(e)) * ii) >=
-                        integer(tau + 1));
-      }
-      const z3::expr literal = context.bool_const(fmt::format("live_{}_{}", op, tau).c_str());
-      solver.add(literal == (start[op] <= integer(tau) && z3::mk_or(later)));
-      live.push_back(literal);
-    }
-    return live;
+  // t(u) + delay <= t(v) + distance II for an edge u -> v, guarded: for every t, t(v) <= t
+  // forces t(u) <= t + slack.
+  void precede(std::initializer_list<z3::expr> guards, OpId u, OpId v, Cycle slack) {
+    for (Cycle t = 0; t < lastStart[v]; ++t) clause(guards, {!by(v, t), by(u, t + slack)});
+    clause(guards, {by(u, lastStart[v] + slack)});
   }
 
   void buildDependence() {
+    const z3::expr dependence = family(TwillFamily::kDependence);
     // Implied bounds: ASAP over all edges at this II and ALAP from L. They prune the search and
     // decide at once when the dependences alone leave no room within L.
     if (auto asap = moduloAsapTimes(graph, ii)) earliest = std::move(asap).value();
@@ -235,8 +232,8 @@ struct TwillSmtModel::Impl {
       return;
     }
     for (OpId op = 0; op < graph.numOps(); ++op) {
-      add(TwillFamily::kDependence,
-          start[op] >= integer((*earliest)[op]) && start[op] <= integer((*latest)[op]));
+      clause({dependence}, {!by(op, (*earliest)[op] - 1)});
+      clause({dependence}, {by(op, (*latest)[op])});
     }
     for (EdgeId e = 0; e < graph.numEdges(); ++e) {
       const OpId u = graph.edgeSource(e);
@@ -246,25 +243,20 @@ struct TwillSmtModel::Impl {
         if (slack < 0) add(TwillFamily::kDependence, context.bool_val(false));
         continue;
       }
-      add(TwillFamily::kDependence, start[v] + integer(slack) >= start[u]);
+      precede({dependence}, u, v, slack);
     }
   }
 
+  // Per unit and residue, the units reserved there: a cardinality (or pseudo-Boolean) row over
+  // the residue literals.
   void buildCapacity() {
-    struct Item {
-      OpId op;
-      ReservationBlock block;
-    };
     for (ResourceId f = 0; f < machine.numResources(); ++f) {
       if (!machine.resources[f].limited()) continue;
       const std::int64_t capacity = *machine.resources[f].capacity;
-      std::vector<Item> items;
       std::int64_t demand = 0;
       for (OpId op = 0; op < graph.numOps(); ++op) {
         for (const auto& block : graph.reservation(op)) {
-          if (block.resource != f || block.length == 0) continue;
-          items.push_back({op, block});
-          demand += static_cast<std::int64_t>(block.units) * block.length;
+          if (block.resource == f) demand += static_cast<std::int64_t>(block.units) * block.length;
         }
       }
       if (demand <= capacity) continue;
@@ -272,68 +264,83 @@ struct TwillSmtModel::Impl {
         add(TwillFamily::kCapacity, context.bool_val(false));
         continue;
       }
-      if (capacity == 1) {
-        // Pairwise: two unit-capacity reservations [a, a + la) and [b, b + lb) modulo II are
-        // disjoint iff (b - a) mod II lies in [la, II - lb].
-        for (std::size_t i = 0; i < items.size(); ++i) {
-          for (std::size_t j = i + 1; j < items.size(); ++j) {
-            const Item& x = items[i];
-            const Item& y = items[j];
-            const std::int64_t lx = x.block.length;
-            const std::int64_t ly = y.block.length;
-            if (lx + ly > ii) {
-              add(TwillFamily::kCapacity, context.bool_val(false));
-              continue;
-            }
-            const std::int64_t shift = (((y.block.begin - x.block.begin) % ii) + ii) % ii;
-            if (x.op == y.op) {
-              if (shift < lx || shift > ii - ly)
-                add(TwillFamily::kCapacity, context.bool_val(false));
-              continue;
-            }
-            // (r_y - r_x + shift) mod II in [lx, II - ly], with r_y - r_x + shift in (-II, 2 II).
-            add(TwillFamily::kCapacity,
-                moduloInRange(residue[y.op] - residue[x.op] + integer(shift), lx, ii - ly));
-          }
-        }
-        continue;
-      }
       for (std::int32_t rho = 0; rho < ii; ++rho) {
         z3::expr_vector terms(context);
-        for (const Item& item : items) {
-          for (std::int32_t j = 0; j < item.block.length; ++j) {
-            const std::int64_t r = (((rho - item.block.begin - j) % ii) + ii) % ii;
-            terms.push_back(
-                z3::ite(residue[item.op] == integer(r), integer(item.block.units), integer(0)));
+        std::vector<int> weights;
+        bool unitWeights = true;
+        for (OpId op = 0; op < graph.numOps(); ++op) {
+          for (const auto& block : graph.reservation(op)) {
+            if (block.resource != f) continue;
+            for (std::int32_t j = 0; j < block.length; ++j) {
+              const std::int64_t r = (((rho - block.begin - j) % ii) + ii) % ii;
+              terms.push_back(residue[op][static_cast<std::size_t>(r)]);
+              weights.push_back(block.units);
+              unitWeights = unitWeights && block.units == 1;
+            }
           }
         }
-        add(TwillFamily::kCapacity, z3::sum(terms) <= integer(capacity));
+        if (static_cast<std::int64_t>(terms.size()) <= capacity && unitWeights) continue;
+        const auto bound = static_cast<unsigned>(std::min<std::int64_t>(capacity, INT32_MAX));
+        add(TwillFamily::kCapacity, unitWeights
+                                        ? z3::atmost(terms, bound)
+                                        : z3::pble(terms, weights.data(), static_cast<int>(bound)));
       }
     }
   }
 
+  // The literal "the value of op is live k II cycles after its start", k >= 1, forced by every
+  // consumer that starts (plus distance II) later than that; one direction suffices, the
+  // literals are only bounded from above. Nothing when no schedule within L makes it true.
+  std::optional<z3::expr> livesPastStages(OpId op, std::int64_t k) {
+    bool possible = false;
+    const z3::expr lives = literal(fmt::format("lives_{}_past_{}", op, k));
+    for (EdgeId e : graph.outEdges(op)) {
+      const OpId consumer = graph.edgeTarget(e);
+      const Cycle shift = (k - graph.edgeDistance(e)) * ii;
+      // t(op) <= t and t(consumer) > t + shift make the lifetime exceed k II.
+      for (Cycle t = 0; t <= lastStart[op]; ++t) {
+        if (t + shift >= lastStart[consumer]) break;
+        possible = true;
+        clause({}, {!by(op, t), by(consumer, t + shift), lives});
+      }
+    }
+    if (!possible) return std::nullopt;
+    return lives;
+  }
+
+  // The verifier's rule for modulo-warp memories (core ringBuffers): a value with a footprint
+  // holds max(1, ceil(lifetime / II)) buffers (at least one when it has a consumer: a streaming
+  // load's out-edges have delay 0, so its lifetime may be 0 cycles, but its tile still needs a
+  // home), and the rings of each memory fit its capacity. Buffers beyond the first are counted
+  // by the literals "lifetime > k II".
   void buildMemory() {
     for (MemoryId m = 0; m < static_cast<MemoryId>(machine.memories.size()); ++m) {
       const std::int64_t capacity = machine.memories[m].capacity;
-      std::vector<std::pair<OpId, std::int64_t>> users;
+      std::int64_t fixed = 0;
+      z3::expr_vector extra(context);
+      std::vector<int> amounts;
+      bool any = false;
       for (OpId op = 0; op < graph.numOps(); ++op) {
         for (const auto& print : graph.footprints(op)) {
-          if (print.memory == m && print.amount > 0) users.emplace_back(op, print.amount);
+          if (print.memory != m || print.amount <= 0 || graph.outEdges(op).empty()) continue;
+          any = true;
+          fixed += print.amount;
+          for (std::int64_t k = 1;; ++k) {
+            const auto lives = livesPastStages(op, k);
+            if (!lives) break;
+            extra.push_back(*lives);
+            amounts.push_back(static_cast<int>(std::min<std::int64_t>(print.amount, INT32_MAX)));
+          }
         }
       }
-      if (users.empty()) continue;
-      // The verifier's rule for modulo-warp memories (core ringBuffers): buffers >=
-      // ceil(lifetime / II), and at least one for a value that has a consumer (a streaming
-      // load's out-edges have delay 0, so its lifetime may be 0 cycles, but its tile still needs
-      // a home). Lower bounds only: more buffers only tighten the row.
-      z3::expr_vector total(context);
-      for (const auto& [op, amount] : users) {
-        const z3::expr buffers = context.int_const(fmt::format("buf_{}_{}", op, m).c_str());
-        const std::int64_t least = graph.outEdges(op).empty() ? 0 : 1;
-        solver.add(buffers >= integer(least) && integer(ii) * buffers >= *liveEnd[op] - start[op]);
-        total.push_back(integer(amount) * buffers);
+      if (!any) continue;
+      if (fixed > capacity) {
+        add(TwillFamily::kMemory, context.bool_val(false));
+      } else if (!extra.empty()) {
+        add(TwillFamily::kMemory,
+            z3::pble(extra, amounts.data(),
+                     static_cast<int>(std::min<std::int64_t>(capacity - fixed, INT32_MAX))));
       }
-      add(TwillFamily::kMemory, z3::sum(total) <= integer(capacity));
     }
   }
 
@@ -361,6 +368,27 @@ struct TwillSmtModel::Impl {
         add(TwillFamily::kVariableLatency, !onWarp[op][vl]);
       }
     }
+  }
+
+  // Literals "the value of op is live at absolute cycle tau" for tau in [0, horizon): t(op) <=
+  // tau and some consumer starts (plus distance II) after tau. Forced true by those two; only
+  // bounded from above (by the register rows), so the other direction is not needed.
+  std::vector<z3::expr> liveLiterals(OpId op) {
+    Cycle horizon = 0;
+    for (EdgeId e : graph.outEdges(op)) {
+      const OpId consumer = graph.edgeTarget(e);
+      horizon =
+          std::max(horizon, lastStart[consumer] + static_cast<Cycle>(graph.edgeDistance(e)) * ii);
+    }
+    std::vector<z3::expr> live;
+    for (Cycle tau = 0; tau < horizon; ++tau) {
+      live.push_back(literal(fmt::format("live_{}_{}", op, tau)));
+      for (EdgeId e : graph.outEdges(op)) {
+        const Cycle shift = static_cast<Cycle>(graph.edgeDistance(e)) * ii;
+        clause({}, {!by(op, tau), by(graph.edgeTarget(e), tau - shift), live.back()});
+      }
+    }
+    return live;
   }
 
   void buildRegisterLimit() {
@@ -394,31 +422,45 @@ struct TwillSmtModel::Impl {
     }
   }
 
+  // An edge between different warp sets also waits out the producer's spill cost.
   void buildSpillDelay() {
+    const z3::expr spillDelay = family(TwillFamily::kSpillDelay);
+    std::size_t cross = 0;
     for (EdgeId e = 0; e < graph.numEdges(); ++e) {
       const OpId u = graph.edgeSource(e);
       const OpId v = graph.edgeTarget(e);
-      if (u == v || graph.spillCost(u) == 0) continue;
+      if (u == v) continue;
+      const z3::expr& split = crossEdge[cross++];
+      if (graph.spillCost(u) == 0) continue;
       const Cycle slack =
           static_cast<Cycle>(graph.edgeDistance(e)) * ii - graph.edgeDelay(e) - graph.spillCost(u);
-      add(TwillFamily::kSpillDelay, sameWarpSet(u, v) || start[v] + integer(slack) >= start[u]);
+      precede({spillDelay, split}, u, v, slack);
     }
   }
 
+  // An op with a blocking input issues when no other op of its warp set is executing: for
+  // each other op, sharing a warp excludes the residues at which the other is still busy.
   void buildBlockingConcurrency() {
+    const z3::expr blockingFamily = family(TwillFamily::kBlockingConcurrency);
     for (OpId op = 0; op < graph.numOps(); ++op) {
       bool blocking = false;
       for (EdgeId e : graph.inEdges(op)) blocking = blocking || graph.edgeBlocking(e);
       if (!blocking) continue;
       for (OpId other = 0; other < graph.numOps(); ++other) {
         if (other == op) continue;
+        const z3::expr share = literal(fmt::format("share_{}_{}", op, other));
+        for (int w = 0; w < warps(); ++w) clause({}, {!onWarp[op][w], !onWarp[other][w], share});
         const std::int64_t window = std::max<std::int64_t>(1, graph.reservationLength(other));
-        const z3::expr apart = disjointWarpSets(op, other);
         if (window >= ii) {
-          add(TwillFamily::kBlockingConcurrency, apart);
-        } else {
-          add(TwillFamily::kBlockingConcurrency,
-              apart || moduloInRange(residue[op] - residue[other], window, ii - 1));
+          clause({blockingFamily}, {!share});
+          continue;
+        }
+        for (std::int32_t rho = 0; rho < ii; ++rho) {
+          for (std::int64_t j = 0; j < window; ++j) {
+            const auto busy = static_cast<std::size_t>((((rho - j) % ii) + ii) % ii);
+            clause({blockingFamily},
+                   {!share, !residue[op][static_cast<std::size_t>(rho)], !residue[other][busy]});
+          }
         }
       }
     }
@@ -445,7 +487,10 @@ struct TwillSmtModel::Impl {
     }
     const SymmetryOrderings symmetries = findSymmetries(graph);
     for (const auto& [first, second] : symmetries.before) {
-      solver.add(z3::implies(opSymmetry, start[first] <= start[second]));
+      for (Cycle t = 0; t < lastStart[second]; ++t) {
+        clause({opSymmetry}, {!by(second, t), by(first, t)});
+      }
+      clause({opSymmetry}, {by(first, lastStart[second])});
     }
   }
 
@@ -455,21 +500,16 @@ struct TwillSmtModel::Impl {
     if (const auto found = latencyCapLiterals.find(bound); found != latencyCapLiterals.end()) {
       return found->second;
     }
-    const z3::expr literal = context.bool_const(fmt::format("latency_le_{}", bound).c_str());
+    const z3::expr capped = literal(fmt::format("latency_le_{}", bound));
     std::optional<std::vector<Cycle>> latest;
     if (earliest) latest = latestStarts(graph, ii, bound, *earliest);
     for (OpId op = 0; op < graph.numOps(); ++op) {
-      solver.add(z3::implies(literal, start[op] <= integer(bound - graph.duration(op))));
-      if (latest) {
-        solver.add(z3::implies(literal && family(TwillFamily::kDependence),
-                               start[op] <= integer((*latest)[op])));
-      }
+      clause({capped}, {by(op, bound - graph.duration(op))});
+      if (latest) clause({capped, family(TwillFamily::kDependence)}, {by(op, (*latest)[op])});
     }
-    if (!latest) {
-      solver.add(z3::implies(literal && family(TwillFamily::kDependence), context.bool_val(false)));
-    }
-    latencyCapLiterals.emplace(bound, literal);
-    return literal;
+    if (!latest) clause({capped, family(TwillFamily::kDependence)}, {});
+    latencyCapLiterals.emplace(bound, capped);
+    return capped;
   }
 
   std::optional<Schedule> decode() {
@@ -478,7 +518,9 @@ struct TwillSmtModel::Impl {
     schedule.ii = ii;
     std::vector<WarpSet> warpSets;
     for (OpId op = 0; op < graph.numOps(); ++op) {
-      schedule.start.push_back(model.eval(start[op], true).get_numeral_int64());
+      Cycle t = 0;
+      while (t < lastStart[op] && !model.eval(by(op, t), true).is_true()) ++t;
+      schedule.start.push_back(t);
       WarpSet set = 0;
       for (int w = 0; w < warps(); ++w) {
         if (model.eval(onWarp[op][w], true).is_true()) set |= WarpSet{1} << w;
@@ -493,13 +535,11 @@ struct TwillSmtModel::Impl {
     z3::params parameters(context);
     const double ms = std::clamp(timeLimitSeconds * 1000.0, 1.0, 4.0e9);
     parameters.set("timeout", static_cast<unsigned>(ms));
-    // Without relevancy filtering and with the older simplex-based arithmetic solver, the
-    // UNSAT checks of the sub-tiled Blackwell stand-in at II 18 took 6 s instead of 59 s for
-    // its first eight L, and fa_fwd_blackwell 2.8 s instead of 7.0 s (docs/benchmarks.md,
-    // "Twill on realistic graphs"): the model is mostly bound atoms and pseudo-Boolean rows,
-    // which relevancy filtering only delays.
+    // Relevancy filtering only delays propagation in a model of clauses and cardinality rows.
+    // (It was measured on the integer encoding, where it took the stand-in's first UNSAT checks
+    // from 59 s to 6 s; on this one, with or without it, the stand-in's checks at II 18 take
+    // 1.6-3.6 s in all, noise of the loaded machine.)
     parameters.set("smt.relevancy", 0U);
-    parameters.set("smt.arith.solver", 2U);
     solver.set(parameters);
     return solver.check(assumptions);
   }
@@ -624,6 +664,10 @@ void TwillSmtModel::setLatency(Cycle latency) {
 
 Cycle TwillSmtModel::latency() const {
   return impl_->cap;
+}
+
+Cycle TwillSmtModel::builtLatency() const {
+  return impl_->latency;
 }
 
 SmtAnswer TwillSmtModel::check(const SmtQuery& query) {

@@ -58,6 +58,7 @@ class TwillSmtModel {
   // so a search over L may bisect.
   void setLatency(Cycle latency);
   Cycle latency() const;
+  Cycle builtLatency() const;  // the L the model was built at
 
   SmtAnswer check(const SmtQuery& query);
 

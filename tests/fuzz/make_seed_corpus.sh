@@ -3,6 +3,9 @@
 # in tests/data and in the shared benchmarks (up to 64 KB each, the harnesses' -max_len), and
 # for the two-file readers the graph and its companion joined by a NUL (fuzz_two_file_reader.hpp).
 #   tests/fuzz/make_seed_corpus.sh OUT [SHARED]     (SHARED: the folder holding benchmarks/)
+# It also unpacks the corpus grown by the long fuzzing runs, tests/fuzz/corpus/<reader>.tar.xz
+# (minimized with -merge=1; packed because JSON and XML shrink a hundredfold), into the same
+# folders, so the default tests replay it and every fuzzing run starts from it.
 # The test "fuzz seed corpus" runs it into BUILD/fuzz-seeds/ (tests/fuzz/CMakeLists.txt); what
 # fuzzing grows from the seeds stays in BUILD/fuzz/ (docs/contributing.md, "Fuzzing").
 set -euo pipefail
@@ -55,6 +58,11 @@ done
 for graph in "$data"/hatschet/*.graphml "$data"/bad/*.graphml \
   "$benchmarks"/hatschet-machsuite/*/*.graphml; do
   joined hatschet "$graph" "${graph%.graphml}_RM.xml"
+done
+for packed in "$root"/tests/fuzz/corpus/*.tar.xz; do
+  reader="$(basename "$packed" .tar.xz)"
+  mkdir -p "$out/$reader"
+  tar -C "$out/$reader" -xJf "$packed"
 done
 for reader in "$out"/*; do
   echo "$(basename "$reader"): $(find "$reader" -type f | wc -l) seeds"

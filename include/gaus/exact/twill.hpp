@@ -90,10 +90,12 @@ inline std::string_view toString(LatencySearch search) {
 struct TwillOptions {
   NormalizationOptions normalization;
   // Phase 1, per II. Its only use here is a lower bound on L (and a quick proof that an II has
-  // no modulo schedule): the SMT decides either way, so it gets 10 s, not the 60 s of "ilp".
+  // no modulo schedule): the SMT decides either way, and since its order encoding refutes an
+  // L in hundredths of a second, a bound the MILP needs long for is not worth the wait. So it
+  // gets 2 s, not the 60 s of "ilp" (docs/exact.md, "The Twill search").
   ModuloMilpOptions milp = [] {
     ModuloMilpOptions defaults;
-    defaults.timeLimitSeconds = 10.0;
+    defaults.timeLimitSeconds = 2.0;
     return defaults;
   }();
   double smtTimeLimitSeconds = 60.0;  // per (II, L) satisfiability check

@@ -53,6 +53,19 @@ TEST_CASE("toy FA: S:0 P:1 O:2 at II 2 clashes on TC at cycle 0 mod 2", "[core][
                  Catch::Contains("2 units in use > capacity 1") && Catch::Contains("S, O"));
 }
 
+TEST_CASE("toy FA at an II of a billion: verified without a table per residue", "[core][verify]") {
+  // A schedule file may carry any II (fuzzing found one of 1,065,746,980 that made the
+  // verifier allocate 8 GB). At that II each op holds its unit alone, so S:0 P:1 O:2, which
+  // clashes at II 2, verifies; its latency is 3 (O ends at 2 + 1) and its one stage.
+  const auto toy = test::toyFlashAttention();
+  const auto report =
+      verify(toy.problem(ProblemKind::kModulo), moduloSchedule({0, 1, 2}, 1'065'746'980));
+  INFO(report.summary());
+  REQUIRE(report.ok());
+  CHECK(report.metrics.latency == 3);
+  CHECK(report.metrics.stages == 1);
+}
+
 TEST_CASE("precedence: forward and loop-carried violations name ops, times and numbers",
           "[core][verify]") {
   const auto toy = test::toyFlashAttention();
