@@ -78,9 +78,9 @@ std::vector<Instance> readHeuriGym(const std::filesystem::path& path) {
   Machine machine;
   machine.name = "heurigym";
   for (std::size_t i = 0; i < units.keys.size(); ++i) {
-    machine.addResource(
-        units.keys[i],
-        asNonNegativeInt32(units.items[i], fmt::format("unit count for type '{}'", units.keys[i])));
+    machine.addResource(units.keys[i],
+                        asNonNegativeInt32(units.items[i], fmt::format("unit count for type {}",
+                                                                       quoteText(units.keys[i]))));
   }
   struct TypeInfo {
     std::int32_t delay = 0;
@@ -93,10 +93,12 @@ std::vector<Instance> readHeuriGym(const std::filesystem::path& path) {
     if (!resource) {
       throw InputError(
           delays.items[i].line,
-          expectedFound(fmt::format("a unit count for type '{}' in \"resource\"", type), "none"));
+          expectedFound(fmt::format("a unit count for type {} in \"resource\"", quoteText(type)),
+                        "none"));
     }
     types[type] = TypeInfo{
-        asNonNegativeInt32(delays.items[i], fmt::format("delay for type '{}'", type)), *resource};
+        asNonNegativeInt32(delays.items[i], fmt::format("delay for type {}", quoteText(type))),
+        *resource};
   }
 
   const std::string name = path.stem().string();
@@ -107,7 +109,8 @@ std::vector<Instance> readHeuriGym(const std::filesystem::path& path) {
   for (const JsonValue& node : nodes.items) {
     tuple(node, 2, "a node [id, type]");
     const std::string id = idText(node.items[0], "node id");
-    const std::string& type = asString(node.items[1], fmt::format("type of node '{}'", id));
+    const std::string& type =
+        asString(node.items[1], fmt::format("type of node {}", quoteText(id)));
     const auto info = types.find(type);
     if (info == types.end()) {
       std::string known;

@@ -13,8 +13,18 @@ std::string expectedFound(std::string_view expected, std::string_view found) {
 }
 
 std::string locate(const std::filesystem::path& file, std::int64_t line, std::string_view message) {
-  if (line > 0) return fmt::format("{}:{}: {}", file.string(), line, message);
-  return fmt::format("{}: {}", file.string(), message);
+  // One line whatever the input put into the message: a name quoted without quoteText (a
+  // HeuriGym type with a newline in it, found by fuzzing) keeps its control characters escaped.
+  std::string oneLine;
+  for (const char c : message) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+      oneLine += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
+    } else {
+      oneLine += c;
+    }
+  }
+  if (line > 0) return fmt::format("{}:{}: {}", file.string(), line, oneLine);
+  return fmt::format("{}: {}", file.string(), oneLine);
 }
 
 std::string quoteText(std::string_view text) {

@@ -36,7 +36,8 @@ class InputError : public std::exception {
 // "expected X, found Y": the core of every message.
 std::string expectedFound(std::string_view expected, std::string_view found);
 
-// "PATH:LINE: message" / "PATH: message" (line 0).
+// "PATH:LINE: message" / "PATH: message" (line 0), on one line: control characters in the
+// message are escaped.
 std::string locate(const std::filesystem::path& file, std::int64_t line, std::string_view message);
 
 // Quotes text for a message, shortening very long text: "\"mul\"".
