@@ -438,9 +438,7 @@ class TwillSearch {
     if (deadline_.expired()) return text + "; no probe: the time limit was reached before it";
     auto model = std::make_unique<TwillSmtModel>(work_, ii, latency, modelOptions_);
     model->setLatency(latency);
-    SmtQuery query;
-    query.families = options_.families;
-    query.timeLimitSeconds = std::min(options_.smtTimeLimitSeconds, deadline_.remainingSeconds());
+    SmtQuery query = searchQuery();
     query.wantCore = true;
     SmtAnswer answer = model->check(query);
     record(solution_, detail::smtAttempt("probe", ii, latency, answer, ""), options_);
@@ -467,6 +465,15 @@ class TwillSearch {
     }
     return text + fmt::format("{} after {:.3f}s, no schedule of twill's model from it",
                               statusText(CallStatus::kOk, answer.status), answer.seconds);
+  }
+
+  // A check of the search (probe, (II, L), the rebuilt model): the families asked for, within
+  // the per-check limit and the time left.
+  SmtQuery searchQuery() const {
+    SmtQuery query;
+    query.families = options_.families;
+    query.timeLimitSeconds = std::min(options_.smtTimeLimitSeconds, deadline_.remainingSeconds());
+    return query;
   }
 
   void noteSmtSchedule() {
@@ -596,9 +603,7 @@ class TwillSearch {
       return std::nullopt;
     }
     model.setLatency(latency);
-    SmtQuery query;
-    query.families = options_.families;
-    query.timeLimitSeconds = std::min(options_.smtTimeLimitSeconds, deadline_.remainingSeconds());
+    SmtQuery query = searchQuery();
     query.wantCore = true;
     SmtAnswer answer = model.check(query);
     const bool latencyTooShort = answer.status == ModelStatus::kInfeasible && answer.core.empty();
@@ -683,10 +688,7 @@ class TwillSearch {
   void rebuildAtFoundLatency() {
     if (found_->model->builtLatency() == found_->latency || deadline_.expired()) return;
     auto model = std::make_unique<TwillSmtModel>(work_, found_->ii, found_->latency, modelOptions_);
-    SmtQuery query;
-    query.families = options_.families;
-    query.timeLimitSeconds = std::min(options_.smtTimeLimitSeconds, deadline_.remainingSeconds());
-    SmtAnswer answer = model->check(query);
+    SmtAnswer answer = model->check(searchQuery());
     record(solution_,
            detail::smtAttempt("smt", found_->ii, found_->latency, answer,
                               "on a model built at this L, for the minimizations"),

@@ -213,11 +213,17 @@ struct TwillSmtModel::Impl {
     if (options.breakSymmetry) buildSymmetryBreaking();
   }
 
-  // t(u) + delay <= t(v) + distance II for an edge u -> v, guarded: for every t, t(v) <= t
-  // forces t(u) <= t + slack.
+  // t(u) <= t(v) + slack (an edge u -> v has slack distance II - delay), guarded: for every t,
+  // t(v) <= t forces t(u) <= t + slack.
   void precede(std::initializer_list<z3::expr> guards, OpId u, OpId v, Cycle slack) {
-    for (Cycle t = 0; t < lastStart[v]; ++t) clause(guards, {!by(v, t), by(u, t + slack)});
-    clause(guards, {by(u, lastStart[v] + slack)});
+    for (Cycle t = 0; t <= lastStart[v]; ++t) clause(guards, {!by(v, t), by(u, t + slack)});
+  }
+
+  // The clause "t(op) <= t and the consumer of out-edge e reads after t + offset (its start
+  // plus distance II) force `literal`": how liveness and lifetime literals get set.
+  void readAfterForces(OpId op, EdgeId e, Cycle t, Cycle offset, const z3::expr& literal) {
+    const Cycle shift = static_cast<Cycle>(graph.edgeDistance(e)) * ii;
+    clause({}, {!by(op, t), by(graph.edgeTarget(e), t + offset - shift), literal});
   }
 
   void buildDependence() {
@@ -295,13 +301,13 @@ struct TwillSmtModel::Impl {
     bool possible = false;
     const z3::expr lives = literal(fmt::format("lives_{}_past_{}", op, k));
     for (EdgeId e : graph.outEdges(op)) {
-      const OpId consumer = graph.edgeTarget(e);
-      const Cycle shift = (k - graph.edgeDistance(e)) * ii;
-      // t(op) <= t and t(consumer) > t + shift make the lifetime exceed k II.
+      const Cycle offset = k * ii;
+      const Cycle shift = offset - static_cast<Cycle>(graph.edgeDistance(e)) * ii;
       for (Cycle t = 0; t <= lastStart[op]; ++t) {
-        if (t + shift >= lastStart[consumer]) break;
+        // From here on the consumer always starts by t + shift: the clause holds trivially.
+        if (t + shift >= lastStart[graph.edgeTarget(e)]) break;
         possible = true;
-        clause({}, {!by(op, t), by(consumer, t + shift), lives});
+        readAfterForces(op, e, t, offset, lives);
       }
     }
     if (!possible) return std::nullopt;
@@ -319,11 +325,9 @@ struct TwillSmtModel::Impl {
       std::int64_t fixed = 0;
       z3::expr_vector extra(context);
       std::vector<int> amounts;
-      bool any = false;
       for (OpId op = 0; op < graph.numOps(); ++op) {
         for (const auto& print : graph.footprints(op)) {
           if (print.memory != m || print.amount <= 0 || graph.outEdges(op).empty()) continue;
-          any = true;
           fixed += print.amount;
           for (std::int64_t k = 1;; ++k) {
             const auto lives = livesPastStages(op, k);
@@ -333,7 +337,6 @@ struct TwillSmtModel::Impl {
           }
         }
       }
-      if (!any) continue;
       if (fixed > capacity) {
         add(TwillFamily::kMemory, context.bool_val(false));
       } else if (!extra.empty()) {
@@ -383,10 +386,7 @@ struct TwillSmtModel::Impl {
     std::vector<z3::expr> live;
     for (Cycle tau = 0; tau < horizon; ++tau) {
       live.push_back(literal(fmt::format("live_{}_{}", op, tau)));
-      for (EdgeId e : graph.outEdges(op)) {
-        const Cycle shift = static_cast<Cycle>(graph.edgeDistance(e)) * ii;
-        clause({}, {!by(op, tau), by(graph.edgeTarget(e), tau - shift), live.back()});
-      }
+      for (EdgeId e : graph.outEdges(op)) readAfterForces(op, e, tau, 0, live.back());
     }
     return live;
   }
@@ -487,10 +487,7 @@ struct TwillSmtModel::Impl {
     }
     const SymmetryOrderings symmetries = findSymmetries(graph);
     for (const auto& [first, second] : symmetries.before) {
-      for (Cycle t = 0; t < lastStart[second]; ++t) {
-        clause({opSymmetry}, {!by(second, t), by(first, t)});
-      }
-      clause({opSymmetry}, {by(first, lastStart[second])});
+      precede({opSymmetry}, first, second, 0);
     }
   }
 
