@@ -51,6 +51,7 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/memory_limit.hpp>
 #include <gaus/core/registry.hpp>
 #include <gaus/exact/twill.hpp>
 
@@ -285,8 +286,11 @@ class TwillSearch {
   }
 
  private:
+  // Ends the search on `message`: a failed call (bad options or input, a model refused for its
+  // size, a MILP error), unless a status was proven first (ResMII or RecMII infeasible).
   bool fail(std::string message) {
     solution_.message = std::move(message);
+    if (solution_.status == ModelStatus::kUnknown) solution_.call = CallStatus::kError;
     return false;
   }
 
@@ -436,7 +440,8 @@ class TwillSearch {
              fmt::format("; no probe: II {} is below the first II {} of the search", ii, firstIi_);
     }
     if (deadline_.expired()) return text + "; no probe: the time limit was reached before it";
-    auto model = std::make_unique<TwillSmtModel>(work_, ii, latency, modelOptions_);
+    auto model = buildModel(ii, latency);
+    if (!model) return text + "; no probe: " + *refusedModel_;
     model->setLatency(latency);
     SmtQuery query = searchQuery();
     query.wantCore = true;
@@ -465,6 +470,40 @@ class TwillSearch {
     }
     return text + fmt::format("{} after {:.3f}s, no schedule of twill's model from it",
                               statusText(CallStatus::kOk, answer.status), answer.seconds);
+  }
+
+  // The SMT model at (ii, latency), or nothing when its estimated size, with the models the
+  // search still holds (the incumbent's, the one found), is above memory_limit: refusedModel_
+  // then says so, with the size and what to change, and the log has the refusal. The model
+  // grows with L x ops and with II x reserved cycles (docs/exact.md, "The SMT model's size").
+  std::unique_ptr<TwillSmtModel> buildModel(std::int32_t ii, Cycle latency) {
+    const detail::SmtModelSize size =
+        detail::estimateSmtModelSize(work_, ii, latency, modelOptions_);
+    std::int64_t held = 0;
+    for (const std::optional<Found>* kept : {&incumbent_, &found_}) {
+      if (*kept && (*kept)->model) held += (*kept)->model->estimatedSize().bytes();
+    }
+    auto refused = refuseAboveMemoryLimit(
+        fmt::format("the SMT model at II={}, L={} ({} Boolean variables, {} literals{})", ii,
+                    latency, size.booleans, size.literals,
+                    held > 0
+                        ? fmt::format("; with {} of models the search holds", formatBytes(held))
+                        : std::string()),
+        size.bytes() + held, options_.milp.memoryLimitBytes,
+        normalized_
+            ? "lower -O normalize_sum, which shrinks II and L in the units solved"
+            : "normalize the costs (-O normalize=on), which shrinks II and L in the units solved",
+        "a heuristic");
+    if (!refused) return std::make_unique<TwillSmtModel>(work_, ii, latency, modelOptions_);
+    TwillAttempt attempt;
+    attempt.record.phase = "smt";
+    attempt.record.ii = ii;
+    attempt.record.latency = latency;
+    attempt.record.status = ModelStatus::kUnknown;
+    attempt.record.detail = "model not built: " + *refused;
+    record(solution_, std::move(attempt), options_);
+    refusedModel_ = std::move(refused);
+    return nullptr;
   }
 
   // A check of the search (probe, (II, L), the rebuilt model): the families asked for, within
@@ -553,7 +592,8 @@ class TwillSearch {
     const Cycle upper = std::min(stageLimit, latencyCap);
     failure.firstLatency = firstLatency;
     failure.lastLatency = upper;
-    auto model = std::make_unique<TwillSmtModel>(work_, ii, upper, modelOptions_);
+    auto model = buildModel(ii, upper);
+    if (!model) return fail(*refusedModel_);
     if (options_.latencySearch == LatencySearch::kAscending) {
       for (Cycle latency = firstLatency; latency <= upper; ++latency) {
         const auto status = checkAt(*model, ii, latency, "", failure);
@@ -666,7 +706,11 @@ class TwillSearch {
         return;
       }
       const Cycle latency = std::min(serialLatency, stageLimit + step);
-      auto model = std::make_unique<TwillSmtModel>(work_, ii, latency, modelOptions_);
+      auto model = buildModel(ii, latency);
+      if (!model) {
+        failure.conclusive = false;
+        return;
+      }
       const auto status = checkAt(*model, ii, latency, kNote, failure);
       if (status == ModelStatus::kFeasible) {
         bisectLatency(std::move(model), ii, unsat, latency, kNote, failure);
@@ -687,7 +731,8 @@ class TwillSearch {
   // does not answer SAT in time, the search's model and schedule stay.
   void rebuildAtFoundLatency() {
     if (found_->model->builtLatency() == found_->latency || deadline_.expired()) return;
-    auto model = std::make_unique<TwillSmtModel>(work_, found_->ii, found_->latency, modelOptions_);
+    auto model = buildModel(found_->ii, found_->latency);
+    if (!model) return;
     SmtAnswer answer = model->check(searchQuery());
     record(solution_,
            detail::smtAttempt("smt", found_->ii, found_->latency, answer,
@@ -710,7 +755,9 @@ class TwillSearch {
     } else {
       solution_.message = fmt::format(
           "no modulo schedule with a warp assignment for II in [{}, {}]{}; {}", firstIi_, lastIi_,
-          conclusive_ ? "" : " (some checks timed out: raise smt_time_limit)",
+          conclusive_     ? ""
+          : refusedModel_ ? fmt::format(" (some II not decided: {})", *refusedModel_)
+                          : std::string(" (some checks timed out: raise smt_time_limit)"),
           minimalBlockers(work_, failures_, options_, solution_.attempts));
     }
   }
@@ -864,6 +911,7 @@ class TwillSearch {
   std::optional<Schedule> lastSchedule_;   // of the last satisfiable check
   bool conclusive_ = true;                 // every II below the current one failed conclusively
   bool outOfTime_ = false;
+  std::optional<std::string> refusedModel_;  // the last model refused for memory_limit
 };
 
 }  // namespace

@@ -649,9 +649,125 @@ struct TwillSmtModel::Impl {
   }
 };
 
+namespace {
+
+// Memory of a built model after its first check (RSS growth): a Z3 context of about 10 MB and
+// 160-320 bytes per literal occurrence (literalCount), measured on Triton's dumps in raw cycles
+// from (II, L) = (260, 1235) to (2000, 8000), 40-925 MB (docs/exact.md, "The SMT model's
+// size"). The estimate takes 32 MB and 350 bytes, above every point measured: later checks
+// add learned clauses.
+constexpr std::int64_t kSmtContextBytes = 32'000'000;
+constexpr double kSmtBytesPerLiteral = 350.0;
+
+// The leaves of an expression tree (shared subterms counted at each use, as in the assertion).
+std::int64_t leafCount(const z3::expr& e) {
+  if (!e.is_app() || e.num_args() == 0) return 1;
+  std::int64_t leaves = 0;
+  for (unsigned i = 0; i < e.num_args(); ++i) leaves += leafCount(e.arg(i));
+  return leaves;
+}
+
+}  // namespace
+
+std::int64_t SmtModelSize::bytes() const {
+  return kSmtContextBytes +
+         static_cast<std::int64_t>(static_cast<double>(literals) * kSmtBytesPerLiteral);
+}
+
+SmtModelSize estimateSmtModelSize(const Problem& problem, std::int32_t ii, Cycle latency,
+                                  const SmtModelOptions& options) {
+  const Graph& graph = *problem.graph;
+  const Machine& machine = *problem.machine;
+  const std::int64_t warps = machine.warps;
+  const OpId count = graph.numOps();
+  SmtModelSize size;
+  // Cycles t with a clause "t(op) <= t ..." (0..lastStart, none when it is negative).
+  std::vector<std::int64_t> cycles(static_cast<std::size_t>(count));
+  for (OpId op = 0; op < count; ++op) {
+    const Cycle last = latency - graph.duration(op);
+    cycles[op] = std::max<Cycle>(0, last + 1);
+    // Order and residue literals, the chain and residue clauses, the one-hot row, the warps.
+    size.booleans += std::max<Cycle>(0, last) + ii + warps;
+    size.literals += 2 * std::max<Cycle>(0, last - 1) + 3 * cycles[op] + ii + warps;
+    // The dependence family's ASAP and ALAP bounds, warp uniqueness's row, the variable-latency
+    // warp's rule.
+    size.literals += 4 + 1 + warps + (machine.variableLatencyWarp ? 1 + warps : 0);
+  }
+  for (EdgeId e = 0; e < graph.numEdges(); ++e) {
+    const OpId u = graph.edgeSource(e);
+    const OpId v = graph.edgeTarget(e);
+    if (u == v) continue;
+    // The cross-edge literal and its clauses, the precedence clauses, the spill delay's.
+    size.booleans += 1;
+    size.literals += 6 * warps + 3 * cycles[v];
+    if (graph.spillCost(u) > 0) size.literals += 4 * cycles[v];
+  }
+  // Capacity: a row per limited unit and residue over the reserved cycles.
+  for (OpId op = 0; op < count; ++op) {
+    for (const auto& block : graph.reservation(op)) {
+      if (machine.resources[block.resource].limited()) {
+        size.literals += static_cast<std::int64_t>(ii) * (block.length + 1);
+      }
+    }
+  }
+  // Liveness and lifetime: per consumer, a clause per cycle of the producer's horizon (its
+  // register liveness) and of each stage its value may outlive (memory rings).
+  std::int64_t worstRegisters = 0;
+  std::int64_t registerTerms = 0;
+  for (OpId op = 0; op < count; ++op) {
+    const auto outs = graph.outEdges(op);
+    if (outs.empty()) continue;
+    Cycle horizon = 0;
+    for (EdgeId e : outs) {
+      horizon = std::max(horizon, latency - graph.duration(graph.edgeTarget(e)) +
+                                      static_cast<Cycle>(graph.edgeDistance(e)) * ii);
+    }
+    horizon = std::max<Cycle>(0, horizon);
+    const auto outDegree = static_cast<std::int64_t>(outs.size());
+    const std::int64_t stages = (horizon + ii - 1) / ii;
+    for (const auto& print : graph.footprints(op)) {
+      if (print.amount <= 0) continue;
+      size.booleans += stages;
+      size.literals += stages * (1 + 3 * outDegree * cycles[op]);
+    }
+    if (machine.registerLimit && graph.regs(op) != 0) {
+      size.booleans += horizon;
+      size.literals += 3 * outDegree * horizon;
+      worstRegisters += graph.regs(op) * stages;
+      registerTerms += 2 * warps * horizon;
+    }
+  }
+  // The register rows, per warp and residue, when some schedule could exceed the limit.
+  if (machine.registerLimit && worstRegisters > *machine.registerLimit) {
+    size.literals += registerTerms + warps * ii;
+  }
+  // Blocking concurrency: per op with a blocking input and per other op, the sharing literal
+  // and the clauses that keep the other's busy residues apart from the op's.
+  for (OpId op = 0; op < count; ++op) {
+    bool blocking = false;
+    for (EdgeId e : graph.inEdges(op)) blocking = blocking || graph.edgeBlocking(e);
+    if (!blocking) continue;
+    for (OpId other = 0; other < count; ++other) {
+      if (other == op) continue;
+      const std::int64_t window = std::max<std::int64_t>(1, graph.reservationLength(other));
+      size.booleans += 1;
+      size.literals += 3 * warps + (window >= ii ? 2 : 4 * ii * window);
+    }
+  }
+  if (options.breakSymmetry) {
+    // Warps in first-use order: op i's clause names the warp's use by ops 0..i - 1.
+    size.literals += warps * (static_cast<std::int64_t>(count) * (count + 3) / 2);
+    for (const auto& [first, second] : findSymmetries(graph).before) {
+      size.literals += 3 * cycles[second];
+    }
+  }
+  return size;
+}
+
 TwillSmtModel::TwillSmtModel(const Problem& problem, std::int32_t ii, Cycle latency,
                              const SmtModelOptions& options)
-    : impl_(std::make_unique<Impl>(problem, ii, latency, options)) {}
+    : impl_(std::make_unique<Impl>(problem, ii, latency, options)),
+      estimatedSize_(estimateSmtModelSize(problem, ii, latency, options)) {}
 
 TwillSmtModel::~TwillSmtModel() = default;
 
@@ -669,6 +785,17 @@ Cycle TwillSmtModel::builtLatency() const {
 
 SmtAnswer TwillSmtModel::check(const SmtQuery& query) {
   return impl_->check(query);
+}
+
+const SmtModelSize& TwillSmtModel::estimatedSize() const {
+  return estimatedSize_;
+}
+
+std::int64_t TwillSmtModel::literalCount() const {
+  std::int64_t literals = 0;
+  const z3::expr_vector assertions = impl_->solver.assertions();
+  for (unsigned i = 0; i < assertions.size(); ++i) literals += leafCount(assertions[i]);
+  return literals;
 }
 
 SmtAnswer checkOnce(const Problem& problem, std::int32_t ii, Cycle latency,

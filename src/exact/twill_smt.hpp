@@ -45,6 +45,23 @@ struct SmtAnswer {
   std::string reason;  // Z3's reason for unknown
 };
 
+// The size of the model at (II, L): its Boolean variables and the literal occurrences of its
+// clauses and rows. Z3 holds each occurrence in its expressions and again in the SAT solver's
+// clauses; bytes() is the memory of the built model that the estimate allows for
+// (twill_smt.cpp, kSmtBytesPerLiteral, says how it was measured).
+struct SmtModelSize {
+  std::int64_t booleans = 0;
+  std::int64_t literals = 0;
+  std::int64_t bytes() const;
+};
+
+// The size of the model build() makes at (ii, latency), counted without Z3 family by family as
+// build() adds them (at least the literals build() adds, and close to them: a row build()
+// skips as never binding is counted too), so that a model too large for --memory-limit is
+// refused before it is built.
+SmtModelSize estimateSmtModelSize(const Problem& problem, std::int32_t ii, Cycle latency,
+                                  const SmtModelOptions& options);
+
 class TwillSmtModel {
  public:
   TwillSmtModel(const Problem& problem, std::int32_t ii, Cycle latency,
@@ -62,9 +79,17 @@ class TwillSmtModel {
 
   SmtAnswer check(const SmtQuery& query);
 
+  // Its size as estimateSmtModelSize gave it before the build (for the memory held).
+  const SmtModelSize& estimatedSize() const;
+
+  // The literal occurrences in the model's assertions as Z3 holds them (the leaves of each
+  // assertion's expression tree): what estimateSmtModelSize is checked against.
+  std::int64_t literalCount() const;
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  SmtModelSize estimatedSize_;
 };
 
 // Builds the model at (ii, latency) and runs one query on it.

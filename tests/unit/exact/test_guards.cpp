@@ -14,8 +14,10 @@
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
 #include <gaus/io/io.hpp>
 
+#include "kernel_files.hpp"
 #include "test_support.hpp"
 #include "toy_graphs.hpp"
+#include "twill_smt.hpp"
 
 using namespace gaus;
 using namespace gaus::exact;
@@ -180,6 +182,52 @@ TEST_CASE("memory_limit: a MILP estimated above it is refused before it is built
     CHECK(result.failed());
     CHECK_THAT(result.message, Catch::Contains("above memory_limit=1"));
   }
+}
+
+TEST_CASE("twill's SMT model: its size estimated before it is built bounds the model built",
+          "[exact][guards]") {
+  // The estimate counts build()'s literals family by family; the model built is counted from
+  // Z3's assertions (the leaves of each). Where the dependences fit in L every family is built,
+  // and the estimate exceeds the count only by the clauses build() folds away (a literal that
+  // is constant at the edge of an op's window): within 15 % here, 1 % on Triton's dumps in raw
+  // cycles (docs/exact.md, "The SMT model's size").
+  struct Case {
+    std::string kernel;
+    std::int32_t ii;
+    Cycle latency;
+  };
+  for (const Case& c : {Case{"fa_fwd_blackwell_subtiled", 18, 35},
+                        Case{"fa_fwd_blackwell_subtiled", 18, 70}, Case{"fa_fwd_hopper", 8, 40}}) {
+    const Instance instance = test::loadKernel(c.kernel);
+    const Problem problem = instance.problem(ProblemKind::kModuloWarp);
+    const detail::SmtModelSize estimate =
+        detail::estimateSmtModelSize(problem, c.ii, c.latency, {});
+    const detail::TwillSmtModel model(problem, c.ii, c.latency, {});
+    const std::int64_t built = model.literalCount();
+    INFO(c.kernel << " at II " << c.ii << ", L " << c.latency << ": estimated " << estimate.literals
+                  << ", built " << built);
+    CHECK(estimate.literals >= built);
+    CHECK(static_cast<double>(estimate.literals) <= 1.15 * static_cast<double>(built));
+  }
+}
+
+TEST_CASE("memory_limit: twill refuses an SMT model estimated above it, with its size",
+          "[exact][guards]") {
+  // Toy FA: its MILPs take a few kB and its SMT model over the 32 MB of a Z3 context
+  // (kSmtContextBytes, twill_smt.cpp), so a 16 MB limit lets the MILP run and refuses the SMT
+  // model at the first II, a failed call as the MILP's refusal is. The default limit solves it.
+  const Instance toy = test::toyFlashAttention();
+  MethodRegistry registry;
+  registerExactMethods(registry);
+  const Problem problem = toy.problem(ProblemKind::kModuloWarp);
+  const Result refused = registry.run("twill", problem, {}, {}, {{"memory_limit", "16000000"}});
+  INFO(refused.message);
+  CHECK(refused.failed());
+  CHECK_THAT(refused.message, Catch::Contains("the SMT model at II=") &&
+                                  Catch::Contains("above memory_limit=16000000") &&
+                                  Catch::Contains("raise --memory-limit"));
+  const Result solved = registry.run("twill", problem, {}, {}, {});
+  CHECK(solved.status == ModelStatus::kOptimal);
 }
 
 TEST_CASE("latency MILP: a 1 s limit holds on Triton FA in raw cycles, list schedule returned",
