@@ -178,6 +178,7 @@ Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
   MilpModel first = normalizationModel(scaled, options.sumBound, std::nullopt);
   const std::vector<double> firstStart = proportionalStart(scaled, options.sumBound);
   first.setStart(firstStart);
+  first.setNodeLimit(options.nodeLimit);
   auto firstSolution = first.solve(solveLimit());
   if (!firstSolution.hasSolution()) {
     if (firstSolution.status != ModelStatus::kTimeout) {
@@ -197,6 +198,7 @@ Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
   std::vector<double> secondStart(mapped.begin(), mapped.end());
   secondStart.push_back(static_cast<double>(fStar));
   second.setStart(std::move(secondStart));
+  second.setNodeLimit(options.nodeLimit);
   MilpSolution secondSolution;
   secondSolution.status = ModelStatus::kTimeout;
   if (!deadline.expired()) secondSolution = second.solve(solveLimit());
@@ -216,6 +218,7 @@ Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
     // the one with the smaller worst ratio error (then fewer zeros) is kept.
     MilpModel fixed = normalizationModel(scaled, options.sumBound, std::nullopt, true);
     fixed.setStart(proportionalStart(scaled, options.sumBound, true));
+    fixed.setNodeLimit(options.nodeLimit);
     const auto fixedSolution = fixed.solve(solveLimit());
     if (fixedSolution.hasSolution()) {
       std::vector<std::int64_t> candidate;
@@ -238,9 +241,15 @@ Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
   result.provenOptimal = firstSolution.status == ModelStatus::kOptimal &&
                          secondSolution.status == ModelStatus::kOptimal;
   if (!result.provenOptimal) {
+    const auto described = [](const MilpSolution& solution) {
+      return solution.note.empty() ? std::string(solution.statusText())
+                                   : fmt::format("{}: {}", solution.statusText(), solution.note);
+    };
     result.warnings.push_back(fmt::format(
-        "cost normalization not proven optimal within {}s per solve (phase 1 {}, phase 2 {})",
-        options.timeLimitSeconds, firstSolution.statusText(), secondSolution.statusText()));
+        "cost normalization not proven optimal within {}s and {} nodes per solve (phase 1 {}, "
+        "phase 2 {})",
+        options.timeLimitSeconds, options.nodeLimit, described(firstSolution),
+        described(secondSolution)));
   }
   std::string zeroed;
   for (std::size_t i = 0; i < mapped.size(); ++i) {

@@ -79,7 +79,13 @@ void addNormalizationOptions(OptionTable<Options>& table,
           [normalization](Options& o) -> std::int64_t& {
             return normalization(o).largeCostThreshold;
           },
-          "auto normalizes when the largest cost exceeds this", NumericRange::atLeast(0));
+          "auto normalizes when the largest cost exceeds this", NumericRange::atLeast(0))
+      .add(
+          "normalize_nodes",
+          [normalization](Options& o) -> std::int64_t& { return normalization(o).nodeLimit; },
+          "CBC nodes per normalization MILP (0: none): a work limit, so that the mapping does not "
+          "depend on the machine's load",
+          NumericRange::atLeast(0));
 }
 
 OptionTable<IlpOptions> makeIlpTable() {

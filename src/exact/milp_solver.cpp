@@ -338,6 +338,9 @@ MilpSolution MilpModel::solveHere(double timeLimitSeconds, bool presolve) const 
   Cbc_setParameter(cbc, "timeMode", "elapsed");
   if (!presolve) Cbc_setParameter(cbc, "presolve", "off");
   if (timeLimitSeconds > 0) Cbc_setMaximumSeconds(cbc, std::max(0.01, timeLimitSeconds));
+  if (nodeLimit_ > 0) {
+    Cbc_setMaximumNodes(cbc, static_cast<int>(std::min<std::int64_t>(nodeLimit_, INT32_MAX)));
+  }
   if (start_ && static_cast<int>(start_->size()) == columns) {
     std::vector<int> all(static_cast<std::size_t>(columns));
     for (int c = 0; c < columns; ++c) all[c] = c;
@@ -372,6 +375,9 @@ MilpSolution MilpModel::solveHere(double timeLimitSeconds, bool presolve) const 
     // Stopped on the limit: `values` holds the incumbent when CBC found one.
     solution.status = ModelStatus::kTimeout;
     solution.bound = Cbc_getBestPossibleObjValue(cbc);
+    if (Cbc_isNodeLimitReached(cbc)) {
+      solution.note = fmt::format("stopped at its node limit ({} nodes)", nodeLimit_);
+    }
   } else if (haveSolution) {
     solution.status = ModelStatus::kFeasible;
   } else {

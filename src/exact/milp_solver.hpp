@@ -81,6 +81,11 @@ class MilpModel {
   void setMaximize(bool maximize) { maximize_ = maximize; }
   // A known solution (all variables) handed to CBC as its first incumbent.
   void setStart(std::vector<double> values) { start_ = std::move(values); }
+  // Branch-and-bound nodes before CBC stops (0: no limit), a limit on work rather than time: a
+  // solve stopped by it ends at the same incumbent on any machine, however loaded, as long as
+  // the time limit does not stop it first. Stopped on nodes, the status is kTimeout (a limit
+  // stopped CBC) and the note says it was the node limit.
+  void setNodeLimit(std::int64_t nodes) { nodeLimit_ = nodes; }
 
   VariableId numVariables() const { return static_cast<VariableId>(lower_.size()); }
   std::int64_t numRows() const { return static_cast<std::int64_t>(rowLower_.size()); }
@@ -110,6 +115,7 @@ class MilpModel {
   std::vector<double> rowValue_;
   std::vector<double> rowLower_, rowUpper_;
   std::optional<std::vector<double>> start_;
+  std::int64_t nodeLimit_ = 0;
   bool maximize_ = false;
 };
 

@@ -45,6 +45,13 @@ struct NormalizationOptions {
   // A mapping whose worst relative ratio error exceeds this is reported with a warning.
   double maxRatioError = 0.25;
   double timeLimitSeconds = 10.0;  // for each MILP solve
+  // CBC's branch-and-bound nodes for each MILP solve (0: none). The mapping decides the time
+  // unit and so the answer in raw cycles; with only a time limit it depended on the machine's
+  // load (Triton's FA: phase 1 proves its optimum at about 1,000 nodes, 9.4-10.5 s here, so a
+  // 10 s limit stopped it or not, and the time unit came out 22 or 24). 200 nodes take about
+  // 2 s on the loaded development machine, well inside the time limit (docs/exact.md, "Cost
+  // normalization").
+  std::int64_t nodeLimit = 200;
   // For all the solves together (the caller's time limit): phase 2 and the fallback are skipped
   // when it has run out, and a phase 1 stopped without a solution keeps its proportional start.
   std::optional<double> totalTimeLimitSeconds;
@@ -64,7 +71,7 @@ struct CostNormalization {
   // max over pairs with both C' > 0 of |(C'_i / C'_j) / (C_i / C_j) - 1|.
   double worstRatioError = 0.0;
   std::int64_t normalizedSum = 0;
-  bool provenOptimal = false;  // both solves proven optimal within their time limits
+  bool provenOptimal = false;  // both solves proven optimal within their limits
   bool fixedScale = false;     // the fallback with the sum fixed at U was kept
   double seconds = 0.0;
   std::vector<std::string> warnings;  // zeroed values, distorted ratios, time limit
