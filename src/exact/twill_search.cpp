@@ -539,6 +539,7 @@ class TwillSearch {
       }
       if (!tryIi(ii)) return false;
       firstUntriedIi_ = ii + 1;
+      if (endedByRefusal_) break;
     }
     return true;
   }
@@ -593,7 +594,16 @@ class TwillSearch {
     failure.firstLatency = firstLatency;
     failure.lastLatency = upper;
     auto model = buildModel(ii, upper);
-    if (!model) return fail(*refusedModel_);
+    if (!model) {
+      // A larger II needs no smaller a model: the search ends here, on the start when there is
+      // one (its answer then says the II is not proven), else as a failed call.
+      if (!incumbent_ && !verifiedStart_) return fail(*refusedModel_);
+      failure.conclusive = false;
+      conclusive_ = false;
+      failures_.push_back(failure);
+      endedByRefusal_ = true;
+      return true;
+    }
     if (options_.latencySearch == LatencySearch::kAscending) {
       for (Cycle latency = firstLatency; latency <= upper; ++latency) {
         const auto status = checkAt(*model, ii, latency, "", failure);
@@ -807,12 +817,13 @@ class TwillSearch {
           options_.totalTimeLimitSeconds.value_or(0.0),
           solution_.iiProvenMinimal ? " (II proven minimal, L not)" : "");
     } else if (!solution_.iiProvenMinimal) {
-      solution_.message = answerIsIncumbent_ && firstUntriedIi_ < found_->ii
-                              ? fmt::format(
-                                    "II not proven minimal: max_ii stops the search below "
-                                    "the incumbent's II {}",
-                                    found_->ii)
-                              : "II not proven minimal: a check at a smaller II timed out";
+      solution_.message =
+          refusedModel_ ? fmt::format("II not proven minimal: {}", *refusedModel_)
+          : answerIsIncumbent_ && firstUntriedIi_ < found_->ii
+              ? fmt::format(
+                    "II not proven minimal: max_ii stops the search below the incumbent's II {}",
+                    found_->ii)
+              : "II not proven minimal: a check at a smaller II timed out";
     } else if (normalized_) {
       solution_.message =
           fmt::format("II minimal in normalized units (1 unit = {} cycles)", solution_.timeUnit);
@@ -879,13 +890,18 @@ class TwillSearch {
     useStart();
     solution_.iiProvenMinimal = false;
     const bool settled = !outOfTime_ && conclusive_;
-    solution_.status = settled ? ModelStatus::kFeasible : ModelStatus::kTimeout;
+    // A search ended by a refused model was not stopped by time: the start is a verified
+    // schedule, nothing more is claimed.
+    const bool timedOut = outOfTime_ || (!conclusive_ && !refusedModel_);
+    solution_.status = timedOut ? ModelStatus::kTimeout : ModelStatus::kFeasible;
     solution_.message = fmt::format(
         "{}; the answer is the start (II {}, L {})",
         settled ? fmt::format("no schedule of the normalized problem for II in [{}, {}]", firstIi_,
                               lastIi_)
-                : std::string("the search ended (time limit or timed-out checks) without a "
-                              "schedule of its own"),
+        : refusedModel_
+            ? fmt::format("the search ended without a schedule of its own ({})", *refusedModel_)
+            : std::string("the search ended (time limit or timed-out checks) without a "
+                          "schedule of its own"),
         *solution_.ii, *solution_.latency);
   }
 
@@ -912,6 +928,7 @@ class TwillSearch {
   bool conclusive_ = true;                 // every II below the current one failed conclusively
   bool outOfTime_ = false;
   std::optional<std::string> refusedModel_;  // the last model refused for memory_limit
+  bool endedByRefusal_ = false;              // an II's model was refused with a start at hand
 };
 
 }  // namespace

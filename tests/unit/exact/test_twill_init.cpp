@@ -78,6 +78,31 @@ TEST_CASE("twill --init toy FA: a start at II 3 is probed first, the search stil
   for (const auto& attempt : solution.attempts) CHECK(attempt.record.ii.value_or(0) <= 3);
 }
 
+TEST_CASE("twill --init toy FA: with every SMT model refused for memory_limit, the start is kept",
+          "[exact][twill][init]") {
+  // A 16 MB limit is below any SMT model's estimate (a Z3 context alone is allowed 32 MB,
+  // twill_smt.cpp) and above the toy's MILPs (a few kB): the probe and II 2's model are refused.
+  // Without a start that is a failed call (test_guards.cpp); with one, the verified start (the
+  // incumbent) is the answer, `feasible` (no time limit stopped anything), and the message says
+  // why II 2 was not decided.
+  const auto toy = test::loadKernel("toy_fa");
+  const Problem problem = toy.problem(ProblemKind::kModuloWarp);
+  const Schedule start = toyStart({0, 1, 2}, 3);
+  REQUIRE(verify(problem, start).ok());
+  TwillOptions options;
+  options.milp.memoryLimitBytes = 16'000'000;
+  const TwillSolution solution = solveFrom(problem, &start, options);
+  CHECK(solution.call == CallStatus::kOk);
+  CHECK(solution.status == ModelStatus::kFeasible);
+  REQUIRE(solution.ii.has_value());
+  CHECK(*solution.ii == 3);
+  CHECK(*solution.latency == 3);
+  CHECK(solution.verification->ok());
+  CHECK_THAT(solution.message, Catch::Contains("II not proven minimal: the SMT model at II=2") &&
+                                   Catch::Contains("above memory_limit=16000000"));
+  CHECK_THAT(startNote(solution), Catch::Contains("no probe: the SMT model at II=3, L=3"));
+}
+
 TEST_CASE("twill --init toy FA: a start at the optimal II with a longer L, only smaller L tried",
           "[exact][twill][init]") {
   // S:0, P:2, O:5 at II 2: S at residue 0, O at residue 1 (the tensor core is free), P waits for
