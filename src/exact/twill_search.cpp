@@ -493,7 +493,7 @@ class TwillSearch {
         normalized_
             ? "lower -O normalize_sum, which shrinks II and L in the units solved"
             : "normalize the costs (-O normalize=on), which shrinks II and L in the units solved",
-        "a heuristic");
+        "ims or gaus with --kind modulo, which assigns no warps");
     if (!refused) return std::make_unique<TwillSmtModel>(work_, ii, latency, modelOptions_);
     TwillAttempt attempt;
     attempt.record.phase = "smt";
