@@ -120,6 +120,8 @@ MethodRun runMethodCommand(const MethodRunFlags& flags) {
     for (const auto& name : catalog.names()) known += (known.empty() ? "" : ", ") + name;
     throw CommandError(fmt::format("unknown method '{}' (known: {})", flags.method, known));
   }
+  // Before anything else is said about the method (the notes on settings it would ignore).
+  if (method->unavailable) throw CommandError(*method->unavailable);
   MethodRun run{loadInstance(flags.graph, flags.input), ProblemKind::kLatency, {}};
   run.kind = resolveKind(flags, *run.instance.graph, *method);
   Problem problem = run.instance.problem(run.kind, flags.horizon, flags.ii);

@@ -42,6 +42,7 @@ MethodInfo unavailableMethod(const std::string& name, const std::string& reason)
   method.kinds = {ProblemKind::kLatency, ProblemKind::kLatencyBounded, ProblemKind::kModulo,
                   ProblemKind::kModuloWarp, ProblemKind::kStages};
   const std::string message = fmt::format("method {}: {}", name, reason);
+  method.unavailable = message;
   method.resolveOptions = [message](const MethodOptions&) -> Expected<OptionValues> {
     return Error{message};
   };

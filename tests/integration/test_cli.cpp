@@ -108,6 +108,12 @@ TEST_CASE("engines load as plugins: a missing plugin is named with the remedy", 
   CHECK(ilp.exitCode == 1);
   CHECK_THAT(ilp.out + ilp.err, Catch::Contains("libgaus-engine-exact.so was not found") &&
                                     Catch::Contains("GAUS_PLUGIN_DIR"));
+  // Not quiet, with a setting the unloaded stand-in would not declare: the plugin's absence is
+  // the one thing said, not a note that --time-limit does not apply to twill.
+  const auto twill = runProgram(alone.string(), {"twill", cli("toy_fa.json"), "--time-limit", "5"});
+  CHECK(twill.exitCode == 1);
+  CHECK_THAT(twill.err, Catch::Contains("libgaus-engine-exact.so was not found"));
+  CHECK_THAT(twill.err, !Catch::Contains("does not apply"));
   // The same program finds them through GAUS_PLUGIN_DIR.
   const auto found = runProgram(
       "/usr/bin/env", {"GAUS_PLUGIN_DIR=" + fs::path(GAUS_BINARY).parent_path().string(),

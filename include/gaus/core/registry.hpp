@@ -60,6 +60,8 @@ struct MethodInfo {
   std::function<Expected<OptionValues>(const MethodOptions&)> resolveOptions;
   // Parses its options, solves, and echoes the values used in Result::options.
   MethodFunction run;
+  // Why the method cannot run (its engine plugin did not load); every use fails with it.
+  std::optional<std::string> unavailable;
 
   bool solves(ProblemKind kind) const;
   bool declares(std::string_view option) const;
