@@ -241,15 +241,11 @@ Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
   result.provenOptimal = firstSolution.status == ModelStatus::kOptimal &&
                          secondSolution.status == ModelStatus::kOptimal;
   if (!result.provenOptimal) {
-    const auto described = [](const MilpSolution& solution) {
-      return solution.note.empty() ? std::string(solution.statusText())
-                                   : fmt::format("{}: {}", solution.statusText(), solution.note);
-    };
     result.warnings.push_back(fmt::format(
         "cost normalization not proven optimal within {}s and {} nodes per solve (phase 1 {}, "
         "phase 2 {})",
-        options.timeLimitSeconds, options.nodeLimit, described(firstSolution),
-        described(secondSolution)));
+        options.timeLimitSeconds, options.nodeLimit, firstSolution.statusWithNote(),
+        secondSolution.statusWithNote()));
   }
   std::string zeroed;
   for (std::size_t i = 0; i < mapped.size(); ++i) {

@@ -113,9 +113,9 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options,
   Attempt attempt;
   attempt.phase = "milp";
   attempt.seconds = solution.seconds;
-  attempt.detail = fmt::format("L in [{}, {}], {} variables, {} rows, CBC {}{}", lower, upper,
-                               model.shape().variables, model.shape().rows, solution.statusText(),
-                               solution.note.empty() ? "" : " (" + solution.note + ")");
+  attempt.detail =
+      fmt::format("L in [{}, {}], {} variables, {} rows, CBC {}", lower, upper,
+                  model.shape().variables, model.shape().rows, solution.statusWithNote());
   result.bounds.lowerBound = static_cast<double>(lower);
   if (solution.bound) {
     result.bounds.lowerBound = std::max<double>(lower, std::ceil(*solution.bound - 1e-6));

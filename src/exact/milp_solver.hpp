@@ -65,6 +65,10 @@ struct MilpSolution {
   // An empty model (no variables) is optimal with no values.
   bool hasSolution() const { return !values.empty() || status == ModelStatus::kOptimal; }
   std::string_view statusText() const { return gaus::statusText(call, status); }
+  // "timeout (stopped at its node limit (200 nodes))": the status and, when there is one, why.
+  std::string statusWithNote() const {
+    return note.empty() ? std::string(statusText()) : std::string(statusText()) + " (" + note + ")";
+  }
   // Value of an integer variable, rounded (CBC returns doubles within its integer tolerance).
   std::int64_t integerValue(VariableId variable) const;
 };

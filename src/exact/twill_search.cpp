@@ -494,14 +494,12 @@ class TwillSearch {
             ? "lower -O normalize_sum, which shrinks II and L in the units solved"
             : "normalize the costs (-O normalize=on), which shrinks II and L in the units solved",
         "ims or gaus with --kind modulo, which assigns no warps");
-    if (!refused) return std::make_unique<TwillSmtModel>(work_, ii, latency, modelOptions_);
-    TwillAttempt attempt;
-    attempt.record.phase = "smt";
-    attempt.record.ii = ii;
-    attempt.record.latency = latency;
-    attempt.record.status = ModelStatus::kUnknown;
-    attempt.record.detail = "model not built: " + *refused;
-    record(solution_, std::move(attempt), options_);
+    if (!refused) {
+      return std::make_unique<TwillSmtModel>(work_, ii, latency, modelOptions_, size);
+    }
+    record(solution_,
+           detail::smtAttempt("smt", ii, latency, SmtAnswer{}, "model not built: " + *refused),
+           options_);
     refusedModel_ = std::move(refused);
     return nullptr;
   }

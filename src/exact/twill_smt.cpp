@@ -74,6 +74,18 @@ double secondsBetween(std::chrono::steady_clock::time_point begin) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
 }
 
+// The absolute cycles [0, horizon) at which op's value can be live within L: up to the latest
+// read, its last consumer's last start (L - duration) plus distance II. The model has a
+// liveness literal per such cycle; the size estimate counts them.
+Cycle liveHorizon(const Graph& graph, OpId op, std::int32_t ii, Cycle latency) {
+  Cycle horizon = 0;
+  for (EdgeId e : graph.outEdges(op)) {
+    horizon = std::max(horizon, latency - graph.duration(graph.edgeTarget(e)) +
+                                    static_cast<Cycle>(graph.edgeDistance(e)) * ii);
+  }
+  return horizon;
+}
+
 }  // namespace
 
 struct TwillSmtModel::Impl {
@@ -377,12 +389,7 @@ struct TwillSmtModel::Impl {
   // tau and some consumer starts (plus distance II) after tau. Forced true by those two; only
   // bounded from above (by the register rows), so the other direction is not needed.
   std::vector<z3::expr> liveLiterals(OpId op) {
-    Cycle horizon = 0;
-    for (EdgeId e : graph.outEdges(op)) {
-      const OpId consumer = graph.edgeTarget(e);
-      horizon =
-          std::max(horizon, lastStart[consumer] + static_cast<Cycle>(graph.edgeDistance(e)) * ii);
-    }
+    const Cycle horizon = liveHorizon(graph, op, ii, latency);
     std::vector<z3::expr> live;
     for (Cycle tau = 0; tau < horizon; ++tau) {
       live.push_back(literal(fmt::format("live_{}_{}", op, tau)));
@@ -717,12 +724,7 @@ SmtModelSize estimateSmtModelSize(const Problem& problem, std::int32_t ii, Cycle
   for (OpId op = 0; op < count; ++op) {
     const auto outs = graph.outEdges(op);
     if (outs.empty()) continue;
-    Cycle horizon = 0;
-    for (EdgeId e : outs) {
-      horizon = std::max(horizon, latency - graph.duration(graph.edgeTarget(e)) +
-                                      static_cast<Cycle>(graph.edgeDistance(e)) * ii);
-    }
-    horizon = std::max<Cycle>(0, horizon);
+    const Cycle horizon = liveHorizon(graph, op, ii, latency);
     const auto outDegree = static_cast<std::int64_t>(outs.size());
     const std::int64_t stages = (horizon + ii - 1) / ii;
     for (const auto& print : graph.footprints(op)) {
@@ -765,9 +767,11 @@ SmtModelSize estimateSmtModelSize(const Problem& problem, std::int32_t ii, Cycle
 }
 
 TwillSmtModel::TwillSmtModel(const Problem& problem, std::int32_t ii, Cycle latency,
-                             const SmtModelOptions& options)
+                             const SmtModelOptions& options,
+                             std::optional<SmtModelSize> estimatedSize)
     : impl_(std::make_unique<Impl>(problem, ii, latency, options)),
-      estimatedSize_(estimateSmtModelSize(problem, ii, latency, options)) {}
+      estimatedSize_(estimatedSize ? *estimatedSize
+                                   : estimateSmtModelSize(problem, ii, latency, options)) {}
 
 TwillSmtModel::~TwillSmtModel() = default;
 

@@ -64,8 +64,11 @@ SmtModelSize estimateSmtModelSize(const Problem& problem, std::int32_t ii, Cycle
 
 class TwillSmtModel {
  public:
+  // `estimatedSize`: estimateSmtModelSize at the same arguments, when the caller has it already
+  // (it held the estimate against the memory limit); computed here otherwise.
   TwillSmtModel(const Problem& problem, std::int32_t ii, Cycle latency,
-                const SmtModelOptions& options);
+                const SmtModelOptions& options,
+                std::optional<SmtModelSize> estimatedSize = std::nullopt);
   ~TwillSmtModel();
   TwillSmtModel(const TwillSmtModel&) = delete;
   TwillSmtModel& operator=(const TwillSmtModel&) = delete;

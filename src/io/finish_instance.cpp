@@ -60,10 +60,7 @@ Instance finishInstance(GraphBuilder&& builder, Machine machine, std::string nam
   // (a newline inside a quoted GML label, a JSON "\n") would break each of them.
   for (OpId op = 0; op < builder.numOps(); ++op) {
     const std::string_view opName = builder.opName(op);
-    const bool hasControl = std::any_of(opName.begin(), opName.end(), [](char c) {
-      return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
-    });
-    if (hasControl) {
+    if (std::any_of(opName.begin(), opName.end(), isControlCharacter)) {
       throw InputError(lineOf(op),
                        expectedFound("an op name without control characters",
                                      fmt::format("{} (op #{})", quoteText(opName), op)));

@@ -4,6 +4,20 @@
 
 namespace gaus::io {
 
+namespace {
+
+// One character of a message as it is shown: a control character (a newline would split the
+// message, which must stay one line) as \xNN, any other as it is.
+void appendShown(std::string& out, char c) {
+  if (isControlCharacter(c)) {
+    out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
+  } else {
+    out += c;
+  }
+}
+
+}  // namespace
+
 std::string InputError::describe(const std::filesystem::path& defaultFile) const {
   return locate(file_.empty() ? defaultFile : file_, line_, message_);
 }
@@ -16,13 +30,7 @@ std::string locate(const std::filesystem::path& file, std::int64_t line, std::st
   // One line whatever the input put into the message: a name quoted without quoteText (a
   // HeuriGym type with a newline in it, found by fuzzing) keeps its control characters escaped.
   std::string oneLine;
-  for (const char c : message) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-      oneLine += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
-    } else {
-      oneLine += c;
-    }
-  }
+  for (const char c : message) appendShown(oneLine, c);
   if (line > 0) return fmt::format("{}:{}: {}", file.string(), line, oneLine);
   return fmt::format("{}: {}", file.string(), oneLine);
 }
@@ -32,15 +40,9 @@ std::string quoteText(std::string_view text) {
   constexpr std::size_t kMaxShown = 60;
   std::string out = "\"";
   for (std::size_t i = 0; i < text.size() && i < kMaxShown; ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20) {
-      out += fmt::format("\\x{:02x}", c);
-    } else {
-      out += static_cast<char>(c);
-    }
+    const char c = text[i];
+    if (c == '"' || c == '\\') out += '\\';
+    appendShown(out, c);
   }
   if (text.size() > kMaxShown) out += "...";
   out += '"';

@@ -36,6 +36,12 @@ class InputError : public std::exception {
 // "expected X, found Y": the core of every message.
 std::string expectedFound(std::string_view expected, std::string_view found);
 
+// A character that would break a one-line message, a table or a generated name: below 0x20,
+// or DEL.
+inline bool isControlCharacter(char c) {
+  return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+}
+
 // "PATH:LINE: message" / "PATH: message" (line 0), on one line: control characters in the
 // message are escaped.
 std::string locate(const std::filesystem::path& file, std::int64_t line, std::string_view message);
