@@ -734,9 +734,9 @@ class TwillSearch {
   // The schedule returned depends on the (II, L) found, not on the path to it: the model the
   // search found it on was built at a stage limit that comes from a time-capped MILP (so from
   // the machine's load), and Z3's first model, which the minimizations start from and which
-  // decides what they leave open (FA on Hopper's register split, docs/open-work.md), depends
-  // on the model. So the minimizations run on a model built at exactly (II, L); if its check
-  // does not answer SAT in time, the search's model and schedule stay.
+  // decides which of the equally good assignments they return, depends on the model. So the
+  // minimizations run on a model built at exactly (II, L); if its check does not answer SAT in
+  // time, the search's model and schedule stay.
   void rebuildAtFoundLatency() {
     if (found_->model->builtLatency() == found_->latency || deadline_.expired()) return;
     auto model = buildModel(found_->ii, found_->latency);
