@@ -38,8 +38,14 @@ torch::Tensor AugmentedLagrangian::loss(const ModelEvaluation& evaluation,
   return total;
 }
 
+torch::Tensor AugmentedLagrangian::meansSnapshot() const {
+  torch::NoGradGuard noGrad;
+  return mu_.detach().to(torch::kFloat64, /*non_blocking=*/false, /*copy=*/true);
+}
+
 std::int64_t AugmentedLagrangian::run(std::int64_t steps, const std::function<bool()>& stop,
-                                      UpdateFigures& figures) {
+                                      UpdateFigures& figures,
+                                      const std::function<void()>& afterStep) {
   const double upper = static_cast<double>(model_.geometry().horizon - 1);
   std::int64_t done = 0;
   for (; done < steps; ++done) {
@@ -54,8 +60,11 @@ std::int64_t AugmentedLagrangian::run(std::int64_t steps, const std::function<bo
     }
     loss(evaluation, sigma).backward();
     optimizer_->step();
-    torch::NoGradGuard noGrad;
-    mu_.clamp_(0.0, upper);
+    {
+      torch::NoGradGuard noGrad;
+      mu_.clamp_(0.0, upper);
+    }
+    if (afterStep) afterStep();
   }
 
   // The multiplier update, from the violations at the current point.

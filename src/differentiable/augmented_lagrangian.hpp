@@ -41,10 +41,16 @@ class AugmentedLagrangian {
   void restart(const torch::Tensor& mu, const torch::Tensor& sigma);
 
   // Up to `steps` Adam steps (stops early when `stop` returns true; checked every step), then
-  // one multiplier update. Returns how many steps ran and the figures after them.
-  std::int64_t run(std::int64_t steps, const std::function<bool()>& stop, UpdateFigures& figures);
+  // one multiplier update. `afterStep`, when set, is called after every step (the legalization
+  // worker's offer). Returns how many steps ran and the figures after them, which are the only
+  // values it reads back from the device: once per update, not per step.
+  std::int64_t run(std::int64_t steps, const std::function<bool()>& stop, UpdateFigures& figures,
+                   const std::function<void()>& afterStep = {});
 
   torch::Tensor mu() const { return mu_.detach(); }
+  // A float64 copy of the means on their device, which later steps leave alone: what the
+  // legalization worker takes. On a GPU it is queued behind the steps, not waited for.
+  torch::Tensor meansSnapshot() const;
   torch::Tensor sigma() const;
 
  private:

@@ -70,6 +70,13 @@ OptionTable<GausOptions> makeTable() {
            "C: auto, none, latency or memory")
       .add("horizon_search", &O::horizonSearch, {"auto", "linear", "bisect"},
            "L and C: linear, bisect, or auto (bisect gaps over 32)")
+      .add("legalization", &O::legalization, kLegalizationModeNames,
+           "async: a worker legalizes the latest means while the optimizer steps; sync: at each "
+           "multiplier update, on the optimizer's thread (a run is then a function of its seed)")
+      .add("refine_slice", &O::refineSliceSeconds,
+           "async: seconds of refinement (A, B) per piece of the worker's work; a cut refinement "
+           "goes on later while its candidate is the best",
+           positive)
       .add("horizon_slack", &O::horizonSlack,
            "C without a horizon: D = (1 + slack) * the start's latency", nonNegative)
       .add("device", &O::device, {"auto", "cpu", "cuda"}, "where the tensors live")

@@ -13,6 +13,11 @@
 //   live memory (heuristic::refineLiveMemory; docs/gaus.md says why).
 // The result is never worse than the start it was given (keep-best): the start is the first
 // "best" and only strictly better verified schedules replace it.
+// Candidates are legalized by the legalization worker (legalization_worker.hpp), beside the
+// optimizer or, with legalization=sync, at each multiplier update on the optimizer's thread.
+// Each search returns its Result as a value; what the searches share is the run's fixed setup
+// (RunSetup, read-only) and the optimizer's machinery (Engine: budget, trace, random numbers,
+// the worker).
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -34,6 +39,7 @@
 #include "formulation.hpp"
 #include "initialization.hpp"
 #include "legalization.hpp"
+#include "legalization_worker.hpp"
 #include "optimization_rounds.hpp"
 #include "progress_trace.hpp"
 #include "tensor_support.hpp"
@@ -43,8 +49,9 @@ namespace gaus::differentiable {
 
 namespace {
 
-// Everything one run shares.
-struct Run {
+// What a run fixes before it optimizes; read-only from then on (the worker's legalizers read it
+// from their thread too).
+struct RunSetup {
   const Problem& problem;
   const Graph& graph;
   GausOptions options;
@@ -52,14 +59,28 @@ struct Run {
   Formulation formulation = Formulation::kLatency;
   ModuloObjective moduloObjective = ModuloObjective::kNone;
   const Schedule* givenSchedule = nullptr;
+  std::vector<OpId> order;
   std::vector<Cycle> asap;
   Cycle criticalPath = 0;
+  // A and B: legalized schedules are refined (option refine, no limited resource reserved).
+  bool refine = false;
+};
+
+// The optimizer's machinery, changed by every attempt: the budget, the progress trace, the
+// random numbers of the multi-start noise, and the legalization worker.
+// The worker is the last member: it stops (joins its thread) before the state it reads ends.
+struct Engine {
+  Engine(const GausOptions& options, const RunContext& context, ProgressTrace progress)
+      : state(options, context),
+        trace(std::move(progress)),
+        random(options.seed),
+        worker(options.legalization == LegalizationMode::kAsync, state,
+               options.refineSliceSeconds) {}
+
   RunState state;
   ProgressTrace trace;
   std::mt19937_64 random;
-  Result result;
-  // A and B: legalized schedules are refined (option refine, no limited resource reserved).
-  bool refine = false;
+  LegalizationWorker worker;
 };
 
 Expected<Formulation> resolveFormulation(const Problem& problem, Formulation requested) {
@@ -101,17 +122,17 @@ Expected<Formulation> resolveFormulation(const Problem& problem, Formulation req
   return formulation;
 }
 
-bool useReleaseTimes(const Run& run) {
-  if (run.options.releaseTimes == "on") return true;
-  if (run.options.releaseTimes == "off") return false;
-  return run.formulation == Formulation::kStageWeight ||
-         run.formulation == Formulation::kPeakMemory;
+bool useReleaseTimes(const RunSetup& setup) {
+  if (setup.options.releaseTimes == "on") return true;
+  if (setup.options.releaseTimes == "off") return false;
+  return setup.formulation == Formulation::kStageWeight ||
+         setup.formulation == Formulation::kPeakMemory;
 }
 
 // Option horizon_search: "auto" bisects gaps wider than 32 cycles (or II steps).
-SearchStrategy searchStrategy(const Run& run, double gap) {
-  if (run.options.horizonSearch == "linear") return SearchStrategy::kLinear;
-  if (run.options.horizonSearch == "bisect") return SearchStrategy::kBisect;
+SearchStrategy searchStrategy(const RunSetup& setup, double gap) {
+  if (setup.options.horizonSearch == "linear") return SearchStrategy::kLinear;
+  if (setup.options.horizonSearch == "bisect") return SearchStrategy::kBisect;
   return gap > 32 ? SearchStrategy::kBisect : SearchStrategy::kLinear;
 }
 
@@ -121,9 +142,9 @@ bool verified(const Problem& problem, const Schedule& schedule) {
   return verify(problem, schedule, options).ok();
 }
 
-std::vector<Cycle> alapAt(const Run& run, const std::vector<OpId>& order, Cycle horizon) {
-  auto alap = alapTimes(run.graph, order, horizon);
-  return alap ? std::move(alap).value() : run.asap;
+std::vector<Cycle> alapAt(const RunSetup& setup, Cycle horizon) {
+  auto alap = alapTimes(setup.graph, setup.order, horizon);
+  return alap ? std::move(alap).value() : setup.asap;
 }
 
 // The record of where a run starts: its latency when known, and from what.
@@ -151,89 +172,119 @@ Attempt horizonAttempt(const AttemptOutcome& outcome, Cycle horizon, double seco
 }
 
 // The legal schedule a run starts from: the caller's when it verifies, else the heuristic's when
-// it verifies (list scheduling may overrun a horizon), else none.
-std::optional<Schedule> startSchedule(Run& run) {
-  if (run.givenSchedule != nullptr) {
-    if (verified(run.problem, *run.givenSchedule)) return *run.givenSchedule;
-    run.result.attempts.push_back(
-        startAttempt(ModelStatus::kUnknown, std::nullopt,
-                     "the given schedule does not verify: used as mu only"));
+// it verifies (list scheduling may overrun a horizon), else none. Why a start was passed over
+// goes to `attempts`.
+std::optional<Schedule> startSchedule(const RunSetup& setup, std::vector<Attempt>& attempts) {
+  if (setup.givenSchedule != nullptr) {
+    if (verified(setup.problem, *setup.givenSchedule)) return *setup.givenSchedule;
+    attempts.push_back(startAttempt(ModelStatus::kUnknown, std::nullopt,
+                                    "the given schedule does not verify: used as mu only"));
   }
-  if (run.problem.isModulo()) {
+  if (setup.problem.isModulo()) {
     heuristic::ImsOptions ims;
-    ims.ii = run.problem.ii;
-    Result imsResult = heuristic::iterativeModuloSchedule(run.problem, ims);
-    if (imsResult.schedule && verified(run.problem, *imsResult.schedule)) {
+    ims.ii = setup.problem.ii;
+    Result imsResult = heuristic::iterativeModuloSchedule(setup.problem, ims);
+    if (imsResult.schedule && verified(setup.problem, *imsResult.schedule)) {
       return std::move(imsResult.schedule);
     }
-    run.result.attempts.push_back(startAttempt(
+    attempts.push_back(startAttempt(
         ModelStatus::kUnknown, std::nullopt,
         fmt::format("iterative modulo scheduling gave no legal start ({})", imsResult.message)));
     return std::nullopt;
   }
-  auto list = heuristic::listSchedule(run.problem);
-  if (list && verified(run.problem, *list)) return std::move(list).value();
+  auto list = heuristic::listSchedule(setup.problem);
+  if (list && verified(setup.problem, *list)) return std::move(list).value();
   return std::nullopt;
 }
 
-double latencyOf(const Run& run, const Schedule& schedule) {
-  return static_cast<double>(computeMetrics(run.graph, *run.problem.machine, schedule).latency);
+double latencyOf(const RunSetup& setup, const Schedule& schedule) {
+  return static_cast<double>(computeMetrics(setup.graph, *setup.problem.machine, schedule).latency);
 }
 
 // The formulation's objective of a legal schedule (C: the secondary objective at its II).
-double objectiveOf(const Run& run, const Schedule& schedule) {
-  switch (run.formulation) {
+double objectiveOf(const RunSetup& setup, const Schedule& schedule) {
+  switch (setup.formulation) {
     case Formulation::kStageWeight:
-      return stageObjective(run.graph, schedule, run.options.alpha);
+      return stageObjective(setup.graph, schedule, setup.options.alpha);
     case Formulation::kPeakMemory:
-      return computeMetrics(run.graph, *run.problem.machine, schedule).peakLiveMemory;
+      return computeMetrics(setup.graph, *setup.problem.machine, schedule).peakLiveMemory;
     case Formulation::kModulo:
-      if (run.moduloObjective == ModuloObjective::kMemory) {
-        return computeMetrics(run.graph, *run.problem.machine, schedule).peakLiveMemory;
+      if (setup.moduloObjective == ModuloObjective::kMemory) {
+        return computeMetrics(setup.graph, *setup.problem.machine, schedule).peakLiveMemory;
       }
-      return latencyOf(run, schedule);
+      return latencyOf(setup, schedule);
     default:
-      return latencyOf(run, schedule);
+      return latencyOf(setup, schedule);
   }
+}
+
+// A legal schedule as a candidate: verified and scored, or nullopt when it does not verify.
+std::optional<Candidate> scoredCandidate(const RunSetup& setup, const Problem& problem,
+                                         Schedule schedule) {
+  if (!verified(problem, schedule)) return std::nullopt;
+  const double objective = objectiveOf(setup, schedule);
+  return Candidate{std::move(schedule), objective, nullptr};
 }
 
 // Means for the first attempt (option init): the given schedule, the start schedule (squeezed
 // into the horizon) or the ASAP/ALAP midpoint. "auto" is the given schedule if any, else the
 // midpoint for A and B (GAUS.md) and the start schedule for L and C (list or iterative modulo
 // scheduling; "What to expect").
-StartingPoint firstStartingPoint(const Run& run, const Schedule* start,
+StartingPoint firstStartingPoint(const RunSetup& setup, const Schedule* start,
                                  const std::vector<Cycle>& alap) {
-  Initialization init = run.options.initialization;
+  Initialization init = setup.options.initialization;
   if (init == Initialization::kAuto) {
-    const bool boundedHorizon =
-        run.formulation == Formulation::kStageWeight || run.formulation == Formulation::kPeakMemory;
-    init = run.givenSchedule != nullptr ? Initialization::kGiven
-           : boundedHorizon             ? Initialization::kAsapAlap
-                                        : Initialization::kList;
+    const bool boundedHorizon = setup.formulation == Formulation::kStageWeight ||
+                                setup.formulation == Formulation::kPeakMemory;
+    init = setup.givenSchedule != nullptr ? Initialization::kGiven
+           : boundedHorizon               ? Initialization::kAsapAlap
+                                          : Initialization::kList;
   }
-  if (init == Initialization::kGiven && run.givenSchedule != nullptr) {
-    return scheduleStart(*run.givenSchedule, run.asap, alap, run.options);
+  if (init == Initialization::kGiven && setup.givenSchedule != nullptr) {
+    return scheduleStart(*setup.givenSchedule, setup.asap, alap, setup.options);
   }
   if (init == Initialization::kList && start != nullptr) {
-    return scheduleStart(*start, run.asap, alap, run.options);
+    return scheduleStart(*start, setup.asap, alap, setup.options);
   }
-  return midpointStart(run.asap, alap, run.options);
+  return midpointStart(setup.asap, alap, setup.options);
 }
 
-// The refinement of a legal schedule for the formulation's objective. A: peak + alpha x
-// communication, i.e. the stage refinement's ratio x peak + communication with ratio = 1 / alpha.
-// B: peak live memory.
-Schedule refined(const Run& run, const Schedule& legal, Cycle horizon) {
-  const auto stop = [&run] { return run.state.exhausted(); };
-  if (run.formulation == Formulation::kPeakMemory) {
-    heuristic::MemoryRefinementOptions refinement;
-    refinement.stop = stop;
-    return heuristic::refineLiveMemory(run.graph, horizon, legal, refinement).schedule;
+// B's refinement of one legal schedule as work that a time slice may cut and a later slice go on
+// with (heuristic::LiveMemoryRefiner keeps its place). The worker resumes it while its
+// candidate is the incumbent.
+class LiveMemoryRefinementInProgress final
+    : public UnfinishedRefinement,
+      public std::enable_shared_from_this<LiveMemoryRefinementInProgress> {
+ public:
+  LiveMemoryRefinementInProgress(const RunSetup& setup, const Schedule& legal, Cycle horizon)
+      : setup_(setup), refiner_(setup.graph, horizon, legal) {}
+
+  std::optional<Candidate> resume(const StopRequest& stop) override {
+    const bool done = refiner_.run(stop);
+    std::optional<Candidate> candidate =
+        scoredCandidate(setup_, setup_.problem, refiner_.result().schedule);
+    if (candidate && !done) candidate->unfinished = shared_from_this();
+    return candidate;
+  }
+
+ private:
+  const RunSetup& setup_;
+  heuristic::LiveMemoryRefiner refiner_;
+};
+
+// The refinement of a legal schedule for the formulation's objective, until `stop`. A: peak +
+// alpha x communication, i.e. the stage refinement's ratio x peak + communication with ratio =
+// 1 / alpha (cut by `stop`, it returns what it reached). B: peak live memory, resumable.
+std::optional<Candidate> refinedCandidate(const RunSetup& setup, const Schedule& legal,
+                                          Cycle horizon, const StopRequest& stop) {
+  if (setup.formulation == Formulation::kPeakMemory) {
+    return std::make_shared<LiveMemoryRefinementInProgress>(setup, legal, horizon)->resume(stop);
   }
   heuristic::StageRefinementOptions refinement;
-  refinement.ratio = run.options.alpha > 0.0 ? 1.0 / run.options.alpha : 1.0e12;
+  refinement.ratio = setup.options.alpha > 0.0 ? 1.0 / setup.options.alpha : 1.0e12;
   refinement.stop = stop;
-  return heuristic::refineStages(run.graph, horizon, legal, refinement).schedule;
+  return scoredCandidate(setup, setup.problem,
+                         heuristic::refineStages(setup.graph, horizon, legal, refinement).schedule);
 }
 
 // Refinement ignores reservations: it applies where no op reserves a limited resource.
@@ -246,127 +297,123 @@ bool reservesLimitedResource(const Problem& problem) {
   return false;
 }
 
-std::optional<Candidate> legalizeAcyclicCandidate(const Run& run, const std::vector<double>& mu,
-                                                  std::optional<Cycle> horizon) {
+std::optional<Candidate> legalizeAcyclicCandidate(const RunSetup& setup,
+                                                  const std::vector<double>& mu,
+                                                  std::optional<Cycle> horizon,
+                                                  const StopRequest& stop) {
   const std::vector<Cycle> rounded = roundedStarts(mu);
   const std::vector<double> priority(rounded.begin(), rounded.end());
-  const bool release = useReleaseTimes(run);
-  auto schedule = legalizeAcyclic(run.problem, priority, release ? &rounded : nullptr);
+  const bool release = useReleaseTimes(setup);
+  auto schedule = legalizeAcyclic(setup.problem, priority, release ? &rounded : nullptr);
   if (!schedule) return std::nullopt;
   // With release times the schedule may overrun the horizon where plain priority would not.
-  if (horizon && release && latencyOf(run, *schedule) > static_cast<double>(*horizon)) {
-    schedule = legalizeAcyclic(run.problem, priority, nullptr);
+  if (horizon && release && latencyOf(setup, *schedule) > static_cast<double>(*horizon)) {
+    schedule = legalizeAcyclic(setup.problem, priority, nullptr);
     if (!schedule) return std::nullopt;
   }
-  if (horizon && latencyOf(run, *schedule) > static_cast<double>(*horizon)) return std::nullopt;
-  if (!verified(run.problem, *schedule)) return std::nullopt;
-  if (run.refine && horizon) {
-    schedule = refined(run, *schedule, *horizon);
-    if (!verified(run.problem, *schedule)) return std::nullopt;
-  }
-  Candidate candidate{std::move(schedule).value(), 0.0};
-  candidate.objective = objectiveOf(run, candidate.schedule);
-  return candidate;
+  if (horizon && latencyOf(setup, *schedule) > static_cast<double>(*horizon)) return std::nullopt;
+  if (!verified(setup.problem, *schedule)) return std::nullopt;
+  if (setup.refine && horizon) return refinedCandidate(setup, *schedule, *horizon, stop);
+  return scoredCandidate(setup, setup.problem, std::move(schedule).value());
 }
 
 // ---------------------------------------------------------------- L: search over the horizon
-void searchLatency(Run& run, const std::vector<OpId>& order) {
-  const Problem& problem = run.problem;
-  const ResMii resMii = computeResMii(run.graph, *problem.machine);
-  const double lowerBound = static_cast<double>(std::max<Cycle>(run.criticalPath, resMii.value));
-  run.result.bounds.lowerBound = lowerBound;
-  std::optional<Schedule> start = startSchedule(run);
-  if (!start) {
-    run.result = errorResult("list scheduling found no start schedule for the latency search");
-    return;
-  }
-  Candidate best{*start, latencyOf(run, *start)};
-  run.result.attempts.push_back(startAttempt(ModelStatus::kFeasible, best.objective,
-                                             run.givenSchedule ? "given" : "list scheduling"));
+Result searchLatency(const RunSetup& setup, Engine& engine) {
+  const Problem& problem = setup.problem;
+  Result result;
+  const ResMii resMii = computeResMii(setup.graph, *problem.machine);
+  const double lowerBound = static_cast<double>(std::max<Cycle>(setup.criticalPath, resMii.value));
+  result.bounds.lowerBound = lowerBound;
+  std::optional<Schedule> start = startSchedule(setup, result.attempts);
+  if (!start) return errorResult("list scheduling found no start schedule for the latency search");
+  Candidate best{*start, latencyOf(setup, *start), nullptr};
+  result.attempts.push_back(startAttempt(ModelStatus::kFeasible, best.objective,
+                                         setup.givenSchedule ? "given" : "list scheduling"));
   bool firstAttempt = true;
   const auto attemptAt = [&](std::int64_t horizon) -> std::optional<std::int64_t> {
-    const std::vector<Cycle> alap = alapAt(run, order, horizon);
-    const WindowGeometry geometry = makeWindowGeometry(horizon, run.options);
+    const std::vector<Cycle> alap = alapAt(setup, horizon);
+    const WindowGeometry geometry = makeWindowGeometry(horizon, setup.options);
     const FormulationModel model(problem, Formulation::kLatency, ModuloObjective::kNone,
-                                 run.options, geometry, std::nullopt, 1.0, run.settings);
+                                 setup.options, geometry, std::nullopt, 1.0, setup.settings);
+    AttemptRules rules;
+    rules.legalize = [&setup](const std::vector<double>& mu, const StopRequest& stop) {
+      return legalizeAcyclicCandidate(setup, mu, std::nullopt, stop);
+    };
+    rules.objectiveToBeat = best.objective;
+    rules.success = [horizon](const Candidate& c) { return c.objective <= horizon; };
+    engine.worker.beginAttempt(std::move(rules));
     AttemptSpec spec;
     spec.model = &model;
-    spec.start = firstAttempt ? firstStartingPoint(run, &best.schedule, alap)
-                              : scheduleStart(best.schedule, run.asap, alap, run.options);
-    if (run.options.mixedStarts) spec.alternateStart = midpointStart(run.asap, alap, run.options);
-    spec.legalize = [&](const std::vector<double>& mu) {
-      return legalizeAcyclicCandidate(run, mu, std::nullopt);
-    };
+    spec.start = firstAttempt ? firstStartingPoint(setup, &best.schedule, alap)
+                              : scheduleStart(best.schedule, setup.asap, alap, setup.options);
+    if (setup.options.mixedStarts) {
+      spec.alternateStart = midpointStart(setup.asap, alap, setup.options);
+    }
     spec.restartFrom = [&](const Candidate& candidate) {
-      return scheduleStart(candidate.schedule, run.asap, alap, run.options);
+      return scheduleStart(candidate.schedule, setup.asap, alap, setup.options);
     };
-    spec.objectiveToBeat = best.objective;
-    spec.success = [horizon](const Candidate& c) { return c.objective <= horizon; };
     spec.bestLegalSoFar = best.objective;
-    const double began = run.state.elapsedSeconds();
-    AttemptOutcome outcome =
-        runAttempt(spec, run.options, run.settings, run.state, run.trace, run.random);
+    const double began = engine.state.elapsedSeconds();
+    AttemptOutcome outcome = runAttempt(spec, setup.options, setup.settings, engine.state,
+                                        engine.worker, engine.trace, engine.random);
     firstAttempt = false;
-    Attempt attempt = horizonAttempt(outcome, horizon, run.state.elapsedSeconds() - began);
+    Attempt attempt = horizonAttempt(outcome, horizon, engine.state.elapsedSeconds() - began);
     if (outcome.succeeded) attempt.latency = static_cast<std::int64_t>(outcome.best->objective);
-    run.result.attempts.push_back(std::move(attempt));
+    result.attempts.push_back(std::move(attempt));
     // A candidate between D and the best known is kept even when the attempt failed.
     if (outcome.best && outcome.best->objective < best.objective) best = *outcome.best;
     if (!outcome.succeeded) return std::nullopt;
     return static_cast<std::int64_t>(best.objective);
   };
   descendingSearch(static_cast<std::int64_t>(lowerBound), static_cast<std::int64_t>(best.objective),
-                   searchStrategy(run, best.objective - lowerBound), attemptAt,
-                   [&run] { return run.state.exhausted(); });
-  run.result.schedule = best.schedule;
-  run.result.objective = best.objective;
-  run.result.objectiveName = "latency";
-  run.result.bounds.latencyProvenOptimal = best.objective <= lowerBound;
-  run.result.status =
-      run.result.bounds.latencyProvenOptimal ? ModelStatus::kOptimal : ModelStatus::kFeasible;
+                   searchStrategy(setup, best.objective - lowerBound), attemptAt,
+                   [&engine] { return engine.state.exhausted(); });
+  result.schedule = best.schedule;
+  result.objective = best.objective;
+  result.objectiveName = "latency";
+  result.bounds.latencyProvenOptimal = best.objective <= lowerBound;
+  result.status =
+      result.bounds.latencyProvenOptimal ? ModelStatus::kOptimal : ModelStatus::kFeasible;
+  return result;
 }
 
 // ------------------------------------------------------------ A and B: one attempt at horizon D
-void optimizeAtHorizon(Run& run, const std::vector<OpId>& order) {
-  const Problem& problem = run.problem;
+Result optimizeAtHorizon(const RunSetup& setup, Engine& engine) {
+  const Problem& problem = setup.problem;
+  Result result;
   const Cycle horizon = *problem.horizon;
-  if (horizon < run.criticalPath) {
+  if (horizon < setup.criticalPath) {
     // A proven answer about a well-formed problem, not a failed call.
-    run.result.status = ModelStatus::kInfeasible;
-    run.result.message = fmt::format(
+    result.status = ModelStatus::kInfeasible;
+    result.message = fmt::format(
         "horizon D={} is shorter than the critical path ({} cycles): no schedule exists; "
         "raise --horizon",
-        horizon, run.criticalPath);
-    return;
+        horizon, setup.criticalPath);
+    return result;
   }
-  const std::vector<Cycle> alap = alapAt(run, order, horizon);
-  std::optional<Schedule> start = startSchedule(run);
+  const std::vector<Cycle> alap = alapAt(setup, horizon);
+  std::optional<Schedule> start = startSchedule(setup, result.attempts);
+  // The starts: list scheduling (or the given schedule) and, for A, GS-Schedule's greedy
+  // balanced cut (a stage schedule wherever the edges' delays are 0 and the ops' durations 1;
+  // elsewhere it may not verify and is left out). The best of them is the first "best"; where
+  // refinement applies, each start's refinement is the attempt's first work for the worker.
+  std::vector<std::pair<Schedule, std::string>> starts;
+  if (start) starts.emplace_back(*start, setup.givenSchedule ? "given" : "list scheduling");
+  if (setup.formulation == Formulation::kStageWeight && setup.givenSchedule == nullptr) {
+    if (auto cut = heuristic::greedyBalancedStages(setup.graph, horizon);
+        cut && verified(problem, *cut)) {
+      starts.emplace_back(std::move(cut).value(), "greedy balanced cut");
+    }
+  }
   std::optional<Candidate> best;
   std::string startName;
-  // Each start is refined where refinement applies (A), and the best refined one is the first
-  // "best", so the result is never worse than any of them refined.
-  const auto consider = [&](const Schedule& schedule, const std::string& name) {
-    Schedule candidate = run.refine ? refined(run, schedule, horizon) : schedule;
-    const double objective = objectiveOf(run, candidate);
+  for (const auto& [schedule, name] : starts) {
+    const double objective = objectiveOf(setup, schedule);
     if (!best || objective < best->objective) {
-      best = Candidate{std::move(candidate), objective};
-      startName = run.refine ? name + ", refined" : name;
-    }
-  };
-  if (start) consider(*start, run.givenSchedule ? "given" : "list scheduling");
-  // A: GS-Schedule's greedy balanced cut is a start too (a stage schedule wherever the edges'
-  // delays are 0 and the ops' durations 1; elsewhere it may not verify and is left out).
-  if (run.formulation == Formulation::kStageWeight && run.givenSchedule == nullptr) {
-    if (const auto cut = heuristic::greedyBalancedStages(run.graph, horizon);
-        cut && verified(problem, *cut)) {
-      consider(*cut, "greedy balanced cut");
+      best = Candidate{schedule, objective, nullptr};
+      startName = name;
     }
   }
-  run.result.attempts.push_back(
-      best ? startAttempt(ModelStatus::kFeasible, std::nullopt,
-                          fmt::format("objective {:.10g} ({})", best->objective, startName))
-           : startAttempt(ModelStatus::kUnknown, std::nullopt,
-                          "list scheduling exceeds the horizon"));
   // Without a legal start, the list schedule still gives the memory scale and, for init=list,
   // the means (squeezed into the horizon).
   if (!start) {
@@ -374,217 +421,246 @@ void optimizeAtHorizon(Run& run, const std::vector<OpId>& order) {
   }
 
   double scale = 1.0;
-  if (run.formulation == Formulation::kStageWeight) {
-    const double bound = peakStageWeightLowerBound(run.graph, horizon);
-    if (problem.kind != ProblemKind::kStages) run.result.bounds.lowerBound = bound;
+  if (setup.formulation == Formulation::kStageWeight) {
+    const double bound = peakStageWeightLowerBound(setup.graph, horizon);
+    if (problem.kind != ProblemKind::kStages) result.bounds.lowerBound = bound;
     scale = bound > 0 ? bound : 1.0;
   } else if (start) {
-    const double peak = computeMetrics(run.graph, *problem.machine, *start).peakLiveMemory;
+    const double peak = computeMetrics(setup.graph, *problem.machine, *start).peakLiveMemory;
     scale = peak > 0 ? peak : 1.0;
   }
-  if (run.formulation == Formulation::kPeakMemory) {
-    if (auto bound = peakLiveMemoryLowerBound(run.graph, horizon)) {
-      run.result.bounds.lowerBound = *bound;
+  if (setup.formulation == Formulation::kPeakMemory) {
+    if (auto bound = peakLiveMemoryLowerBound(setup.graph, horizon)) {
+      result.bounds.lowerBound = *bound;
     }
   }
-  const WindowGeometry geometry = makeWindowGeometry(horizon, run.options);
-  const FormulationModel model(problem, run.formulation, ModuloObjective::kNone, run.options,
-                               geometry, std::nullopt, scale, run.settings);
-  AttemptSpec spec;
-  spec.model = &model;
-  spec.start = firstStartingPoint(run, start ? &*start : nullptr, alap);
-  if (run.options.mixedStarts && best) {
-    spec.alternateStart = scheduleStart(best->schedule, run.asap, alap, run.options);
-  }
-  spec.legalize = [&](const std::vector<double>& mu) {
-    return legalizeAcyclicCandidate(run, mu, horizon);
-  };
-  spec.restartFrom = [&](const Candidate& candidate) {
-    return scheduleStart(candidate.schedule, run.asap, alap, run.options);
-  };
-  if (best) {
-    spec.objectiveToBeat = best->objective;
-    spec.bestLegalSoFar = best->objective;
-  }
   // A schedule at the lower bound is optimal: the search ends there, and does not start when
-  // the (refined) start is there already.
-  const std::optional<double> bound = run.result.bounds.lowerBound;
+  // a start is there already.
+  const std::optional<double> bound = result.bounds.lowerBound;
   const auto atBound = [bound](const Candidate& candidate) {
     return bound && candidate.objective <= *bound + 1e-9 * std::max(1.0, std::abs(*bound));
   };
-  if (bound) spec.success = atBound;
-  const double began = run.state.elapsedSeconds();
-  AttemptOutcome outcome;
-  if (!best || !atBound(*best)) {
-    outcome = runAttempt(spec, run.options, run.settings, run.state, run.trace, run.random);
+  AttemptRules rules;
+  rules.legalize = [&setup, horizon](const std::vector<double>& mu, const StopRequest& stop) {
+    return legalizeAcyclicCandidate(setup, mu, horizon, stop);
+  };
+  if (best) rules.objectiveToBeat = best->objective;
+  if (bound) rules.success = atBound;
+  engine.worker.beginAttempt(std::move(rules));
+  if (setup.refine && !(best && atBound(*best))) {
+    for (const auto& [schedule, name] : starts) {
+      engine.worker.enqueue([&setup, schedule = schedule, horizon](const StopRequest& stop) {
+        return refinedCandidate(setup, schedule, horizon, stop);
+      });
+    }
   }
-  Attempt attempt = horizonAttempt(outcome, horizon, run.state.elapsedSeconds() - began);
+  // Synchronously the starts are refined by now, and the best refined one is the attempt's
+  // first "best" and the alternate start of the batch (asynchronously the worker is still at
+  // it, and the unrefined best stands in).
+  std::optional<Candidate> refinedStart = engine.worker.best();
+  if (refinedStart) startName += ", refined";
+  const std::optional<Candidate>& first = refinedStart ? refinedStart : best;
+  result.attempts.push_back(
+      first ? startAttempt(ModelStatus::kFeasible, std::nullopt,
+                           fmt::format("objective {:.10g} ({})", first->objective, startName))
+            : startAttempt(ModelStatus::kUnknown, std::nullopt,
+                           "list scheduling exceeds the horizon"));
+
+  const WindowGeometry geometry = makeWindowGeometry(horizon, setup.options);
+  const FormulationModel model(problem, setup.formulation, ModuloObjective::kNone, setup.options,
+                               geometry, std::nullopt, scale, setup.settings);
+  AttemptSpec spec;
+  spec.model = &model;
+  spec.start = firstStartingPoint(setup, start ? &*start : nullptr, alap);
+  if (setup.options.mixedStarts && first) {
+    spec.alternateStart = scheduleStart(first->schedule, setup.asap, alap, setup.options);
+  }
+  spec.restartFrom = [&](const Candidate& candidate) {
+    return scheduleStart(candidate.schedule, setup.asap, alap, setup.options);
+  };
+  if (first) spec.bestLegalSoFar = first->objective;
+  const double began = engine.state.elapsedSeconds();
+  AttemptOutcome outcome;
+  if (!first || !atBound(*first)) {
+    outcome = runAttempt(spec, setup.options, setup.settings, engine.state, engine.worker,
+                         engine.trace, engine.random);
+  } else {
+    outcome.best = engine.worker.endAttempt();
+  }
+  Attempt attempt = horizonAttempt(outcome, horizon, engine.state.elapsedSeconds() - began);
+  const bool improved = outcome.best && (!first || outcome.best->objective < first->objective);
   attempt.status = outcome.best || best ? ModelStatus::kFeasible : ModelStatus::kUnknown;
   attempt.detail = fmt::format(
       "{} after {} updates in {} rounds",
-      outcome.best ? fmt::format("improved to {:.10g}", outcome.best->objective) : "no improvement",
+      improved ? fmt::format("improved to {:.10g}", outcome.best->objective) : "no improvement",
       outcome.updates, outcome.rounds);
-  run.result.attempts.push_back(std::move(attempt));
+  result.attempts.push_back(std::move(attempt));
   if (outcome.best) best = std::move(outcome.best);
-  run.result.objectiveName =
-      run.formulation == Formulation::kStageWeight ? "stage_objective" : "peak_memory";
+  result.objectiveName =
+      setup.formulation == Formulation::kStageWeight ? "stage_objective" : "peak_memory";
   if (!best) {
-    run.result.status = ModelStatus::kTimeout;
-    run.result.message = fmt::format(
+    result.status = ModelStatus::kTimeout;
+    result.message = fmt::format(
         "no legal schedule at D={} found in {:.1f}s; raise "
         "time_limit or patience, or the horizon",
-        horizon, run.state.elapsedSeconds());
-    return;
+        horizon, engine.state.elapsedSeconds());
+    return result;
   }
-  run.result.schedule = best->schedule;
+  result.schedule = best->schedule;
   if (problem.kind == ProblemKind::kStages) {
     // GS-Schedule's scale: ratio x peak + communication, bound ratio x LB.
-    reportStageObjective(problem, best->schedule, run.result);
-    return;
+    reportStageObjective(problem, best->schedule, result);
+    return result;
   }
-  run.result.objective = best->objective;
-  if (run.formulation == Formulation::kStageWeight) {
-    const StageFigures figures = stageFigures(run.graph, best->schedule);
-    run.result.extra.emplace_back("peak_stage_weight", figures.peakStageWeight);
-    run.result.extra.emplace_back("communication", figures.communication);
+  result.objective = best->objective;
+  if (setup.formulation == Formulation::kStageWeight) {
+    const StageFigures figures = stageFigures(setup.graph, best->schedule);
+    result.extra.emplace_back("peak_stage_weight", figures.peakStageWeight);
+    result.extra.emplace_back("communication", figures.communication);
   }
-  run.result.status = atBound(*best) ? ModelStatus::kOptimal : ModelStatus::kFeasible;
+  result.status = atBound(*best) ? ModelStatus::kOptimal : ModelStatus::kFeasible;
+  return result;
 }
 
 // ------------------------------------------------------------------------ C: modulo schedules
-Cycle moduloHorizon(const Run& run, const Schedule& reference) {
-  if (run.problem.horizon) return *run.problem.horizon;
-  const double latency = latencyOf(run, reference);
-  return std::max<Cycle>(run.criticalPath + 1,
-                         static_cast<Cycle>(std::ceil((1.0 + run.options.horizonSlack) * latency)));
+Cycle moduloHorizon(const RunSetup& setup, const Schedule& reference) {
+  if (setup.problem.horizon) return *setup.problem.horizon;
+  const double latency = latencyOf(setup, reference);
+  return std::max<Cycle>(
+      setup.criticalPath + 1,
+      static_cast<Cycle>(std::ceil((1.0 + setup.options.horizonSlack) * latency)));
 }
 
 // One attempt at `ii`: candidates are modulo-legalized means scored by the secondary objective.
-AttemptOutcome attemptAtIi(Run& run, const std::vector<OpId>& order, std::int32_t ii, Cycle horizon,
+AttemptOutcome attemptAtIi(const RunSetup& setup, Engine& engine, std::int32_t ii, Cycle horizon,
                            const std::optional<Candidate>& best, double scale,
                            bool stopAtFirstLegal) {
-  const std::vector<Cycle> alap = alapAt(run, order, horizon);
-  const WindowGeometry geometry = makeWindowGeometry(horizon, run.options);
-  const FormulationModel model(run.problem, Formulation::kModulo, run.moduloObjective, run.options,
-                               geometry, ii, scale, run.settings);
-  Problem atIi = run.problem;
+  const std::vector<Cycle> alap = alapAt(setup, horizon);
+  const WindowGeometry geometry = makeWindowGeometry(horizon, setup.options);
+  const FormulationModel model(setup.problem, Formulation::kModulo, setup.moduloObjective,
+                               setup.options, geometry, ii, scale, setup.settings);
+  Problem atIi = setup.problem;
   atIi.ii = ii;
-  AttemptSpec spec;
-  spec.model = &model;
-  spec.start = !best              ? midpointStart(run.asap, alap, run.options)
-               : stopAtFirstLegal ? scheduleStart(best->schedule, run.asap, alap, run.options)
-                                  : firstStartingPoint(run, &best->schedule, alap);
-  if (run.options.mixedStarts && best) {
-    spec.alternateStart = midpointStart(run.asap, alap, run.options);
-  }
-  spec.legalize = [&](const std::vector<double>& mu) -> std::optional<Candidate> {
-    auto schedule = legalizeModulo(atIi, ii, roundedStarts(mu), alap, useReleaseTimes(run));
-    if (!schedule || !verified(atIi, *schedule)) return std::nullopt;
-    Candidate candidate{std::move(schedule).value(), 0.0};
-    candidate.objective = objectiveOf(run, candidate.schedule);
-    return candidate;
-  };
-  spec.restartFrom = [&](const Candidate& candidate) {
-    return scheduleStart(candidate.schedule, run.asap, alap, run.options);
+  AttemptRules rules;
+  rules.legalize = [&](const std::vector<double>& mu,
+                       const StopRequest&) -> std::optional<Candidate> {
+    auto schedule = legalizeModulo(atIi, ii, roundedStarts(mu), alap, useReleaseTimes(setup));
+    if (!schedule) return std::nullopt;
+    return scoredCandidate(setup, atIi, std::move(schedule).value());
   };
   if (stopAtFirstLegal) {
-    spec.success = [](const Candidate&) { return true; };
+    rules.success = [](const Candidate&) { return true; };
   } else if (best) {
-    spec.objectiveToBeat = best->objective;
-    spec.bestLegalSoFar = best->objective;
+    rules.objectiveToBeat = best->objective;
   }
-  return runAttempt(spec, run.options, run.settings, run.state, run.trace, run.random);
+  engine.worker.beginAttempt(std::move(rules));
+  AttemptSpec spec;
+  spec.model = &model;
+  spec.start = !best              ? midpointStart(setup.asap, alap, setup.options)
+               : stopAtFirstLegal ? scheduleStart(best->schedule, setup.asap, alap, setup.options)
+                                  : firstStartingPoint(setup, &best->schedule, alap);
+  if (setup.options.mixedStarts && best) {
+    spec.alternateStart = midpointStart(setup.asap, alap, setup.options);
+  }
+  spec.restartFrom = [&](const Candidate& candidate) {
+    return scheduleStart(candidate.schedule, setup.asap, alap, setup.options);
+  };
+  if (!stopAtFirstLegal && best) spec.bestLegalSoFar = best->objective;
+  return runAttempt(spec, setup.options, setup.settings, engine.state, engine.worker, engine.trace,
+                    engine.random);
 }
 
-void searchModulo(Run& run, const std::vector<OpId>& order) {
-  const Problem& problem = run.problem;
-  const ResMii resMii = computeResMii(run.graph, *problem.machine);
-  const RecMii recMii = computeRecMii(run.graph);
+Result searchModulo(const RunSetup& setup, Engine& engine) {
+  const Problem& problem = setup.problem;
+  Result result;
+  const ResMii resMii = computeResMii(setup.graph, *problem.machine);
+  const RecMii recMii = computeRecMii(setup.graph);
   if (resMii.infeasible || recMii.infeasible) {
-    run.result = errorResult(resMii.infeasible ? *resMii.infeasible : *recMii.infeasible);
-    run.result.status = ModelStatus::kInfeasible;
-    return;
+    result = errorResult(resMii.infeasible ? *resMii.infeasible : *recMii.infeasible);
+    result.status = ModelStatus::kInfeasible;
+    return result;
   }
   const std::int64_t minIi = std::max<std::int64_t>({1, resMii.value, recMii.value});
-  std::optional<Schedule> start = startSchedule(run);
+  std::optional<Schedule> start = startSchedule(setup, result.attempts);
   std::optional<Candidate> best;
-  if (start) best = Candidate{*start, objectiveOf(run, *start)};
+  if (start) best = Candidate{*start, objectiveOf(setup, *start), nullptr};
   if (best) {
     Attempt attempt = startAttempt(
         ModelStatus::kFeasible, std::nullopt,
         fmt::format("objective {:.10g} (iterative modulo scheduling)", best->objective));
     attempt.ii = *best->schedule.ii;
-    run.result.attempts.push_back(std::move(attempt));
+    result.attempts.push_back(std::move(attempt));
   } else {
-    run.result.attempts.push_back(
+    result.attempts.push_back(
         startAttempt(ModelStatus::kUnknown, std::nullopt, "no legal modulo schedule"));
   }
 
-  const double startScale = best ? objectiveOf(run, best->schedule) : 1.0;
+  const double startScale = best ? objectiveOf(setup, best->schedule) : 1.0;
   if (problem.ii) {
     // A fixed II: minimize the secondary objective.
-    const Cycle horizon = best ? moduloHorizon(run, best->schedule)
-                               : problem.horizon.value_or(2 * run.criticalPath + *problem.ii);
-    const double scale = run.moduloObjective == ModuloObjective::kLatency
+    const Cycle horizon = best ? moduloHorizon(setup, best->schedule)
+                               : problem.horizon.value_or(2 * setup.criticalPath + *problem.ii);
+    const double scale = setup.moduloObjective == ModuloObjective::kLatency
                              ? static_cast<double>(horizon)
                              : std::max(startScale, 1e-9);
-    const double began = run.state.elapsedSeconds();
-    AttemptOutcome outcome = attemptAtIi(run, order, *problem.ii, horizon, best, scale, false);
-    Attempt attempt = horizonAttempt(outcome, horizon, run.state.elapsedSeconds() - began);
+    const double began = engine.state.elapsedSeconds();
+    AttemptOutcome outcome = attemptAtIi(setup, engine, *problem.ii, horizon, best, scale, false);
+    Attempt attempt = horizonAttempt(outcome, horizon, engine.state.elapsedSeconds() - began);
     attempt.ii = *problem.ii;
     attempt.status = outcome.best || best ? ModelStatus::kFeasible : ModelStatus::kUnknown;
     attempt.detail = fmt::format(
         "{} after {} updates",
         outcome.best ? fmt::format("objective {:.10g}", outcome.best->objective) : "no improvement",
         outcome.updates);
-    run.result.attempts.push_back(std::move(attempt));
+    result.attempts.push_back(std::move(attempt));
     if (outcome.best) best = std::move(outcome.best);
-    run.result.objectiveName =
-        run.moduloObjective == ModuloObjective::kMemory ? "peak_memory" : "latency";
+    result.objectiveName =
+        setup.moduloObjective == ModuloObjective::kMemory ? "peak_memory" : "latency";
   } else {
     // Search II downwards from the start's.
-    run.result.bounds.lowerBound = static_cast<double>(minIi);
-    run.result.bounds.iiBoundReason = resMii.value >= recMii.value ? "ResMII" : "RecMII";
+    result.bounds.lowerBound = static_cast<double>(minIi);
+    result.bounds.iiBoundReason = resMii.value >= recMii.value ? "ResMII" : "RecMII";
     const auto attemptAt = [&](std::int64_t ii) -> std::optional<std::int64_t> {
-      const Cycle horizon = moduloHorizon(run, best->schedule);
-      const double scale = run.moduloObjective == ModuloObjective::kLatency
+      const Cycle horizon = moduloHorizon(setup, best->schedule);
+      const double scale = setup.moduloObjective == ModuloObjective::kLatency
                                ? static_cast<double>(horizon)
-                               : std::max(objectiveOf(run, best->schedule), 1e-9);
-      const double began = run.state.elapsedSeconds();
+                               : std::max(objectiveOf(setup, best->schedule), 1e-9);
+      const double began = engine.state.elapsedSeconds();
       AttemptOutcome outcome =
-          attemptAtIi(run, order, static_cast<std::int32_t>(ii), horizon, best, scale, true);
-      Attempt attempt = horizonAttempt(outcome, horizon, run.state.elapsedSeconds() - began);
+          attemptAtIi(setup, engine, static_cast<std::int32_t>(ii), horizon, best, scale, true);
+      Attempt attempt = horizonAttempt(outcome, horizon, engine.state.elapsedSeconds() - began);
       attempt.ii = ii;
-      run.result.attempts.push_back(std::move(attempt));
+      result.attempts.push_back(std::move(attempt));
       if (!outcome.succeeded) return std::nullopt;
       best = std::move(outcome.best);
       return *best->schedule.ii;
     };
     if (best) {
       descendingSearch(minIi, *best->schedule.ii,
-                       searchStrategy(run, static_cast<double>(*best->schedule.ii - minIi)),
-                       attemptAt, [&run] { return run.state.exhausted(); });
+                       searchStrategy(setup, static_cast<double>(*best->schedule.ii - minIi)),
+                       attemptAt, [&engine] { return engine.state.exhausted(); });
     }
-    run.result.objectiveName = "ii";
+    result.objectiveName = "ii";
   }
   if (!best) {
-    run.result.status = ModelStatus::kTimeout;
-    run.result.message = "no legal modulo schedule found; raise time_limit or patience";
-    return;
+    result.status = ModelStatus::kTimeout;
+    result.message = "no legal modulo schedule found; raise time_limit or patience";
+    return result;
   }
-  run.result.schedule = best->schedule;
+  result.schedule = best->schedule;
   const std::int32_t ii = *best->schedule.ii;
-  run.result.bounds.iiProvenOptimal = ii <= minIi;
+  result.bounds.iiProvenOptimal = ii <= minIi;
   if (problem.ii) {
-    run.result.objective = best->objective;
-    run.result.status = ModelStatus::kFeasible;
+    result.objective = best->objective;
+    result.status = ModelStatus::kFeasible;
   } else {
-    run.result.objective = ii;
-    run.result.status = ii <= minIi ? ModelStatus::kOptimal : ModelStatus::kFeasible;
+    result.objective = ii;
+    result.status = ii <= minIi ? ModelStatus::kOptimal : ModelStatus::kFeasible;
   }
-  run.result.extra.emplace_back("ii", ii);
-  run.result.extra.emplace_back("latency", latencyOf(run, best->schedule));
-  run.result.extra.emplace_back("min_ii", static_cast<double>(minIi));
+  result.extra.emplace_back("ii", ii);
+  result.extra.emplace_back("latency", latencyOf(setup, best->schedule));
+  result.extra.emplace_back("min_ii", static_cast<double>(minIi));
+  return result;
 }
 
 // ------------------------------------------------------------------ memory limit, before tensors
@@ -660,70 +736,84 @@ Result scheduleWithGaus(const Problem& problem, const GausOptions& options,
     return errorResult(*refused);
   }
 
-  Run run{problem,
-          *problem.graph,
-          resolved,
-          *settings,
-          *formulation,
-          ModuloObjective::kNone,
-          context.initialSchedule,
-          asapTimes(*problem.graph, *order),
-          0,
-          RunState(resolved, context),
-          std::move(trace).value(),
-          std::mt19937_64(options.seed),
-          Result{}};
-  run.criticalPath = criticalPathLength(run.graph, run.asap);
-  run.refine = resolved.refine &&
-               (run.formulation == Formulation::kStageWeight ||
-                run.formulation == Formulation::kPeakMemory) &&
-               !reservesLimitedResource(problem);
-  if (run.formulation == Formulation::kModulo) {
-    run.moduloObjective = options.moduloObjective;
-    if (run.moduloObjective == ModuloObjective::kAuto) {
+  RunSetup setup{problem,
+                 *problem.graph,
+                 resolved,
+                 *settings,
+                 *formulation,
+                 ModuloObjective::kNone,
+                 context.initialSchedule,
+                 std::move(order).value(),
+                 {},
+                 0,
+                 false};
+  setup.asap = asapTimes(setup.graph, setup.order);
+  setup.criticalPath = criticalPathLength(setup.graph, setup.asap);
+  setup.refine = resolved.refine &&
+                 (setup.formulation == Formulation::kStageWeight ||
+                  setup.formulation == Formulation::kPeakMemory) &&
+                 !reservesLimitedResource(problem);
+  if (setup.formulation == Formulation::kModulo) {
+    setup.moduloObjective = options.moduloObjective;
+    if (setup.moduloObjective == ModuloObjective::kAuto) {
       bool hasMem = false;
-      for (OpId op = 0; op < run.graph.numOps() && !hasMem; ++op) hasMem = run.graph.mem(op) != 0;
-      run.moduloObjective = hasMem ? ModuloObjective::kMemory : ModuloObjective::kLatency;
+      for (OpId op = 0; op < setup.graph.numOps() && !hasMem; ++op) {
+        hasMem = setup.graph.mem(op) != 0;
+      }
+      setup.moduloObjective = hasMem ? ModuloObjective::kMemory : ModuloObjective::kLatency;
     }
   }
 
-  if (run.graph.numOps() == 0) {
-    run.result.status = ModelStatus::kOptimal;
-    run.result.schedule = Schedule{};
-    if (problem.isModulo()) run.result.schedule->ii = problem.ii.value_or(1);
-  } else if (run.formulation == Formulation::kLatency) {
-    searchLatency(run, *order);
-  } else if (run.formulation == Formulation::kModulo) {
-    searchModulo(run, *order);
+  Engine engine(resolved, context, std::move(trace).value());
+  Result result;
+  if (setup.graph.numOps() == 0) {
+    result.status = ModelStatus::kOptimal;
+    result.schedule = Schedule{};
+    if (problem.isModulo()) result.schedule->ii = problem.ii.value_or(1);
+  } else if (setup.formulation == Formulation::kLatency) {
+    result = searchLatency(setup, engine);
+  } else if (setup.formulation == Formulation::kModulo) {
+    result = searchModulo(setup, engine);
   } else {
-    optimizeAtHorizon(run, *order);
+    result = optimizeAtHorizon(setup, engine);
   }
-  Result result = std::move(run.result);
-  if (!result.failed() && run.state.exhausted() && result.status != ModelStatus::kOptimal) {
+  if (auto failure = engine.worker.failure()) {
+    return errorResult("method gaus: legalization failed: " + *failure);
+  }
+  if (!result.failed() && engine.state.exhausted() && result.status != ModelStatus::kOptimal) {
     result.status = ModelStatus::kTimeout;
     if (result.message.empty()) {
       result.message = fmt::format(
           "budget reached after {:.1f}s and {} Adam steps; the best "
           "schedule found is returned",
-          run.state.elapsedSeconds(), run.state.steps());
+          engine.state.elapsedSeconds(), engine.state.steps());
     }
   }
   // What "auto" resolved to; the options themselves are echoed by the method's table.
-  result.notes.emplace_back("formulation used", std::string(toString(run.formulation)));
-  result.notes.emplace_back("device used", run.settings.device.str());
-  result.notes.emplace_back("kernels used", run.settings.fused ? "fused" : "torch");
+  result.notes.emplace_back("formulation used", std::string(toString(setup.formulation)));
+  result.notes.emplace_back("device used", setup.settings.device.str());
+  result.notes.emplace_back("kernels used", setup.settings.fused ? "fused" : "torch");
+  const LegalizationFigures legalization = engine.worker.figures();
+  const double runSeconds = engine.state.elapsedSeconds();
   result.extra.emplace_back("batch_used", static_cast<double>(resolved.batch));
-  result.stats.iterations = run.state.steps();
-  result.stats.solverCalls = run.state.legalizations;
-  result.extra.emplace_back("adam_steps", static_cast<double>(run.state.steps()));
-  result.extra.emplace_back("optimization_seconds", run.state.optimizationSeconds);
-  result.extra.emplace_back("legalization_seconds", run.state.legalizationSeconds);
-  if (run.state.steps() > 0) {
-    result.extra.emplace_back(
-        "seconds_per_step", run.state.optimizationSeconds / static_cast<double>(run.state.steps()));
+  result.stats.iterations = engine.state.steps();
+  result.stats.solverCalls = legalization.legalizedCandidates;
+  result.extra.emplace_back("adam_steps", static_cast<double>(engine.state.steps()));
+  result.extra.emplace_back("optimization_seconds", engine.state.optimizationSeconds);
+  result.extra.emplace_back("legalization_seconds", legalization.legalizationSeconds);
+  result.extra.emplace_back("legalized_candidates",
+                            static_cast<double>(legalization.legalizedCandidates));
+  result.extra.emplace_back("optimizer_wait_seconds", legalization.optimizerWaitSeconds);
+  if (runSeconds > 0) {
+    result.extra.emplace_back("optimizer_wait_share",
+                              legalization.optimizerWaitSeconds / runSeconds);
   }
-  if (run.state.firstLegalSeconds()) {
-    result.extra.emplace_back("first_legal_seconds", *run.state.firstLegalSeconds());
+  if (engine.state.steps() > 0) {
+    result.extra.emplace_back("seconds_per_step", engine.state.optimizationSeconds /
+                                                      static_cast<double>(engine.state.steps()));
+  }
+  if (legalization.firstLegalSeconds) {
+    result.extra.emplace_back("first_legal_seconds", *legalization.firstLegalSeconds);
   }
   return result;
 }

@@ -11,20 +11,16 @@ RunState::RunState(const GausOptions& options, const RunContext& context)
     : context_(context), deadline_(options.timeLimitSeconds), maxSteps_(options.maxSteps) {}
 
 bool RunState::exhausted() const {
-  return deadline_.expired() || context_.cancelled() || (maxSteps_ && steps_ >= *maxSteps_);
+  return outOfTime() || (maxSteps_ && steps_ >= *maxSteps_);
 }
 
-namespace {
-
-std::vector<double> rowOf(const torch::Tensor& hostMatrix, std::int64_t row) {
-  const double* data = hostMatrix.data_ptr<double>() + row * hostMatrix.size(1);
-  return {data, data + hostMatrix.size(1)};
+bool RunState::outOfTime() const {
+  return deadline_.expired() || context_.cancelled();
 }
-
-}  // namespace
 
 AttemptOutcome runAttempt(const AttemptSpec& spec, const GausOptions& options,
-                          const TensorSettings& settings, RunState& state, ProgressTrace& trace,
+                          const TensorSettings& settings, RunState& state,
+                          LegalizationWorker& worker, ProgressTrace& trace,
                           std::mt19937_64& random) {
   AttemptOutcome outcome;
   const FormulationModel& model = *spec.model;
@@ -33,36 +29,36 @@ AttemptOutcome runAttempt(const AttemptSpec& spec, const GausOptions& options,
   auto [mu, sigma] =
       batchedStart(spec.start, alternate, options.batch, horizon, options, random, settings);
   AugmentedLagrangian lagrangian(model, options, mu, sigma);
-  std::optional<double> threshold = spec.objectiveToBeat;
   std::int64_t roundsWithoutImprovement = 0;
-  const auto stop = [&state] { return state.exhausted(); };
+  // Asynchronously the worker's success ends the steps at once; its status is a lock and three
+  // words, no copy of a schedule and no device synchronization.
+  const auto stop = [&state, &worker] {
+    return state.exhausted() || (worker.asynchronous() && worker.status().succeeded);
+  };
+  const auto afterStep = [&worker, &lagrangian] {
+    if (worker.wantsMeans()) worker.offer(lagrangian.meansSnapshot());
+  };
+  // Success needs no more work; otherwise the attempt's queued work is done before it is judged.
+  const auto finished = [&](bool succeeded) {
+    if (!succeeded) worker.finishAttempt();
+    outcome.succeeded = worker.status().succeeded;
+    outcome.best = worker.endAttempt();
+    return outcome;
+  };
   // The step budget may end a run between two checks of `stop`: steps are counted per update.
   while (!state.exhausted()) {
-    bool improved = false;
+    const std::int64_t improvementsBefore = worker.status().improvements;
     for (std::int64_t update = 0; update < options.updatesPerRound; ++update) {
       UpdateFigures figures;
       const double before = state.elapsedSeconds();
-      const std::int64_t steps = lagrangian.run(options.adamSteps, stop, figures);
+      const std::int64_t steps = lagrangian.run(
+          options.adamSteps, stop, figures,
+          worker.asynchronous() ? std::function<void()>(afterStep) : std::function<void()>());
       state.optimizationSeconds += state.elapsedSeconds() - before;
       state.addSteps(steps);
       ++outcome.updates;
-
-      const torch::Tensor means = lagrangian.mu().to(torch::kCPU, torch::kFloat64).contiguous();
-      for (std::int64_t b = 0; b < means.size(0); ++b) {
-        ++state.legalizations;
-        const double legalizing = state.elapsedSeconds();
-        std::optional<Candidate> candidate = spec.legalize(rowOf(means, b));
-        state.legalizationSeconds += state.elapsedSeconds() - legalizing;
-        if (!candidate) continue;
-        state.noteLegal();
-        const bool passes = spec.success && spec.success(*candidate);
-        if ((!threshold || candidate->objective < *threshold) || (passes && !outcome.best)) {
-          threshold = candidate->objective;
-          outcome.best = std::move(*candidate);
-          improved = true;
-          if (passes) outcome.succeeded = true;
-        }
-      }
+      if (!worker.asynchronous()) worker.offer(lagrangian.meansSnapshot());
+      const AttemptStatus status = worker.status();
 
       const auto bestRow = static_cast<std::size_t>(
           std::min_element(figures.violation.begin(), figures.violation.end()) -
@@ -74,27 +70,32 @@ AttemptOutcome runAttempt(const AttemptSpec& spec, const GausOptions& options,
       record.objective = figures.objective[bestRow];
       record.violation = figures.violation[bestRow];
       record.rho = figures.rho[bestRow];
-      record.bestLegal =
-          outcome.best ? std::optional<double>(outcome.best->objective) : spec.bestLegalSoFar;
+      record.bestLegal = status.bestObjective ? status.bestObjective : spec.bestLegalSoFar;
       record.elapsedSeconds = state.elapsedSeconds();
       trace.record(record);
 
-      if (outcome.succeeded) return outcome;
-      if (options.target && outcome.best && outcome.best->objective <= *options.target) {
-        return outcome;
+      if (status.succeeded) return finished(true);
+      if (options.target && status.bestObjective && *status.bestObjective <= *options.target) {
+        return finished(false);
       }
-      if (state.exhausted()) return outcome;
+      if (state.exhausted()) return finished(false);
     }
     ++outcome.rounds;
+    const bool improved = worker.status().improvements > improvementsBefore;
     roundsWithoutImprovement = improved ? 0 : roundsWithoutImprovement + 1;
     if (roundsWithoutImprovement >= options.patience) break;
-    const StartingPoint restart =
-        outcome.best && spec.restartFrom ? spec.restartFrom(*outcome.best) : spec.start;
+    const std::optional<Candidate> best = worker.best();
+    const StartingPoint restart = best && spec.restartFrom ? spec.restartFrom(*best) : spec.start;
     auto [restartMu, restartSigma] =
         batchedStart(restart, alternate, options.batch, horizon, options, random, settings);
     lagrangian.restart(restartMu, restartSigma);
   }
-  return outcome;
+  // Patience (or the step budget) ended the attempt: the latest means are legalized before it is
+  // judged (synchronously they were, at the last update).
+  if (worker.asynchronous() && outcome.updates > 0 && !state.outOfTime()) {
+    worker.offer(lagrangian.meansSnapshot());
+  }
+  return finished(worker.status().succeeded);
 }
 
 }  // namespace gaus::differentiable

@@ -74,6 +74,19 @@ inline std::string_view toString(ModuloObjective objective) {
   return kModuloObjectiveNames.name(objective);
 }
 
+// Where candidates are legalized (GAUS.md "On a GPU").
+enum class LegalizationMode {
+  kAsync,  // a worker thread beside the optimizer, which never waits for it between attempts
+  kSync,   // on the optimizer's thread at each multiplier update: a run is a function of its seed
+};
+inline constexpr auto kLegalizationModeNames = makeEnumNames<LegalizationMode>({
+    {LegalizationMode::kAsync, "async"},
+    {LegalizationMode::kSync, "sync"},
+});
+inline std::string_view toString(LegalizationMode mode) {
+  return kLegalizationModeNames.name(mode);
+}
+
 struct GausOptions {
   Formulation formulation = Formulation::kAuto;
 
@@ -122,6 +135,11 @@ struct GausOptions {
   // L and C's outer search: linear (D - 1 after each success, stop at the first failure),
   // bisect, or auto (bisect when the gap to the lower bound exceeds 32).
   std::string horizonSearch = "auto";
+  LegalizationMode legalization = LegalizationMode::kAsync;
+  // Async: seconds of refinement (A, B) per piece of the worker's work, so that it takes new
+  // means at least this often; a refinement the slice cut goes on in later slices while its
+  // candidate is the best.
+  double refineSliceSeconds = 1.0;
   double horizonSlack = 0.5;  // C without a horizon: D = (1 + slack) * the start's latency
 
   // ---- runtime (GAUS.md "Engineering") ----

@@ -5,7 +5,10 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
+#include <memory>
+#include <vector>
 
 #include <gaus/core/graph.hpp>
 #include <gaus/core/schedule.hpp>
@@ -24,10 +27,45 @@ struct MemoryRefinement {
   Schedule schedule;
   std::int64_t moves = 0;   // single-op moves applied
   std::int64_t pushes = 0;  // compound moves applied (an op with the ops precedence moves along)
-  std::int64_t sweeps = 0;  // passes over every op
+  std::int64_t sweeps = 0;  // passes over every op (the first, and each that checks for moves left)
   // The search ended because no move lowers (peak, cycles at the peak, sum of squared live
   // memory), not because `stop` said so.
   bool localOptimum = false;
+};
+
+// The refinement as a search that can stop and go on: run() works until `stop` says so or the
+// schedule is a local optimum, and a later run() continues where it stopped, so that a caller
+// can refine in time slices (GauS's legalization worker) and take the schedule in between.
+class LiveMemoryRefiner {
+ public:
+  // `legal` as for refineLiveMemory below; options.stop is not used (run() takes its own).
+  LiveMemoryRefiner(const Graph& graph, Cycle horizon, const Schedule& legal,
+                    const MemoryRefinementOptions& options = {});
+  ~LiveMemoryRefiner();
+  LiveMemoryRefiner(const LiveMemoryRefiner&) = delete;
+  LiveMemoryRefiner& operator=(const LiveMemoryRefiner&) = delete;
+
+  // True when the search ended at a local optimum, false when `stop` ended this slice.
+  bool run(const std::function<bool()>& stop);
+  // The schedule so far (legal, never worse than the input) and the counters.
+  const MemoryRefinement& result();
+  double peak() const;
+
+ private:
+  class Search;
+  void queue(OpId op);
+  void queueEveryOp();
+
+  const Graph& graph_;
+  MemoryRefinementOptions options_;
+  std::unique_ptr<Search> search_;
+  std::deque<OpId> work_;  // ops to try, each at most once (queued_)
+  std::vector<char> queued_;
+  bool movedSinceSweep_ = false;
+  bool pushing_ = false;  // among the compound moves of pushCandidates_, at nextPush_
+  std::vector<OpId> pushCandidates_;
+  std::size_t nextPush_ = 0;
+  MemoryRefinement result_;
 };
 
 // `legal` must keep every distance-0 edge u -> v (s_v >= s_u + delay) and every op within

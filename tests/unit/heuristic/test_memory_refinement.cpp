@@ -84,6 +84,25 @@ double bruteForcePeak(const Problem& problem) {
   }
 }
 
+// A random layered graph with mem in [1, 3] on every op and latencies 1-2 on unlimited units.
+RandomInstance layeredMemoryGraph(std::uint64_t seed, std::int32_t ops, double degree,
+                                  std::int32_t layers, std::int32_t span) {
+  RandomGraphOptions options;
+  options.ops = ops;
+  options.averageDegree = degree;
+  options.layered = true;
+  options.layers = layers;
+  options.maxLayerSpan = span;
+  options.opTypes = {{"ALU", 1, 2, 1, std::nullopt, 1.0}};
+  options.weightedFraction = 1.0;
+  options.minWeight = 1.0;
+  options.maxWeight = 3.0;
+  options.seed = seed;
+  auto generated = generateRandomGraph(options);
+  REQUIRE(generated.ok());
+  return std::move(generated).value();
+}
+
 }  // namespace
 
 TEST_CASE("memory refinement by hand: an input moves next to its reader", "[heuristic][memory]") {
@@ -110,24 +129,13 @@ TEST_CASE("memory refinement against brute force: legal, never worse, a local op
   int reachedOptimum = 0;
   int cases = 0;
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
-    RandomGraphOptions options;
-    options.ops = 4 + static_cast<std::int32_t>(seed % 4);
-    options.averageDegree = 1.2;
-    options.layered = true;
-    options.layers = 3;
-    options.maxLayerSpan = 2;
-    options.opTypes = {{"ALU", 1, 2, 1, std::nullopt, 1.0}};
-    options.weightedFraction = 1.0;
-    options.minWeight = 1.0;
-    options.maxWeight = 3.0;
-    options.seed = seed;
-    auto generated = generateRandomGraph(options);
-    REQUIRE(generated.ok());
-    const Graph& graph = generated->graph;
-    const auto list = heuristic::listSchedule(boundedProblem(graph, 1000, generated->machine));
+    const auto generated =
+        layeredMemoryGraph(seed, 4 + static_cast<std::int32_t>(seed % 4), 1.2, 3, 2);
+    const Graph& graph = generated.graph;
+    const auto list = heuristic::listSchedule(boundedProblem(graph, 1000, generated.machine));
     REQUIRE(list.ok());
     const Cycle horizon = scheduleLatency(graph, list->start) + static_cast<Cycle>(seed % 3);
-    const Problem problem = boundedProblem(graph, horizon, generated->machine);
+    const Problem problem = boundedProblem(graph, horizon, generated.machine);
     REQUIRE(legal(problem, list->start));
 
     const auto refinement = heuristic::refineLiveMemory(graph, horizon, *list);
@@ -156,4 +164,30 @@ TEST_CASE("memory refinement against brute force: legal, never worse, a local op
   // figure docs/gaus.md quotes); what it must do is checked above. Every case ran:
   CHECK(cases == 40);
   CHECK(reachedOptimum > 0);
+}
+
+TEST_CASE("memory refinement in slices ends where one run ends", "[heuristic][memory]") {
+  // LiveMemoryRefiner::run stops when asked and goes on where it stopped: cut into slices of
+  // two ops (stop says yes at every third question), the search makes the same moves in the
+  // same order as one uninterrupted run, so it must end in the same schedule, a local optimum.
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const auto generated = layeredMemoryGraph(seed, 30, 1.5, 8, 3);
+    const Graph& graph = generated.graph;
+    const auto list = heuristic::listSchedule(boundedProblem(graph, 1000, generated.machine));
+    REQUIRE(list.ok());
+    const Cycle horizon = scheduleLatency(graph, list->start) + 2;
+    const auto whole = heuristic::refineLiveMemory(graph, horizon, *list);
+
+    heuristic::LiveMemoryRefiner refiner(graph, horizon, *list);
+    int questions = 0;
+    int slices = 1;
+    while (!refiner.run([&questions] { return ++questions % 3 == 0; })) ++slices;
+    INFO("seed " << seed);
+    CHECK(slices > 1);
+    CHECK(refiner.result().localOptimum);
+    CHECK(refiner.result().schedule.start == whole.schedule.start);
+    CHECK(refiner.result().moves == whole.moves);
+    CHECK(refiner.result().pushes == whole.pushes);
+    CHECK(refiner.peak() == Approx(scoreOf(graph, whole.schedule.start, horizon).peak));
+  }
 }
