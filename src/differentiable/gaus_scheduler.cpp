@@ -64,6 +64,8 @@ struct RunSetup {
   Cycle criticalPath = 0;
   // A and B: legalized schedules are refined (option refine, no limited resource reserved).
   bool refine = false;
+  // Acyclic formulations: list scheduling prepared once for every candidate's legalization.
+  std::optional<heuristic::ListScheduler> listScheduler;
 };
 
 // The optimizer's machinery, changed by every attempt: the budget, the progress trace, the
@@ -192,13 +194,13 @@ std::optional<Schedule> startSchedule(const RunSetup& setup, std::vector<Attempt
         fmt::format("iterative modulo scheduling gave no legal start ({})", imsResult.message)));
     return std::nullopt;
   }
-  auto list = heuristic::listSchedule(setup.problem);
+  auto list = setup.listScheduler->schedule();
   if (list && verified(setup.problem, *list)) return std::move(list).value();
   return std::nullopt;
 }
 
 double latencyOf(const RunSetup& setup, const Schedule& schedule) {
-  return static_cast<double>(computeMetrics(setup.graph, *setup.problem.machine, schedule).latency);
+  return static_cast<double>(scheduleLatency(setup.graph, schedule.start));
 }
 
 // The formulation's objective of a legal schedule (C: the secondary objective at its II).
@@ -304,11 +306,11 @@ std::optional<Candidate> legalizeAcyclicCandidate(const RunSetup& setup,
   const std::vector<Cycle> rounded = roundedStarts(mu);
   const std::vector<double> priority(rounded.begin(), rounded.end());
   const bool release = useReleaseTimes(setup);
-  auto schedule = legalizeAcyclic(setup.problem, priority, release ? &rounded : nullptr);
+  auto schedule = legalizeAcyclic(*setup.listScheduler, priority, release ? &rounded : nullptr);
   if (!schedule) return std::nullopt;
   // With release times the schedule may overrun the horizon where plain priority would not.
   if (horizon && release && latencyOf(setup, *schedule) > static_cast<double>(*horizon)) {
-    schedule = legalizeAcyclic(setup.problem, priority, nullptr);
+    schedule = legalizeAcyclic(*setup.listScheduler, priority, nullptr);
     if (!schedule) return std::nullopt;
   }
   if (horizon && latencyOf(setup, *schedule) > static_cast<double>(*horizon)) return std::nullopt;
@@ -417,7 +419,7 @@ Result optimizeAtHorizon(const RunSetup& setup, Engine& engine) {
   // Without a legal start, the list schedule still gives the memory scale and, for init=list,
   // the means (squeezed into the horizon).
   if (!start) {
-    if (auto list = heuristic::listSchedule(problem)) start = std::move(list).value();
+    if (auto list = setup.listScheduler->schedule()) start = std::move(list).value();
   }
 
   double scale = 1.0;
@@ -746,13 +748,19 @@ Result scheduleWithGaus(const Problem& problem, const GausOptions& options,
                  std::move(order).value(),
                  {},
                  0,
-                 false};
+                 false,
+                 std::nullopt};
   setup.asap = asapTimes(setup.graph, setup.order);
   setup.criticalPath = criticalPathLength(setup.graph, setup.asap);
   setup.refine = resolved.refine &&
                  (setup.formulation == Formulation::kStageWeight ||
                   setup.formulation == Formulation::kPeakMemory) &&
                  !reservesLimitedResource(problem);
+  if (!problem.isModulo()) {
+    auto scheduler = heuristic::ListScheduler::prepare(problem);
+    if (!scheduler) return errorResult("method gaus: " + scheduler.error());
+    setup.listScheduler = std::move(scheduler).value();
+  }
   if (setup.formulation == Formulation::kModulo) {
     setup.moduloObjective = options.moduloObjective;
     if (setup.moduloObjective == ModuloObjective::kAuto) {
@@ -803,6 +811,12 @@ Result scheduleWithGaus(const Problem& problem, const GausOptions& options,
   result.extra.emplace_back("legalization_seconds", legalization.legalizationSeconds);
   result.extra.emplace_back("legalized_candidates",
                             static_cast<double>(legalization.legalizedCandidates));
+  if (legalization.legalizedCandidates > 0) {
+    result.extra.emplace_back(
+        "seconds_per_candidate",
+        legalization.candidateSeconds / static_cast<double>(legalization.legalizedCandidates));
+    result.extra.emplace_back("longest_candidate_seconds", legalization.longestCandidateSeconds);
+  }
   result.extra.emplace_back("optimizer_wait_seconds", legalization.optimizerWaitSeconds);
   if (runSeconds > 0) {
     result.extra.emplace_back("optimizer_wait_share",

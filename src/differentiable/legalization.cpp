@@ -15,14 +15,15 @@ std::vector<Cycle> roundedStarts(const std::vector<double>& mu) {
   return rounded;
 }
 
-Expected<Schedule> legalizeAcyclic(const Problem& problem, const std::vector<double>& priority,
+Expected<Schedule> legalizeAcyclic(const heuristic::ListScheduler& scheduler,
+                                   const std::vector<double>& priority,
                                    const std::vector<Cycle>* releaseTime) {
   heuristic::ListSchedulerOptions options;
   options.priority = heuristic::ListPriority::kCustom;
   options.tieBreak = heuristic::ListPriority::kAlap;
   options.customKey = priority;
   if (releaseTime != nullptr) options.releaseTime = *releaseTime;
-  return heuristic::listSchedule(problem, options);
+  return scheduler.schedule(options);
 }
 
 std::optional<Schedule> legalizeModulo(const Problem& problem, std::int32_t ii,

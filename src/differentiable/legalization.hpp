@@ -14,16 +14,18 @@
 #include <gaus/core/expected.hpp>
 #include <gaus/core/problem.hpp>
 #include <gaus/core/schedule.hpp>
+#include <gaus/heuristic/list_scheduler.hpp>
 
 namespace gaus::differentiable {
 
 // round(mu_i), clamped at 0: the list priority and, optionally, release time of every op.
 std::vector<Cycle> roundedStarts(const std::vector<double>& mu);
 
-// A list schedule of `problem` (edges of distance 0) taking ready ops in increasing `priority`
-// (ties: smaller ALAP, then id), none before its `releaseTime` when that is given. Fails only on
-// invalid input; the caller compares the latency with any horizon.
-Expected<Schedule> legalizeAcyclic(const Problem& problem, const std::vector<double>& priority,
+// A list schedule of the prepared problem (edges of distance 0) taking ready ops in increasing
+// `priority` (ties: smaller ALAP, then id), none before its `releaseTime` when that is given.
+// Fails only on invalid input; the caller compares the latency with any horizon.
+Expected<Schedule> legalizeAcyclic(const heuristic::ListScheduler& scheduler,
+                                   const std::vector<double>& priority,
                                    const std::vector<Cycle>* releaseTime);
 
 // A modulo schedule at `ii` in the order of `key` (ties: `alap`, then id), or nullopt when the

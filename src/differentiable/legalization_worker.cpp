@@ -1,5 +1,6 @@
 #include "legalization_worker.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
 
@@ -192,9 +193,12 @@ void LegalizationWorker::legalizeMeans(const torch::Tensor& means, std::int64_t 
     const double* row = host.data_ptr<double>() + b * ops;
     const Clock::time_point began = Clock::now();
     std::optional<Candidate> candidate = legalize(std::vector<double>(row, row + ops), stop);
+    const double seconds = secondsSince(began);
     lock.lock();
     ++figures_.legalizedCandidates;
-    figures_.legalizationSeconds += secondsSince(began);
+    figures_.legalizationSeconds += seconds;
+    figures_.candidateSeconds += seconds;
+    figures_.longestCandidateSeconds = std::max(figures_.longestCandidateSeconds, seconds);
     if (candidate && attempt == attempt_ && !figures_.firstLegalSeconds) {
       figures_.firstLegalSeconds = state_.elapsedSeconds();
     }

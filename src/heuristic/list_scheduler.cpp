@@ -90,54 +90,71 @@ std::vector<double> priorityKeys(ListPriority rule, const ListSchedulerOptions& 
 
 }  // namespace
 
-Expected<Schedule> listSchedule(const Problem& problem, const ListSchedulerOptions& options) {
+// What does not depend on the priority: the checked reservation runs, heights (and ALAP),
+// ASAP and the distance-0 successor counts, and the placement's pending counts.
+struct ListScheduler::Prepared {
+  const Graph& graph;
+  const Machine& machine;
+  ReservationRunBuilder runs;
+  std::vector<Cycle> height;
+  std::vector<Cycle> asap;
+  std::vector<std::int32_t> successors;
+  Cycle criticalPath = 0;
+};
+
+ListScheduler::ListScheduler(std::unique_ptr<const Prepared> prepared)
+    : prepared_(std::move(prepared)) {}
+ListScheduler::ListScheduler(ListScheduler&&) noexcept = default;
+ListScheduler& ListScheduler::operator=(ListScheduler&&) noexcept = default;
+ListScheduler::~ListScheduler() = default;
+
+Expected<ListScheduler> ListScheduler::prepare(const Problem& problem) {
   if (!problem.graph || !problem.machine) {
     return Error{"list scheduling: the problem has no graph or no machine"};
   }
   const Graph& graph = *problem.graph;
   const Machine& machine = *problem.machine;
-  const OpId opCount = graph.numOps();
-  if (auto valid = checkOptions(graph, options); !valid) return Error{valid.error()};
   auto topo = topologicalOrder(graph);
   if (!topo) return Error{"list scheduling: " + topo.error()};
-
-  ReservationRunBuilder runs(machine, std::nullopt);
-  runs.addGraph(graph);
-  for (OpId op = 0; op < opCount; ++op) {
-    if (auto overfull =
-            describeOverfullRun(runs.runsOf(op), machine, graph.opName(op), std::nullopt)) {
+  auto prepared = std::make_unique<Prepared>(
+      Prepared{graph, machine, ReservationRunBuilder(machine, std::nullopt), {}, {}, {}, 0});
+  prepared->runs.addGraph(graph);
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    if (auto overfull = describeOverfullRun(prepared->runs.runsOf(op), machine, graph.opName(op),
+                                            std::nullopt)) {
       return Error{"list scheduling: " + *overfull};
     }
   }
-
-  // Height gives ALAP too (ALAP = critical path - height); ASAP only matters for mobility.
-  std::vector<OpId> order;
-  {
-    auto height = heightsToEnd(graph, *topo);
-    if (!height) return Error{"list scheduling: " + height.error()};
-    const bool needsAsap =
-        options.priority == ListPriority::kMobility || options.tieBreak == ListPriority::kMobility;
-    const std::vector<Cycle> asap =
-        needsAsap ? asapTimes(graph, *topo) : std::vector<Cycle>(height->size(), 0);
-    const Cycle criticalPath =
-        height->empty() ? 0 : *std::max_element(height->begin(), height->end());
-    std::vector<std::int32_t> successors(height->size(), 0);
-    for (EdgeId e = 0; e < graph.numEdges(); ++e) {
-      if (graph.edgeDistance(e) == 0) ++successors[graph.edgeSource(e)];
-    }
-    order = detail::orderByKeys(
-        priorityKeys(options.priority, options, *height, asap, successors, criticalPath),
-        priorityKeys(options.tieBreak, options, *height, asap, successors, criticalPath));
+  // Height gives ALAP too (ALAP = critical path - height).
+  auto height = heightsToEnd(graph, *topo);
+  if (!height) return Error{"list scheduling: " + height.error()};
+  prepared->height = std::move(height).value();
+  prepared->asap = asapTimes(graph, *topo);
+  prepared->criticalPath = prepared->height.empty() ? 0
+                                                    : *std::max_element(prepared->height.begin(),
+                                                                        prepared->height.end());
+  prepared->successors.assign(prepared->height.size(), 0);
+  for (EdgeId e = 0; e < graph.numEdges(); ++e) {
+    if (graph.edgeDistance(e) == 0) ++prepared->successors[graph.edgeSource(e)];
   }
+  return ListScheduler(std::move(prepared));
+}
 
-  detail::ResourceTimeline timeline(machine);
+Expected<Schedule> ListScheduler::schedule(const ListSchedulerOptions& options) const {
+  const Prepared& p = *prepared_;
+  const Graph& graph = p.graph;
+  if (auto valid = checkOptions(graph, options); !valid) return Error{valid.error()};
+  std::vector<OpId> order = detail::orderByKeys(
+      priorityKeys(options.priority, options, p.height, p.asap, p.successors, p.criticalPath),
+      priorityKeys(options.tieBreak, options, p.height, p.asap, p.successors, p.criticalPath));
+  detail::ResourceTimeline timeline(p.machine);
   Schedule schedule;
-  schedule.start.assign(static_cast<std::size_t>(opCount), 0);
+  schedule.start.assign(static_cast<std::size_t>(graph.numOps()), 0);
   std::optional<std::string> failure;
   detail::ListPlacement placement(graph, std::move(order));
   placement.run(std::nullopt, options.releaseTime, schedule.start,
                 [&](OpId op, Cycle earliest) -> std::optional<Cycle> {
-                  const auto opRuns = runs.runsOf(op);
+                  const auto opRuns = p.runs.runsOf(op);
                   const Cycle start = timeline.earliestFit(opRuns, earliest);
                   if (auto reserved = timeline.reserve(opRuns, start); !reserved) {
                     failure = reserved.error();
@@ -147,6 +164,12 @@ Expected<Schedule> listSchedule(const Problem& problem, const ListSchedulerOptio
                 });
   if (failure) return Error{*failure};
   return schedule;
+}
+
+Expected<Schedule> listSchedule(const Problem& problem, const ListSchedulerOptions& options) {
+  auto scheduler = ListScheduler::prepare(problem);
+  if (!scheduler) return Error{scheduler.error()};
+  return scheduler->schedule(options);
 }
 
 }  // namespace gaus::heuristic

@@ -1,6 +1,7 @@
 // Resource-constrained list scheduling over reservation tables (acyclic, one iteration).
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -57,5 +58,25 @@ struct ListSchedulerOptions {
 // schedule spanning more cycles than the resource table may hold (delays near 2^27 cycles on
 // limited resources).
 Expected<Schedule> listSchedule(const Problem& problem, const ListSchedulerOptions& options = {});
+
+// The same list scheduling of one problem, many times with different options (GauS legalizes
+// every candidate this way): what does not depend on the priority (the input's checks, the
+// reservation runs, heights, ASAP, successor counts) is computed once by prepare(), so each
+// schedule() costs the ordering and the placement only. schedule() is const and keeps no state:
+// threads may call it at once. The problem's graph and machine must outlive the scheduler.
+class ListScheduler {
+ public:
+  static Expected<ListScheduler> prepare(const Problem& problem);
+  Expected<Schedule> schedule(const ListSchedulerOptions& options = {}) const;
+
+  ListScheduler(ListScheduler&&) noexcept;
+  ListScheduler& operator=(ListScheduler&&) noexcept;
+  ~ListScheduler();
+
+ private:
+  struct Prepared;
+  explicit ListScheduler(std::unique_ptr<const Prepared> prepared);
+  std::unique_ptr<const Prepared> prepared_;
+};
 
 }  // namespace gaus::heuristic
