@@ -105,6 +105,12 @@ std::optional<std::string> nearestName(std::string_view given,
   return best;
 }
 
+std::string didYouMean(std::string_view given, const std::vector<std::string>& known,
+                       std::string_view suffix) {
+  const auto nearest = nearestName(given, known);
+  return nearest ? fmt::format(" (did you mean '{}{}'?)", *nearest, suffix) : std::string();
+}
+
 std::string listChoices(const std::vector<std::string>& choices) {
   std::string text;
   for (std::size_t i = 0; i < choices.size(); ++i) {

@@ -506,6 +506,7 @@ void searchModulo(Run& run, const std::vector<OpId>& order) {
     return;
   }
   const std::int64_t minIi = std::max<std::int64_t>({1, resMii.value, recMii.value});
+  run.result.bounds.iiBoundReason = describeIiBound(run.graph, *problem.machine, resMii, recMii);
   std::optional<Schedule> start = startSchedule(run);
   std::optional<Candidate> best;
   if (start) best = Candidate{*start, objectiveOf(run, *start)};
@@ -544,7 +545,6 @@ void searchModulo(Run& run, const std::vector<OpId>& order) {
   } else {
     // Search II downwards from the start's.
     run.result.bounds.lowerBound = static_cast<double>(minIi);
-    run.result.bounds.iiBoundReason = resMii.value >= recMii.value ? "ResMII" : "RecMII";
     const auto attemptAt = [&](std::int64_t ii) -> std::optional<std::int64_t> {
       const Cycle horizon = moduloHorizon(run, best->schedule);
       const double scale = run.moduloObjective == ModuloObjective::kLatency
