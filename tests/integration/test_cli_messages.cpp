@@ -194,6 +194,9 @@ TEST_CASE("typos get the nearest name: methods, kinds, kernels, commands, long f
   CHECK(run.exitCode == 2);
   CHECK_THAT(run.err, Catch::Contains("unknown flag '--max-mesages' (did you mean "
                                       "'--max-messages'?)"));
+  run = gaus_({"schedule", iir(), "--method", "ims", "--seeed", "3"});
+  CHECK(run.exitCode == 2);
+  CHECK_THAT(run.err, Catch::Contains("unknown flag '--seeed' (did you mean '--seed'?)"));
   run = gaus_({"shedule", iir()});
   CHECK(run.exitCode == 2);
   CHECK_THAT(run.err, Catch::Contains("unknown command 'shedule' (did you mean 'schedule'?)"));
@@ -262,6 +265,19 @@ TEST_CASE("the time-limit note on loading time comes only when the limit was rea
   const auto run = gaus_({"schedule", iir(), "--method", "ims", "--time-limit", "5"});
   CHECK(run.exitCode == 0);
   CHECK_THAT(run.err, !Catch::Contains("counts from the command's start"));
+  // A 200,000-op graph takes longer than 0.3 s to read (about 0.7 s here): ims gets the 1 ms
+  // floor, stops at its limit, and the note says where the time went.
+  gaus::test::TempFolder folder;
+  const std::string big = folder.file("big.json").string();
+  REQUIRE(gaus_({"generate", "--ops", "200000", "--seed", "1", "-o", big}).exitCode == 0);
+  const auto stopped = gaus_({"schedule", big, "--method", "ims", "--time-limit", "0.3", "--json"});
+  INFO(stopped.err);
+  REQUIRE(stopped.exitCode == 0);
+  CHECK(nlohmann::json::parse(stopped.out)["status"] == "timeout");
+  CHECK_THAT(stopped.err,
+             Catch::StartsWith("note: --time-limit counts from the command's start: ") &&
+                 Catch::Contains("were left for it (-O time_limit=S gives the method "
+                                 "S seconds of its own)"));
 }
 
 TEST_CASE("codegen --help says what each target writes, --target cpu how to build it",

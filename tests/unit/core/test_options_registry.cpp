@@ -269,3 +269,15 @@ TEST_CASE("attempt records print the one status model", "[core][result]") {
   CHECK(attempt.statusText() == "error");
   CHECK(errorResult("x").statusText() == "error");
 }
+
+TEST_CASE("the nearest name: separators are no typos, a third of the name may be mistyped",
+          "[core][options]") {
+  using option_text::nearestName;
+  const std::vector<std::string> flags = {"--time-limit", "--seed", "--memory-limit"};
+  CHECK(nearestName("--timelimit", flags) == "--time-limit");   // one missing separator
+  CHECK(nearestName("--time_limit", flags) == "--time-limit");  // '_' for '-' costs nothing
+  CHECK(nearestName("--seeed", flags) == "--seed");             // one extra letter
+  CHECK_FALSE(nearestName("--output", flags));                  // too far from every one
+  CHECK(option_text::didYouMean("lsit", {"list", "ims"}) == " (did you mean 'list'?)");
+  CHECK(option_text::didYouMean("zzz", {"list", "ims"}).empty());
+}
