@@ -2,18 +2,64 @@
 // schedule (with or without warps) into the pipelined, warp-specialized loop it describes
 // (docs/codegen.md). GRAPH may be a built-in kernel name, as for gaus twill.
 
+#include <algorithm>
 #include <iostream>
 
 #include <fmt/format.h>
 
 #include <gaus/codegen/pipeline.hpp>
 #include <gaus/codegen/targets.hpp>
+#include <gaus/core/option_table.hpp>
 
 #include "command.hpp"
 
 namespace gaus::cli {
 
 namespace {
+
+// What each target writes (for --help) and what to do next with it (printed after writing,
+// {dir} the output folder and {id} the kernel's identifier). A new target adds its row.
+struct TargetUse {
+  codegen::Target target;
+  std::string_view writes;
+  std::string_view next;  // empty: nothing to run
+};
+constexpr TargetUse kTargetUses[] = {
+    {codegen::Target::kText,
+     "the software pipeline per warp role, cycle by cycle with every wait and arrive: printed, "
+     "or {id}.listing.txt with -o",
+     ""},
+    {codegen::Target::kCuda,
+     "{id}_pipeline.cu (the warp-specialized kernel for sm_90a / sm_100a) and {id}_ops.cuh (the "
+     "op functions you define)",
+     "compile: nvcc -arch=sm_90a -c {dir}/{id}_pipeline.cu (sm_100a for a Blackwell machine), "
+     "with your op definitions"},
+    {codegen::Target::kCpu,
+     "{id}_pipeline.cpp (one thread per role, running the same protocol and checking it) and "
+     "gaus_protocol_runtime.hpp",
+     "build and run: c++ -std=c++20 -O1 -pthread {dir}/{id}_pipeline.cpp -o {id}_pipeline && "
+     "./{id}_pipeline --trips 50"},
+    {codegen::Target::kTrace,
+     "{id}.trace.json: a Chrome/Perfetto trace of --trips iterations of the schedule and of a "
+     "CPU run",
+     "open it in https://ui.perfetto.dev or chrome://tracing"},
+};
+
+static_assert(std::size(kTargetUses) == codegen::kTargetNames.entries().size(),
+              "every target of codegen::kTargetNames needs its row in kTargetUses");
+
+const TargetUse& useOf(codegen::Target target) {
+  return *std::find_if(std::begin(kTargetUses), std::end(kTargetUses),
+                       [target](const TargetUse& use) { return use.target == target; });
+}
+
+std::string targetsHelp() {
+  std::string text = "Targets (--target), {id} being the kernel's name:\n";
+  for (const TargetUse& use : kTargetUses) {
+    text += fmt::format("  {:<6} {}\n", codegen::kTargetNames.name(use.target), use.writes);
+  }
+  return text;
+}
 
 struct CodegenFlags {
   std::string graph;
@@ -27,8 +73,10 @@ struct CodegenFlags {
 void runCodegen(const CodegenFlags& flags) {
   const auto target = codegen::kTargetNames.parse(flags.target);
   if (!target) {
-    throw CommandError(
-        fmt::format("--target '{}': expected text, cuda, cpu or trace", flags.target));
+    const std::vector<std::string> names = codegen::kTargetNames.names();
+    throw CommandError(fmt::format("--target '{}'{}: expected {}", flags.target,
+                                   option_text::didYouMean(flags.target, names),
+                                   option_text::listChoices(names)));
   }
   if (flags.output.empty() && *target != codegen::Target::kText) {
     throw CommandError(
@@ -57,6 +105,11 @@ void runCodegen(const CodegenFlags& flags) {
   for (const auto& file : *files) {
     std::cout << (std::filesystem::path(flags.output) / file.name).string() << '\n';
   }
+  if (const std::string_view next = useOf(*target).next; !next.empty()) {
+    std::cout << fmt::format(fmt::runtime(next), fmt::arg("dir", flags.output),
+                             fmt::arg("id", pipeline->identifier))
+              << '\n';
+  }
 }
 
 }  // namespace
@@ -73,11 +126,16 @@ void addCodegenCommand(CLI::App& app) {
       ->required();
   command->add_option("schedule", flags->schedule, "Schedule JSON with ii (and warps)")->required();
   flags->input.addTo(*command);
-  command->add_option("--target", flags->target, "text, cuda, cpu or trace")->capture_default_str();
+  command
+      ->add_option(
+          "--target", flags->target,
+          option_text::listChoices(codegen::kTargetNames.names()) + " (below: what each writes)")
+      ->capture_default_str();
   command->add_option("-o,--output", flags->output,
                       "Folder to write into (text: printed when absent)");
   command->add_option("--trips", flags->trips, "trace: iterations drawn and run on the CPU")
       ->capture_default_str();
+  command->footer(targetsHelp());
   command->callback([flags] { runCodegen(*flags); });
 }
 

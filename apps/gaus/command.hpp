@@ -109,6 +109,11 @@ nlohmann::json resultToJson(const Instance& instance, const Result& result);
 // Human-readable lines for the same.
 std::string describeMetrics(const Machine& machine, const ScheduleMetrics& metrics);
 std::string describeResult(const Instance& instance, const Result& result);
+// One line per op of `ops`, by start time: "  m1    t=1    residue 1    stage 0" (residue and
+// stage with an II; "stage N" alone for a stage problem), the first `limit` of them and a line
+// saying how many more there are.
+std::string describeStartTimes(const Graph& graph, const Schedule& schedule, std::vector<OpId> ops,
+                               std::size_t limit, bool stages = false);
 
 // Subcommand registration: each adds itself to `app` and sets its callback.
 void addInfoCommand(CLI::App& app);

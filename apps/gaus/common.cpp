@@ -1,8 +1,11 @@
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <limits>
 
 #include <fmt/format.h>
+
+#include <gaus/core/option_table.hpp>
 
 #include "command.hpp"
 
@@ -84,12 +87,14 @@ Instance applyMachineFlags(Instance instance, const InputFlags& flags) {
     const std::string value = setting.substr(equals + 1);
     const auto resource = machine.findResource(name);
     if (!resource) {
-      std::string known;
-      for (const auto& r : machine.resources) known += (known.empty() ? "" : ", ") + r.name;
-      throw CommandError(
-          fmt::format("--capacity '{}': the machine has no resource '{}' "
-                      "(resources: {})",
-                      setting, name, known));
+      std::vector<std::string> known;
+      for (const auto& r : machine.resources) known.push_back(r.name);
+      throw CommandError(fmt::format(
+          "--capacity '{}': machine '{}' has no resource '{}'{} (resources: {}); --capacity sets "
+          "the capacity of a resource the machine has: a new one goes into the machine's "
+          "\"resources\"",
+          setting, machine.name, name, option_text::didYouMean(name, known),
+          known.empty() ? std::string("none") : option_text::listChoices(known)));
     }
     if (value == "inf") {
       machine.resources[*resource].capacity.reset();
@@ -174,6 +179,7 @@ nlohmann::json verificationToJson(const Machine& machine, const VerificationRepo
   nlohmann::json messages = nlohmann::json::array();
   for (const auto& violation : report.violations) messages.push_back(violation.message);
   json["violations"] = messages;
+  json["unchecked_loop_carried_edges"] = report.uncheckedLoopCarriedEdges;
   if (report.ok() || report.count(ConstraintFamily::kShape) == 0) {
     json["metrics"] = metricsToJson(machine, report.metrics);
   }
@@ -258,6 +264,31 @@ std::string describeMetrics(const Machine& machine, const ScheduleMetrics& metri
        ++m) {
     text += fmt::format("\npeak {}: {} of {}", machine.memories[m].name,
                         metrics.peakMemoryFootprint[m], machine.memories[m].capacity);
+  }
+  return text;
+}
+
+std::string describeStartTimes(const Graph& graph, const Schedule& schedule, std::vector<OpId> ops,
+                               std::size_t limit, bool stages) {
+  std::sort(ops.begin(), ops.end(), [&](OpId a, OpId b) {
+    return schedule.start[a] != schedule.start[b] ? schedule.start[a] < schedule.start[b] : a < b;
+  });
+  std::string text;
+  for (std::size_t i = 0; i < ops.size() && i < limit; ++i) {
+    const OpId op = ops[i];
+    const Cycle start = schedule.start[op];
+    if (stages) {
+      text += fmt::format("  {:<24} stage {}\n", graph.opName(op), start);
+    } else if (schedule.ii) {
+      text += fmt::format("  {:<24} t={:<8} residue {:<6} stage {}\n", graph.opName(op), start,
+                          start % *schedule.ii, start / *schedule.ii);
+    } else {
+      text += fmt::format("  {:<24} t={}\n", graph.opName(op), start);
+    }
+  }
+  if (ops.size() > limit) {
+    text += fmt::format("  ... and {} more ops (-o FILE or --json gives every one)\n",
+                        ops.size() - limit);
   }
   return text;
 }

@@ -18,15 +18,6 @@ struct InfoFlags {
   bool json = false;
 };
 
-std::string opList(const Graph& graph, const std::vector<OpId>& ops, std::size_t limit = 8) {
-  std::string text;
-  for (std::size_t i = 0; i < ops.size() && i < limit; ++i) {
-    text += (i ? " -> " : "") + graph.opName(ops[i]);
-  }
-  if (ops.size() > limit) text += fmt::format(" ... ({} ops)", ops.size());
-  return text;
-}
-
 nlohmann::json summaryToJson(const Instance& instance, const GraphSummary& summary) {
   const Graph& graph = *instance.graph;
   const Machine& machine = *instance.machine;
@@ -38,6 +29,7 @@ nlohmann::json summaryToJson(const Instance& instance, const GraphSummary& summa
   json["loop_carried_edges"] = summary.loopCarriedEdges;
   json["weak_components"] = summary.weakComponents;
   json["recurrences"] = summary.nontrivialSccs;
+  json["loop_carried_edges_on_recurrences"] = summary.loopCarriedEdgesOnRecurrences;
   json["critical_path"] = summary.criticalPath;
   json["depth"] = summary.depth;
   json["res_mii"] = summary.resMii.value;
@@ -82,10 +74,15 @@ std::string describeSummary(const Instance& instance, const GraphSummary& summar
   }
   text += fmt::format(", RecMII {}", summary.recMii.value);
   if (!summary.recMii.bindingCycle.empty()) {
-    text += fmt::format(" (cycle {})", opList(graph, summary.recMii.bindingCycle));
+    text += fmt::format(" (cycle {})", describeRecurrence(graph, summary.recMii.bindingCycle));
   }
   text += fmt::format(", MII {}\n", std::max(summary.resMii.value, summary.recMii.value));
-  if (summary.nontrivialSccs > 0) text += fmt::format("recurrences: {}\n", summary.nontrivialSccs);
+  if (summary.nontrivialSccs > 0) {
+    text += fmt::format(
+        "recurrences: {} (strongly connected groups of ops, each closed by loop-carried edges; "
+        "{} of the {} loop-carried edges lie inside one)\n",
+        summary.nontrivialSccs, summary.loopCarriedEdgesOnRecurrences, summary.loopCarriedEdges);
+  }
   if (summary.resMii.infeasible)
     text += fmt::format("infeasible: {}\n", *summary.resMii.infeasible);
   for (const auto& [name, value] : instance.reference) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <numeric>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -86,17 +87,38 @@ MethodOptions MethodRunFlags::methodOptions() const {
 
 namespace {
 
-ProblemKind resolveKind(const MethodRunFlags& flags, const Graph& graph, const MethodInfo& method) {
-  if (flags.kind.empty()) {
-    return inferProblemKind(graph, method, flags.ii.has_value(), flags.horizon.has_value());
+// The kind of problem to pose: --kind, or inferred. A method that does not solve it is refused
+// here, before the input is checked, with the methods that do; for a loop the command also says
+// which flag poses one iteration instead.
+ProblemKind resolveKind(const MethodRunFlags& flags, const Instance& instance,
+                        const MethodInfo& method, const MethodRegistry& catalog) {
+  if (!flags.kind.empty()) {
+    const auto kind = parseProblemKind(flags.kind);
+    if (!kind) {
+      const std::vector<std::string> kinds = problemKindNames();
+      throw CommandError(fmt::format("--kind '{}'{}: expected {}", flags.kind,
+                                     option_text::didYouMean(flags.kind, kinds),
+                                     option_text::listChoices(kinds)));
+    }
+    if (!method.solves(*kind)) {
+      throw CommandError(catalog.unsupportedKindMessage(method.name, *kind));
+    }
+    return *kind;
   }
-  const auto kind = parseProblemKind(flags.kind);
-  if (!kind) {
-    throw CommandError(
-        fmt::format("--kind '{}': expected latency, latency-bounded, modulo, modulo-warp or stages",
-                    flags.kind));
+  const Graph& graph = *instance.graph;
+  const ProblemKind kind =
+      inferProblemKind(graph, method, flags.ii.has_value(), flags.horizon.has_value());
+  if (method.solves(kind)) return kind;
+  if (!graph.hasLoopCarriedEdges()) {
+    throw CommandError(catalog.unsupportedKindMessage(method.name, kind));
   }
-  return *kind;
+  EdgeId loopCarried = 0;
+  for (EdgeId e = 0; e < graph.numEdges(); ++e) loopCarried += graph.edgeDistance(e) > 0 ? 1 : 0;
+  throw CommandError(fmt::format(
+      "{}: the graph has {} loop-carried edge{}, so it poses a {} problem: {}. --kind latency "
+      "schedules one iteration instead and ignores the loop-carried edges on purpose",
+      instance.sourcePath, loopCarried, loopCarried == 1 ? "" : "s", toString(kind),
+      catalog.unsupportedKindMessage(method.name, kind)));
 }
 
 // The flag spelling of a setting, for the note that a method ignores it.
@@ -115,15 +137,11 @@ MethodRun runMethodCommand(const MethodRunFlags& flags) {
   const Deadline commandDeadline(flags.timeLimit);
   const MethodRegistry& catalog = methodCatalog();
   const MethodInfo* method = catalog.find(flags.method);
-  if (method == nullptr) {
-    std::string known;
-    for (const auto& name : catalog.names()) known += (known.empty() ? "" : ", ") + name;
-    throw CommandError(fmt::format("unknown method '{}' (known: {})", flags.method, known));
-  }
+  if (method == nullptr) throw CommandError(catalog.unknownMethodMessage(flags.method));
   // Before anything else is said about the method (the notes on settings it would ignore).
   if (method->unavailable) throw CommandError(*method->unavailable);
   MethodRun run{loadInstance(flags.graph, flags.input), ProblemKind::kLatency, {}};
-  run.kind = resolveKind(flags, *run.instance.graph, *method);
+  run.kind = resolveKind(flags, run.instance, *method, catalog);
   Problem problem = run.instance.problem(run.kind, flags.horizon, flags.ii);
   if (flags.ratio) {
     if (run.kind != ProblemKind::kStages) {
@@ -151,18 +169,23 @@ MethodRun runMethodCommand(const MethodRunFlags& flags) {
   if (!flags.quiet && (flags.progress || isatty(STDERR_FILENO) != 0)) {
     context.progress = [](std::string_view line) { std::cerr << line << '\n'; };
   }
+  std::optional<double> methodLimit;  // what --time-limit left the method
   if (flags.timeLimit && flags.methodOptions().count("time_limit") == 0 &&
       method->declares("time_limit")) {
-    const double left = std::max(0.001, commandDeadline.remainingSeconds());
-    applied.options["time_limit"] = fmt::format("{:.3f}", left);
-    if (!flags.quiet && *flags.timeLimit - left >= 0.1) {
-      std::cerr << fmt::format(
-          "note: --time-limit counts from the command's start: {:.2f}s went to loading the "
-          "method and the input, {:.2f}s are left for it\n",
-          *flags.timeLimit - left, left);
-    }
+    methodLimit = std::max(0.001, commandDeadline.remainingSeconds());
+    applied.options["time_limit"] = fmt::format("{:.3f}", *methodLimit);
   }
   run.result = catalog.run(method->name, problem, applied.options, context);
+  // Said only when the method ran out of what was left: otherwise the seconds spent loading
+  // changed nothing.
+  if (methodLimit && run.result.status == ModelStatus::kTimeout && !flags.quiet &&
+      *flags.timeLimit - *methodLimit >= 0.1) {
+    std::cerr << fmt::format(
+        "note: --time-limit counts from the command's start: {:.2f}s went to loading the "
+        "method and the input, {:.2f}s were left for it (-O time_limit=S gives the method S "
+        "seconds of its own)\n",
+        *flags.timeLimit - *methodLimit, *methodLimit);
+  }
 
   if (!flags.output.empty() && run.result.schedule && run.result.verified()) {
     writeOutput(flags.output, io::formatSchedule(*run.instance.graph, *run.result.schedule));
@@ -175,6 +198,9 @@ MethodRun runMethodCommand(const MethodRunFlags& flags) {
 
 namespace {
 
+// Ops whose start times the summary lists; a large graph's schedule is read from -o or --json.
+constexpr std::size_t kShownStarts = 40;
+
 void runSchedule(const MethodRunFlags& flags) {
   const MethodRun run = runMethodCommand(flags);
   if (flags.json) {
@@ -186,9 +212,55 @@ void runSchedule(const MethodRunFlags& flags) {
   }
   std::cout << fmt::format("method {} ({} problem)\n", flags.method, toString(run.kind))
             << describeResult(run.instance, run.result) << '\n';
+  if (run.result.schedule && run.result.verified()) {
+    const Graph& graph = *run.instance.graph;
+    std::vector<OpId> ops(static_cast<std::size_t>(graph.numOps()));
+    std::iota(ops.begin(), ops.end(), OpId{0});
+    const bool stages = run.kind == ProblemKind::kStages;
+    std::cout << (stages ? "stage per op:\n" : "start times:\n")
+              << describeStartTimes(graph, *run.result.schedule, std::move(ops), kShownStarts,
+                                    stages);
+  }
   if (!flags.output.empty() && run.result.verified()) {
     std::cout << fmt::format("schedule written to {}\n", flags.output);
   }
+}
+
+// An option's default as JSON of its type: true, 50, 0.01, "auto", ["a", "b"], or null for an
+// option unset by default ("none") and for a default that depends on the machine
+// (default_rule says how it is found), so that the output is the same on every machine.
+nlohmann::json typedDefault(const OptionDoc& option) {
+  const std::string& text = option.defaultValue;
+  if (!option.defaultRule.empty() || text == "none") return nullptr;
+  if (option.type == "boolean") {
+    if (const auto value = option_text::parseBoolean(text)) return *value;
+  } else if (option.type.starts_with("integer")) {
+    if (const auto value = option_text::parseInteger(text)) return *value;
+  } else if (option.type.starts_with("number")) {
+    if (const auto value = option_text::parseNumber(text)) return *value;
+  } else if (option.type == "list") {
+    nlohmann::json items = nlohmann::json::array();
+    for (std::size_t from = 0; from < text.size();) {
+      const std::size_t comma = std::min(text.find(',', from), text.size());
+      items.push_back(text.substr(from, comma - from));
+      from = comma + 1;
+    }
+    return items;
+  }
+  return text;
+}
+
+// {"min": 0, "min_exclusive": true, "max": null, "max_exclusive": false}; null when any value is
+// allowed.
+nlohmann::json rangeToJson(const NumericRange& range) {
+  if (!range.min && !range.max) return nullptr;
+  const auto bound = [](const std::optional<double>& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+  };
+  return {{"min", bound(range.min)},
+          {"min_exclusive", range.minExclusive},
+          {"max", bound(range.max)},
+          {"max_exclusive", range.maxExclusive}};
 }
 
 nlohmann::json methodsToJson(const MethodRegistry& catalog) {
@@ -199,12 +271,14 @@ nlohmann::json methodsToJson(const MethodRegistry& catalog) {
     for (ProblemKind kind : method.kinds) kinds.push_back(std::string(toString(kind)));
     nlohmann::json options = nlohmann::json::array();
     for (const auto& option : method.options) {
-      options.push_back({{"name", option.name},
-                         {"type", option.type},
-                         {"choices", option.choices},
-                         {"default", option.defaultValue},
-                         {"range", option.range.describe()},
-                         {"doc", option.description}});
+      nlohmann::json entry = {{"name", option.name},
+                              {"type", option.type},
+                              {"choices", option.choices},
+                              {"default", typedDefault(option)},
+                              {"range", rangeToJson(option.range)},
+                              {"doc", option.description}};
+      if (!option.defaultRule.empty()) entry["default_rule"] = option.defaultRule;
+      options.push_back(std::move(entry));
     }
     methods.push_back(
         {{"name", name}, {"summary", method.summary}, {"kinds", kinds}, {"options", options}});
@@ -224,13 +298,17 @@ void runMethods(bool json) {
     for (ProblemKind kind : method.kinds) {
       kinds += std::string(kinds.empty() ? "" : ", ") + std::string(toString(kind));
     }
-    std::cout << fmt::format("{}: {}\n  problems: {}\n", name, method.summary, kinds);
+    std::cout << fmt::format("{}: {}\n  kinds: {}\n", name, method.summary, kinds);
     for (const auto& option : method.options) {
       const std::string type = option.choices.empty() ? option.type
                                                       : fmt::format("{}: {}", option.type,
                                                                     fmt::join(option.choices, "|"));
+      const std::string value =
+          option.defaultRule.empty()
+              ? option.defaultValue
+              : fmt::format("{} ({} here)", option.defaultRule, option.defaultValue);
       std::cout << fmt::format(
-          "  -O {}={}  ({}{}) {}\n", option.name, option.defaultValue, type,
+          "  -O {}={}  ({}{}) {}\n", option.name, value, type,
           option.range.describe().empty() ? "" : ", " + option.range.describe(),
           option.description);
     }

@@ -24,7 +24,6 @@ double extraOr(const Result& result, std::string_view name, double fallback) {
 // The steady state per warp role: each op with its start, residue and stage.
 std::string describeRoles(const Instance& instance, const Schedule& schedule) {
   const Graph& graph = *instance.graph;
-  const std::int32_t ii = *schedule.ii;
   std::string text;
   const auto roles = warpRoles(graph, *instance.machine, schedule);
   for (std::size_t r = 0; r < roles.size(); ++r) {
@@ -32,15 +31,7 @@ std::string describeRoles(const Instance& instance, const Schedule& schedule) {
     text += fmt::format("role {} on warps {}: {}{}, {} op{}\n", r, formatWarpSet(role.warps),
                         role.units, role.variableLatency ? " (variable latency)" : "",
                         role.ops.size(), role.ops.size() == 1 ? "" : "s");
-    std::vector<OpId> ops = role.ops;
-    std::sort(ops.begin(), ops.end(), [&](OpId a, OpId b) {
-      return schedule.start[a] != schedule.start[b] ? schedule.start[a] < schedule.start[b] : a < b;
-    });
-    for (OpId op : ops) {
-      const Cycle start = schedule.start[op];
-      text += fmt::format("  {:<24} t={:<8} residue {:<6} stage {}\n", graph.opName(op), start,
-                          start % ii, start / ii);
-    }
+    text += describeStartTimes(graph, schedule, role.ops, role.ops.size());
   }
   return text;
 }
@@ -60,11 +51,11 @@ std::string describeIi(const Result& result, std::int32_t ii) {
       proven ? "minimal in normalized units" : "not proven minimal even in normalized units");
 }
 
-// "MII 16 = max(ResMII 16, RecMII 5): ResMII (unit TC)", in the units the search used.
+// "MII 16: ResMII (TC) = 16 >= RecMII (cycle pv0 -> rescale0 -> pv0) = 5", in the units the
+// search used.
 std::string describeMii(const Instance& instance, const Result& result) {
-  std::string text = fmt::format("MII {} = max(ResMII {}, RecMII {}): {}",
-                                 extraOr(result, "mii", 0), extraOr(result, "res_mii", 0),
-                                 extraOr(result, "rec_mii", 0), result.bounds.iiBoundReason);
+  std::string text =
+      fmt::format("MII {}: {}", extraOr(result, "mii", 0), result.bounds.iiBoundReason);
   if (extraOr(result, "time_unit", 1) != 1) {
     // The raw bounds, for comparison with the raw I above.
     const Graph& graph = *instance.graph;

@@ -49,10 +49,19 @@ void runVerify(const VerifyFlags& flags) {
     nlohmann::json json = verificationToJson(*instance.machine, report);
     json["instance"] = instance.name;
     json["schedule"] = flags.schedule;
+    json["kind"] = std::string(toString(kind));
+    json["ii"] = schedule->ii ? nlohmann::json(*schedule->ii) : nlohmann::json(nullptr);
     std::cout << json.dump(2) << '\n';
   } else if (report.ok()) {
-    std::cout << fmt::format("{}: schedule {} verified\n{}\nverified: true\n", instance.name,
-                             flags.schedule, describeMetrics(*instance.machine, report.metrics));
+    std::cout << fmt::format("{}: schedule {} verified ({} problem)\n", instance.name,
+                             flags.schedule, toString(kind));
+    if (schedule->ii) std::cout << fmt::format("II {}, ", *schedule->ii);
+    std::cout << describeMetrics(*instance.machine, report.metrics) << '\n';
+    if (report.uncheckedLoopCarriedEdges > 0) {
+      std::cout << fmt::format("{}: {}\n", kUncheckedLoopCarriedTitle,
+                               report.uncheckedLoopCarriedNote());
+    }
+    std::cout << "verified: true\n";
   } else {
     std::cout << fmt::format("{}: schedule {} has {} violation(s)\n{}\nverified: false\n",
                              instance.name, flags.schedule, report.totalViolations,

@@ -22,24 +22,6 @@ namespace gaus::codegen {
 
 namespace {
 
-std::string describeMii(const Graph& graph, const Machine& machine, const ResMii& resMii,
-                        const RecMii& recMii) {
-  std::string res = fmt::format("ResMII {}", resMii.value);
-  if (resMii.binding) res += fmt::format(" ({})", machine.resources[*resMii.binding].name);
-  std::string rec = fmt::format("RecMII {}", recMii.value);
-  if (!recMii.bindingCycle.empty()) {
-    constexpr std::size_t kShown = 6;
-    std::string cycle;
-    for (std::size_t i = 0; i < recMii.bindingCycle.size() && i < kShown; ++i) {
-      cycle += (i == 0 ? "" : " -> ") + graph.opName(recMii.bindingCycle[i]);
-    }
-    if (recMii.bindingCycle.size() > kShown) cycle += " -> ...";
-    rec += fmt::format(" ({})", cycle);
-  }
-  const bool resBinds = resMii.value >= recMii.value;
-  return fmt::format("bound by {}; {}", resBinds ? res : rec, resBinds ? rec : res);
-}
-
 // A ring of `depth` slots holds `depth` copies of the value's footprint for the whole loop. The
 // verifier checks ringBuffers per value against each memory of a modulo-warp problem, so a
 // verified warp-specialized schedule fits unless a ring got slots beyond ringBuffers (a refill
@@ -114,7 +96,7 @@ Expected<Pipeline> buildPipeline(const Instance& instance, const Schedule& sched
   pipeline.resMii = resMii.value;
   pipeline.recMii = recMii.value;
   pipeline.mii = std::max(resMii.value, recMii.value);
-  pipeline.miiBound = describeMii(graph, *instance.machine, resMii, recMii);
+  pipeline.miiBound = describeIiBound(graph, *instance.machine, resMii, recMii);
 
   const auto order = topologicalOrder(graph);
   if (!order) return Error{order.error()};

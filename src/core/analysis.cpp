@@ -536,6 +536,30 @@ Cycle nonOverlappedIi(const Graph& graph, std::span<const Cycle> oneIteration) {
   return ii;
 }
 
+std::string describeRecurrence(const Graph& graph, const std::vector<OpId>& cycle) {
+  constexpr std::size_t kShown = 8;
+  std::string text;
+  const std::size_t shown = std::min(cycle.size(), kShown);
+  for (std::size_t i = 0; i < shown; ++i) text += (i ? " -> " : "") + graph.opName(cycle[i]);
+  if (shown < cycle.size()) text += fmt::format(" -> ... ({} ops)", cycle.size());
+  if (!cycle.empty()) text += " -> " + graph.opName(cycle.front());
+  return text;
+}
+
+std::string describeIiBound(const Graph& graph, const Machine& machine, const ResMii& resMii,
+                            const RecMii& recMii) {
+  const std::string res =
+      resMii.binding
+          ? fmt::format("ResMII ({}) = {}", machine.resources[*resMii.binding].name, resMii.value)
+          : fmt::format("ResMII = {} (no limited resource in use)", resMii.value);
+  const std::string rec =
+      recMii.value > 0 ? fmt::format("RecMII (cycle {}) = {}",
+                                     describeRecurrence(graph, recMii.bindingCycle), recMii.value)
+                       : std::string("RecMII = 0 (no recurrence)");
+  if (recMii.value > resMii.value) return fmt::format("{} > {}", rec, res);
+  return fmt::format("{} >= {}", res, rec);
+}
+
 Expected<GraphSummary> summarizeGraph(const Graph& graph, const Machine& machine) {
   auto order = topologicalOrder(graph);
   if (!order) return Error{order.error()};
@@ -568,6 +592,14 @@ Expected<GraphSummary> summarizeGraph(const Graph& graph, const Machine& machine
           ++summary.nontrivialSccs;
           break;
         }
+      }
+    }
+    // A loop-carried edge between two recurrences (or out of none) bounds no II: only those
+    // inside one close a cycle.
+    for (EdgeId e = 0; e < graph.numEdges(); ++e) {
+      if (graph.edgeDistance(e) > 0 && components.componentOf[graph.edgeSource(e)] ==
+                                           components.componentOf[graph.edgeTarget(e)]) {
+        ++summary.loopCarriedEdgesOnRecurrences;
       }
     }
   }

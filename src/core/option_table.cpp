@@ -79,7 +79,8 @@ std::size_t editDistance(std::string_view a, std::string_view b) {
   return d[a.size()][b.size()];
 }
 
-// A name with dashes in snake_case (time-limit is a typo of time_limit).
+// A name with dashes in snake_case: the separators do not count as typos (time-limit is
+// time_limit, --time-limit is --time_limit).
 std::string withOtherSeparator(std::string_view name) {
   std::string text(name);
   std::replace(text.begin(), text.end(), '-', '_');
@@ -94,7 +95,7 @@ std::optional<std::string> nearestName(std::string_view given,
   std::optional<std::string> best;
   std::size_t bestDistance = 0;
   for (const auto& name : known) {
-    const std::size_t distance = editDistance(normalized, name);
+    const std::size_t distance = editDistance(normalized, withOtherSeparator(name));
     if (!best || distance < bestDistance) {
       best = name;
       bestDistance = distance;
@@ -103,6 +104,12 @@ std::optional<std::string> nearestName(std::string_view given,
   // A third of the name may be mistyped; further away it is more likely another option.
   if (!best || bestDistance > std::max<std::size_t>(1, best->size() / 3)) return std::nullopt;
   return best;
+}
+
+std::string didYouMean(std::string_view given, const std::vector<std::string>& known,
+                       std::string_view suffix) {
+  const auto nearest = nearestName(given, known);
+  return nearest ? fmt::format(" (did you mean '{}{}'?)", *nearest, suffix) : std::string();
 }
 
 std::string listChoices(const std::vector<std::string>& choices) {

@@ -21,12 +21,25 @@ std::string_view toString(ProblemKind kind) {
   return "latency";
 }
 
+namespace {
+
+constexpr ProblemKind kAllProblemKinds[] = {ProblemKind::kLatency, ProblemKind::kLatencyBounded,
+                                            ProblemKind::kModulo, ProblemKind::kModuloWarp,
+                                            ProblemKind::kStages};
+
+}  // namespace
+
 std::optional<ProblemKind> parseProblemKind(std::string_view text) {
-  for (ProblemKind kind : {ProblemKind::kLatency, ProblemKind::kLatencyBounded,
-                           ProblemKind::kModulo, ProblemKind::kModuloWarp, ProblemKind::kStages}) {
+  for (ProblemKind kind : kAllProblemKinds) {
     if (toString(kind) == text) return kind;
   }
   return std::nullopt;
+}
+
+std::vector<std::string> problemKindNames() {
+  std::vector<std::string> names;
+  for (ProblemKind kind : kAllProblemKinds) names.emplace_back(toString(kind));
+  return names;
 }
 
 std::vector<std::string> Problem::check() const {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <gaus/core/registry.hpp>
+#include <gaus/core/verify.hpp>
 
 namespace gaus {
 
@@ -94,7 +95,11 @@ ProblemKind inferProblemKind(const Graph& graph, const MethodInfo& method, bool 
   for (ProblemKind kind : preferred) {
     if (method.solves(kind)) return kind;
   }
-  return method.kinds.empty() ? preferred.front() : method.kinds.front();
+  // A loop is never posed as a problem that drops its loop-carried edges: the registry refuses
+  // the modulo problem and names the methods that solve it (--kind latency asks for one
+  // iteration on purpose).
+  if (graph.hasLoopCarriedEdges() || method.kinds.empty()) return preferred.front();
+  return method.kinds.front();
 }
 
 void MethodRegistry::add(MethodInfo method) {
@@ -135,23 +140,44 @@ std::vector<std::string> MethodRegistry::names() const {
   return {result.begin(), result.end()};
 }
 
+std::string MethodRegistry::unknownMethodMessage(std::string_view name) const {
+  const std::vector<std::string> known = names();
+  return fmt::format("unknown method '{}'{}; known: {}", name, option_text::didYouMean(name, known),
+                     option_text::listChoices(known));
+}
+
+namespace {
+
+// "method list does not solve modulo problems (it solves latency or latency-bounded)".
+std::string refusalOfKind(const MethodInfo& method, ProblemKind kind) {
+  std::vector<std::string> kinds;
+  for (ProblemKind solved : method.kinds) kinds.emplace_back(toString(solved));
+  return fmt::format("method {} does not solve {} problems (it solves {})", method.name,
+                     toString(kind), option_text::listChoices(kinds));
+}
+
+}  // namespace
+
+std::string MethodRegistry::unsupportedKindMessage(std::string_view name, ProblemKind kind) const {
+  std::vector<std::string> solvers;
+  for (const auto& other : names()) {
+    const MethodInfo* method = find(other);
+    if (method != nullptr && method->solves(kind)) solvers.push_back(other);
+  }
+  return fmt::format("{}; {}", refusalOfKind(*find(name), kind),
+                     solvers.empty()
+                         ? std::string("no method of this build does")
+                         : fmt::format("methods that do: {}", option_text::listChoices(solvers)));
+}
+
 Result MethodRegistry::run(std::string_view name, const Problem& problem,
                            const MethodOptions& options, const RunContext& context,
                            const MethodOptions& settings) const {
   const MethodInfo* method = find(name);
-  if (method == nullptr) {
-    std::string known;
-    for (const auto& known_name : names()) known += (known.empty() ? "" : ", ") + known_name;
-    return errorResult(fmt::format("unknown method '{}' (known: {})", name, known));
-  }
-  if (!method->solves(problem.kind)) {
-    std::string kinds;
-    for (ProblemKind kind : method->kinds) {
-      kinds += std::string(kinds.empty() ? "" : ", ") + std::string(toString(kind));
-    }
-    return errorResult(fmt::format("method {} does not solve {} problems (it solves: {})", name,
-                                   toString(problem.kind), kinds));
-  }
+  if (method == nullptr) return errorResult(unknownMethodMessage(name));
+  // Not unsupportedKindMessage: naming the methods that do would load every engine plugin in
+  // the middle of a run (ilp's init method is run through here).
+  if (!method->solves(problem.kind)) return errorResult(refusalOfKind(*method, problem.kind));
   const MethodOptions merged = applySettings(*method, options, settings).options;
   auto posed = withMachineOptions(*method, problem, merged);
   if (!posed) return errorResult(posed.error());
@@ -167,6 +193,10 @@ Result MethodRegistry::run(std::string_view name, const Problem& problem,
   result.stats.seconds = secondsSince(start);
   if (result.schedule) {
     result.verification = verify(*posed, *result.schedule);
+    if (result.verification->uncheckedLoopCarriedEdges > 0) {
+      result.notes.emplace_back(kUncheckedLoopCarriedTitle,
+                                result.verification->uncheckedLoopCarriedNote());
+    }
     if (!result.verification->ok()) {
       result.message = fmt::format("method {} returned a schedule that fails verification: {}",
                                    name, result.verification->summary());

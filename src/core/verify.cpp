@@ -81,6 +81,11 @@ class Judge {
 
   VerificationReport run() {
     if (!checkShape()) return std::move(report_);
+    if (!ii_) {
+      for (EdgeId e = 0; e < graph_.numEdges(); ++e) {
+        if (graph_.edgeDistance(e) > 0) ++report_.uncheckedLoopCarriedEdges;
+      }
+    }
     if (problem_.kind == ProblemKind::kStages) {
       checkStageOrder();
       checkStageRange();
@@ -500,6 +505,14 @@ class Judge {
 };
 
 }  // namespace
+
+std::string VerificationReport::uncheckedLoopCarriedNote() const {
+  if (uncheckedLoopCarriedEdges == 0) return {};
+  return fmt::format(
+      "{} ignored: a schedule without an II is one iteration, not the loop, so only the "
+      "distance-0 edges were checked (a modulo schedule, with an II, is held against them)",
+      uncheckedLoopCarriedEdges);
+}
 
 VerificationReport verify(const Problem& problem, const Schedule& schedule,
                           const VerifyOptions& options) {

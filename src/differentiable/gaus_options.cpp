@@ -88,6 +88,7 @@ OptionTable<GausOptions> makeTable() {
            "bytes: refuse a run whose tensors are estimated above this before they are "
            "allocated; default 90 % of physical memory",
            NumericRange::atLeast(1))
+      .defaultFrom(std::string(kDefaultMemoryLimitRule))
       .add("seed", &O::seed, "seed of the multi-start noise")
       .add("trace", &O::tracePath,
            "trace file: CSV when it ends in .csv, else JSON lines; empty: none")

@@ -583,6 +583,7 @@ Result searchModulo(const RunSetup& setup, Engine& engine) {
     return result;
   }
   const std::int64_t minIi = std::max<std::int64_t>({1, resMii.value, recMii.value});
+  result.bounds.iiBoundReason = describeIiBound(setup.graph, *problem.machine, resMii, recMii);
   std::optional<Schedule> start = startSchedule(setup, result.attempts);
   std::optional<Candidate> best;
   if (start) best = Candidate{*start, objectiveOf(setup, *start), nullptr};
@@ -621,7 +622,6 @@ Result searchModulo(const RunSetup& setup, Engine& engine) {
   } else {
     // Search II downwards from the start's.
     result.bounds.lowerBound = static_cast<double>(minIi);
-    result.bounds.iiBoundReason = resMii.value >= recMii.value ? "ResMII" : "RecMII";
     const auto attemptAt = [&](std::int64_t ii) -> std::optional<std::int64_t> {
       const Cycle horizon = moduloHorizon(setup, best->schedule);
       const double scale = setup.moduloObjective == ModuloObjective::kLatency

@@ -52,7 +52,8 @@ void addModuloMilpOptions(OptionTable<Options>& table, ModuloMilpOptions& (*milp
           "memory_limit", [milp](Options& o) -> std::int64_t& { return milp(o).memoryLimitBytes; },
           "bytes: refuse a MILP whose estimated memory (470 bytes per nonzero) exceeds this; "
           "default 90 % of physical memory",
-          NumericRange::atLeast(1));
+          NumericRange::atLeast(1))
+      .defaultFrom(std::string(kDefaultMemoryLimitRule));
   if (withSymmetry) {
     table.add(
         "symmetry", [milp](Options& o) -> bool& { return milp(o).breakSymmetry; },
@@ -107,7 +108,7 @@ OptionTable<IlpOptions> makeIlpTable() {
           "modulo problems: largest II tried; none: the non-overlapped II",
           NumericRange::atLeast(1))
       .addCustom(
-          {"search_from", "choice", {"mii", "1"}, "", {}, "modulo problems: first II tried"},
+          {"search_from", "choice", {"mii", "1"}, "", {}, "modulo problems: first II tried", {}},
           [](IlpOptions& o, std::string_view text) -> std::optional<std::string> {
             if (text != "mii" && text != "1")
               return "expects mii or 1, got '" + std::string(text) + "'";
@@ -180,7 +181,8 @@ OptionTable<TwillOptions> makeTwillTable() {
                   kTwillFamilyNames.names(),
                   "",
                   {},
-                  "constraint families to switch off, comma-separated (ablations)"},
+                  "constraint families to switch off, comma-separated (ablations)",
+                  {}},
                  parseDisabledFamilies, formatDisabledFamilies)
       .add("symmetry", &O::breakSymmetry, "break symmetries between interchangeable ops and warps");
   addModuloMilpOptions<O>(

@@ -96,13 +96,7 @@ Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options,
   result.extra.emplace_back("res_mii", static_cast<double>(resMii.value));
   result.extra.emplace_back("rec_mii", static_cast<double>(recMii.value));
   result.bounds.lowerBound = static_cast<double>(mii);
-  result.bounds.iiBoundReason =
-      resMii.value >= recMii.value
-          ? fmt::format("ResMII ({})", resMii.binding ? machine.resources[*resMii.binding].name
-                                                      : std::string("no limited resource"))
-          : fmt::format("RecMII (cycle through {})",
-                        recMii.bindingCycle.empty() ? std::string("?")
-                                                    : graph.opName(recMii.bindingCycle.front()));
+  result.bounds.iiBoundReason = describeIiBound(graph, machine, resMii, recMii);
 
   const std::int32_t first = options.startFromOne ? 1 : static_cast<std::int32_t>(mii);
   std::int32_t last =

@@ -61,20 +61,6 @@ SmtAnswer explainFailure(const Problem& problem, std::int32_t ii, Cycle latency,
   return answer;
 }
 
-// The ops of the recurrence that binds RecMII ("S -> P -> O"), at most eight of them.
-std::string recurrenceOps(const Graph& graph, const RecMii& recMii) {
-  constexpr std::size_t kShown = 8;
-  std::string text;
-  for (std::size_t i = 0; i < recMii.bindingCycle.size() && i < kShown; ++i) {
-    if (i > 0) text += " -> ";
-    text += graph.opName(recMii.bindingCycle[i]);
-  }
-  if (recMii.bindingCycle.size() > kShown) {
-    text += fmt::format(" ... ({} ops)", recMii.bindingCycle.size());
-  }
-  return text;
-}
-
 namespace {
 
 std::string roleName(const WarpRole& role, std::size_t index) {
@@ -109,12 +95,12 @@ std::string iiBinding(const Problem& problem, std::int32_t ii) {
         unit.name, demand, unit.capacity.value_or(0), resMii.value);
     if (recMii.value == resMii.value) {
       text += fmt::format("; the recurrence through {} needs II >= {} as well",
-                          recurrenceOps(graph, recMii), recMii.value);
+                          describeRecurrence(graph, recMii.bindingCycle), recMii.value);
     }
     return text;
   }
   return fmt::format("RecMII: the recurrence through {} needs II >= {}",
-                     recurrenceOps(graph, recMii), recMii.value);
+                     describeRecurrence(graph, recMii.bindingCycle), recMii.value);
 }
 
 // A "where" block giving the meaning of every family named, each once, in the order of the enum.

@@ -40,9 +40,6 @@ TwillExplanation explain(const ExplainContext& context, std::vector<TwillAttempt
 
 std::string familyList(const std::vector<TwillFamily>& families);
 
-// The ops of the recurrence that binds RecMII ("S -> P -> O"), the first eight of a longer one.
-std::string recurrenceOps(const Graph& graph, const RecMii& recMii);
-
 // Why (ii, latency) is UNSAT: a fresh model checked with a deletion-minimized core within
 // options.explainTimeLimitSeconds; the check is logged in `attempts` with `detail`.
 SmtAnswer explainFailure(const Problem& problem, std::int32_t ii, Cycle latency,

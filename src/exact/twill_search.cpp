@@ -193,17 +193,6 @@ Cycle serialLatencyWithSpills(const Graph& graph) {
   return total;
 }
 
-std::string miiReason(const Graph& graph, const Machine& machine, const ResMii& resMii,
-                      const RecMii& recMii) {
-  if (resMii.value >= recMii.value) {
-    if (!resMii.binding) return fmt::format("ResMII={}", resMii.value);
-    return fmt::format("ResMII={} (unit {})", resMii.value,
-                       machine.resources[*resMii.binding].name);
-  }
-  return fmt::format("RecMII={} (recurrence {})", recMii.value,
-                     detail::recurrenceOps(graph, recMii));
-}
-
 // The most frequent families over the cores of a range of attempts, for the final message.
 std::string blockingSummary(const std::vector<TwillAttempt>& attempts, std::int32_t fromIi) {
   std::map<TwillFamily, int> frequency;
@@ -349,7 +338,7 @@ class TwillSearch {
     solution_.resMii = resMii.value;
     solution_.recMii = recMii.value;
     solution_.mii = std::max(resMii.value, recMii.value);
-    solution_.miiReason = miiReason(graph, machine, resMii, recMii);
+    solution_.miiReason = describeIiBound(graph, machine, resMii, recMii);
 
     firstIi_ = work_.ii ? *work_.ii : static_cast<std::int32_t>(solution_.mii);
     firstUntriedIi_ = firstIi_;

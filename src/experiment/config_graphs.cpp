@@ -137,10 +137,10 @@ std::vector<GeneratedGraph> generatorGrid(const ConfigValue& value) {
   for (std::size_t i = 0; i < value.raw().keys.size(); ++i) {
     const std::string& key = value.raw().keys[i];
     if (std::find(names.begin(), names.end(), key) == names.end()) {
-      throw InputError(
-          value.raw().items[i].line,
-          fmt::format("{}.{}: expected a generator parameter ({}), found {}{}", value.key(), key,
-                      option_text::listChoices(names), io::quoteText(key), didYouMean(key, names)));
+      throw InputError(value.raw().items[i].line,
+                       fmt::format("{}.{}: expected a generator parameter ({}), found {}{}",
+                                   value.key(), key, option_text::listChoices(names),
+                                   io::quoteText(key), option_text::didYouMean(key, names)));
     }
   }
   std::vector<GeneratedGraph> grid(1);

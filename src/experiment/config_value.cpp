@@ -46,10 +46,10 @@ const ConfigValue& ConfigValue::requireObject(std::string_view what,
   for (std::size_t i = 0; i < value_->keys.size(); ++i) {
     const std::string& key = value_->keys[i];
     if (std::find(names.begin(), names.end(), key) == names.end()) {
-      throw InputError(
-          value_->items[i].line,
-          fmt::format("{}: expected a key of {} ({}), found {}{}", child(key), what,
-                      option_text::listChoices(names), io::quoteText(key), didYouMean(key, names)));
+      throw InputError(value_->items[i].line,
+                       fmt::format("{}: expected a key of {} ({}), found {}{}", child(key), what,
+                                   option_text::listChoices(names), io::quoteText(key),
+                                   option_text::didYouMean(key, names)));
     }
     for (std::size_t j = 0; j < i; ++j) {
       if (value_->keys[j] == key) {
@@ -123,13 +123,6 @@ bool ConfigValue::boolean(std::string_view what) const {
 
 std::string ConfigValue::child(std::string_view name) const {
   return key_.empty() ? std::string(name) : fmt::format("{}.{}", key_, name);
-}
-
-// " (did you mean 'NAME'?)" when a known name is close to the given one, else nothing.
-std::string didYouMean(std::string_view given, const std::vector<std::string>& known,
-                       std::string_view suffix) {
-  const auto nearest = option_text::nearestName(given, known);
-  return nearest ? fmt::format(" (did you mean '{}{}'?)", *nearest, suffix) : std::string();
 }
 
 // "${NAME}": `shared` (the folder holding benchmarks/: $GAUS_SHARED_DIR, else the source tree's

@@ -20,10 +20,6 @@
 
 namespace gaus::experiment {
 
-// " (did you mean 'NAME'?)" when a known name is close to the given one, else nothing.
-std::string didYouMean(std::string_view given, const std::vector<std::string>& known,
-                       std::string_view suffix = {});
-
 // A value of the configuration with the key path that leads to it ("methods[1].options.lr"),
 // so that every message can name the key.
 class ConfigValue {

@@ -28,19 +28,6 @@ using io::InputError;
 using io::JsonValue;
 // ---- the problem ----
 
-std::vector<std::string> knownProblemKinds() {
-  // Core's enumeration is contiguous: step through it until the names stop reading back, so
-  // that a kind added there is accepted here without an edit.
-  std::vector<std::string> names;
-  for (int value = 0;; ++value) {
-    const auto kind = static_cast<ProblemKind>(value);
-    const auto parsed = parseProblemKind(toString(kind));
-    if (!parsed || *parsed != kind) break;
-    names.emplace_back(toString(kind));
-  }
-  return names;
-}
-
 HorizonPolicy parseHorizon(const ConfigValue& value, const ConfigContext& context) {
   constexpr std::string_view kExpected =
       "a horizon: cycles, none, critical_path [* FACTOR] or METHOD_latency [* FACTOR]";
@@ -72,7 +59,7 @@ HorizonPolicy parseHorizon(const ConfigValue& value, const ConfigContext& contex
     const MethodInfo* method = context.registry->find(policy.method);
     if (method == nullptr || !method->solves(ProblemKind::kLatency)) {
       value.fail("METHOD_latency with a method that solves latency problems",
-                 didYouMean(policy.method, context.registry->names(), "_latency"));
+                 option_text::didYouMean(policy.method, context.registry->names(), "_latency"));
     }
   } else {
     value.fail(kExpected);
@@ -117,12 +104,13 @@ ProblemSpec parseProblem(const ConfigValue& value, const ConfigContext& context)
   value.requireObject("the problem", {"kind", "machine", "horizon", "ii", "objective"});
   ProblemSpec spec;
   if (const auto kind = value.member("kind")) {
-    const std::vector<std::string> kinds = knownProblemKinds();
+    const std::vector<std::string> kinds = problemKindNames();
     const std::string& text = kind->text("a problem kind");
     if (text != "inferred" && std::find(kinds.begin(), kinds.end(), text) == kinds.end()) {
       std::vector<std::string> choices = kinds;
       choices.emplace_back("inferred");
-      kind->fail(fmt::format("a problem kind ({})", option_text::listChoices(choices)));
+      kind->fail(fmt::format("a problem kind ({})", option_text::listChoices(choices)),
+                 option_text::didYouMean(text, choices));
     }
     spec.kind = text;
   }
@@ -183,7 +171,7 @@ const MethodInfo& findMethod(const ConfigValue& value, const MethodRegistry& reg
   const MethodInfo* method = registry.find(name);
   if (method == nullptr) {
     value.fail(fmt::format("a method ({})", option_text::listChoices(registry.names())),
-               didYouMean(name, registry.names()));
+               option_text::didYouMean(name, registry.names()));
   }
   return *method;
 }
@@ -287,7 +275,7 @@ void checkStarts(std::vector<MethodEntry>& methods, const MethodRegistry& regist
     if (method == nullptr) {
       std::vector<std::string> known = registry.names();
       for (const MethodEntry& m : methods) known.push_back(m.label);
-      fail("a method entry's label or a method", didYouMean(start.from, known));
+      fail("a method entry's label or a method", option_text::didYouMean(start.from, known));
     }
     const auto resolved =
         method->resolveOptions(applySettings(*method, start.options, settings).options);
@@ -381,7 +369,8 @@ void checkSettings(const ConfigValue& value, const MethodOptions& settings,
   for (const auto& [name, text] : settings) {
     if (std::find(declared.begin(), declared.end(), name) != declared.end()) continue;
     const ConfigValue where = *value.member(name);
-    where.fail("a setting some method of the experiment declares", didYouMean(name, declared));
+    where.fail("a setting some method of the experiment declares",
+               option_text::didYouMean(name, declared));
   }
 }
 
@@ -392,10 +381,11 @@ void checkSetsAndKinds(const ConfigValue& list, const std::vector<MethodEntry>& 
   for (const MethodEntry& entry : methods) {
     for (const std::string& set : entry.sets) {
       if (std::find(sets.begin(), sets.end(), set) != sets.end()) continue;
-      throw InputError(entry.line, fmt::format("{}: expected graph sets of the experiment ({}) in "
-                                               "`on`, found {}{}",
-                                               list.key(), option_text::listChoices(sets),
-                                               io::quoteText(set), didYouMean(set, sets)));
+      throw InputError(entry.line,
+                       fmt::format("{}: expected graph sets of the experiment ({}) in "
+                                   "`on`, found {}{}",
+                                   list.key(), option_text::listChoices(sets), io::quoteText(set),
+                                   option_text::didYouMean(set, sets)));
     }
     const MethodInfo& method = *registry.find(entry.method);
     for (const GraphEntry& graph : graphs) {

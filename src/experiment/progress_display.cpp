@@ -14,6 +14,8 @@
 
 #include <gaus/report/report.hpp>
 
+#include "summary_text.hpp"
+
 namespace gaus::experiment {
 
 namespace {
@@ -27,25 +29,13 @@ int terminalWidth() {
   return 100;
 }
 
-// A run that failed: it ended in an error, or without a verified schedule for a reason other
-// than a proof that none exists (a GauS run stopped by its time limit with a schedule is no
-// failure).
-bool isFailure(const report::ResultRecord& record) {
-  using report::RunStatus;
-  if (record.status == RunStatus::kError || record.status == RunStatus::kCrashed ||
-      record.status == RunStatus::kOutOfMemory) {
-    return true;
-  }
-  return !record.verified && record.status != RunStatus::kInfeasible;
-}
-
 std::string describeRecord(const report::ResultRecord& record) {
   std::string text = fmt::format("{}: {}", record.runId, toString(record.status));
   if (record.objective && record.verified) {
     text += fmt::format(", {} {:.6g}", record.objective->name, record.objective->value);
   }
   if (record.seconds) text += fmt::format(", {:.2f} s", *record.seconds);
-  if (isFailure(record) && !record.message.empty()) {
+  if (report::isFailure(record) && !record.message.empty()) {
     std::string message = record.message.substr(0, 160);
     std::replace(message.begin(), message.end(), '\n', ' ');
     text += " (" + message + ")";
@@ -87,17 +77,7 @@ std::string ProgressDisplay::eta() const {
 std::string ProgressDisplay::bestPerMethod(const std::vector<report::ResultRecord>& records) const {
   report::ResultsFile file;
   file.records = records;
-  const report::ReportSummary summary = report::summarizeResults(file);
-  std::vector<const report::MethodSummary*> methods;
-  for (const auto& method : summary.methods) methods.push_back(&method);
-  std::stable_sort(methods.begin(), methods.end(), [](const auto* a, const auto* b) {
-    return a->wins + a->ties > b->wins + b->ties;
-  });
-  std::string text;
-  for (const auto* method : methods) {
-    text += fmt::format("{}{} {}", text.empty() ? "" : ", ", method->label,
-                        method->wins + method->ties);
-  }
+  const std::string text = describeBestOn(report::summarizeResults(file), false);
   return text.empty() ? text : "best on: " + text;
 }
 
@@ -105,7 +85,7 @@ void ProgressDisplay::finished(const report::ResultRecord& record,
                                const std::vector<report::ResultRecord>& records) {
   ++done_;
   ++doneHere_;
-  const bool failed = isFailure(record);
+  const bool failed = report::isFailure(record);
   if (failed) ++failures_;
   if (quiet_) return;
   if (!bar_) {

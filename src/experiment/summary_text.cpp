@@ -54,6 +54,42 @@ std::string cell(std::string text) {
 
 }  // namespace
 
+std::string describeBestOn(const report::ReportSummary& summary, bool withMeaning) {
+  std::vector<const report::MethodSummary*> methods;
+  for (const auto& method : summary.methods) methods.push_back(&method);
+  std::stable_sort(methods.begin(), methods.end(), [](const auto* a, const auto* b) {
+    return a->wins + a->ties > b->wins + b->ties;
+  });
+  // With no win and no loss anywhere, "gaus 3 of 3, list 3 of 3" would read as if each were
+  // better than the other: say that they agree.
+  const bool allTie = std::all_of(methods.begin(), methods.end(), [](const auto* method) {
+    return method->wins == 0 && method->losses == 0;
+  });
+  if (allTie) {
+    std::int64_t shared = 0;
+    for (const auto* method : methods) shared = std::max(shared, method->ties);
+    if (shared > 0) {
+      return fmt::format("all tied: every method has the same value on each of the {} problem{}",
+                         shared, shared == 1 ? "" : "s");
+    }
+  }
+  std::string text;
+  for (const auto* method : methods) {
+    const std::int64_t best = method->wins + method->ties;
+    text += fmt::format("{}{} {} of {}", text.empty() ? "" : ", ", method->label, best,
+                        best + method->losses);
+    if (method->wins > 0 && method->ties > 0) {
+      text += fmt::format(" ({} alone, {} tied)", method->wins, method->ties);
+    } else if (best > 0) {
+      text += method->ties > 0 ? " (tied)" : " (alone)";
+    }
+  }
+  if (text.empty() || !withMeaning) return text;
+  return text +
+         " (problems it shares with another method where its verified value is the lowest, alone "
+         "or tied)";
+}
+
 std::string formatClosingSummary(const report::ReportSummary& summary,
                                  const std::vector<report::ResultRecord>& records,
                                  std::int64_t recordedNow, double elapsed, std::int32_t parallel) {
@@ -74,10 +110,8 @@ std::string formatClosingSummary(const report::ReportSummary& summary,
   std::stable_sort(methods.begin(), methods.end(), [](const auto* a, const auto* b) {
     return a->wins + a->ties > b->wins + b->ties;
   });
-  std::string best, ratios, times;
+  std::string ratios, times;
   for (const auto* method : methods) {
-    best += fmt::format("{}{} {} of {}", best.empty() ? "" : ", ", method->label,
-                        method->wins + method->ties, method->wins + method->ties + method->losses);
     ratios += fmt::format("{}{} {}", ratios.empty() ? "" : ", ", method->label,
                           ratio(method->geomeanRatio));
     times += fmt::format("{}{} {}", times.empty() ? "" : ", ", method->label,
@@ -90,10 +124,7 @@ std::string formatClosingSummary(const report::ReportSummary& summary,
       records.size(), recordedNow, formatDuration(elapsed), parallel, verified, ended);
   text += fmt::format("problems:  {} ({} with a reference value)\n", summary.problems.size(),
                       withReference);
-  text += fmt::format(
-      "best on:   {} (problems it shares with another method where its verified value is the "
-      "lowest)\n",
-      best);
+  text += fmt::format("best on:   {}\n", describeBestOn(summary, true));
   text += fmt::format("value / best known, geometric mean: {}\n", ratios);
   text += fmt::format("median seconds per run: {}\n", times);
   return text;

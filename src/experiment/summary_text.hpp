@@ -13,6 +13,12 @@
 
 namespace gaus::experiment {
 
+// Per method, on how many of the problems it shares with another method its verified value is
+// the lowest, alone or tied: "gaus 3 of 3 (2 alone, 1 tied), list 1 of 3 (tied)", followed by
+// what that counts `withMeaning`; "all tied: ..." when every shared problem is a tie. Empty
+// without methods.
+std::string describeBestOn(const report::ReportSummary& summary, bool withMeaning);
+
 // Five lines: runs and how they ended; problems; best per method; value over best known per
 // method (geometric mean); median seconds per method.
 std::string formatClosingSummary(const report::ReportSummary& summary,

@@ -60,30 +60,6 @@ constexpr std::int64_t kIiStepDivisor = 1024;
 // The largest II a schedule holds.
 constexpr std::int64_t kLargestIi = std::numeric_limits<std::int32_t>::max();
 
-std::string namesOnCycle(const Graph& graph, const std::vector<OpId>& ops) {
-  std::string text;
-  const std::size_t shown = std::min<std::size_t>(ops.size(), 8);
-  for (std::size_t i = 0; i < shown; ++i) text += (i ? " -> " : "") + graph.opName(ops[i]);
-  if (shown < ops.size()) text += fmt::format(" -> ... ({} ops)", ops.size());
-  if (!ops.empty()) text += " -> " + graph.opName(ops.front());
-  return text;
-}
-
-// What bounds II from below, e.g. "ResMII (TC) = 2 >= RecMII (cycle O -> O) = 1".
-std::string describeMii(const Graph& graph, const Machine& machine, const ResMii& resMii,
-                        const RecMii& recMii) {
-  const std::string res =
-      resMii.binding
-          ? fmt::format("ResMII ({}) = {}", machine.resources[*resMii.binding].name, resMii.value)
-          : fmt::format("ResMII = {} (no limited resource in use)", resMii.value);
-  const std::string rec = recMii.value > 0
-                              ? fmt::format("RecMII (cycle {}) = {}",
-                                            namesOnCycle(graph, recMii.bindingCycle), recMii.value)
-                              : std::string("RecMII = 0 (no recurrence)");
-  if (recMii.value > resMii.value) return fmt::format("{} > {}", rec, res);
-  return fmt::format("{} >= {}", res, rec);
-}
-
 Result infeasible(std::string message) {
   Result result;
   result.status = ModelStatus::kInfeasible;
@@ -140,7 +116,7 @@ class ImsSearch {
     mii_ = std::max<std::int64_t>({resMii_.value, recMii_.value, 1});
     result_.objectiveName = "ii";
     result_.bounds.lowerBound = static_cast<double>(mii_);
-    result_.bounds.iiBoundReason = describeMii(graph_, machine_, resMii_, recMii_);
+    result_.bounds.iiBoundReason = describeIiBound(graph_, machine_, resMii_, recMii_);
     result_.extra = {{"res_mii", static_cast<double>(resMii_.value)},
                      {"rec_mii", static_cast<double>(recMii_.value)},
                      {"mii", static_cast<double>(mii_)}};

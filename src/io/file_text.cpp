@@ -13,17 +13,37 @@
 
 namespace gaus::io {
 
-std::string readFileText(const std::filesystem::path& path) {
-  // Only regular files: a FIFO or a device such as /dev/zero could make the read never end.
+namespace {
+
+using OpenFile = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
+
+// The one rule of checkInputFile, with the file left open for a reader that goes on to read it.
+// The error says what is wrong without the path, for the caller to locate.
+Expected<OpenFile> openInputFile(const std::filesystem::path& path, std::string_view what) {
+  const std::string expected = what.empty() ? std::string() : fmt::format(" (expected {})", what);
   std::error_code error;
-  if (std::filesystem::exists(path, error) && !std::filesystem::is_regular_file(path, error)) {
-    throw InputError(path, 0, expectedFound("a regular file", "a directory or device"));
+  if (!std::filesystem::exists(path, error)) return Error{"no such file" + expected};
+  // Only regular files: a FIFO or a device such as /dev/zero could make the read never end.
+  if (!std::filesystem::is_regular_file(path, error)) {
+    return Error{expectedFound("a regular file", "a directory or device")};
   }
-  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
-                                                             &std::fclose);
-  if (!file) {
-    throw InputError(path, 0, fmt::format("cannot open the file: {}", std::strerror(errno)));
-  }
+  OpenFile file(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!file) return Error{fmt::format("cannot open the file: {}", std::strerror(errno)) + expected};
+  return file;
+}
+
+}  // namespace
+
+Status checkInputFile(const std::filesystem::path& path, std::string_view what) {
+  const auto file = openInputFile(path, what);
+  if (!file) return Error{locate(path, 0, file.error())};
+  return Done{};
+}
+
+std::string readFileText(const std::filesystem::path& path) {
+  auto opened = openInputFile(path, {});
+  if (!opened) throw InputError(path, 0, opened.error());
+  const OpenFile file = std::move(opened).value();
   std::string text;
   char buffer[1 << 16];
   while (true) {

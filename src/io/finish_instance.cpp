@@ -54,7 +54,8 @@ std::optional<std::pair<OpId, OpId>> findDuplicateName(const GraphBuilder& build
 
 Instance finishInstance(GraphBuilder&& builder, Machine machine, std::string name,
                         const std::filesystem::path& source,
-                        const std::function<std::int64_t(OpId)>& opLine) {
+                        const std::function<std::int64_t(OpId)>& opLine,
+                        const std::function<std::int64_t(EdgeId)>& edgeLine) {
   const auto lineOf = [&](OpId op) -> std::int64_t { return opLine ? opLine(op) : 0; };
   // Op names appear in every message, table, picture and generated kernel: a control character
   // (a newline inside a quoted GML label, a JSON "\n") would break each of them.
@@ -82,9 +83,25 @@ Instance finishInstance(GraphBuilder&& builder, Machine machine, std::string nam
   if (built->numOps() == 0) throw InputError(0, expectedFound("at least one op", "none"));
   const auto order = topologicalOrder(*built);
   if (!order) {
-    // The line of the op at which the walk around the cycle closed (the last op the message
-    // names before it repeats the first).
-    throw InputError(lineOf(zeroDistanceCycle(*built).back()), order.error());
+    // Where the reader knows edge lines, the line of the cycle's first edge that goes back in
+    // the order the ops were given: hand-written loops list ops in data-flow order, so that is
+    // where a loop-carried edge without its distance usually is. Else the line of the op at
+    // which the walk around the cycle closed.
+    const std::vector<OpId> cycle = zeroDistanceCycle(*built);
+    std::int64_t line = lineOf(cycle.back());
+    for (std::size_t i = 0; edgeLine && i < cycle.size(); ++i) {
+      const OpId from = cycle[i];
+      const OpId to = cycle[(i + 1) % cycle.size()];
+      if (from < to) continue;
+      for (EdgeId e : built->outEdges(from)) {
+        if (built->edgeTarget(e) == to && built->edgeDistance(e) == 0) {
+          line = edgeLine(e);
+          break;
+        }
+      }
+      break;
+    }
+    throw InputError(line, order.error());
   }
 
   Instance instance;

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <gaus/core/option_table.hpp>
 #include <gaus/core/types.hpp>
 
 #include "input_error.hpp"
@@ -229,8 +230,9 @@ std::vector<std::string> builtInMachineNames(const std::filesystem::path& folder
 Expected<Machine> findMachine(std::string_view reference, const std::filesystem::path& folder) {
   const auto file = findMachineFile(reference, folder);
   if (!file) {
-    return Error{fmt::format("machine {}: expected a machine file ({}), found none",
-                             quoteText(reference), describeMachineSearch())};
+    return Error{fmt::format("machine {}: expected a machine file ({}), found none{}",
+                             quoteText(reference), describeMachineSearch(),
+                             option_text::didYouMean(reference, builtInMachineNames(folder)))};
   }
   return readMachine(*file);
 }

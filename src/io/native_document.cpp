@@ -299,6 +299,7 @@ void NativeAssembler::addEdge(const DeferredEdge& edge) {
   attributes.source = *source;
   attributes.target = *target;
   builder_.addEdge(attributes);
+  edgeLine_.push_back(edge.line);
 }
 
 void NativeAssembler::member(std::string_view key, JsonValue&& value) {
@@ -372,13 +373,20 @@ Instance NativeAssembler::finish() && {
           for (const auto& m : machine.memories) known.push_back(m.name);
         }
         const char* kind = resources ? "resource" : "memory";
+        const char* list = resources ? "resources" : "memories";
+        // How to add it: --capacity only changes a resource the machine already has.
+        const std::string remedy = fmt::format(
+            "; add {{\"name\": {}, \"capacity\": N}} to the machine's \"{}\"{}, or pick a "
+            "machine that has it with --machine",
+            quoteText(use.name), list, resources ? " (--capacity only sets one it has)" : "");
         throw InputError(
             use.firstLine,
             expectedFound(machine_
                               ? fmt::format("a {} of machine '{}' ({})", kind, machine.name,
                                             known.empty() ? "none" : listOf(known))
                               : fmt::format("a machine that has {} {}", kind, quoteText(use.name)),
-                          fmt::format("unknown {} {}", kind, quoteText(use.name))));
+                          fmt::format("unknown {} {}", kind, quoteText(use.name))) +
+                remedy);
       }
       ids.push_back(*id);
     }
@@ -401,9 +409,11 @@ Instance NativeAssembler::finish() && {
   nameIndex_ = {};
 
   const std::vector<std::int64_t> opLine = std::move(opLine_);
+  const std::vector<std::int64_t> edgeLine = std::move(edgeLine_);
   Instance instance = finishInstance(
       std::move(builder_), std::move(machine), name_, document_,
-      [&](OpId op) { return op < static_cast<OpId>(opLine.size()) ? opLine[op] : 0; });
+      [&](OpId op) { return op < static_cast<OpId>(opLine.size()) ? opLine[op] : 0; },
+      [&](EdgeId e) { return e < static_cast<EdgeId>(edgeLine.size()) ? edgeLine[e] : 0; });
   if (schedule_) instance.schedule = scheduleFromJson(*schedule_, *instance.graph);
   instance.reference = std::move(reference_);
   return instance;

@@ -68,6 +68,7 @@ class NativeAssembler {
   std::optional<Machine> machine_;
   GraphBuilder builder_;
   std::vector<std::int64_t> opLine_;
+  std::vector<std::int64_t> edgeLine_;  // per edge of builder_, in the order they were added
 
   std::vector<NameUse> resourceUses_;
   std::unordered_map<std::string, std::int32_t> resourceSlot_;

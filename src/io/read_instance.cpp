@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <gaus/core/option_table.hpp>
 #include <gaus/io/io.hpp>
 
 #include "input_error.hpp"
@@ -60,12 +61,13 @@ Expected<std::filesystem::path> resolveInputPath(const std::filesystem::path& pa
   if (std::filesystem::exists(path, error)) return path;
   if (const auto kernel = findKernelFile(path.string())) return *kernel;
   if (path.has_parent_path() || path.has_extension()) return path;  // the reader says "no file"
-  std::string known;
-  for (const auto& name : builtInKernelNames()) known += (known.empty() ? "" : ", ") + name;
+  const std::vector<std::string> kernels = builtInKernelNames();
   return Error{fmt::format(
-      "{}: no such file, and no built-in kernel of that name (expected a graph file or one of: "
+      "{}: no such file, and no built-in kernel of that name{} (expected a graph file or one of: "
       "{})",
-      path.string(), known.empty() ? std::string("none found in configs/kernels") : known)};
+      path.string(), option_text::didYouMean(path.string(), kernels),
+      kernels.empty() ? std::string("none found in configs/kernels")
+                      : option_text::listChoices(kernels))};
 }
 
 }  // namespace

@@ -41,11 +41,13 @@ std::string formatDotGraph(const Instance& instance);
 std::string readFileText(const std::filesystem::path& path);
 
 // The last step of every reader: builds the graph and rejects what no method can use, each with
-// the file and, where `opLine` knows it, the line: duplicate op names, an empty graph, a cycle of
-// distance-0 edges.
+// the file and, where `opLine` (or for the cycle `edgeLine`, by edge in the order the builder got
+// them) knows it, the line: duplicate op names, an empty graph, a cycle of distance-0 edges (at
+// its edge that goes back in the order the ops were given).
 Instance finishInstance(GraphBuilder&& builder, Machine machine, std::string name,
                         const std::filesystem::path& source,
-                        const std::function<std::int64_t(OpId)>& opLine = {});
+                        const std::function<std::int64_t(OpId)>& opLine = {},
+                        const std::function<std::int64_t(EdgeId)>& edgeLine = {});
 
 // A machine object (docs/formats.md "machine"); `defaultName` when it has no "name".
 Machine machineFromJson(const JsonValue& value, std::string_view defaultName);

@@ -135,8 +135,20 @@ Expected<Schedule> readSchedule(const std::filesystem::path& path, const Graph& 
       throw InputError(format.line,
                        expectedFound(fmt::format("\"{}\"", kScheduleFormat), format.describe()));
     }
-    if (const JsonValue* name = document.find("graph")) asString(*name, "the graph name");
-    return scheduleFromJson(document, graph);
+    const JsonValue* name = document.find("graph");
+    if (name != nullptr) asString(*name, "the graph name");
+    try {
+      return scheduleFromJson(document, graph);
+    } catch (const InputError& error) {
+      // Ops that do not match most often mean a schedule of another graph: say which one the
+      // file names. A name alone is not checked (a graph may be renamed; names of loops picked
+      // with FILE#N differ from their schedule's), only used to explain.
+      if (name == nullptr || name->text == graph.name()) throw;
+      throw InputError(error.line(),
+                       fmt::format("{} (the file is a schedule of graph {}, its \"graph\" field, "
+                                   "not of '{}')",
+                                   error.what(), quoteText(name->text), graph.name()));
+    }
   } catch (const InputError& error) {
     return Error{error.describe(path)};
   } catch (const std::exception& error) {

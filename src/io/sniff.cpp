@@ -140,13 +140,7 @@ std::optional<Format> parseFormat(std::string_view name) {
 }
 
 Expected<Format> sniffFormat(const std::filesystem::path& path) {
-  std::error_code error;
-  if (!std::filesystem::is_regular_file(path, error)) {
-    return Error{locate(path, 0,
-                        std::filesystem::exists(path, error)
-                            ? "expected a regular file, found a directory or device"
-                            : "cannot open the file: no such file")};
-  }
+  if (const Status readable = checkInputFile(path); !readable) return Error{readable.error()};
   char head[512] = {};
   std::ifstream stream(path, std::ios::binary);
   stream.read(head, sizeof head);

@@ -3,6 +3,7 @@
 // network. Sections: methods, quality versus time, per problem, failures, schedule pictures.
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -178,12 +179,12 @@ std::string problemsSection(const ReportSummary& summary) {
   return html;
 }
 
-std::string failuresSection(const ResultsFile& results) {
+// One row per run: its id, graph, method, status, seconds and message.
+std::string runRows(const ResultsFile& results,
+                    const std::function<bool(const ResultRecord&)>& include) {
   std::string rows;
-  std::int64_t count = 0;
   for (const auto& record : results.records) {
-    if (isSuccess(record.status) && record.verified) continue;
-    ++count;
+    if (!include(record)) continue;
     std::string message = record.message;
     if (isSuccess(record.status) && !record.verified) {
       message = message.empty() ? std::string("the schedule was not verified")
@@ -197,17 +198,45 @@ std::string failuresSection(const ResultsFile& results) {
         record.seconds ? fmt::format("{:.10g}", *record.seconds) : "", secondsText(record.seconds),
         escape(message));
   }
-  std::string html = fmt::format("<h2>Failures ({})</h2>\n", count);
-  if (count == 0) {
-    html += "<p class=\"explain\">Every run returned a verified schedule.</p>\n";
+  return rows;
+}
+
+std::string runTable(std::string_view id, const std::string& rows) {
+  return fmt::format(
+      "<table class=\"sortable\" id=\"{}\"><thead><tr><th>run</th><th>graph</th><th>method</th>"
+      "<th>status</th><th>s</th><th>message</th></tr></thead><tbody>\n{}</tbody></table>\n",
+      id, rows);
+}
+
+// Runs that failed (isFailure), then the runs that ended without a proven answer or with a
+// proof of infeasibility, which are results and not failures, then the unreadable lines.
+std::string failuresSection(const ResultsFile& results) {
+  const std::int64_t failed = std::count_if(results.records.begin(), results.records.end(),
+                                            [](const ResultRecord& r) { return isFailure(r); });
+  const auto stoppedOrInfeasible = [](const ResultRecord& record) {
+    return !isFailure(record) && !(isSuccess(record.status) && record.verified);
+  };
+  const std::int64_t others =
+      std::count_if(results.records.begin(), results.records.end(), stoppedOrInfeasible);
+  std::string html = fmt::format("<h2>Failures ({})</h2>\n", failed);
+  if (failed == 0) {
+    html +=
+        "<p class=\"explain\">Every run returned a verified schedule or proved that none "
+        "exists.</p>\n";
   } else {
     html +=
-        "<p class=\"explain\">Runs whose status is not optimal or feasible (errors, crashes, "
-        "timeouts, infeasible or unknown outcomes) and results that were not verified. A timeout "
-        "that returned a verified schedule still counts in the tables above.</p>\n"
-        "<table class=\"sortable\" id=\"failures\"><thead><tr><th>run</th><th>graph</th>"
-        "<th>method</th><th>status</th><th>s</th><th>message</th></tr></thead><tbody>\n" +
-        rows + "</tbody></table>\n";
+        "<p class=\"explain\">Runs that ended in an error, a crash or out of memory, and runs "
+        "without a verified schedule (an unknown outcome, a time limit reached before any "
+        "schedule, a schedule that failed verification).</p>\n" +
+        runTable("failures", runRows(results, [](const ResultRecord& r) { return isFailure(r); }));
+  }
+  if (others > 0) {
+    html += fmt::format("<h2>Time limits reached and infeasible problems ({})</h2>\n", others);
+    html +=
+        "<p class=\"explain\">Not failures. A run stopped by its time limit with a verified "
+        "schedule is a result: its value counts in the tables above, but it is not proven best. "
+        "An infeasible run proved that the problem, as posed, has no schedule.</p>\n" +
+        runTable("stopped", runRows(results, stoppedOrInfeasible));
   }
   if (!results.skipped.empty()) {
     html += fmt::format(

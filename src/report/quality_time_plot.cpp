@@ -1,6 +1,8 @@
 // The report's quality-versus-time scatter: one dot per verified run, its wall seconds (log
 // scale) against the ratio of its objective to the best known value of its problem, coloured by
-// method label. Lower and further left is better.
+// method label. Lower and further left is better. Each dot's tooltip names its run; runs of one
+// method that land on the same spot (heuristics at 1 ms and ratio 1, typically) are one dot
+// with their count beside it and every run in its tooltip, so that none hides behind another.
 
 #include <algorithm>
 #include <cmath>
@@ -28,6 +30,17 @@ struct Point {
   std::string tooltip;
 };
 
+// Runs listed in the tooltip of a dot that stands for several.
+constexpr std::size_t kRunsPerTooltip = 12;
+
+// A dot on the plot: the points of one method within a dot's radius of each other.
+struct Dot {
+  double x = 0.0;
+  double y = 0.0;
+  std::size_t method = 0;
+  std::vector<const Point*> points;
+};
+
 }  // namespace
 
 std::string renderQualityTimePlot(const ResultsFile& results, const ReportSummary& summary) {
@@ -53,7 +66,9 @@ std::string renderQualityTimePlot(const ResultsFile& results, const ReportSummar
   const std::vector<std::string> notes = {
       fmt::format("{} verified runs: ratio to the best known value of their problem (1 = best "
                   "known) against wall seconds, log scale; runs under {} s are drawn at {} s",
-                  points.size(), kLeastSeconds, kLeastSeconds)};
+                  points.size(), kLeastSeconds, kLeastSeconds),
+      "hover a dot for its run (graph, method, value, seconds); a number beside a dot counts the "
+      "runs of that method on the same spot"};
   const double left = kMargin + kAxis;
   const double width =
       std::max(left + kPlotWidth + kMargin + 10.0, 2 * kMargin + headerWidth(title, notes));
@@ -104,9 +119,36 @@ std::string renderQualityTimePlot(const ResultsFile& results, const ReportSummar
   svg.text(left + kPlotWidth / 2.0, bottom + 30.0, "wall seconds (log scale)", "axistitle",
            TextAnchor::kMiddle);
   svg.text(kMargin, top - 4.0, "ratio to best known", "axistitle");
+  constexpr double kRadius = 4.0;
+  std::vector<Dot> dots;
   for (const auto& point : points) {
-    svg.circle(x(point.seconds), y(point.ratio), 4.0, "pt", seriesColour(point.method),
-               point.tooltip);
+    const double px = x(point.seconds);
+    const double py = y(point.ratio);
+    const auto same = std::find_if(dots.begin(), dots.end(), [&](const Dot& dot) {
+      return dot.method == point.method && std::abs(dot.x - px) < kRadius / 2 &&
+             std::abs(dot.y - py) < kRadius / 2;
+    });
+    if (same != dots.end()) {
+      same->points.push_back(&point);
+    } else {
+      dots.push_back({px, py, point.method, {&point}});
+    }
+  }
+  for (const Dot& dot : dots) {
+    std::string tooltip = dot.points.size() == 1 ? dot.points.front()->tooltip
+                                                 : fmt::format("{} runs here:", dot.points.size());
+    for (std::size_t i = 0; dot.points.size() > 1 && i < dot.points.size(); ++i) {
+      if (i == kRunsPerTooltip) {
+        tooltip += fmt::format("\n... and {} more", dot.points.size() - kRunsPerTooltip);
+        break;
+      }
+      tooltip += "\n" + dot.points[i]->tooltip;
+    }
+    svg.circle(dot.x, dot.y, kRadius, "pt", seriesColour(dot.method), tooltip);
+    if (dot.points.size() > 1) {
+      svg.text(dot.x + kRadius + 2.0, dot.y - kRadius, fmt::format("{}", dot.points.size()),
+               "axis");
+    }
   }
   std::vector<LegendEntry> legend;
   for (std::size_t m = 0; m < summary.methods.size(); ++m) {

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <gaus/io/io.hpp>
 #include <gaus/report/results.hpp>
 
 namespace gaus::report {
@@ -231,6 +232,14 @@ bool isSuccess(RunStatus status) {
   return status == RunStatus::kOptimal || status == RunStatus::kFeasible;
 }
 
+bool isFailure(const ResultRecord& record) {
+  if (record.status == RunStatus::kError || record.status == RunStatus::kCrashed ||
+      record.status == RunStatus::kOutOfMemory) {
+    return true;
+  }
+  return !record.verified && record.status != RunStatus::kInfeasible;
+}
+
 Expected<ResultRecord> parseResultRecord(std::string_view line) {
   Json parsed;
   try {
@@ -248,14 +257,10 @@ Expected<ResultRecord> parseResultRecord(std::string_view line) {
 }
 
 Expected<ResultsFile> readResults(const std::filesystem::path& path) {
-  std::error_code ignored;
+  const Status readable = io::checkInputFile(
+      path, fmt::format("a results file: JSON lines, one \"{}\" record per run", kResultFormat));
+  if (!readable) return Error{readable.error()};
   std::ifstream in(path, std::ios::binary);
-  if (!in || std::filesystem::is_directory(path, ignored)) {
-    return Error{
-        fmt::format("{}: cannot read the results file (expected JSON lines, one "
-                    "\"{}\" record per run)",
-                    path.string(), kResultFormat)};
-  }
   ResultsFile results;
   results.path = path;
   std::vector<ResultRecord> all;

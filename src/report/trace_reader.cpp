@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <gaus/io/io.hpp>
 #include <gaus/report/pictures.hpp>
 
 namespace gaus::report {
@@ -110,14 +111,10 @@ TracePoint fromJson(std::string_view line) {
 }  // namespace
 
 Expected<ConvergenceTrace> readConvergenceTrace(const std::filesystem::path& path) {
+  const Status readable =
+      io::checkInputFile(path, "a GauS trace, the file written by -O trace=FILE");
+  if (!readable) return Error{readable.error()};
   std::ifstream in(path, std::ios::binary);
-  std::error_code ignored;
-  if (!in || std::filesystem::is_directory(path, ignored)) {
-    return Error{
-        fmt::format("{}: cannot read the trace file (expected a file written by "
-                    "-O trace=)",
-                    path.string())};
-  }
   std::stringstream buffer;
   buffer << in.rdbuf();
   const std::string content = buffer.str();

@@ -70,7 +70,7 @@ TEST_CASE("bad input: one line naming the file and line, non-zero exit, no outpu
   SECTION("unknown capacity override") {
     const auto run = gaus_({"info", cli("toy_fa.json"), "--capacity", "FOO=2"});
     CHECK(run.exitCode == 1);
-    CHECK_THAT(run.err, Catch::Contains("no resource 'FOO'") && Catch::Contains("TC, EXP"));
+    CHECK_THAT(run.err, Catch::Contains("no resource 'FOO'") && Catch::Contains("TC or EXP"));
   }
   CHECK_FALSE(std::filesystem::exists(output));
 }

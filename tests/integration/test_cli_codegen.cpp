@@ -3,6 +3,9 @@
 // refusals (a schedule that does not verify, one without II, a bad target, an unknown
 // kernel), each a one-line error with nothing written.
 #include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -119,4 +122,47 @@ TEST_CASE("codegen refuses, in one line and writing nothing", "[cli][codegen]") 
   CHECK_THAT(run.err, Catch::Contains("no built-in kernel of that name") &&
                           Catch::Contains("fa_fwd_hopper"));
   CHECK_FALSE(std::filesystem::exists(out));
+}
+
+TEST_CASE("the README's codegen listing is what the program prints", "[cli][codegen][readme]") {
+  // README.md runs `gaus twill fa_fwd_hopper -o fa.schedule.json` and then `gaus codegen
+  // fa_fwd_hopper fa.schedule.json`, "the listing below". The same two commands, in a folder so
+  // that the schedule has the README's name, must print that block line for line: a change to
+  // twill's search or to the listing fails here until the README shows the new output.
+  const std::string readme = gaus::test::readWholeFile(gaus::test::sourcePath("README.md"));
+  const auto command = readme.find("gaus codegen fa_fwd_hopper fa.schedule.json ");
+  REQUIRE(command != std::string::npos);
+  const auto open = readme.find("```\nsoftware pipeline of fa_fwd_hopper", command);
+  REQUIRE(open != std::string::npos);
+  const auto first = open + 4;  // past "```\n"
+  const auto close = readme.find("\n```", first);
+  REQUIRE(close != std::string::npos);
+  const std::string shown = readme.substr(first, close + 1 - first);
+
+  gaus::test::TempFolder folder;
+  const auto inFolder = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"-C", folder.path().string(), GAUS_BINARY});
+    return gaus::test::runProgram("/usr/bin/env", args);
+  };
+  const auto twill = inFolder({"twill", "fa_fwd_hopper", "-q", "-o", "fa.schedule.json"});
+  INFO(twill.err);
+  REQUIRE(twill.exitCode == 0);
+  const auto listing = inFolder({"codegen", "fa_fwd_hopper", "fa.schedule.json"});
+  INFO(listing.err);
+  REQUIRE(listing.exitCode == 0);
+
+  std::istringstream printedLines(listing.out);
+  std::istringstream shownLines(shown);
+  std::string printed;
+  std::string expected;
+  for (int line = 1;; ++line) {
+    const bool morePrinted = static_cast<bool>(std::getline(printedLines, printed));
+    const bool moreShown = static_cast<bool>(std::getline(shownLines, expected));
+    if (!morePrinted && !moreShown) break;
+    INFO("listing line " << line << " differs; refresh README.md with the output of: cd "
+                         << "$(mktemp -d) && gaus twill fa_fwd_hopper -q -o fa.schedule.json && "
+                         << "gaus codegen fa_fwd_hopper fa.schedule.json");
+    REQUIRE(moreShown == morePrinted);
+    REQUIRE(expected == printed);
+  }
 }

@@ -26,14 +26,18 @@ std::string benchmark(const std::string& relative) {
 }
 
 // Runs `gaus schedule SPEC --method METHOD --json -o FILE`, requires a verified schedule, runs
-// `gaus verify SPEC FILE` on what it wrote, and returns the printed result.
+// `gaus verify SPEC FILE` on what it wrote, and returns the printed result. list is asked for
+// the latency problem: on a loop that is one iteration, on purpose (without --kind a loop is a
+// modulo problem, which list does not solve).
 nlohmann::json scheduleAndVerify(const std::string& spec, const std::string& method) {
   INFO("gaus schedule " << spec << " --method " << method);
   // A folder of this process: test programs of several build trees may run at once.
   const gaus::test::TempFolder folder;
   const auto output = folder.file("schedule.json");
-  const auto run = runProgram(
-      GAUS_BINARY, {"schedule", spec, "--method", method, "--json", "-q", "-o", output.string()});
+  std::vector<std::string> args = {"schedule", spec, "--method", method,
+                                   "--json",   "-q", "-o",       output.string()};
+  if (method == "list") args.insert(args.end(), {"--kind", "latency"});
+  const auto run = runProgram(GAUS_BINARY, args);
   INFO(run.err);
   REQUIRE(run.exitCode == 0);
   const auto result = nlohmann::json::parse(run.out);

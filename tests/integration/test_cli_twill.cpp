@@ -109,7 +109,7 @@ TEST_CASE("twill --explain says what binds I and why ops were split", "[cli][twi
     const std::string explanation = json["notes"]["explanation"].get<std::string>();
     CHECK_THAT(explanation,
                Catch::Contains("unit TC is busy 4") &&
-                   Catch::Contains("the recurrence through mma needs II >= 4 as well") &&
+                   Catch::Contains("the recurrence through mma -> mma needs II >= 4 as well") &&
                    Catch::Contains("variable-latency: variable-latency ops"));
     // The one pair of roles cannot merge, and the record names the family that forbids it.
     const auto merges = mergeAttempts(json);

@@ -97,6 +97,16 @@ struct RecMii {
 };
 RecMii computeRecMii(const Graph& graph);
 
+// The ops of a recurrence closed into a cycle, "s1 -> acc -> m1 -> s1" (eight ops at most,
+// then "-> ... (N ops)"): how every message names RecMII's cycle.
+std::string describeRecurrence(const Graph& graph, const std::vector<OpId>& cycle);
+
+// What bounds II from below, the one text every modulo method reports in Bounds::iiBoundReason:
+// "RecMII (cycle s1 -> acc -> m1 -> s1) = 5 > ResMII (MUL) = 3", or
+// "ResMII (TC) = 2 >= RecMII (cycle O -> O) = 1".
+std::string describeIiBound(const Graph& graph, const Machine& machine, const ResMii& resMii,
+                            const RecMii& recMii);
+
 // True when the constraint graph t(v) - t(u) >= delay - distance * ii has no positive cycle,
 // i.e. the recurrences allow `ii`.
 bool recurrencesAllowIi(const Graph& graph, std::int64_t ii);
@@ -119,7 +129,8 @@ struct GraphSummary {
   EdgeId edges = 0;
   EdgeId loopCarriedEdges = 0;
   std::int32_t weakComponents = 0;
-  std::int32_t nontrivialSccs = 0;  // components with a cycle
+  std::int32_t nontrivialSccs = 0;  // recurrences: strongly connected components with a cycle
+  EdgeId loopCarriedEdgesOnRecurrences = 0;  // of loopCarriedEdges, those inside a recurrence
   Cycle criticalPath = 0;
   std::int64_t depth = 0;  // ops on the longest path (counting ops, not cycles)
   ResMii resMii;

@@ -19,6 +19,8 @@ std::optional<std::int64_t> physicalMemoryBytes();
 // physical memory is unknown. A model near the whole memory leaves nothing for the rest of the
 // process and the system, so the margin is 10 %.
 std::int64_t defaultMemoryLimitBytes();
+// defaultMemoryLimitBytes in words, for the option tables that declare memory_limit.
+inline constexpr std::string_view kDefaultMemoryLimitRule = "90 % of physical memory";
 
 // "1.23 GB", "512 MB", "900 kB", "12 bytes".
 std::string formatBytes(std::int64_t bytes);

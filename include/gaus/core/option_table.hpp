@@ -33,6 +33,11 @@ std::string formatNumber(double value);               // shortest text that read
 // The known name closest to `given` by edit distance, when it is close enough to be a typo.
 std::optional<std::string> nearestName(std::string_view given,
                                        const std::vector<std::string>& known);
+// " (did you mean 'NAME'?)" when a known name is close to `given` (nearestName), else nothing:
+// the one suggestion of every message about an unknown name (options, methods, kernels, flags,
+// experiment keys). `suffix` follows the name inside the quotes ("'time_limit: 5'").
+std::string didYouMean(std::string_view given, const std::vector<std::string>& known,
+                       std::string_view suffix = {});
 // "a, b or c".
 std::string listChoices(const std::vector<std::string>& choices);
 
@@ -69,6 +74,13 @@ class OptionTable {
   // A field with its own text form (e.g. a comma-separated list of names).
   OptionTable& addCustom(OptionDoc doc, FieldParser parse, FieldFormatter format) {
     fields_.push_back({std::move(doc), std::move(parse), std::move(format)});
+    return *this;
+  }
+
+  // Says in words how the default of the option added last is found, where it depends on the
+  // machine (OptionDoc::defaultRule).
+  OptionTable& defaultFrom(std::string rule) {
+    fields_.back().doc.defaultRule = std::move(rule);
     return *this;
   }
 
@@ -306,9 +318,7 @@ Expected<Options> OptionTable<Options>::parse(const MethodOptions& given, Option
       if (candidate.doc.name == name) field = &candidate;
     }
     if (field == nullptr) {
-      const auto nearest = option_text::nearestName(name, known);
-      problems.push_back("unknown option '" + name + "'" +
-                         (nearest ? " (did you mean '" + *nearest + "'?)" : std::string()));
+      problems.push_back("unknown option '" + name + "'" + option_text::didYouMean(name, known));
       continue;
     }
     if (auto problem = field->parse(defaults, text)) {

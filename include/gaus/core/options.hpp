@@ -41,6 +41,9 @@ struct OptionDoc {
   std::string defaultValue;          // as echoed; "none" for an option unset by default
   NumericRange range;                // of a number; unbounded for other types
   std::string description;
+  // A default that depends on the machine, in words ("90 % of physical memory"); empty when
+  // defaultValue is the same everywhere. `gaus methods --json` gives this instead of the value.
+  std::string defaultRule;
 };
 
 }  // namespace gaus

@@ -33,6 +33,7 @@ enum class ProblemKind {
 
 std::string_view toString(ProblemKind kind);
 std::optional<ProblemKind> parseProblemKind(std::string_view text);
+std::vector<std::string> problemKindNames();  // every kind as parseProblemKind reads it
 
 struct Problem {
   std::shared_ptr<const Graph> graph;

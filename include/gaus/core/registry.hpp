@@ -117,7 +117,9 @@ Expected<Problem> withMachineOptions(const MethodInfo& method, const Problem& pr
 
 // The kind of problem to pose for `method` on `graph` when none is requested: modulo when the
 // graph has loop-carried edges or an II is fixed (modulo-warp for a method that solves only
-// that), latency-bounded when a horizon is given, else latency; a kind the method does not solve
+// that), latency-bounded when a horizon is given, else latency. A graph with loop-carried edges
+// stays a modulo problem for a method that solves neither modulo kind, so that the registry
+// refuses it rather than drop the edges unasked; otherwise a kind the method does not solve
 // falls back to its first kind (the registry then says what it does solve).
 ProblemKind inferProblemKind(const Graph& graph, const MethodInfo& method, bool fixedIi,
                              bool hasHorizon);
@@ -133,6 +135,15 @@ class MethodRegistry {
 
   const MethodInfo* find(std::string_view name) const;
   std::vector<std::string> names() const;  // every method, loaded or not yet
+
+  // "unknown method 'lsit' (did you mean 'list'?); known: ...": what every caller says about a
+  // name that find() does not know.
+  std::string unknownMethodMessage(std::string_view name) const;
+  // "method list does not solve modulo problems (it solves latency or latency-bounded); methods
+  // that do: ...": run()'s refusal with the methods that solve the kind, for a command that
+  // refuses before running. `name` must be known. Looks up every method, so it loads the engine
+  // plugins: call it on the way out only (run() itself does not name them).
+  std::string unsupportedKindMessage(std::string_view name, ProblemKind kind) const;
 
   // Applies the machine's options (withMachineOptions), checks the problem (Problem::check),
   // runs the method, times it, verifies any schedule it returns and stores the report in

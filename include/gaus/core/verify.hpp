@@ -28,6 +28,9 @@ enum class ConstraintFamily : std::uint8_t {
   kBlockingConcurrency,  // an op with a blocking in-edge runs alone on its warp
 };
 inline constexpr std::size_t kNumConstraintFamilies = 10;
+
+// The title of the note that a verdict covers one iteration only (uncheckedLoopCarriedNote).
+inline constexpr std::string_view kUncheckedLoopCarriedTitle = "loop-carried edges";
 std::string_view toString(ConstraintFamily family);
 
 struct Violation {
@@ -46,8 +49,15 @@ struct VerificationReport {
   std::array<std::int64_t, kNumConstraintFamilies> countByFamily{};
   std::int64_t totalViolations = 0;
   ScheduleMetrics metrics;  // computed when the shape is valid
+  // Loop-carried edges (distance > 0) of the graph that the schedule is not held against: a
+  // schedule without an II is one iteration (a latency or stage problem), so the edges between
+  // iterations are not part of what it claims. "verified" then speaks of one iteration only,
+  // and every caller that prints a verdict says so (uncheckedLoopCarriedNote).
+  std::int64_t uncheckedLoopCarriedEdges = 0;
 
   bool ok() const { return totalViolations == 0; }
+  // "3 ignored: ..." for the note titled kUncheckedLoopCarriedTitle; empty when none were.
+  std::string uncheckedLoopCarriedNote() const;
   std::int64_t count(ConstraintFamily family) const {
     return countByFamily[static_cast<std::size_t>(family)];
   }

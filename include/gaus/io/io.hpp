@@ -94,6 +94,12 @@ Expected<Schedule> readSchedule(const std::filesystem::path& path, const Graph& 
 Status writeSchedule(const std::filesystem::path& path, const Graph& graph,
                      const Schedule& schedule);
 
+// The one rule of every reader of an input file, checked before it parses anything: "PATH: no
+// such file" (with " (expected WHAT)" when `what` says what the file should hold), "PATH:
+// expected a regular file, found a directory or device", or "PATH: cannot open the file:
+// REASON". A missing file is never reported as a file in the wrong format.
+Status checkInputFile(const std::filesystem::path& path, std::string_view what = {});
+
 // Replaces `path` with `content` through a temporary file in the same folder and a rename.
 Status writeFileAtomically(const std::filesystem::path& path, std::string_view content);
 

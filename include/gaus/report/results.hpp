@@ -98,6 +98,12 @@ struct ResultRecord {
   std::int64_t line = 0;  // where readResults found it (not written)
 };
 
+// A run that failed: it ended in an error, a crash or out of memory, or without a verified
+// schedule for a reason other than a proof that none exists. A run stopped by its time limit
+// with a verified schedule is a result, not a failure (its value is not proven best); an
+// infeasible run is a proof. The one rule of the report, the progress lines and the summary.
+bool isFailure(const ResultRecord& record);
+
 // A line readResults could not use, and why ("expected a string status, found 3").
 struct SkippedLine {
   std::int64_t line = 0;

@@ -36,7 +36,7 @@ TEST_CASE("toy FA without warps: two stages, a TC and an EXP role, two one-slot 
   CHECK(pipeline->latency == 4);
   CHECK(pipeline->stages == 2);
   CHECK(pipeline->mii == 2);
-  CHECK_THAT(pipeline->miiBound, Catch::Contains("bound by ResMII 2 (TC)"));
+  CHECK_THAT(pipeline->miiBound, Catch::Contains("ResMII (TC) = 2 >= RecMII"));
   // Default assignment: one role per unit kind, in resource order: TC {S, O}, EXP {P}.
   CHECK(pipeline->roleSource == RoleSource::kDefaultAssignment);
   REQUIRE(pipeline->roles.size() == 2);

@@ -33,8 +33,8 @@ TEST_CASE("listing of toy FA: header figures and every wait and arrive of each r
           "[codegen][targets]") {
   const std::string listing = renderListing(toyPipeline());
   // II 2, MII 2 from two 1-cycle TC ops on one TC; L = 3 + 1; ceil(4 / 2) = 2 stages.
-  CHECK_THAT(listing, Catch::Contains("II 2, MII 2 (bound by ResMII 2 (TC); RecMII 1 (O)), L 4, "
-                                      "stages 2"));
+  CHECK_THAT(listing, Catch::Contains("II 2, MII 2 (ResMII (TC) = 2 >= RecMII (cycle O -> O) = "
+                                      "1), L 4, stages 2"));
   // S lives 2 cycles (S:0 -> P:2): one slot; P lives 1 (P:2 -> O:3): one slot.
   CHECK_THAT(listing, Catch::Contains("ring S: S (TC) -> EXP\n    depth 1 = max(1, ceil(2 / 2))"));
   CHECK_THAT(listing, Catch::Contains("ring P: P (EXP) -> TC\n    depth 1 = max(1, ceil(1 / 2))"));

@@ -127,6 +127,10 @@ TEST_CASE("registry: the kind of problem is inferred from the graph", "[core][re
   CHECK(inferProblemKind(*toy.graph, all, false, false) == ProblemKind::kModulo);
   CHECK(inferProblemKind(*toy.graph, solves({ProblemKind::kModuloWarp}), false, false) ==
         ProblemKind::kModuloWarp);
+  // A method that solves no modulo kind still gets the loop's modulo problem, which the
+  // registry refuses: the loop-carried edges are never dropped unasked.
+  CHECK(inferProblemKind(*toy.graph, solves({ProblemKind::kLatency}), false, false) ==
+        ProblemKind::kModulo);
   GraphBuilder builder("chain");
   const OpId a = builder.addOp("a", 1);
   const OpId b = builder.addOp("b", 1);
@@ -167,9 +171,45 @@ TEST_CASE("registry verifies what a method returns", "[core][registry]") {
   CHECK_THAT(badOption.message, Catch::Contains("'steps' = 0 must be >= 1"));
 
   const Result unknown = registry.run("nope", toy.problem(ProblemKind::kModulo), {});
-  CHECK_THAT(unknown.message, Catch::Contains("unknown method 'nope'") && Catch::Contains("fixed"));
+  CHECK(unknown.message == "unknown method 'nope'; known: fixed");
+  // A typo gets the nearest name, as every unknown name does (option_text::didYouMean).
+  const Result typo = registry.run("fixd", toy.problem(ProblemKind::kModulo), {});
+  CHECK(typo.message == "unknown method 'fixd' (did you mean 'fixed'?); known: fixed");
   const Result wrongKind = registry.run("fixed", toy.problem(ProblemKind::kLatency), {});
-  CHECK_THAT(wrongKind.message, Catch::Contains("does not solve latency problems"));
+  CHECK(wrongKind.message == "method fixed does not solve latency problems (it solves modulo)");
+  // A command that refuses before running also names the methods that solve the kind.
+  CHECK(registry.unsupportedKindMessage("fixed", ProblemKind::kLatency) ==
+        "method fixed does not solve latency problems (it solves modulo); no method of this "
+        "build does");
+}
+
+TEST_CASE("registry: a schedule without II of a loop notes the loop-carried edges it ignores",
+          "[core][registry]") {
+  // The toy's O -> O (distance 1) is not held against a schedule of one iteration; the result
+  // says so in its notes, from the verifier's count. S:0 P:1 O:2 meets the distance-0 edges.
+  MethodRegistry registry;
+  const auto oneIteration = [](const Problem&, const DemoOptions&, const RunContext&) {
+    Result result;
+    result.status = ModelStatus::kFeasible;
+    result.schedule = Schedule{{0, 1, 2}, std::nullopt, std::nullopt};
+    return result;
+  };
+  registry.add(makeMethod<DemoOptions>("chain", "one iteration", {ProblemKind::kLatency},
+                                       demoTable(), oneIteration));
+  registry.add(makeMethod<DemoOptions>("looped", "a modulo method", {ProblemKind::kModulo},
+                                       demoTable(), oneIteration));
+  const auto toy = test::toyFlashAttention();
+  const Result result = registry.run("chain", toy.problem(ProblemKind::kLatency), {});
+  REQUIRE(result.verified());
+  CHECK(result.verification->uncheckedLoopCarriedEdges == 1);
+  REQUIRE(result.notes.size() == 1);
+  CHECK(result.notes.front().first == "loop-carried edges");
+  CHECK_THAT(result.notes.front().second,
+             Catch::StartsWith("1 ignored: a schedule without an II is one iteration"));
+  // The refusal of a kind before a run names the methods that solve it.
+  CHECK(registry.unsupportedKindMessage("chain", ProblemKind::kModulo) ==
+        "method chain does not solve modulo problems (it solves latency); methods that do: "
+        "looped");
 }
 
 TEST_CASE("registry: a warps option sizes the machine before the check and the verification",
@@ -228,4 +268,16 @@ TEST_CASE("attempt records print the one status model", "[core][result]") {
   attempt.call = CallStatus::kError;
   CHECK(attempt.statusText() == "error");
   CHECK(errorResult("x").statusText() == "error");
+}
+
+TEST_CASE("the nearest name: separators are no typos, a third of the name may be mistyped",
+          "[core][options]") {
+  using option_text::nearestName;
+  const std::vector<std::string> flags = {"--time-limit", "--seed", "--memory-limit"};
+  CHECK(nearestName("--timelimit", flags) == "--time-limit");   // one missing separator
+  CHECK(nearestName("--time_limit", flags) == "--time-limit");  // '_' for '-' costs nothing
+  CHECK(nearestName("--seeed", flags) == "--seed");             // one extra letter
+  CHECK_FALSE(nearestName("--output", flags));                  // too far from every one
+  CHECK(option_text::didYouMean("lsit", {"list", "ims"}) == " (did you mean 'list'?)");
+  CHECK(option_text::didYouMean("zzz", {"list", "ims"}).empty());
 }

@@ -3,6 +3,7 @@
 // isolation, resume after a cut line, and an interrupt (SIGINT to a batch in another process)
 // followed by a resume.
 
+#include <array>
 #include <cstring>
 #include <set>
 #include <signal.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
 #include <gaus/experiment/experiment_config.hpp>
@@ -22,6 +24,7 @@
 #include "experiment_test_support.hpp"
 #include "graph_survey.hpp"
 #include "misbehaving_methods.hpp"
+#include "summary_text.hpp"
 
 using namespace gaus;
 using namespace gaus::experiment;
@@ -385,4 +388,34 @@ budgets:
   CHECK(list.status == report::RunStatus::kFeasible);
   CHECK_FALSE(list.lowerBound.has_value());
   CHECK_FALSE(list.provenOptimal);
+}
+
+TEST_CASE("best on: wins and ties told apart, and all ties said as such", "[experiment]") {
+  // Two methods on three problems. Equal values everywhere: no method is better anywhere, so
+  // "gaus 3 of 3, list 3 of 3" would mislead.
+  const auto summaryOf = [](const std::vector<std::array<double, 2>>& values) {
+    report::ResultsFile file;
+    for (std::size_t p = 0; p < values.size(); ++p) {
+      for (std::size_t m = 0; m < 2; ++m) {
+        report::ResultRecord record;
+        record.label = m == 0 ? "gaus" : "list";
+        record.method = record.label;
+        record.runId = fmt::format("g{}/{}", p, record.label);
+        record.graph.id = fmt::format("g{}", p);
+        record.problem.kind = "latency";
+        record.status = report::RunStatus::kFeasible;
+        record.verified = true;
+        record.objective = report::ResultObjective{"latency", values[p][m]};
+        file.records.push_back(std::move(record));
+      }
+    }
+    return report::summarizeResults(file);
+  };
+  CHECK(describeBestOn(summaryOf({{5, 5}, {7, 7}, {9, 9}}), true) ==
+        "all tied: every method has the same value on each of the 3 problems");
+  // gaus lower on two problems, equal on the third: 3 of 3 (2 alone, 1 tied); list 1 of 3.
+  CHECK(describeBestOn(summaryOf({{4, 5}, {6, 7}, {9, 9}}), false) ==
+        "gaus 3 of 3 (2 alone, 1 tied), list 1 of 3 (tied)");
+  CHECK_THAT(describeBestOn(summaryOf({{4, 5}, {6, 7}, {8, 9}}), true),
+             Catch::StartsWith("gaus 3 of 3 (alone), list 0 of 3 (problems it shares"));
 }

@@ -53,9 +53,12 @@ TEST_CASE("a string where a number is expected names the value", "[io][bad]") {
 }
 
 TEST_CASE("an unknown resource or op type lists the known ones", "[io][bad]") {
+  // The resource error also says how to add one: --capacity cannot, it sets a known one.
   CHECK(loadError(bad("unknown_resource.json")) ==
         bad("unknown_resource.json") +
-            ":6: expected a resource of machine 'm' (ALU), found unknown resource \"XYZ\"");
+            ":6: expected a resource of machine 'm' (ALU), found unknown resource \"XYZ\"; add "
+            "{\"name\": \"XYZ\", \"capacity\": N} to the machine's \"resources\" (--capacity only "
+            "sets one it has), or pick a machine that has it with --machine");
   CHECK(loadError(bad("unknown_type.json")) ==
         bad("unknown_type.json") +
             ":7: expected an op type of \"delay\" (mul, add), found unknown op type \"sub\"");
@@ -85,10 +88,11 @@ TEST_CASE("an edge to a missing op names it", "[io][bad]") {
 }
 
 TEST_CASE("a cycle of distance-0 edges is refused at load time", "[io][bad]") {
-  // b -> c -> b; the line is that of op b (line 5), which the walk of the cycle reaches first.
+  // b -> c -> b; the line is that of the cycle's edge that goes back in op order, c -> b (line 8,
+  // where the edges are), not that of an op.
   CHECK(loadError(bad("zero_distance_cycle.json")) ==
         bad("zero_distance_cycle.json") +
-            ":5: cycle of distance-0 edges: c -> b -> c (no schedule can satisfy it; a "
+            ":8: cycle of distance-0 edges: c -> b -> c (no schedule can satisfy it; a "
             "loop-carried edge needs distance >= 1)");
 }
 
@@ -176,7 +180,7 @@ TEST_CASE("an undirected GML graph is refused", "[io][bad][gml]") {
 
 TEST_CASE("a missing file and a directory are errors, not crashes", "[io][bad]") {
   const auto missing = dataPath("bad/no_such_file.json");
-  CHECK(loadError(missing) == missing.string() + ": cannot open the file: no such file");
+  CHECK(loadError(missing) == missing.string() + ": no such file");
   const auto folder = dataPath("bad");
   CHECK(loadError(folder) ==
         folder.string() + ": expected a regular file, found a directory or device");

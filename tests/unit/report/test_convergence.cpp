@@ -104,7 +104,7 @@ TEST_CASE("bad trace files fail with the file, the line and what was expected", 
     const auto empty = writeTrace("empty.csv", "");
     CHECK_THAT(gaus::report::readConvergenceTrace(empty).error(), Catch::Contains("empty file"));
     CHECK_THAT(gaus::report::readConvergenceTrace(empty.parent_path() / "none.csv").error(),
-               Catch::Contains("none.csv: cannot read the trace file"));
+               Catch::Contains("none.csv: no such file (expected a GauS trace"));
   }
 }
 

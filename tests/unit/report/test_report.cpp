@@ -19,6 +19,7 @@
 
 #include <gaus/report/report.hpp>
 
+#include "report_tables.hpp"
 #include "report_test_support.hpp"
 #include "test_support.hpp"
 
@@ -211,9 +212,10 @@ TEST_CASE("writeReport writes the page, summary.csv and three pictures", "[repor
                        !Catch::Contains("https:"));
   CHECK(gaus::test::countOccurrences(html, "http:") ==
         gaus::test::countOccurrences(html, "http://www.w3.org/2000/svg"));
-  // The failures: 2 ilp timeouts, the crash, the error and 2 "gaus t=0.3s" timeouts; and the
-  // unreadable line.
-  CHECK_THAT(html, Catch::Contains("<h2>Failures (6)</h2>"));
+  // The failures: the crash and the error; and the unreadable line. The 2 ilp timeouts and the
+  // 2 "gaus t=0.3s" timeouts returned verified schedules: results, listed apart as such.
+  CHECK_THAT(html, Catch::Contains("<h2>Failures (2)</h2>"));
+  CHECK_THAT(html, Catch::Contains("<h2>Time limits reached and infeasible problems (4)</h2>"));
   CHECK_THAT(html, Catch::Contains("killed by signal 11 (SIGSEGV)") &&
                        Catch::Contains("unknown option &#39;lrr&#39;"));
   CHECK_THAT(html, Catch::Contains("<li>line 25: "));
@@ -245,4 +247,24 @@ TEST_CASE("a run whose graph cannot be read gets a note instead of a picture", "
   CHECK(written->pictures == 0);
   const std::string html = readText(folder / "report.html");
   CHECK_THAT(html, Catch::Contains("no picture: ") && Catch::Contains("gone.json"));
+}
+
+TEST_CASE("quality versus time: every run is named, runs on the same spot are counted",
+          "[report]") {
+  // 21 verified runs of the sample have an objective, seconds and a best known value (23 runs
+  // but the crash and the error). list's ewf (21, ratio 1, 0.0004 s) and matmul (16, ratio 1,
+  // 0.0005 s) are both drawn at 1 ms and ratio 1: one dot, "2" beside it, both in its tooltip.
+  // gaus's idctcol (3.61 s) and jpeg_idct (3.53 s), both at ratio 1, are 1.4 px apart: one dot.
+  const auto results = gaus::report::readResults(gaus::test::dataPath("report/results.jsonl"));
+  REQUIRE(results.ok());
+  const std::string svg =
+      gaus::report::renderQualityTimePlot(*results, gaus::report::summarizeResults(*results));
+  CHECK_THAT(svg, Catch::Contains("21 verified runs"));
+  CHECK(gaus::test::countOccurrences(svg, "<circle") == 19);
+  // Each run's id is in exactly one tooltip.
+  CHECK(gaus::test::countOccurrences(svg, "~r0 (") == 21);
+  CHECK_THAT(svg, Catch::Contains("<title>2 runs here:\nheurigym/small/ewf~list~s1~r0 (list, "
+                                  "heurigym/small/ewf): latency = 21, ratio 1, 0.0004 s\n"
+                                  "heurigym/medium/matmul~list~s1~r0"));
+  CHECK_THAT(svg, Catch::Contains("hover a dot for its run"));
 }

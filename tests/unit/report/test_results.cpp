@@ -206,10 +206,12 @@ TEST_CASE("a file with no readable record fails with the file and the line", "[r
           path.string() +
               ": expected at least one result record (one JSON object per line), found none");
   }
-  SECTION("a missing file") {
+  SECTION("a missing file is said to be missing, not to be in another format") {
     const auto path = writeResults("missing", "").parent_path() / "none.jsonl";
-    CHECK_THAT(gaus::report::readResults(path).error(),
-               Catch::StartsWith(path.string() + ": cannot read the results file"));
+    CHECK(gaus::report::readResults(path).error() ==
+          path.string() +
+              ": no such file (expected a results file: JSON lines, one \"gaus-result-1\" record "
+              "per run)");
   }
 }
 
