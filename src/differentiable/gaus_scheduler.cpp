@@ -815,6 +815,9 @@ Result scheduleWithGaus(const Problem& problem, const GausOptions& options,
     result.extra.emplace_back(
         "seconds_per_candidate",
         legalization.candidateSeconds / static_cast<double>(legalization.legalizedCandidates));
+    result.extra.emplace_back(
+        "cpu_seconds_per_candidate",
+        legalization.candidateCpuSeconds / static_cast<double>(legalization.legalizedCandidates));
     result.extra.emplace_back("longest_candidate_seconds", legalization.longestCandidateSeconds);
   }
   result.extra.emplace_back("optimizer_wait_seconds", legalization.optimizerWaitSeconds);

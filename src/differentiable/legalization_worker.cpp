@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
+#include <time.h>
 
 #include "optimization_rounds.hpp"
 
@@ -14,6 +15,13 @@ using Clock = std::chrono::steady_clock;
 
 double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// CPU seconds the calling thread has used.
+double threadCpuSeconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
 }
 
 }  // namespace
@@ -192,12 +200,15 @@ void LegalizationWorker::legalizeMeans(const torch::Tensor& means, std::int64_t 
     if (attempt != attempt_ || state_.outOfTime()) break;
     const double* row = host.data_ptr<double>() + b * ops;
     const Clock::time_point began = Clock::now();
+    const double cpuBegan = threadCpuSeconds();
     std::optional<Candidate> candidate = legalize(std::vector<double>(row, row + ops), stop);
     const double seconds = secondsSince(began);
+    const double cpuSeconds = threadCpuSeconds() - cpuBegan;
     lock.lock();
     ++figures_.legalizedCandidates;
     figures_.legalizationSeconds += seconds;
     figures_.candidateSeconds += seconds;
+    figures_.candidateCpuSeconds += cpuSeconds;
     figures_.longestCandidateSeconds = std::max(figures_.longestCandidateSeconds, seconds);
     if (candidate && attempt == attempt_ && !figures_.firstLegalSeconds) {
       figures_.firstLegalSeconds = state_.elapsedSeconds();
