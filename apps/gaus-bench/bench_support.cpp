@@ -1,6 +1,7 @@
 #include "bench_support.hpp"
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstdio>
 #include <ctime>
 #include <fstream>
@@ -151,6 +152,12 @@ std::string describeOpTypes(const std::vector<RandomOpType>& types) {
                         type.units ? std::to_string(*type.units) : "unlimited");
   }
   return text;
+}
+
+std::optional<double> loadAverage() {
+  double load = 0.0;
+  if (getloadavg(&load, 1) != 1) return std::nullopt;
+  return load;
 }
 
 std::vector<std::pair<std::string, std::string>> environmentNotes() {

@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
@@ -54,12 +53,6 @@ bool selected(std::string_view list, std::string_view name) {
   if (list.empty()) return true;
   const std::string padded = "," + std::string(list) + ",";
   return padded.find("," + std::string(name) + ",") != std::string::npos;
-}
-
-// The 1-minute load average, or -1 where it cannot be read.
-double loadAverage() {
-  double load = -1.0;
-  return getloadavg(&load, 1) == 1 ? load : -1.0;
 }
 
 // An input for one problem kind, chosen to be too large for any method to finish within a few
@@ -131,8 +124,8 @@ struct LimitRow {
   double limit = 0;
   double seconds = 0;
   std::string status;
-  std::string schedule;         // "verified", "none", or what the command printed
-  double load = loadAverage();  // when the call ended
+  std::string schedule;                        // "verified", "none", or what the command printed
+  double load = loadAverage().value_or(-1.0);  // when the call ended
 };
 
 std::string verdict(const LimitRow& row) {
@@ -207,7 +200,7 @@ Report runLimitsBench(const LimitsFlags& flags) {
   report.note("method rows",
               "through the method catalog in this process (the setting "
               "time_limit), every method option at its default");
-  report.note("load at the start", fmt::format("{:.2f}", loadAverage()));
+  report.note("load at the start", fmt::format("{:.2f}", loadAverage().value_or(-1.0)));
   const auto inputs = workloads(flags);
   std::vector<LimitRow> rows;
   const MethodRegistry& catalog = methodCatalog();
@@ -260,7 +253,7 @@ Report runLimitsBench(const LimitsFlags& flags) {
     }
     fs::remove_all(scratch);
   }
-  report.note("load at the end", fmt::format("{:.2f}", loadAverage()));
+  report.note("load at the end", fmt::format("{:.2f}", loadAverage().value_or(-1.0)));
   std::vector<std::vector<std::string>> table;
   int over = 0;
   int early = 0;

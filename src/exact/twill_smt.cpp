@@ -694,17 +694,17 @@ namespace {
 constexpr std::int64_t kSmtContextBytes = 32'000'000;
 constexpr double kSmtBytesPerLiteral = 350.0;
 
-// Wall time of a model beyond its checks (SmtModelCost), measured on the 2-core development
-// machine at load 6-8 (2026-11-27; 21 models, docs/exact.md "Time limits and model size" has the
-// table): building took 1.7-2.3 us per literal (plus the Z3 context), tearing down 0.26-0.39 us,
+// Wall time of a model beyond its checks (SmtModelCost), measured with `gaus-bench
+// twill-model-cost` on the 2-core development machine at load 6-8 (2026-11-27; 21 models from
+// toy_fa to Triton's FA dump in raw cycles; docs/exact.md, "The SMT model's time", has the
+// table): building took 0.7-2.6 us per literal (plus the Z3 context), tearing down 0.1-0.4 us,
 // and Z3's load at the first check (a check with a timeout of 1 ms: it returns only once the
-// model is loaded) 0.2-1.7 us per literal on models without register rows (Triton's dumps in
-// raw cycles, 0.15-4.8 M literals) and up to 0.15 us per squared register row term on top of
-// that on those with them (the Blackwell loops: 103 s for the model of
-// tests/data/twill/fa_blackwell_galloping.yaml at L 612, 2.9 M literals and 685 M squared
-// terms). The rates below are above every point measured (the load by 1.4 times at least), since
-// a model refused a little early only ends a search a little early, while one loaded too late
-// breaks the time limit.
+// model is loaded) 0.3-1.6 us per literal on models without register rows (Triton's dumps, 0.15-
+// 4.8 M literals) and up to 0.16 us per squared register row term on top of that on those with
+// them (108 s for tests/data/twill/fa_blackwell_galloping.yaml at L 612: 2.9 M literals, 685 M
+// squared terms). The rates below are above every point measured (the load by 1.3 times at
+// least), since a model refused a little early only leaves an II undecided, while one loaded too
+// late breaks the time limit.
 constexpr double kSmtBuildSeconds = 0.05;
 constexpr double kSmtBuildSecondsPerLiteral = 3.0e-6;
 constexpr double kSmtLoadSecondsPerLiteral = 2.5e-6;
