@@ -1,8 +1,8 @@
 #include "bench_support.hpp"
 
 #include <cerrno>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <malloc.h>
