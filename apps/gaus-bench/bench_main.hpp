@@ -26,8 +26,10 @@ void addImsSuite(CLI::App& app, BenchOptions& options);
 void addDifferentialSuite(CLI::App& app, BenchOptions& options);
 // Wall time of every method and command against its time limit.
 void addLimitsSuite(CLI::App& app, BenchOptions& options);
-// The exact engine's suite (builds with it only).
+// The exact engine's suites (builds with it only).
 void addExactKernelsSuite(CLI::App& app, BenchOptions& options);
+// Twill's SMT models: build, load and teardown seconds against the estimate the search uses.
+void addTwillModelCostSuite(CLI::App& app, BenchOptions& options);
 // The GauS engine's suites (builds with it only).
 void addGausStepSuite(CLI::App& app, BenchOptions& options);
 void addGausScaleSuite(CLI::App& app, BenchOptions& options);

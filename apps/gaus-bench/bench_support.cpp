@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <malloc.h>
@@ -151,6 +152,12 @@ std::string describeOpTypes(const std::vector<RandomOpType>& types) {
                         type.units ? std::to_string(*type.units) : "unlimited");
   }
   return text;
+}
+
+std::optional<double> loadAverage() {
+  double load = 0.0;
+  if (getloadavg(&load, 1) != 1) return std::nullopt;
+  return load;
 }
 
 std::vector<std::pair<std::string, std::string>> environmentNotes() {

@@ -14,6 +14,10 @@
 
 namespace gaus::bench {
 
+// The 1-minute load average (getloadavg); nullopt where it cannot be read. Timings on a shared
+// machine are only as good as its load lets them be, so the suites that time report it.
+std::optional<double> loadAverage();
+
 // Peak resident set size of this process so far, in bytes (getrusage ru_maxrss).
 std::int64_t peakRssBytes();
 

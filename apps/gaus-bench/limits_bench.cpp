@@ -7,7 +7,8 @@
 // the limit, once per limit; then the commands that take --time-limit run as a user runs them:
 // `gaus schedule`, `gaus twill` and `gaus run` (whose per-run seconds come from its results
 // file). A run that ends before its limit with a status other than timeout did not test the
-// limit: it is reported as "finished before the limit", not as a pass.
+// limit: it is reported as "finished before the limit", not as a pass. Each row has the load
+// average at its end, since the figures are only as good as the machine's load lets them be.
 
 #include <algorithm>
 #include <cstdio>
@@ -33,9 +34,12 @@ namespace fs = std::filesystem;
 
 struct LimitsFlags {
   std::vector<double> limits = {1.0, 5.0};
+  int runs = 1;  // of each call at each limit
   std::string shared = GAUS_SHARED_DIR;
+  std::string source = GAUS_SOURCE_DIR;  // for the loops in tests/data
   std::string gaus = GAUS_BINARY;
   std::string methods;  // comma-separated filter; empty: every method of the catalog
+  std::string inputs;   // comma-separated filter of Workload::key; empty: every input
   bool commands = true;
 };
 
@@ -44,33 +48,57 @@ double allowedSeconds(double limit) {
   return limit + std::max(1.0, 0.1 * limit);
 }
 
+// Whether `name` is in the comma-separated `list` (an empty list selects everything).
+bool selected(std::string_view list, std::string_view name) {
+  if (list.empty()) return true;
+  const std::string padded = "," + std::string(list) + ",";
+  return padded.find("," + std::string(name) + ",") != std::string::npos;
+}
+
 // An input for one problem kind, chosen to be too large for any method to finish within a few
 // seconds (each says why).
 struct Workload {
+  std::string key;  // for --inputs
   ProblemKind kind;
   std::string name;
   std::string file;  // a path or a built-in kernel name
   std::optional<Cycle> horizon;
 };
 
-std::vector<Workload> workloads(const fs::path& shared) {
+std::vector<Workload> workloads(const LimitsFlags& flags) {
+  const fs::path shared(flags.shared);
   const fs::path heurigym = shared / "benchmarks/heurigym-operator-scheduling/medium/invert.json";
   const fs::path machsuite = shared / "benchmarks/hatschet-machsuite/aes2/graph4.graphml";
   const fs::path gsSchedule = shared / "benchmarks/gs-schedule-icml24-rw/rand_graph_1000_1.gml";
-  return {
+  const fs::path galloping =
+      fs::path(flags.source) / "tests/data/twill/fa_blackwell_galloping.yaml";
+  std::vector<Workload> all{
       // HeuriGym's largest medium graph: the latency MILP does not prove it within a minute.
-      {ProblemKind::kLatency, "HeuriGym invert", heurigym.string(), std::nullopt},
+      {"invert", ProblemKind::kLatency, "HeuriGym invert", heurigym.string(), std::nullopt},
       // The same at D = its critical path, which its few units cannot meet: a search that
       // cannot prove it infeasible runs to its limit.
-      {ProblemKind::kLatencyBounded, "HeuriGym invert, D = critical path", heurigym.string(),
-       std::nullopt},
+      {"invert-bounded", ProblemKind::kLatencyBounded, "HeuriGym invert, D = critical path",
+       heurigym.string(), std::nullopt},
       // MachSuite aes2 loop 4: the modulo MILP runs past 10 s (docs/benchmarks.md).
-      {ProblemKind::kModulo, "MachSuite aes2/graph4", machsuite.string(), std::nullopt},
+      {"aes2", ProblemKind::kModulo, "MachSuite aes2/graph4", machsuite.string(), std::nullopt},
       // Twill's largest built-in kernel (3.6 s to a proof on a quiet machine).
-      {ProblemKind::kModuloWarp, "fa_fwd_blackwell", "fa_fwd_blackwell", std::nullopt},
+      {"fa_fwd_blackwell", ProblemKind::kModuloWarp, "fa_fwd_blackwell", "fa_fwd_blackwell",
+       std::nullopt},
+      // A loop whose Twill search gallops L at an infeasible II, each model larger than the last
+      // (the file says why; issue 29): a model that cannot be loaded into Z3 in the time left
+      // must not be started.
+      {"galloping", ProblemKind::kModuloWarp, "fa_blackwell_galloping (32 warps)",
+       galloping.string(), std::nullopt},
       // GS-Schedule's 1000-op graph in 10 stages (the folder's README).
-      {ProblemKind::kStages, "GS-Schedule rand_graph_1000_1, 10 stages", gsSchedule.string(), 10},
+      {"gs1000", ProblemKind::kStages, "GS-Schedule rand_graph_1000_1, 10 stages",
+       gsSchedule.string(), 10},
   };
+  std::vector<Workload> chosen;
+  for (Workload& workload : all) {
+    if (selected(flags.inputs, workload.key)) chosen.push_back(std::move(workload));
+  }
+  if (chosen.empty()) throw std::runtime_error("--inputs names none of the limits bench's inputs");
+  return chosen;
 }
 
 Instance readWorkload(const Workload& workload) {
@@ -96,7 +124,8 @@ struct LimitRow {
   double limit = 0;
   double seconds = 0;
   std::string status;
-  std::string schedule;  // "verified", "none", or what the command printed
+  std::string schedule;                        // "verified", "none", or what the command printed
+  double load = loadAverage().value_or(-1.0);  // when the call ended
 };
 
 std::string verdict(const LimitRow& row) {
@@ -113,13 +142,8 @@ std::vector<std::string> tableRow(const LimitRow& row) {
           fmt::format("{:+.2f}", row.seconds - row.limit),
           row.status,
           row.schedule,
+          fmt::format("{:.1f}", row.load),
           verdict(row)};
-}
-
-bool selected(const LimitsFlags& flags, std::string_view method) {
-  if (flags.methods.empty()) return true;
-  std::string list = "," + flags.methods + ",";
-  return list.find("," + std::string(method) + ",") != std::string::npos;
 }
 
 // A command that prints a schedule as JSON (`gaus schedule`, `gaus twill`): its wall time, and
@@ -176,48 +200,60 @@ Report runLimitsBench(const LimitsFlags& flags) {
   report.note("method rows",
               "through the method catalog in this process (the setting "
               "time_limit), every method option at its default");
-  const auto inputs = workloads(flags.shared);
+  report.note("load at the start", fmt::format("{:.2f}", loadAverage().value_or(-1.0)));
+  const auto inputs = workloads(flags);
   std::vector<LimitRow> rows;
   const MethodRegistry& catalog = methodCatalog();
   for (const std::string& name : catalog.names()) {
-    if (!selected(flags, name)) continue;
+    if (!selected(flags.methods, name)) continue;
     const MethodInfo* method = catalog.find(name);
     for (const Workload& workload : inputs) {
       if (!method->solves(workload.kind)) continue;
       const Instance instance = readWorkload(workload);
       const Problem problem = poseWorkload(workload, instance);
       for (double limit : flags.limits) {
-        MethodOptions settings{{"time_limit", fmt::format("{:g}", limit)}};
-        const Stopwatch clock;
-        const Result result = catalog.run(name, problem, {}, {}, settings);
-        const double seconds = clock.seconds();
-        const bool limited = method->declares("time_limit");
-        rows.push_back({name + (limited ? "" : " (declares no time_limit)"),
-                        fmt::format("{} ({})", workload.name, toString(workload.kind)), limit,
-                        seconds, std::string(result.statusText()),
-                        result.schedule ? "verified" : "none"});
-        if (result.failed()) rows.back().status += ": " + result.message.substr(0, 80);
+        for (int run = 0; run < flags.runs; ++run) {
+          MethodOptions settings{{"time_limit", fmt::format("{:g}", limit)}};
+          const Stopwatch clock;
+          const Result result = catalog.run(name, problem, {}, {}, settings);
+          const double seconds = clock.seconds();
+          const bool limited = method->declares("time_limit");
+          rows.push_back({name + (limited ? "" : " (declares no time_limit)"),
+                          fmt::format("{} ({})", workload.name, toString(workload.kind)), limit,
+                          seconds, std::string(result.statusText()),
+                          result.schedule ? "verified" : "none"});
+          if (result.failed()) rows.back().status += ": " + result.message.substr(0, 80);
+        }
       }
     }
   }
   if (flags.commands) {
     const fs::path scratch = fs::temp_directory_path() / fmt::format("gaus-limits-{}", getpid());
     fs::create_directories(scratch);
-    const Workload& latency = inputs[0];
-    const Workload& twill = inputs[3];
     for (double limit : flags.limits) {
-      rows.push_back(commandRow("gaus schedule --method ilp", latency.name, limit, flags.gaus,
-                                {"schedule", latency.file, "--method", "ilp"}, scratch));
-      rows.push_back(commandRow("gaus schedule --method gaus", latency.name, limit, flags.gaus,
-                                {"schedule", latency.file, "--method", "gaus"}, scratch));
-      rows.push_back(
-          commandRow("gaus twill", twill.name, limit, flags.gaus, {"twill", twill.file}, scratch));
-      for (auto& row : experimentRows(flags, latency, {"ilp", "gaus"}, limit, scratch)) {
-        rows.push_back(std::move(row));
+      for (int run = 0; run < flags.runs; ++run) {
+        for (const Workload& workload : inputs) {
+          // The commands as users run them: schedule and run on the latency input, twill on
+          // the loops of its kind.
+          if (workload.kind == ProblemKind::kLatency) {
+            for (const char* method : {"ilp", "gaus"}) {
+              rows.push_back(commandRow(fmt::format("gaus schedule --method {}", method),
+                                        workload.name, limit, flags.gaus,
+                                        {"schedule", workload.file, "--method", method}, scratch));
+            }
+            for (auto& row : experimentRows(flags, workload, {"ilp", "gaus"}, limit, scratch)) {
+              rows.push_back(std::move(row));
+            }
+          } else if (workload.kind == ProblemKind::kModuloWarp) {
+            rows.push_back(commandRow("gaus twill", workload.name, limit, flags.gaus,
+                                      {"twill", workload.file}, scratch));
+          }
+        }
       }
     }
     fs::remove_all(scratch);
   }
+  report.note("load at the end", fmt::format("{:.2f}", loadAverage().value_or(-1.0)));
   std::vector<std::vector<std::string>> table;
   int over = 0;
   int early = 0;
@@ -232,7 +268,7 @@ Report runLimitsBench(const LimitsFlags& flags) {
   report.add("calls", static_cast<double>(rows.size()));
   report.addTable("Wall time against the limit",
                   {"method or command", "input", "limit s", "wall s", "overrun s", "status",
-                   "schedule", "verdict"},
+                   "schedule", "load", "verdict"},
                   table);
   return report;
 }
@@ -245,11 +281,21 @@ void addLimitsSuite(CLI::App& app, BenchOptions& options) {
       "limits", "Wall time of every method and command against its --time-limit");
   command->add_option("--limits", flags->limits, "Time limits to try, seconds")
       ->capture_default_str();
+  command->add_option("--runs", flags->runs, "Runs of each call at each limit")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   command->add_option("--methods", flags->methods,
                       "Methods to measure, comma-separated (default: every method)");
+  command->add_option("--inputs", flags->inputs,
+                      "Inputs to measure on, comma-separated: invert, invert-bounded, aes2, "
+                      "fa_fwd_blackwell, galloping, gs1000 (default: every input)");
   command->add_flag("!--no-commands", flags->commands,
                     "Skip the gaus schedule, gaus twill and gaus run rows");
   command->add_option("--shared", flags->shared, "Folder holding benchmarks/")
+      ->capture_default_str();
+  command
+      ->add_option("--source", flags->source,
+                   "The source tree, for the loops in tests/data (the galloping loop)")
       ->capture_default_str();
   command->add_option("--gaus", flags->gaus, "The gaus program for the command rows")
       ->capture_default_str();

@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
   gaus::bench::addLimitsSuite(app, options);
 #ifdef GAUS_HAVE_EXACT
   gaus::bench::addExactKernelsSuite(app, options);
+  gaus::bench::addTwillModelCostSuite(app, options);
 #endif
 #ifdef GAUS_HAVE_GAUS
   gaus::bench::addGausStepSuite(app, options);

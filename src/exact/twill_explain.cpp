@@ -42,18 +42,22 @@ TwillAttempt smtAttempt(std::string phase, std::int32_t ii, Cycle latency, const
   attempt.record.seconds = answer.seconds;
   attempt.record.detail = std::move(detail);
   if (attempt.record.detail.empty()) attempt.record.detail = answer.reason;
+  if (answer.notBuilt) {
+    attempt.record.detail += (attempt.record.detail.empty() ? "" : "; ") +
+                             std::string("model not built: the model ") + *answer.notBuilt;
+  }
   attempt.blocking = answer.core;
   return attempt;
 }
 
 SmtAnswer explainFailure(const Problem& problem, std::int32_t ii, Cycle latency,
-                         const TwillOptions& options, std::string detail,
+                         const TwillOptions& options, const Deadline& deadline, std::string detail,
                          std::vector<TwillAttempt>& attempts) {
   SmtModelOptions modelOptions;
   modelOptions.breakSymmetry = options.breakSymmetry;
   SmtQuery query;
   query.families = options.families;
-  query.timeLimitSeconds = options.explainTimeLimitSeconds;
+  query.timeLimitSeconds = std::min(options.explainTimeLimitSeconds, deadline.remainingSeconds());
   query.wantCore = true;
   query.minimizeCore = true;
   SmtAnswer answer = checkOnce(problem, ii, latency, modelOptions, query);
@@ -130,8 +134,9 @@ TwillExplanation explain(const ExplainContext& context, std::vector<TwillAttempt
     if (failure.moduloInfeasible || failure.lastLatency == 0) {
       reason = failure.milpDetail.empty() ? "no modulo schedule" : failure.milpDetail;
     } else {
-      const SmtAnswer answer = explainFailure(context.problem, failure.ii, failure.lastLatency,
-                                              options, "why this II fails", attempts);
+      const SmtAnswer answer =
+          explainFailure(context.problem, failure.ii, failure.lastLatency, options,
+                         context.deadline, "why this II fails", attempts);
       if (answer.status == ModelStatus::kInfeasible) {
         note(answer.core);
         reason = fmt::format(
@@ -174,7 +179,8 @@ TwillExplanation explain(const ExplainContext& context, std::vector<TwillAttempt
       SmtQuery query;
       query.families = options.families;
       query.restrictions.sameWarpSet.push_back(group);
-      query.timeLimitSeconds = options.explainTimeLimitSeconds;
+      query.timeLimitSeconds =
+          std::min(options.explainTimeLimitSeconds, context.deadline.remainingSeconds());
       query.wantCore = true;
       query.minimizeCore = true;
       const SmtAnswer answer = context.model.check(query);

@@ -31,6 +31,8 @@ struct ExplainContext {
   const std::vector<WarpRole>& roles;
   const std::vector<IiFailure>& failures;
   const TwillOptions& options;
+  // The call's, less the teardown of the models it holds: each query gets at most what is left.
+  const Deadline& deadline;
 };
 
 // What binds II (ResMII, RecMII or the warp constraints, with the blocking families of every
@@ -41,9 +43,11 @@ TwillExplanation explain(const ExplainContext& context, std::vector<TwillAttempt
 std::string familyList(const std::vector<TwillFamily>& families);
 
 // Why (ii, latency) is UNSAT: a fresh model checked with a deletion-minimized core within
-// options.explainTimeLimitSeconds; the check is logged in `attempts` with `detail`.
+// options.explainTimeLimitSeconds and what `deadline` leaves, building the model included (a
+// model that cannot be built in that time is not: the answer is then kTimeout); the check is
+// logged in `attempts` with `detail`.
 SmtAnswer explainFailure(const Problem& problem, std::int32_t ii, Cycle latency,
-                         const TwillOptions& options, std::string detail,
+                         const TwillOptions& options, const Deadline& deadline, std::string detail,
                          std::vector<TwillAttempt>& attempts);
 
 // The log line of one SMT check.

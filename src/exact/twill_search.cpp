@@ -108,6 +108,28 @@ struct Found {
   std::unique_ptr<TwillSmtModel> model;
 };
 
+// Why the search has no model at an (II, L): its estimated size is above memory_limit, or it
+// cannot be built, loaded into Z3 and torn down in the time left (TwillSmtModel::buildWithin).
+// The first is a statement about the machine (a larger II needs no smaller a model), the second
+// about the clock.
+struct ModelRefusal {
+  std::string message;
+  bool forTime = false;
+};
+
+// The model built at an (II, L), or why it was not.
+struct BuiltModel {
+  std::unique_ptr<TwillSmtModel> model;
+  std::optional<ModelRefusal> refusal;  // set when `model` is not
+};
+
+// A deadline `reserve` seconds before `deadline` (none when it has none): what the work before
+// a teardown may use.
+Deadline earlierBy(const Deadline& deadline, double reserve) {
+  const auto left = deadline.remainingLimit();
+  return Deadline(left ? std::optional<double>(std::max(0.0, *left - reserve)) : std::nullopt);
+}
+
 constexpr std::string_view kStartNote = "initial schedule";
 
 // Appends an attempt to the log and shows it as progress.
@@ -116,7 +138,8 @@ void record(TwillSolution& solution, TwillAttempt attempt, const TwillOptions& o
   solution.attempts.push_back(std::move(attempt));
 }
 
-// Iterated SAT with a decreasing cardinality bound (warps used, then cross-warp edges).
+// Iterated SAT with a decreasing cardinality bound (warps used, then cross-warp edges), each
+// step within minimize_time_limit and what `deadline` leaves.
 void minimizeAssignment(const Problem& problem, Found& found, const TwillOptions& options,
                         const Deadline& deadline, TwillSolution& solution) {
   const Graph& graph = *problem.graph;
@@ -222,7 +245,8 @@ std::string blockingSummary(const std::vector<TwillAttempt>& attempts, std::int3
 // (the cores of the search are not minimized, so they tend to list every family involved),
 // followed by how often each family appeared in the search's cores.
 std::string minimalBlockers(const Problem& problem, const std::vector<IiFailure>& failures,
-                            const TwillOptions& options, std::vector<TwillAttempt>& attempts) {
+                            const TwillOptions& options, const Deadline& deadline,
+                            std::vector<TwillAttempt>& attempts) {
   const std::string frequency =
       blockingSummary(attempts, failures.empty() ? 0 : failures.front().ii);
   const IiFailure* last = nullptr;
@@ -230,8 +254,9 @@ std::string minimalBlockers(const Problem& problem, const std::vector<IiFailure>
     if (!failure.moduloInfeasible && failure.lastLatency > 0) last = &failure;
   }
   if (last == nullptr) return "every II failed the modulo MILP (resources and recurrences)";
-  const SmtAnswer answer = detail::explainFailure(problem, last->ii, last->lastLatency, options,
-                                                  "minimal core of the last check", attempts);
+  const SmtAnswer answer =
+      detail::explainFailure(problem, last->ii, last->lastLatency, options, deadline,
+                             "minimal core of the last check", attempts);
   if (answer.status != ModelStatus::kInfeasible) {
     return "blocking constraint families: " + frequency;
   }
@@ -429,10 +454,14 @@ class TwillSearch {
              fmt::format("; no probe: II {} is below the first II {} of the search", ii, firstIi_);
     }
     if (deadline_.expired()) return text + "; no probe: the time limit was reached before it";
-    auto model = buildModel(ii, latency);
-    if (!model) return text + "; no probe: " + *refusedModel_;
+    BuiltModel built = buildModel(ii, latency);
+    if (!built.model) {
+      refusedModel_ = std::move(built.refusal);
+      return text + "; no probe: " + refusedModel_->message;
+    }
+    std::unique_ptr<TwillSmtModel> model = std::move(built.model);
     model->setLatency(latency);
-    SmtQuery query = searchQuery();
+    SmtQuery query = searchQuery(*model);
     query.wantCore = true;
     SmtAnswer answer = model->check(query);
     record(solution_, detail::smtAttempt("probe", ii, latency, answer, ""), options_);
@@ -461,44 +490,73 @@ class TwillSearch {
                               statusText(CallStatus::kOk, answer.status), answer.seconds);
   }
 
-  // The SMT model at (ii, latency), or nothing when its estimated size, with the models the
-  // search still holds (the incumbent's, the one found), is above memory_limit: refusedModel_
-  // then says so, with the size and what to change, and the log has the refusal. The model
-  // grows with L x ops and with II x reserved cycles (docs/exact.md, "The SMT model's size").
-  std::unique_ptr<TwillSmtModel> buildModel(std::int32_t ii, Cycle latency) {
+  // The SMT model at (ii, latency), or why not (the log has the refusal): its estimated size,
+  // with the models the search still holds (the incumbent's, the one found), is above
+  // memory_limit; or it cannot be built, loaded into Z3 and torn down in the time left, the
+  // teardown of the models held set aside (TwillSmtModel::buildWithin). The model grows with
+  // L x ops and with II x reserved cycles (docs/exact.md, "The SMT model's size"), and so does
+  // the time to build and load it ("Time limits and model size").
+  BuiltModel buildModel(std::int32_t ii, Cycle latency) {
     const detail::SmtModelSize size =
         detail::estimateSmtModelSize(work_, ii, latency, modelOptions_);
     std::int64_t held = 0;
     for (const std::optional<Found>* kept : {&incumbent_, &found_}) {
       if (*kept && (*kept)->model) held += (*kept)->model->estimatedSize().bytes();
     }
-    auto refused = refuseAboveMemoryLimit(
-        fmt::format("the SMT model at II={}, L={} ({} Boolean variables, {} literals{})", ii,
-                    latency, size.booleans, size.literals,
-                    held > 0
-                        ? fmt::format("; with {} of models the search holds", formatBytes(held))
-                        : std::string()),
-        size.bytes() + held, options_.milp.memoryLimitBytes,
-        normalized_
-            ? "lower -O normalize_sum, which shrinks II and L in the units solved"
-            : "normalize the costs (-O normalize=on), which shrinks II and L in the units solved",
-        "ims or gaus with --kind modulo, which assigns no warps");
-    if (!refused) {
-      return std::make_unique<TwillSmtModel>(work_, ii, latency, modelOptions_, size);
+    const std::string what = fmt::format(
+        "the SMT model at II={}, L={} ({} Boolean variables, {} literals{})", ii, latency,
+        size.booleans, size.literals,
+        held > 0 ? fmt::format("; with {} of models the search holds", formatBytes(held))
+                 : std::string());
+    std::optional<ModelRefusal> refusal;
+    if (auto refused = refuseAboveMemoryLimit(
+            what, size.bytes() + held, options_.milp.memoryLimitBytes,
+            normalized_ ? "lower -O normalize_sum, which shrinks II and L in the units solved"
+                        : "normalize the costs (-O normalize=on), which shrinks II and L in the "
+                          "units solved",
+            "ims or gaus with --kind modulo, which assigns no warps")) {
+      refusal = ModelRefusal{std::move(refused).value(), false};
+    } else {
+      auto model = TwillSmtModel::buildWithin(work_, ii, latency, modelOptions_,
+                                              earlierBy(deadline_, heldTeardownSeconds()), size);
+      if (model) return BuiltModel{std::move(model).value(), std::nullopt};
+      refusal =
+          ModelRefusal{fmt::format("{} {} (time_limit {}s): raise time_limit", what, model.error(),
+                                   options_.totalTimeLimitSeconds.value_or(0.0)),
+                       true};
     }
+    SmtAnswer notBuilt;
+    notBuilt.status = refusal->forTime ? ModelStatus::kTimeout : ModelStatus::kUnknown;
     record(solution_,
-           detail::smtAttempt("smt", ii, latency, SmtAnswer{}, "model not built: " + *refused),
+           detail::smtAttempt("smt", ii, latency, notBuilt, "model not built: " + refusal->message),
            options_);
-    refusedModel_ = std::move(refused);
-    return nullptr;
+    return BuiltModel{nullptr, std::move(refusal)};
   }
 
-  // A check of the search (probe, (II, L), the rebuilt model): the families asked for, within
-  // the per-check limit and the time left.
-  SmtQuery searchQuery() const {
+  // Seconds to tear down the models the search holds (the incumbent's, the one found) and
+  // `checked` when it is another: the time the work before the call returns must leave.
+  double heldTeardownSeconds(const TwillSmtModel* checked = nullptr) const {
+    double seconds = 0.0;
+    std::vector<const TwillSmtModel*> held{checked};
+    for (const std::optional<Found>* kept : {&incumbent_, &found_}) {
+      if (*kept) held.push_back((*kept)->model.get());
+    }
+    std::sort(held.begin(), held.end());
+    held.erase(std::unique(held.begin(), held.end()), held.end());
+    for (const TwillSmtModel* model : held) {
+      if (model != nullptr) seconds += model->estimatedSize().cost().teardown;
+    }
+    return seconds;
+  }
+
+  // A check of the search (probe, (II, L), the rebuilt model) on `model`: the families asked
+  // for, within the per-check limit and the time left less the teardown of the models held.
+  SmtQuery searchQuery(const TwillSmtModel& model) const {
     SmtQuery query;
     query.families = options_.families;
-    query.timeLimitSeconds = std::min(options_.smtTimeLimitSeconds, deadline_.remainingSeconds());
+    query.timeLimitSeconds =
+        std::min(options_.smtTimeLimitSeconds,
+                 earlierBy(deadline_, heldTeardownSeconds(&model)).remainingSeconds());
     return query;
   }
 
@@ -536,7 +594,8 @@ class TwillSearch {
   // between (SAT is monotone in L, twill_smt.hpp). False when the search must end on an error.
   bool tryIi(std::int32_t ii) {
     ModuloMilpOptions milp = options_.milp;
-    milp.timeLimitSeconds = std::min(milp.timeLimitSeconds, deadline_.remainingSeconds());
+    milp.timeLimitSeconds = std::min(
+        milp.timeLimitSeconds, earlierBy(deadline_, heldTeardownSeconds()).remainingSeconds());
     // The incumbent is a modulo schedule at its II: CBC's start there.
     if (incumbent_ && ii == incumbent_->ii) milp.initialStart = incumbent_->schedule.start;
     const ModuloAttempt modulo = solveModuloAtIi(work_, ii, milp);
@@ -580,17 +639,22 @@ class TwillSearch {
     const Cycle upper = std::min(stageLimit, latencyCap);
     failure.firstLatency = firstLatency;
     failure.lastLatency = upper;
-    auto model = buildModel(ii, upper);
-    if (!model) {
-      // A larger II needs no smaller a model: the search ends here, on the start when there is
-      // one (its answer then says the II is not proven), else as a failed call.
-      if (!incumbent_ && !verifiedStart_) return fail(*refusedModel_);
+    BuiltModel built = buildModel(ii, upper);
+    if (!built.model) {
+      // A larger II needs no smaller a model, and the time left only shrinks: the search ends
+      // here. Refused for memory, on the start when there is one (its answer then says the II
+      // is not proven), else as a failed call; refused for time, as a timeout.
+      const bool forTime = built.refusal->forTime;
+      refusedModel_ = std::move(built.refusal);
+      if (!forTime && !incumbent_ && !verifiedStart_) return fail(refusedModel_->message);
+      outOfTime_ = outOfTime_ || forTime;
       failure.conclusive = false;
       conclusive_ = false;
       failures_.push_back(failure);
       endedByRefusal_ = true;
       return true;
     }
+    std::unique_ptr<TwillSmtModel> model = std::move(built.model);
     if (options_.latencySearch == LatencySearch::kAscending) {
       for (Cycle latency = firstLatency; latency <= upper; ++latency) {
         const auto status = checkAt(*model, ii, latency, "", failure);
@@ -640,7 +704,7 @@ class TwillSearch {
       return std::nullopt;
     }
     model.setLatency(latency);
-    SmtQuery query = searchQuery();
+    SmtQuery query = searchQuery(model);
     query.wantCore = true;
     SmtAnswer answer = model.check(query);
     const bool latencyTooShort = answer.status == ModelStatus::kInfeasible && answer.core.empty();
@@ -703,11 +767,15 @@ class TwillSearch {
         return;
       }
       const Cycle latency = std::min(serialLatency, stageLimit + step);
-      auto model = buildModel(ii, latency);
-      if (!model) {
+      BuiltModel built = buildModel(ii, latency);
+      if (!built.model) {
+        // Undecided at this II; the next II starts from a model at its own stage limit, which
+        // may fit the time (or memory) left.
+        refusedModel_ = std::move(built.refusal);
         failure.conclusive = false;
         return;
       }
+      std::unique_ptr<TwillSmtModel> model = std::move(built.model);
       const auto status = checkAt(*model, ii, latency, kNote, failure);
       if (status == ModelStatus::kFeasible) {
         bisectLatency(std::move(model), ii, unsat, latency, kNote, failure);
@@ -728,9 +796,10 @@ class TwillSearch {
   // time, the search's model and schedule stay.
   void rebuildAtFoundLatency() {
     if (found_->model->builtLatency() == found_->latency || deadline_.expired()) return;
-    auto model = buildModel(found_->ii, found_->latency);
-    if (!model) return;
-    SmtAnswer answer = model->check(searchQuery());
+    BuiltModel built = buildModel(found_->ii, found_->latency);
+    if (!built.model) return;
+    std::unique_ptr<TwillSmtModel> model = std::move(built.model);
+    SmtAnswer answer = model->check(searchQuery(*model));
     record(solution_,
            detail::smtAttempt("smt", found_->ii, found_->latency, answer,
                               "on a model built at this L, for the minimizations"),
@@ -745,17 +814,21 @@ class TwillSearch {
     solution_.status =
         (outOfTime_ || !conclusive_) ? ModelStatus::kTimeout : ModelStatus::kInfeasible;
     if (outOfTime_) {
-      solution_.message = fmt::format(
-          "total time limit {}s reached before a satisfiable (II, L); "
-          "raise time_limit",
-          options_.totalTimeLimitSeconds.value_or(0.0));
+      solution_.message =
+          refusedModel_ && refusedModel_->forTime
+              ? fmt::format("total time limit {}s reached before a satisfiable (II, L): {}",
+                            options_.totalTimeLimitSeconds.value_or(0.0), refusedModel_->message)
+              : fmt::format(
+                    "total time limit {}s reached before a satisfiable (II, L); raise time_limit",
+                    options_.totalTimeLimitSeconds.value_or(0.0));
     } else {
       solution_.message = fmt::format(
           "no modulo schedule with a warp assignment for II in [{}, {}]{}; {}", firstIi_, lastIi_,
           conclusive_     ? ""
-          : refusedModel_ ? fmt::format(" (some II not decided: {})", *refusedModel_)
+          : refusedModel_ ? fmt::format(" (some II not decided: {})", refusedModel_->message)
                           : std::string(" (some checks timed out: raise smt_time_limit)"),
-          minimalBlockers(work_, failures_, options_, solution_.attempts));
+          minimalBlockers(work_, failures_, options_, earlierBy(deadline_, heldTeardownSeconds()),
+                          solution_.attempts));
     }
   }
 
@@ -766,7 +839,8 @@ class TwillSearch {
     // The start itself has no model to minimize on or to explain with.
     if (found_->model) {
       rebuildAtFoundLatency();
-      minimizeAssignment(work_, *found_, options_, deadline_, solution_);
+      minimizeAssignment(work_, *found_, options_, earlierBy(deadline_, heldTeardownSeconds()),
+                         solution_);
     }
     const Schedule& schedule = found_->schedule;
     // The incumbent's II is minimal when every smaller II was tried and refuted.
@@ -776,9 +850,10 @@ class TwillSearch {
     solution_.warpsUsed = detail::countWarpsUsed(schedule);
     solution_.crossWarpEdges = detail::countCrossWarpEdges(graph, schedule);
     if (options_.explain && found_->model) {
+      const Deadline explainBy = earlierBy(deadline_, heldTeardownSeconds());
       const detail::ExplainContext context{work_,          found_->ii, found_->latency,
                                            *found_->model, schedule,   solution_.roles,
-                                           failures_,      options_};
+                                           failures_,      options_,   explainBy};
       solution_.explanation = detail::explain(context, solution_.attempts);
     }
 
@@ -805,7 +880,7 @@ class TwillSearch {
           solution_.iiProvenMinimal ? " (II proven minimal, L not)" : "");
     } else if (!solution_.iiProvenMinimal) {
       solution_.message =
-          refusedModel_ ? fmt::format("II not proven minimal: {}", *refusedModel_)
+          refusedModel_ ? fmt::format("II not proven minimal: {}", refusedModel_->message)
           : answerIsIncumbent_ && firstUntriedIi_ < found_->ii
               ? fmt::format(
                     "II not proven minimal: max_ii stops the search below the incumbent's II {}",
@@ -877,18 +952,19 @@ class TwillSearch {
     useStart();
     solution_.iiProvenMinimal = false;
     const bool settled = !outOfTime_ && conclusive_;
-    // A search ended by a refused model was not stopped by time: the start is a verified
-    // schedule, nothing more is claimed.
-    const bool timedOut = outOfTime_ || (!conclusive_ && !refusedModel_);
+    // A search ended by a model refused for memory was not stopped by time: the start is a
+    // verified schedule, nothing more is claimed.
+    const bool refusedForMemory = refusedModel_ && !refusedModel_->forTime;
+    const bool timedOut = outOfTime_ || (!conclusive_ && !refusedForMemory);
     solution_.status = timedOut ? ModelStatus::kTimeout : ModelStatus::kFeasible;
     solution_.message = fmt::format(
         "{}; the answer is the start (II {}, L {})",
         settled ? fmt::format("no schedule of the normalized problem for II in [{}, {}]", firstIi_,
                               lastIi_)
-        : refusedModel_
-            ? fmt::format("the search ended without a schedule of its own ({})", *refusedModel_)
-            : std::string("the search ended (time limit or timed-out checks) without a "
-                          "schedule of its own"),
+        : refusedModel_ ? fmt::format("the search ended without a schedule of its own ({})",
+                                      refusedModel_->message)
+                        : std::string("the search ended (time limit or timed-out checks) without a "
+                                      "schedule of its own"),
         *solution_.ii, *solution_.latency);
   }
 
@@ -914,8 +990,8 @@ class TwillSearch {
   std::optional<Schedule> lastSchedule_;   // of the last satisfiable check
   bool conclusive_ = true;                 // every II below the current one failed conclusively
   bool outOfTime_ = false;
-  std::optional<std::string> refusedModel_;  // the last model refused for memory_limit
-  bool endedByRefusal_ = false;              // an II's model was refused with a start at hand
+  std::optional<ModelRefusal> refusedModel_;  // the last model refused (memory or time)
+  bool endedByRefusal_ = false;               // an II's first model was refused
 };
 
 }  // namespace

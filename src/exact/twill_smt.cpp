@@ -103,7 +103,6 @@ struct TwillSmtModel::Impl {
       familyLiteral.push_back(
           context.bool_const(fmt::format("family_{}", toString(kAllTwillFamilies[f])).c_str()));
     }
-    build();
   }
 
   const Graph& graph;
@@ -125,6 +124,16 @@ struct TwillSmtModel::Impl {
   std::int32_t restrictionCount = 0;
   std::optional<std::vector<Cycle>> earliest;    // modulo ASAP at II; none: no room at all
   std::map<Cycle, z3::expr> latencyCapLiterals;  // L below `latency` -> its assumption
+  const Deadline* buildDeadline = nullptr;       // while build() runs
+  bool buildStopped = false;                     // the deadline passed during build()
+
+  // Whether build() must stop: its deadline has passed. Looked at between the ops (or edges,
+  // warps, units) of each family, each a few thousand clauses at most, so a build stops within
+  // milliseconds of its deadline.
+  bool outOfTime() {
+    buildStopped = buildStopped || buildDeadline->expired();
+    return buildStopped;
+  }
 
   z3::expr literal(const std::string& name) { return context.bool_const(name.c_str()); }
   z3::expr family(TwillFamily f) { return familyLiteral[static_cast<std::size_t>(f)]; }
@@ -159,9 +168,29 @@ struct TwillSmtModel::Impl {
     return z3::mk_and(equal);
   }
 
-  void build() {
+  // Adds every constraint family; false when `deadline` passed first (the model is then
+  // incomplete and must not be checked).
+  bool build(const Deadline& deadline) {
+    buildDeadline = &deadline;
+    buildVariables();
+    const auto steps = {&Impl::buildDependence,      &Impl::buildCapacity,
+                        &Impl::buildMemory,          &Impl::buildWarpUniqueness,
+                        &Impl::buildVariableLatency, &Impl::buildRegisterLimit,
+                        &Impl::buildSpillDelay,      &Impl::buildBlockingConcurrency};
+    for (const auto step : steps) {
+      if (outOfTime()) break;
+      (this->*step)();
+    }
+    if (options.breakSymmetry && !outOfTime()) buildSymmetryBreaking();
+    buildDeadline = nullptr;
+    return !buildStopped;
+  }
+
+  // The order, residue and warp literals of every op, the warps used and the cross-warp edges.
+  void buildVariables() {
     const OpId count = graph.numOps();
     for (OpId op = 0; op < count; ++op) {
+      if (outOfTime()) return;
       lastStart.push_back(latency - graph.duration(op));
       std::vector<z3::expr> order;
       for (Cycle t = 0; t < lastStart.back(); ++t) {
@@ -214,15 +243,6 @@ struct TwillSmtModel::Impl {
         clause({}, {onWarp[u][w], !onWarp[v][w], crossEdge.back()});
       }
     }
-    buildDependence();
-    buildCapacity();
-    buildMemory();
-    buildWarpUniqueness();
-    buildVariableLatency();
-    buildRegisterLimit();
-    buildSpillDelay();
-    buildBlockingConcurrency();
-    if (options.breakSymmetry) buildSymmetryBreaking();
   }
 
   // t(u) <= t(v) + slack (an edge u -> v has slack distance II - delay), guarded: for every t,
@@ -254,6 +274,7 @@ struct TwillSmtModel::Impl {
       clause({dependence}, {by(op, (*latest)[op])});
     }
     for (EdgeId e = 0; e < graph.numEdges(); ++e) {
+      if (outOfTime()) return;
       const OpId u = graph.edgeSource(e);
       const OpId v = graph.edgeTarget(e);
       const Cycle slack = static_cast<Cycle>(graph.edgeDistance(e)) * ii - graph.edgeDelay(e);
@@ -283,6 +304,7 @@ struct TwillSmtModel::Impl {
         continue;
       }
       for (std::int32_t rho = 0; rho < ii; ++rho) {
+        if (outOfTime()) return;
         z3::expr_vector terms(context);
         std::vector<int> weights;
         bool unitWeights = true;
@@ -338,6 +360,7 @@ struct TwillSmtModel::Impl {
       z3::expr_vector extra(context);
       std::vector<int> amounts;
       for (OpId op = 0; op < graph.numOps(); ++op) {
+        if (outOfTime()) return;
         for (const auto& print : graph.footprints(op)) {
           if (print.memory != m || print.amount <= 0 || graph.outEdges(op).empty()) continue;
           fixed += print.amount;
@@ -405,6 +428,7 @@ struct TwillSmtModel::Impl {
     std::vector<std::vector<z3::expr>> live;
     std::int64_t worst = 0;
     for (OpId op = 0; op < graph.numOps(); ++op) {
+      if (outOfTime()) return;
       if (graph.regs(op) == 0 || graph.outEdges(op).empty()) continue;
       holders.push_back(op);
       live.push_back(liveLiterals(op));
@@ -412,6 +436,7 @@ struct TwillSmtModel::Impl {
     }
     if (worst <= limit) return;
     for (int w = 0; w < warps(); ++w) {
+      if (outOfTime()) return;
       for (std::int32_t rho = 0; rho < ii; ++rho) {
         z3::expr_vector terms(context);
         std::vector<int> weights;
@@ -434,6 +459,7 @@ struct TwillSmtModel::Impl {
     const z3::expr spillDelay = family(TwillFamily::kSpillDelay);
     std::size_t cross = 0;
     for (EdgeId e = 0; e < graph.numEdges(); ++e) {
+      if (outOfTime()) return;
       const OpId u = graph.edgeSource(e);
       const OpId v = graph.edgeTarget(e);
       if (u == v) continue;
@@ -450,6 +476,7 @@ struct TwillSmtModel::Impl {
   void buildBlockingConcurrency() {
     const z3::expr blockingFamily = family(TwillFamily::kBlockingConcurrency);
     for (OpId op = 0; op < graph.numOps(); ++op) {
+      if (outOfTime()) return;
       bool blocking = false;
       for (EdgeId e : graph.inEdges(op)) blocking = blocking || graph.edgeBlocking(e);
       if (!blocking) continue;
@@ -494,6 +521,7 @@ struct TwillSmtModel::Impl {
     }
     const SymmetryOrderings symmetries = findSymmetries(graph);
     for (const auto& [first, second] : symmetries.before) {
+      if (outOfTime()) return;
       precede({opSymmetry}, first, second, 0);
     }
   }
@@ -666,6 +694,23 @@ namespace {
 constexpr std::int64_t kSmtContextBytes = 32'000'000;
 constexpr double kSmtBytesPerLiteral = 350.0;
 
+// Wall time of a model beyond its checks (SmtModelCost), measured with `gaus-bench
+// twill-model-cost` on the 2-core development machine at load 6-8 (2026-11-27; 21 models from
+// toy_fa to Triton's FA dump in raw cycles; docs/exact.md, "The SMT model's time", has the
+// table): building took 0.7-2.6 us per literal (plus the Z3 context), tearing down 0.1-0.4 us,
+// and Z3's load at the first check (a check with a timeout of 1 ms: it returns only once the
+// model is loaded) 0.3-1.6 us per literal on models without register rows (Triton's dumps, 0.15-
+// 4.8 M literals) and up to 0.16 us per squared register row term on top of that on those with
+// them (108 s for tests/data/twill/fa_blackwell_galloping.yaml at L 612: 2.9 M literals, 685 M
+// squared terms). The rates below are above every point measured (the load by 1.3 times at
+// least), since a model refused a little early only leaves an II undecided, while one loaded too
+// late breaks the time limit.
+constexpr double kSmtBuildSeconds = 0.05;
+constexpr double kSmtBuildSecondsPerLiteral = 3.0e-6;
+constexpr double kSmtLoadSecondsPerLiteral = 2.5e-6;
+constexpr double kSmtLoadSecondsPerSquaredRowTerm = 0.2e-6;
+constexpr double kSmtTeardownSecondsPerLiteral = 0.6e-6;
+
 // The leaves of an expression tree (shared subterms counted at each use, as in the assertion).
 std::int64_t leafCount(const z3::expr& e) {
   if (!e.is_app() || e.num_args() == 0) return 1;
@@ -679,6 +724,16 @@ std::int64_t leafCount(const z3::expr& e) {
 std::int64_t SmtModelSize::bytes() const {
   return kSmtContextBytes +
          static_cast<std::int64_t>(static_cast<double>(literals) * kSmtBytesPerLiteral);
+}
+
+SmtModelCost SmtModelSize::cost() const {
+  const auto literalCount = static_cast<double>(literals);
+  SmtModelCost cost;
+  cost.build = kSmtBuildSeconds + literalCount * kSmtBuildSecondsPerLiteral;
+  cost.load = literalCount * kSmtLoadSecondsPerLiteral +
+              static_cast<double>(registerRowTermsSquared) * kSmtLoadSecondsPerSquaredRowTerm;
+  cost.teardown = literalCount * kSmtTeardownSecondsPerLiteral;
+  return cost;
 }
 
 SmtModelSize estimateSmtModelSize(const Problem& problem, std::int32_t ii, Cycle latency,
@@ -721,6 +776,9 @@ SmtModelSize estimateSmtModelSize(const Problem& problem, std::int32_t ii, Cycle
   // register liveness) and of each stage its value may outlive (memory rings).
   std::int64_t worstRegisters = 0;
   std::int64_t registerTerms = 0;
+  // Per residue, the terms of the register row of each warp (every value's liveness at the
+  // absolute cycles of that residue).
+  std::vector<std::int64_t> registerRowTerms(static_cast<std::size_t>(ii), 0);
   for (OpId op = 0; op < count; ++op) {
     const auto outs = graph.outEdges(op);
     if (outs.empty()) continue;
@@ -737,11 +795,18 @@ SmtModelSize estimateSmtModelSize(const Problem& problem, std::int32_t ii, Cycle
       size.literals += 3 * outDegree * horizon;
       worstRegisters += graph.regs(op) * stages;
       registerTerms += 2 * warps * horizon;
+      for (std::int32_t rho = 0; rho < ii; ++rho) {
+        registerRowTerms[static_cast<std::size_t>(rho)] +=
+            horizon / ii + (rho < horizon % ii ? 1 : 0);
+      }
     }
   }
   // The register rows, per warp and residue, when some schedule could exceed the limit.
   if (machine.registerLimit && worstRegisters > *machine.registerLimit) {
     size.literals += registerTerms + warps * ii;
+    for (const std::int64_t terms : registerRowTerms) {
+      size.registerRowTermsSquared += warps * terms * terms;
+    }
   }
   // Blocking concurrency: per op with a blocking input and per other op, the sharing literal
   // and the clauses that keep the other's busy residues apart from the op's.
@@ -766,12 +831,37 @@ SmtModelSize estimateSmtModelSize(const Problem& problem, std::int32_t ii, Cycle
   return size;
 }
 
-TwillSmtModel::TwillSmtModel(const Problem& problem, std::int32_t ii, Cycle latency,
-                             const SmtModelOptions& options,
-                             std::optional<SmtModelSize> estimatedSize)
-    : impl_(std::make_unique<Impl>(problem, ii, latency, options)),
-      estimatedSize_(estimatedSize ? *estimatedSize
-                                   : estimateSmtModelSize(problem, ii, latency, options)) {}
+TwillSmtModel::TwillSmtModel(std::unique_ptr<Impl> impl, SmtModelSize estimatedSize)
+    : impl_(std::move(impl)), estimatedSize_(estimatedSize) {}
+
+Expected<std::unique_ptr<TwillSmtModel>> TwillSmtModel::buildWithin(
+    const Problem& problem, std::int32_t ii, Cycle latency, const SmtModelOptions& options,
+    const Deadline& deadline, std::optional<SmtModelSize> estimatedSize) {
+  const SmtModelSize size =
+      estimatedSize ? *estimatedSize : estimateSmtModelSize(problem, ii, latency, options);
+  const SmtModelCost cost = size.cost();
+  if (cost.total() > deadline.remainingSeconds()) {
+    return Error{fmt::format(
+        "would take about {:.1f}s to build ({:.1f}s), load into Z3 at its first check ({:.1f}s) "
+        "and tear down ({:.1f}s), estimated from its {} literals and {} squared register row "
+        "terms, and {:.1f}s are left",
+        cost.total(), cost.build, cost.load, cost.teardown, size.literals,
+        size.registerRowTermsSquared, deadline.remainingSeconds())};
+  }
+  const auto begin = std::chrono::steady_clock::now();
+  auto impl = std::make_unique<Impl>(problem, ii, latency, options);
+  if (!impl->build(deadline)) {
+    return Error{fmt::format("ran out of time {:.1f}s into its build (estimated at {:.1f}s)",
+                             secondsBetween(begin), cost.build)};
+  }
+  if (cost.load + cost.teardown > deadline.remainingSeconds()) {
+    return Error{fmt::format(
+        "was built in {:.1f}s (estimated at {:.1f}s), and loading it into Z3 ({:.1f}s) and "
+        "tearing it down ({:.1f}s) would not end in the {:.1f}s left",
+        secondsBetween(begin), cost.build, cost.load, cost.teardown, deadline.remainingSeconds())};
+  }
+  return std::unique_ptr<TwillSmtModel>(new TwillSmtModel(std::move(impl), size));
+}
 
 TwillSmtModel::~TwillSmtModel() = default;
 
@@ -804,8 +894,21 @@ std::int64_t TwillSmtModel::literalCount() const {
 
 SmtAnswer checkOnce(const Problem& problem, std::int32_t ii, Cycle latency,
                     const SmtModelOptions& options, const SmtQuery& query) {
-  TwillSmtModel model(problem, ii, latency, options);
-  return model.check(query);
+  const auto begin = std::chrono::steady_clock::now();
+  const Deadline deadline(query.timeLimitSeconds);
+  auto model = TwillSmtModel::buildWithin(problem, ii, latency, options, deadline);
+  if (!model) {
+    SmtAnswer answer;
+    answer.status = ModelStatus::kTimeout;
+    answer.notBuilt = model.error();
+    answer.seconds = secondsBetween(begin);
+    return answer;
+  }
+  SmtQuery within = query;
+  // What is left after the build, less its teardown, which ends the call too.
+  within.timeLimitSeconds =
+      std::max(0.0, deadline.remainingSeconds() - (*model)->estimatedSize().cost().teardown);
+  return (*model)->check(within);
 }
 
 std::int32_t countWarpsUsed(const Schedule& schedule) {

@@ -52,6 +52,32 @@ Instance readSeed861() {
   return std::move(instance).value();
 }
 
+// tests/data/twill/fa_blackwell_galloping.yaml (46 ops, 32 warps): II 18 is the modulo MILP's
+// smallest, the joint model's is larger (S's TMEM tile needs a second buffer), so the search
+// gallops L at II 18 on ever larger models (the file says why and how long they took).
+Problem gallopingLoop() {
+  auto instance = io::readInstance(test::dataPath("twill/fa_blackwell_galloping.yaml").string());
+  INFO((instance ? std::string() : instance.error()));
+  REQUIRE(instance.ok());
+  return instance->problem(ProblemKind::kModuloWarp);
+}
+
+// Two ops a -> b (delay 1) on a machine of `warps` warps and a register limit of `limit`; a's
+// value holds 2 registers. At II 2 and L 5, a's value can be live at the cycles [0, 4) (b starts
+// by L - 1 = 4), two of each residue, so a's register row at each warp and residue has 2 terms.
+Problem twoOpsWithRegisters(int warps, std::int32_t limit) {
+  Machine machine;
+  machine.name = "registers";
+  machine.warps = warps;
+  machine.registerLimit = limit;
+  GraphBuilder builder("two_ops_with_registers");
+  const OpId a = builder.addOp("a", 1);
+  const OpId b = builder.addOp("b", 1);
+  builder.setRegs(a, 2);
+  builder.addEdge(a, b, 1, 0);
+  return test::makeInstance(std::move(builder), machine).problem(ProblemKind::kModuloWarp);
+}
+
 }  // namespace
 
 TEST_CASE("ilp: a fixed II's MILP ends within the call's time_limit", "[exact][guards]") {
@@ -202,13 +228,105 @@ TEST_CASE("twill's SMT model: its size estimated before it is built bounds the m
     const Problem problem = instance.problem(ProblemKind::kModuloWarp);
     const detail::SmtModelSize estimate =
         detail::estimateSmtModelSize(problem, c.ii, c.latency, {});
-    const detail::TwillSmtModel model(problem, c.ii, c.latency, {});
-    const std::int64_t built = model.literalCount();
+    const auto model =
+        detail::TwillSmtModel::buildWithin(problem, c.ii, c.latency, {}, Deadline(std::nullopt));
+    REQUIRE(model);
+    const std::int64_t built = (*model)->literalCount();
     INFO(c.kernel << " at II " << c.ii << ", L " << c.latency << ": estimated " << estimate.literals
                   << ", built " << built);
     CHECK(estimate.literals >= built);
     CHECK(static_cast<double>(estimate.literals) <= 1.15 * static_cast<double>(built));
   }
+}
+
+TEST_CASE("twill's SMT model: the squared register row terms, counted by hand", "[exact][guards]") {
+  // twoOpsWithRegisters: one register row per warp and residue with 2 terms each, so 2 warps x
+  // 2 residues x 2^2 = 16. With a limit of 4, a's 2 registers x 2 stages fit whatever the
+  // schedule does, so build() adds no register row and the count is 0. Z3's load of a model
+  // grows with this sum (SmtModelSize::cost, docs/exact.md "Time limits and model size").
+  CHECK(detail::estimateSmtModelSize(twoOpsWithRegisters(2, 1), 2, 5, {}).registerRowTermsSquared ==
+        16);
+  CHECK(detail::estimateSmtModelSize(twoOpsWithRegisters(2, 4), 2, 5, {}).registerRowTermsSquared ==
+        0);
+}
+
+TEST_CASE("twill's SMT model: a model that cannot be built and loaded in the time left is not",
+          "[exact][guards]") {
+  // The galloping loop at II 18, L 612: 2.9 M literals and 685 M squared register row terms,
+  // whose load alone took 103 s and 108 s on the development machine (load 6-8, a check with a
+  // timeout of 1 ms; gaus-bench twill-model-cost). The estimate holds at least that (2.5 us per
+  // literal and 0.2 us per squared term: 144 s), so with 2 s left the model is refused at once,
+  // before anything is built, and a one-shot check with a 2 s limit answers timeout saying why.
+  const Problem problem = gallopingLoop();
+  const detail::SmtModelSize size = detail::estimateSmtModelSize(problem, 18, 612, {});
+  CHECK(size.cost().load >= 108.0);
+  const Deadline twoSeconds(2.0);
+  const auto refused = detail::TwillSmtModel::buildWithin(problem, 18, 612, {}, twoSeconds, size);
+  REQUIRE_FALSE(refused);
+  CHECK_THAT(refused.error(), Catch::Contains("would take about") &&
+                                  Catch::Contains("load into Z3 at its first check") &&
+                                  Catch::Contains("s are left"));
+  CHECK(twoSeconds.elapsedSeconds() < 0.5);
+
+  detail::SmtQuery query;
+  query.timeLimitSeconds = 2.0;
+  const detail::SmtAnswer answer = detail::checkOnce(problem, 18, 612, {}, query);
+  CHECK(answer.status == ModelStatus::kTimeout);
+  REQUIRE(answer.notBuilt);
+  CHECK_THAT(*answer.notBuilt, Catch::Contains("would take about"));
+  CHECK(answer.seconds < 0.5);
+}
+
+TEST_CASE(
+    "twill: with 2 s, the galloping loop's first SMT model is refused, it would not load in "
+    "time",
+    "[exact][guards]") {
+  // The galloping loop with the MILPs capped at 0.3 s: II 17 has no modulo schedule, II 18's
+  // MILP bounds L from below by 33-35, so II 18's model is built at the stage limit L 36: 258,436
+  // literals and 2.6 M squared register row terms, estimated at 0.8 s to build, 1.2 s to load
+  // and 0.2 s to tear down, 2.1 s in all, more than a 2 s limit leaves after the MILPs. So it
+  // is refused before it is built, the search ends there as a timeout (a larger II needs no
+  // smaller a model), and the log and the message say why.
+  TwillOptions options;
+  options.totalTimeLimitSeconds = 2.0;
+  options.milp.timeLimitSeconds = 0.3;
+  const TwillSolution solution = solveTwill(gallopingLoop(), options);
+  INFO(solution.message);
+  CHECK(solution.status == ModelStatus::kTimeout);
+  CHECK_THAT(solution.message, Catch::StartsWith("total time limit 2s reached") &&
+                                   Catch::Contains("would take about"));
+  REQUIRE_FALSE(solution.attempts.empty());
+  const Attempt& last = solution.attempts.back().record;
+  CHECK(last.phase == "smt");
+  CHECK(last.ii == 18);
+  CHECK(last.status == ModelStatus::kTimeout);
+  CHECK_THAT(last.detail, Catch::StartsWith("model not built: the SMT model at II=18") &&
+                              Catch::Contains("load into Z3 at its first check") &&
+                              Catch::Contains("raise time_limit"));
+  CHECK(solution.seconds <= 3.0);
+}
+
+TEST_CASE("twill: a 3 s time_limit holds on a loop that gallops L", "[exact][guards]") {
+  // The same with 3 s: II 18's model at the stage limit (2.1 s estimated) now fits, its checks
+  // are quick, and the gallop's next model (L 54, 3.1 s estimated) does not fit what is left,
+  // nor does II 19's first model after it; or, on a loaded machine, the deadline passes in a
+  // check, which stops on its timeout. Either way the call is a timeout within 3 s + max(1 s,
+  // 10 %), and its last attempt a timeout (a refused model or a check stopped). Before the
+  // refusal, the checks at L 324 and 612 ran 23 s and 103 s in Z3's load (the file).
+  TwillOptions options;
+  options.totalTimeLimitSeconds = 3.0;
+  options.milp.timeLimitSeconds = 0.3;
+  const Deadline call(std::nullopt);
+  const TwillSolution solution = solveTwill(gallopingLoop(), options);
+  const double seconds = call.elapsedSeconds();
+  INFO(solution.message);
+  std::string log;
+  for (const auto& attempt : solution.attempts) log += attempt.describe() + "\n";
+  INFO(log);
+  CHECK(seconds <= 4.0);
+  CHECK(solution.status == ModelStatus::kTimeout);
+  REQUIRE_FALSE(solution.attempts.empty());
+  CHECK(solution.attempts.back().record.status == ModelStatus::kTimeout);
 }
 
 TEST_CASE("memory_limit: twill refuses an SMT model estimated above it, with its size",
