@@ -8,6 +8,7 @@
 
 #include <gaus/codegen/pipeline.hpp>
 #include <gaus/codegen/targets.hpp>
+#include <gaus/core/option_table.hpp>
 
 #include "command.hpp"
 
@@ -22,15 +23,17 @@ struct CodegenFlags {
   std::string target = "text";
   std::string output;
   std::int64_t trips = 10;
+  std::string seedFault;
 };
 
 void runCodegen(const CodegenFlags& flags) {
   const auto target = codegen::kTargetNames.parse(flags.target);
   if (!target) {
-    throw CommandError(
-        fmt::format("--target '{}': expected text, cuda, cpu or trace", flags.target));
+    throw CommandError(fmt::format("--target '{}': expected {}", flags.target,
+                                   option_text::listChoices(codegen::kTargetNames.names())));
   }
-  if (flags.output.empty() && *target != codegen::Target::kText) {
+  const bool oneFile = *target == codegen::Target::kText || *target == codegen::Target::kLayout;
+  if (flags.output.empty() && !oneFile) {
     throw CommandError(
         fmt::format("--target {} writes several files: give a folder with -o DIR", flags.target));
   }
@@ -42,6 +45,17 @@ void runCodegen(const CodegenFlags& flags) {
   if (!schedule) throw CommandError(schedule.error());
   auto pipeline = codegen::buildPipeline(instance, *schedule);
   if (!pipeline) throw CommandError(fmt::format("{}: {}", flags.schedule, pipeline.error()));
+  if (!flags.seedFault.empty()) {
+    const auto fault = codegen::kProtocolFaultNames.parse(flags.seedFault);
+    if (!fault) {
+      throw CommandError(
+          fmt::format("--seed-fault '{}': expected {}", flags.seedFault,
+                      option_text::listChoices(codegen::kProtocolFaultNames.names())));
+    }
+    if (const Status seeded = codegen::seedFault(*pipeline, *fault); !seeded) {
+      throw CommandError(seeded.error());
+    }
+  }
   codegen::TargetOptions options;
   options.scheduleSource = flags.schedule;
   options.traceTrips = flags.trips;
@@ -73,11 +87,16 @@ void addCodegenCommand(CLI::App& app) {
       ->required();
   command->add_option("schedule", flags->schedule, "Schedule JSON with ii (and warps)")->required();
   flags->input.addTo(*command);
-  command->add_option("--target", flags->target, "text, cuda, cpu or trace")->capture_default_str();
+  command->add_option("--target", flags->target, "text, layout, cuda, cpu, trace or selftest")
+      ->capture_default_str();
   command->add_option("-o,--output", flags->output,
-                      "Folder to write into (text: printed when absent)");
+                      "Folder to write into (text and layout: printed when absent)");
   command->add_option("--trips", flags->trips, "trace: iterations drawn and run on the CPU")
       ->capture_default_str();
+  command->add_option("--seed-fault", flags->seedFault,
+                      "Write a broken copy that the checks must catch: ring-slot-missing, "
+                      "wrong-arrival-count, wrong-first-parity, missing-producer-tail, "
+                      "skipped-release or aliased-rings");
   command->callback([flags] { runCodegen(*flags); });
 }
 

@@ -44,7 +44,8 @@ TEST_CASE("a bad machine file names its line", "[io][machine]") {
   CHECK(io::readMachine(typo).error() ==
         typo.string() +
             ":2: expected a key of the machine (name, resources, memories, warps, "
-            "register_limit, register_file, variable_latency_warp), found \"resource\"");
+            "threads_per_warp, register_limit, register_file, variable_latency_warp), found "
+            "\"resource\"");
 }
 
 TEST_CASE("findMachine takes a name of configs/machines or a path", "[io][machine]") {
