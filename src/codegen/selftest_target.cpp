@@ -7,8 +7,10 @@
 // <id>_selftest.cu, which defines every op and a host main:
 // - every op stamps each 32-bit word of what it writes with (op, iteration), and checks each
 //   word of what it reads against (producer, iteration - distance); a streaming load stamps a
-//   staging area in global memory and brings it into its slot with cp.async.bulk, completing on
-//   the slot's full barrier, after the pipeline armed it with the layout's transaction bytes;
+//   staging area in global memory and brings it into its slot with TMA copies through a tensor
+//   map (cp.async.bulk.tensor.2d, as real kernels load tiles; a tile whose bytes are not a
+//   multiple of 256 with one cp.async.bulk), completing on the slot's full barrier, which the
+//   pipeline armed with the layout's transaction bytes;
 // - every op checks that the slot it is handed is where the memory layout puts the fill
 //   (offset + (fill mod slots) x stride; the column for tensor memory), which tensor memory
 //   stands in for with a global buffer per block;
@@ -36,6 +38,11 @@ namespace {
 constexpr std::int64_t kMostStampedOps = 4094;
 constexpr std::int64_t kMostTrips = 1000000;   // below 2^20, as the CPU program's limit
 constexpr std::int64_t kBulkCopyGranule = 16;  // cp.async.bulk moves multiples of 16 bytes
+// The tensor maps over the staging buffer: rows of 64 words (256 bytes), a box of at most 256
+// rows, at most this many boxes per tile.
+constexpr std::int64_t kStagingRowBytes = 256;
+constexpr std::int64_t kMostBoxRows = 256;
+constexpr std::int64_t kMostBoxesPerTile = 64;
 
 // The device and host code that does not depend on the pipeline.
 constexpr std::string_view kDeviceSupport =
@@ -56,7 +63,10 @@ struct Params {
   unsigned int* instances;       // per block and op: instances run (mapped host memory)
   Report* report;                // mapped host memory
   unsigned char* tensor_memory;  // per block: kTensorMemoryBytes standing in for tensor memory
-  unsigned char* staging;        // per block: kStagingBytes, the sources of the bulk copies
+  unsigned char* staging;        // per block: kStagingBytes, the sources of the copies
+  // The staging buffer of all blocks as rows of 64 words, one map per box height, read by the
+  // TMA copies (a __grid_constant__ parameter, as CUTLASS passes its TMA descriptors).
+  CUtensorMap staging_maps[kStagingMaps];
 };
 
 // Every extern __shared__ array starts at the dynamic shared memory of the block, where the
@@ -128,7 +138,18 @@ __device__ void bulk_copy(void* destination, const void* source, std::uint32_t b
       "r"(static_cast<std::uint32_t>(__cvta_generic_to_shared(barrier)))
       : "memory");
 }
-// The generic-proxy writes of this thread become visible to the bulk copy (the async proxy).
+// A TMA copy of box `map` at row `row` of the staging buffer into shared memory, completing its
+// bytes on `barrier`.
+__device__ void tensor_copy(void* destination, const CUtensorMap* map, int row,
+                            std::uint64_t* barrier) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], "
+      "[%1, {%2, %3}], [%4];" ::"r"(static_cast<std::uint32_t>(__cvta_generic_to_shared(destination))),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(0), "r"(row),
+      "r"(static_cast<std::uint32_t>(__cvta_generic_to_shared(barrier)))
+      : "memory");
+}
+// The generic-proxy writes of this thread become visible to the copies (the async proxy).
 __device__ __forceinline__ void fence_proxy_async_global() {
   asm volatile("fence.proxy.async.global;" ::: "memory");
 }
@@ -252,7 +273,39 @@ struct Buffers {
   Report* report = nullptr;
   unsigned char* tensor_memory = nullptr;
   unsigned char* staging = nullptr;
+  CUtensorMap staging_maps[kStagingMaps] = {};
 };
+
+// One tensor map per box height over the staging buffer of `blocks` blocks: rows of 64 words
+// of 4 bytes, no swizzle (cuTensorMapEncodeTiled, fetched from the driver by the runtime).
+void describe_staging(Buffers& buffers, int blocks) {
+  if (kStagingBytes == 0) return;
+  void* entry = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  check(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &entry, 12000, cudaEnableDefault,
+                                         &found),
+        "cudaGetDriverEntryPointByVersion(cuTensorMapEncodeTiled)");
+  if (found != cudaDriverEntryPointSuccess || entry == nullptr) {
+    cuda_failure("cuTensorMapEncodeTiled", cudaErrorNotSupported);
+  }
+  const auto encode = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(entry);
+  const cuuint64_t size[2] = {64, static_cast<cuuint64_t>(kStagingBytes / 256) * blocks};
+  const cuuint64_t stride[1] = {256};
+  const cuuint32_t element_stride[2] = {1, 1};
+  for (int m = 0; m < kStagingMaps; ++m) {
+    const cuuint32_t box[2] = {64, static_cast<cuuint32_t>(kStagingBoxRows[m])};
+    const CUresult result = encode(&buffers.staging_maps[m], CU_TENSOR_MAP_DATA_TYPE_UINT32, 2,
+                                   buffers.staging, size, stride, box, element_stride,
+                                   CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                                   CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                                   CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (result != CUDA_SUCCESS) {
+      std::fprintf(stderr, "CUDA ERROR: cuTensorMapEncodeTiled: CUresult %d\n",
+                   static_cast<int>(result));
+      std::_Exit(kCudaError);
+    }
+  }
+}
 
 int run_case(Buffers& buffers, int grid, int trips, double watchdog_seconds) {
   std::memset(buffers.instances, 0, sizeof(unsigned int) * kOps * grid);
@@ -264,6 +317,7 @@ int run_case(Buffers& buffers, int grid, int trips, double watchdog_seconds) {
         "cudaHostGetDevicePointer");
   params.tensor_memory = buffers.tensor_memory;
   params.staging = buffers.staging;
+  for (int m = 0; m < kStagingMaps; ++m) params.staging_maps[m] = buffers.staging_maps[m];
   check(cudaMemset(params.tensor_memory, 0, static_cast<std::size_t>(kTensorMemoryBytes) * grid),
         "cudaMemset");
   check(cudaFuncSetAttribute(selftest_kernel<Params>, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -375,6 +429,7 @@ int main(int argc, char** argv) {
   host::check(cudaMalloc(reinterpret_cast<void**>(&buffers.staging),
                          static_cast<std::size_t>(kStagingBytes) * most_blocks + 16),
               "cudaMalloc");
+  host::describe_staging(buffers, most_blocks);
   std::printf("selftest %s on %s (%d multiprocessors): %d threads, %zu bytes of shared memory\n",
               kKernelName, properties.name, multiprocessors, kThreads, kSharedBytes);
   int cases = 0;
@@ -465,7 +520,8 @@ class SelfTestWriter {
     out_ += fmt::format(
         "\n#include <algorithm>\n#include <chrono>\n#include <cstddef>\n#include <cstdint>\n"
         "#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n#include <string>\n"
-        "#include <thread>\n#include <vector>\n\n#include <cuda_runtime.h>\n\n"
+        "#include <thread>\n#include <vector>\n\n#include <cuda.h>\n#include <cuda_runtime.h>\n"
+        "#include <cudaTypedefs.h>\n\n"
         "#include \"{}_ops.cuh\"\n\nnamespace {} {{\nnamespace selftest {{\n\n",
         p_.identifier, p_.identifier);
   }
@@ -487,20 +543,48 @@ class SelfTestWriter {
         "// Tensor memory stands in as this many bytes of global memory per block.\n"
         "constexpr long long kTensorMemoryBytes = {};\n",
         tensor != nullptr ? tensorMemoryColumnsAllocated(*tensor) * kTensorMemoryColumnBytes : 0);
-    // The staging areas of the bulk copies: one slot per fill in flight, 128-byte aligned.
+    // The staging areas of the copies: one slot per fill in flight, in rows of 256 bytes; a
+    // tile of whole rows is copied in boxes of equal height (at most 256 rows), one tensor map
+    // per height.
     std::int64_t staging = 0;
+    std::vector<std::int64_t> heights;
     for (std::size_t r = 0; r < p_.rings.size(); ++r) {
       const Ring& ring = p_.rings[r];
       if (!ring.asyncFill) continue;
       const RingPlacement& tile =
           *p_.layout.find(static_cast<std::int32_t>(r), MemorySpace::kShared);
-      stagingOffset_.emplace_back(static_cast<std::int32_t>(r), staging);
-      staging += tile.slots * tile.slotStride;
+      StagedCopy copy;
+      copy.ring = static_cast<std::int32_t>(r);
+      copy.offset = staging;
+      copy.stride =
+          (tile.bytesPerSlot + kStagingRowBytes - 1) / kStagingRowBytes * kStagingRowBytes;
+      if (tile.bytesPerSlot % kStagingRowBytes == 0) {
+        const std::int64_t rows = tile.bytesPerSlot / kStagingRowBytes;
+        for (std::int64_t height = std::min(rows, kMostBoxRows); height > 0; --height) {
+          if (rows % height == 0) {
+            copy.boxRows = height;
+            break;
+          }
+        }
+        copy.boxes = rows / copy.boxRows;
+        if (copy.boxes <= kMostBoxesPerTile) {
+          const auto known = std::find(heights.begin(), heights.end(), copy.boxRows);
+          copy.map = static_cast<std::int32_t>(known - heights.begin());
+          if (known == heights.end()) heights.push_back(copy.boxRows);
+        }
+      }
+      stagedCopies_.push_back(copy);
+      staging += tile.slots * copy.stride;
     }
+    std::string rows;
+    for (std::int64_t height : heights)
+      rows += fmt::format("{}{}", rows.empty() ? "" : ", ", height);
     out_ += fmt::format(
-        "// The sources of the bulk copies, per block: one slot per fill in flight.\n"
-        "constexpr long long kStagingBytes = {};\n\n",
-        staging);
+        "// The sources of the copies, per block: one slot per fill in flight, in rows of 256\n"
+        "// bytes; the tensor maps over them, one per box height (rows).\n"
+        "constexpr long long kStagingBytes = {};\nconstexpr int kStagingMaps = {};\n"
+        "constexpr long long kStagingBoxRows[kStagingMaps] = {{{}}};\n\n",
+        staging, std::max<std::size_t>(1, heights.size()), rows.empty() ? "1" : rows);
   }
 
   // Stamps and checks of one op, in the order of its parameters.
@@ -625,22 +709,38 @@ class SelfTestWriter {
             out, tensorMemoryColumn(placement.offset), slot,
             tensorMemoryColumn(placement.slotStride), out, words, value);
       } else if (filled.asyncFill) {
-        const auto staging = std::find_if(stagingOffset_.begin(), stagingOffset_.end(),
-                                          [&](const auto& entry) { return entry.first == ring; });
+        const StagedCopy& copy = *std::find_if(stagedCopies_.begin(), stagedCopies_.end(),
+                                               [&](const StagedCopy& c) { return c.ring == ring; });
         out_ += fmt::format(
-            "  // Its tile: stamped in this block's staging area, then brought into the slot by a\n"
-            "  // bulk copy from the role's first thread, which armed the full barrier with the\n"
-            "  // copy's bytes; the copy completes them there.\n"
+            "  // Its tile: stamped in this block's staging area, then brought into the slot from\n"
+            "  // the role's first thread, which armed the full barrier with the copy's bytes; "
+            "the\n"
+            "  // copy completes them there.\n"
             "  selftest::check_shared_slot(params, {}, {} + {} * {}, kOp, iteration, -1);\n"
-            "  unsigned char* source = params.staging + blockIdx.x * selftest::kStagingBytes + {} "
-            "+ {} * {};\n"
-            "  selftest::write_stamps(reinterpret_cast<std::uint32_t*>(source), {}, {}, thread, "
-            "kThreads);\n"
+            "  const long long first_byte = blockIdx.x * selftest::kStagingBytes + {} + {} * {};\n"
+            "  selftest::write_stamps(reinterpret_cast<std::uint32_t*>(params.staging + "
+            "first_byte), {}, {}, thread, kThreads);\n"
             "  selftest::fence_proxy_async_global();\n"
-            "  selftest::role_barrier({}, kThreads);\n"
-            "  if (thread == 0) selftest::bulk_copy({}, source, {}, full_barrier);\n",
-            out, placement.offset, slot, placement.slotStride, staging->second, slot,
-            placement.slotStride, words, value, p_.roleOf[op] + 1, out, placement.bytesPerSlot);
+            "  selftest::role_barrier({}, kThreads);\n",
+            out, placement.offset, slot, placement.slotStride, copy.offset, slot, copy.stride,
+            words, value, p_.roleOf[op] + 1);
+        if (copy.map >= 0) {
+          out_ += fmt::format(
+              "  // {} box{} of {} rows of 256 bytes through tensor map {}.\n"
+              "  if (thread == 0) {{\n"
+              "    for (int box = 0; box < {}; ++box) {{\n"
+              "      selftest::tensor_copy(static_cast<unsigned char*>({}) + box * {}, "
+              "&params.staging_maps[{}], static_cast<int>(first_byte / 256) + box * {}, "
+              "full_barrier);\n    }}\n  }}\n",
+              copy.boxes, copy.boxes == 1 ? "" : "es", copy.boxRows, copy.map, copy.boxes, out,
+              copy.boxRows * kStagingRowBytes, copy.map, copy.boxRows);
+        } else {
+          out_ += fmt::format(
+              "  // Not whole rows of 256 bytes: one bulk copy without a tensor map.\n"
+              "  if (thread == 0) selftest::bulk_copy({}, params.staging + first_byte, {}, "
+              "full_barrier);\n",
+              out, placement.bytesPerSlot);
+        }
       } else {
         out_ += fmt::format(
             "  // Its tile in shared memory.\n"
@@ -683,9 +783,19 @@ class SelfTestWriter {
     out_ += "}\n\n";
   }
 
+  // The staging of one streaming ring's copies.
+  struct StagedCopy {
+    std::int32_t ring = 0;
+    std::int64_t offset = 0;  // in a block's staging area
+    std::int64_t stride = 0;  // per slot: the tile's bytes rounded up to rows of 256
+    std::int32_t map = -1;    // its tensor map; -1: not whole rows, one cp.async.bulk
+    std::int64_t boxRows = 0;
+    std::int64_t boxes = 0;
+  };
+
   const Pipeline& p_;
   const Graph& graph_;
-  std::vector<std::pair<std::int32_t, std::int64_t>> stagingOffset_;  // ring, offset
+  std::vector<StagedCopy> stagedCopies_;
   std::string out_;
 };
 

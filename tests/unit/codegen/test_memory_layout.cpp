@@ -97,14 +97,7 @@ TEST_CASE(
   const MemoryId smem = *machine.findMemory("smem");
   const MemoryId tmem = *machine.findMemory("tmem");
   GraphBuilder builder("columns");
-  OpAttributes load;
-  load.name = "load";
-  load.latency = 1;
-  load.reservation = {{*machine.findResource("TMA"), 0, 1, 1}};
-  load.variableLatency = true;
-  load.streaming = true;
-  load.footprints = {{smem, 4096}, {tmem, 65536}};
-  builder.addOp(load);
+  builder.addOp(test::streamingLoad("load", machine, {{smem, 4096}, {tmem, 65536}}));
   const OpId mma = builder.addOp("mma", 4);
   builder.addReservation(mma, {*machine.findResource("TC"), 0, 4, 1});
   builder.addFootprint(mma, {tmem, 65536});

@@ -5,7 +5,6 @@
 // as it should. One test case covers all kernels (in sections), so that each kernel is solved
 // once per run of the test program; a second proves the compiled programs catch every fault.
 #include <algorithm>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -110,36 +109,6 @@ std::set<ProtocolFault> checkSeededFaults(const Pipeline& pipeline) {
     }
   }
   return seeded;
-}
-
-// nvcc's path when it is there; the CUDA checks say so and pass when it is not.
-std::optional<std::string> nvcc() {
-  const std::string path = GAUS_NVCC;
-  if (path.empty() || !std::filesystem::exists(path)) return std::nullopt;
-  return path;
-}
-
-// Trivial definitions of the ops a generated <id>_ops.cuh declares (parameter names dropped,
-// bodies empty), the kernel, and a host function that instantiates it through its launcher.
-std::string cudaTestUnit(const Pipeline& pipeline, const std::string& opsHeader) {
-  const std::regex declaration(R"(template <class Params>\n__device__ void (\w+)\(([^;]*)\);)");
-  std::string unit = fmt::format("#include \"{}_ops.cuh\"\nnamespace {} {{\nnamespace ops {{\n",
-                                 pipeline.identifier, pipeline.identifier);
-  for (auto it = std::sregex_iterator(opsHeader.begin(), opsHeader.end(), declaration);
-       it != std::sregex_iterator(); ++it) {
-    std::string parameters = (*it)[2];
-    // "const Params& params, int iteration, const void* load_k" -> the types only.
-    parameters = std::regex_replace(parameters, std::regex(R"(\s*\w+\s*(,|$))"), "$1");
-    unit += fmt::format("template <class Params>\n__device__ void {}({}) {{}}\n", (*it)[1].str(),
-                        parameters);
-  }
-  unit += fmt::format(
-      "}}  // namespace ops\n}}  // namespace {}\n#include \"{}_pipeline.cu\"\n"
-      "struct TestParams {{\n  int unused;\n}};\n"
-      "cudaError_t launchForTest(int trips) {{\n"
-      "  return {}::launch_{}(TestParams{{0}}, trips, dim3(1));\n}}\n",
-      pipeline.identifier, pipeline.identifier, pipeline.identifier, pipeline.identifier);
-  return unit;
 }
 
 }  // namespace
@@ -271,7 +240,7 @@ TEST_CASE("built-in kernels at their Twill schedules: the protocol is proven, th
   }
 
   SECTION("the CUDA skeletons compile with nvcc, warnings as errors") {
-    const auto compiler = nvcc();
+    const auto compiler = test::nvcc();
     if (!compiler) {
       WARN("nvcc not found (GAUS_NVCC='" GAUS_NVCC "'): the generated CUDA is not compiled");
       return;
@@ -286,19 +255,15 @@ TEST_CASE("built-in kernels at their Twill schedules: the protocol is proven, th
       REQUIRE(files);
       const auto place = folder.path() / name;
       REQUIRE(writeFiles(place, *files));
-      REQUIRE(writeFiles(place, {{"test_unit.cu", cudaTestUnit(pipeline, (*files)[1].content)}}));
+      REQUIRE(
+          writeFiles(place, {{"test_unit.cu", test::cudaTestUnit(pipeline, (*files)[1].content)}}));
       std::vector<std::string> architectures = {"sm_90a"};
       if (pipeline.machine->name == "blackwell") architectures.push_back("sm_100a");
       for (const std::string& architecture : architectures) {
         logs.push_back(place / (architecture + ".log"));
         labels.push_back(name + " " + architecture);
-        commands.push_back(fmt::format(
-            "{} -arch={} -std=c++17 -c {} -o {} -Xcompiler -Wall,-Wextra -Werror all-warnings "
-            ">{} 2>&1",
-            test::shellQuote(*compiler), architecture,
-            test::shellQuote((place / "test_unit.cu").string()),
-            test::shellQuote((place / (architecture + ".o")).string()),
-            test::shellQuote(logs.back().string())));
+        commands.push_back(
+            test::cudaCompileCommand(*compiler, architecture, place / "test_unit.cu", logs.back()));
       }
     }
     // The kernel asserts sizeof(SharedStorage) against the memory layout's total: a layout
@@ -315,13 +280,12 @@ TEST_CASE("built-in kernels at their Twill schedules: the protocol is proven, th
                      fmt::format("sizeof(SharedStorage) == {}", total + 8));
       const auto place = folder.path() / "gemm_hopper_wrong_total";
       REQUIRE(writeFiles(place, *files));
-      REQUIRE(writeFiles(place, {{"test_unit.cu", cudaTestUnit(pipeline, (*files)[1].content)}}));
+      REQUIRE(
+          writeFiles(place, {{"test_unit.cu", test::cudaTestUnit(pipeline, (*files)[1].content)}}));
       logs.push_back(place / "sm_90a.log");
       labels.push_back("gemm_hopper with a wrong layout total (must not compile)");
-      commands.push_back(fmt::format(
-          "{} -arch=sm_90a -std=c++17 -c {} -o {} >{} 2>&1", test::shellQuote(*compiler),
-          test::shellQuote((place / "test_unit.cu").string()),
-          test::shellQuote((place / "unit.o").string()), test::shellQuote(logs.back().string())));
+      commands.push_back(
+          test::cudaCompileCommand(*compiler, "sm_90a", place / "test_unit.cu", logs.back()));
     }
     const std::vector<int> status = test::runCommands(commands);
     for (std::size_t c = 0; c + 1 < commands.size(); ++c) {
@@ -333,6 +297,32 @@ TEST_CASE("built-in kernels at their Twill schedules: the protocol is proven, th
     CHECK_THAT(test::readWholeFile(logs.back()),
                Catch::Contains("SharedStorage is not the size of the memory layout"));
   }
+}
+
+TEST_CASE(
+    "the schedules of configs/schedules: the protocol holds for 1 to 20 trips and every fault "
+    "that applies is caught",
+    "[codegen][protocol][mutation]") {
+  // FA4's five roles on FA on Blackwell, and GEMM with its tiles 3 and 2 iterations in flight
+  // (A read 9 cycles after its load at II 4: ceil(9 / 4) = 3 slots; B 8 cycles: 2), the
+  // deeper variant on which a ring one slot short applies.
+  std::set<ProtocolFault> seeded;
+  for (const auto& [kernel, schedule] : test::configSchedules()) {
+    const Pipeline pipeline = test::kernelPipelineAt(kernel, schedule);
+    for (std::int64_t trips = 1; trips <= 20; ++trips) {
+      ProtocolRunOptions options;
+      options.trips = trips;
+      const ProtocolRun run = runProtocol(pipeline, options);
+      INFO(schedule << " trips " << trips << ": " << run.report);
+      REQUIRE(run.ok());
+    }
+    const std::set<ProtocolFault> caught = checkSeededFaults(pipeline);
+    seeded.insert(caught.begin(), caught.end());
+  }
+  CHECK(seeded.size() == std::size(kAllProtocolFaults));
+  const Pipeline deep = test::kernelPipelineAt("gemm_hopper", "gemm_hopper.deep.json");
+  CHECK(deep.rings[0].depth == 3);
+  CHECK(deep.rings[1].depth == 2);
 }
 
 TEST_CASE(
@@ -422,7 +412,7 @@ TEST_CASE(
     "the GPU self-test of FA on Blackwell compiles with nvcc for sm_100a, and GEMM's with "
     "two tiles at one base for sm_90a",
     "[codegen][selftest]") {
-  const auto compiler = nvcc();
+  const auto compiler = test::nvcc();
   if (!compiler) {
     WARN("nvcc not found (GAUS_NVCC='" GAUS_NVCC "'): the self-test is not compiled");
     return;
@@ -439,16 +429,22 @@ TEST_CASE(
 
 TEST_CASE(
     "every built-in kernel's GPU self-test and each of its seeded faults compile with nvcc "
-    "(sm_90a, and sm_100a for Blackwell)",
+    "(sm_90a, and sm_100a for Blackwell), and at the schedules of configs/schedules",
     "[codegen][selftest][.slow]") {
-  const auto compiler = nvcc();
+  const auto compiler = test::nvcc();
   if (!compiler) {
     WARN("nvcc not found (GAUS_NVCC='" GAUS_NVCC "'): the self-tests are not compiled");
     return;
   }
   std::vector<SelfTestBuild> builds;
+  std::vector<std::pair<std::string, Pipeline>> pipelines;
   for (const std::string& name : test::builtInKernels()) {
-    const Pipeline& pipeline = test::kernelPipeline(name);
+    pipelines.emplace_back(name, test::kernelPipeline(name));
+  }
+  for (const auto& [kernel, schedule] : test::configSchedules()) {
+    pipelines.emplace_back(schedule, test::kernelPipelineAt(kernel, schedule));
+  }
+  for (const auto& [name, pipeline] : pipelines) {
     for (const std::string& architecture : architecturesOf(pipeline)) {
       builds.push_back({name, pipeline, architecture});
       for (ProtocolFault fault : kAllProtocolFaults) {

@@ -124,14 +124,7 @@ TEST_CASE(
   Machine hopper = *test::loadKernel("gemm_hopper").machine;
   GraphBuilder tiles("big_tiles");
   for (const char* name : {"load_a", "load_b"}) {
-    OpAttributes load;
-    load.name = name;
-    load.latency = 1;
-    load.reservation = {{*hopper.findResource("TMA"), 0, 1, 1}};
-    load.variableLatency = true;
-    load.streaming = true;
-    load.footprints = {{*hopper.findMemory("smem"), 100000}};
-    tiles.addOp(load);
+    tiles.addOp(test::streamingLoad(name, hopper, {{*hopper.findMemory("smem"), 100000}}));
   }
   for (OpId load = 0; load < 2; ++load) {
     const OpId use = tiles.addOp(load == 0 ? "use_a" : "use_b", 1);
