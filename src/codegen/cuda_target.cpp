@@ -322,7 +322,8 @@ class CudaWriter {
     out_ +=
         "// Shared memory as the memory layout places it (docs/codegen.md \"Memory layout\"): "
         "each\n// ring's slots at its offset, then the mbarriers. The static_asserts hold the "
-        "compiler to it.\nstruct SharedStorage {\n";
+        "compiler to it\n// (each ring's offset, the first barrier's, the size).\nstruct "
+        "SharedStorage {\n";
     std::vector<std::pair<std::string, std::int64_t>> members;  // name, offset
     for (const RingPlacement& placement : p_.layout.placements) {
       if (placement.memory != MemorySpace::kShared) continue;
@@ -351,8 +352,8 @@ class CudaWriter {
           "{}\n",
           first ? fmt::format("alignas({}) ", kBarrierBytes) : "", name, barriers.slots,
           barriers.fullOffset, name, barriers.slots, barriers.emptyOffset);
-      members.emplace_back("full_" + name, barriers.fullOffset);
-      members.emplace_back("empty_" + name, barriers.emptyOffset);
+      // The barrier arrays follow each other at 8 bytes each: the first one's offset fixes all.
+      if (first) members.emplace_back("full_" + name, barriers.fullOffset);
       first = false;
     }
     out_ += "};\n";

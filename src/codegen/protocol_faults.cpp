@@ -53,8 +53,8 @@ Status seedFault(Pipeline& pipeline, ProtocolFault fault) {
     if (!target || ring.depth > pipeline.rings[*target].depth) target = c;
   }
   if (!target) {
-    return Error{fmt::format("{}: pipeline {} has no channel {}", toString(fault), pipeline.name,
-                             fewestSlots > 1 ? "deeper than one slot" : "")};
+    return Error{fmt::format("{}: pipeline {} has no channel{}", toString(fault), pipeline.name,
+                             fewestSlots > 1 ? " deeper than one slot" : "")};
   }
   Ring& ring = pipeline.rings[*target];
   const auto index = static_cast<std::int32_t>(*target);

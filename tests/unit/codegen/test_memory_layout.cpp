@@ -68,8 +68,9 @@ TEST_CASE("layout of GEMM: two tiles, their barriers, and sizeof(SharedStorage) 
   const std::string& kernel = (*cuda)[0].content;
   CHECK_THAT(kernel, Catch::Contains("alignas(128) unsigned char load_b[1][load_b_smem_bytes];  "
                                      "// offset 16384"));
-  CHECK_THAT(kernel, Catch::Contains("static_assert(offsetof(SharedStorage, empty_load_b) == "
-                                     "32792"));
+  CHECK_THAT(kernel, Catch::Contains("static_assert(offsetof(SharedStorage, full_load_a) == "
+                                     "32768"));
+  CHECK_THAT(kernel, Catch::Contains("  std::uint64_t empty_load_b[1];  // offset 32792"));
   CHECK_THAT(kernel, Catch::Contains("static_assert(sizeof(SharedStorage) == 32896"));
   CHECK_THAT(kernel, Catch::Contains("sync::arrive_expect_tx(&smem.full_load_a[slot_of(i, "
                                      "load_a_slots)], load_a_smem_bytes);"));
