@@ -1,6 +1,6 @@
-// gaus codegen GRAPH SCHEDULE --target text|cuda|cpu|trace -o DIR: turns a verified modulo
-// schedule (with or without warps) into the pipelined, warp-specialized loop it describes
-// (docs/codegen.md). GRAPH may be a built-in kernel name, as for gaus twill.
+// gaus codegen GRAPH SCHEDULE --target text|layout|cuda|selftest|cpu|trace -o DIR: turns a
+// verified modulo schedule (with or without warps) into the pipelined, warp-specialized loop it
+// describes (docs/codegen.md). GRAPH may be a built-in kernel name, as for gaus twill.
 
 #include <iostream>
 
@@ -87,16 +87,17 @@ void addCodegenCommand(CLI::App& app) {
       ->required();
   command->add_option("schedule", flags->schedule, "Schedule JSON with ii (and warps)")->required();
   flags->input.addTo(*command);
-  command->add_option("--target", flags->target, "text, layout, cuda, cpu, trace or selftest")
+  command
+      ->add_option("--target", flags->target,
+                   option_text::listChoices(codegen::kTargetNames.names()))
       ->capture_default_str();
   command->add_option("-o,--output", flags->output,
                       "Folder to write into (text and layout: printed when absent)");
   command->add_option("--trips", flags->trips, "trace: iterations drawn and run on the CPU")
       ->capture_default_str();
   command->add_option("--seed-fault", flags->seedFault,
-                      "Write a broken copy that the checks must catch: ring-slot-missing, "
-                      "wrong-arrival-count, wrong-first-parity, missing-producer-tail, "
-                      "skipped-release or aliased-rings");
+                      "Write a broken copy that the checks must catch: " +
+                          option_text::listChoices(codegen::kProtocolFaultNames.names()));
   command->callback([flags] { runCodegen(*flags); });
 }
 

@@ -42,7 +42,7 @@ struct PipelineRole {
   // Peak registers per thread of the values live on the role, folded modulo II (the verifier's
   // rule, ScheduleMetrics::peakRegistersPerWarp). Unset when no op of the graph has `regs`.
   std::optional<std::int64_t> liveRegisters;
-  // The setmaxnreg value of the role (registers per thread), set with liveRegisters.
+  // The setmaxnreg value of its warp group (registers per thread), set with liveRegisters.
   std::optional<std::int32_t> maxRegisters;
   std::int32_t threads() const { return hardwareWarps * kThreadsPerHardwareWarp; }
   std::int32_t firstThread() const { return firstWarp * kThreadsPerHardwareWarp; }
@@ -180,7 +180,6 @@ struct RingPlacement {
   std::int32_t slots = 0;         // the ring's depth
   bool stagedRegisters = false;   // a register value staged between roles (no footprint)
   std::int64_t bytes() const { return slotStride * slots; }
-  std::int64_t slotOffset(std::int64_t slot) const { return offset + slot * slotStride; }
 };
 
 // The mbarriers of one channel, after the rings in shared memory: full[slots], then empty.
@@ -222,8 +221,8 @@ enum class RoleSource {
 };
 
 // How the registers of the SM are split among the roles (setmaxnreg), when the schedule's
-// registers per role are known.
-// setmaxnreg acts on a whole warp group, so roles that share a warp group share its count.
+// registers per role are known. setmaxnreg acts on a whole warp group, so roles that share a
+// warp group share its count.
 struct RegisterSplit {
   std::optional<std::int64_t> registerFile;  // the machine's, in 32-bit registers
   // Per warp group of the block: its setmaxnreg (registers per thread); empty when no op of the
