@@ -1,9 +1,11 @@
-// gaus codegen GRAPH SCHEDULE --target text|cuda|cpu|trace -o DIR: turns a verified modulo
-// schedule (with or without warps) into the pipelined, warp-specialized loop it describes
-// (docs/codegen.md). GRAPH may be a built-in kernel name, as for gaus twill.
+// gaus codegen GRAPH SCHEDULE --target text|layout|cuda|selftest|cpu|trace -o DIR: turns a
+// verified modulo schedule (with or without warps) into the pipelined, warp-specialized loop it
+// describes (docs/codegen.md). GRAPH may be a built-in kernel name, as for gaus twill.
 
 #include <algorithm>
 #include <iostream>
+#include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -29,6 +31,10 @@ constexpr TargetUse kTargetUses[] = {
      "the software pipeline per warp role, cycle by cycle with every wait and arrive: printed, "
      "or {id}.listing.txt with -o",
      ""},
+    {codegen::Target::kLayout,
+     "the memory layout as JSON (every ring's memory, base offset, slots and stride; the "
+     "barriers; each memory's total against its capacity): printed, or {id}.layout.json with -o",
+     ""},
     {codegen::Target::kCuda,
      "{id}_pipeline.cu (the warp-specialized kernel for sm_90a / sm_100a) and {id}_ops.cuh (the "
      "op functions you define)",
@@ -43,6 +49,11 @@ constexpr TargetUse kTargetUses[] = {
      "{id}.trace.json: a Chrome/Perfetto trace of --trips iterations of the schedule and of a "
      "CPU run",
      "open it in https://ui.perfetto.dev or chrome://tracing"},
+    {codegen::Target::kSelfTest,
+     "the cuda target's files and {id}_selftest.cu: the pipeline run on the GPU with op bodies "
+     "that check every hand-over (docs/codegen.md, \"Self-test\")",
+     "build and run on the GPU: nvcc -arch=sm_90a -std=c++17 -O2 -o {dir}/selftest "
+     "{dir}/{id}_selftest.cu && {dir}/selftest (sm_100a for a Blackwell machine)"},
 };
 
 static_assert(std::size(kTargetUses) == codegen::kTargetNames.entries().size(),
@@ -55,8 +66,12 @@ const TargetUse& useOf(codegen::Target target) {
 
 std::string targetsHelp() {
   std::string text = "Targets (--target), {id} being the kernel's name:\n";
+  std::size_t width = 0;
   for (const TargetUse& use : kTargetUses) {
-    text += fmt::format("  {:<6} {}\n", codegen::kTargetNames.name(use.target), use.writes);
+    width = std::max(width, codegen::kTargetNames.name(use.target).size());
+  }
+  for (const TargetUse& use : kTargetUses) {
+    text += fmt::format("  {:<{}} {}\n", codegen::kTargetNames.name(use.target), width, use.writes);
   }
   return text;
 }
@@ -68,17 +83,27 @@ struct CodegenFlags {
   std::string target = "text";
   std::string output;
   std::int64_t trips = 10;
+  std::string seedFault;
 };
 
-void runCodegen(const CodegenFlags& flags) {
-  const auto target = codegen::kTargetNames.parse(flags.target);
-  if (!target) {
-    const std::vector<std::string> names = codegen::kTargetNames.names();
-    throw CommandError(fmt::format("--target '{}'{}: expected {}", flags.target,
-                                   option_text::didYouMean(flags.target, names),
+// The value of a choice flag in its name table, or an error naming the flag, the nearest name
+// and every choice.
+template <class NameTable>
+auto parseChoice(const NameTable& table, std::string_view flag, const std::string& value) {
+  const auto parsed = table.parse(value);
+  if (!parsed) {
+    const std::vector<std::string> names = table.names();
+    throw CommandError(fmt::format("{} '{}'{}: expected {}", flag, value,
+                                   option_text::didYouMean(value, names),
                                    option_text::listChoices(names)));
   }
-  if (flags.output.empty() && *target != codegen::Target::kText) {
+  return *parsed;
+}
+
+void runCodegen(const CodegenFlags& flags) {
+  const codegen::Target target = parseChoice(codegen::kTargetNames, "--target", flags.target);
+  const bool oneFile = target == codegen::Target::kText || target == codegen::Target::kLayout;
+  if (flags.output.empty() && !oneFile) {
     throw CommandError(
         fmt::format("--target {} writes several files: give a folder with -o DIR", flags.target));
   }
@@ -90,10 +115,17 @@ void runCodegen(const CodegenFlags& flags) {
   if (!schedule) throw CommandError(schedule.error());
   auto pipeline = codegen::buildPipeline(instance, *schedule);
   if (!pipeline) throw CommandError(fmt::format("{}: {}", flags.schedule, pipeline.error()));
+  if (!flags.seedFault.empty()) {
+    const codegen::ProtocolFault fault =
+        parseChoice(codegen::kProtocolFaultNames, "--seed-fault", flags.seedFault);
+    if (const Status seeded = codegen::seedFault(*pipeline, fault); !seeded) {
+      throw CommandError(seeded.error());
+    }
+  }
   codegen::TargetOptions options;
   options.scheduleSource = flags.schedule;
   options.traceTrips = flags.trips;
-  auto files = codegen::generate(*pipeline, *target, options);
+  auto files = codegen::generate(*pipeline, target, options);
   if (!files) throw CommandError(fmt::format("{}: {}", instance.name, files.error()));
   if (flags.output.empty()) {
     std::cout << files->front().content;
@@ -105,7 +137,7 @@ void runCodegen(const CodegenFlags& flags) {
   for (const auto& file : *files) {
     std::cout << (std::filesystem::path(flags.output) / file.name).string() << '\n';
   }
-  if (const std::string_view next = useOf(*target).next; !next.empty()) {
+  if (const std::string_view next = useOf(target).next; !next.empty()) {
     std::cout << fmt::format(fmt::runtime(next), fmt::arg("dir", flags.output),
                              fmt::arg("id", pipeline->identifier))
               << '\n';
@@ -119,7 +151,7 @@ void addCodegenCommand(CLI::App& app) {
   CLI::App* command = app.add_subcommand(
       "codegen",
       "Generate the pipelined, warp-specialized loop of a modulo schedule: a listing, a CUDA "
-      "skeleton, a self-checking CPU program or a trace");
+      "skeleton, a GPU self-test, a self-checking CPU program, the memory layout or a trace");
   command
       ->add_option("graph", flags->graph,
                    "Loop body: a graph file, or a built-in kernel name (configs/kernels)")
@@ -132,10 +164,13 @@ void addCodegenCommand(CLI::App& app) {
           option_text::listChoices(codegen::kTargetNames.names()) + " (below: what each writes)")
       ->capture_default_str();
   command->add_option("-o,--output", flags->output,
-                      "Folder to write into (text: printed when absent)");
+                      "Folder to write into (text and layout: printed when absent)");
   command->add_option("--trips", flags->trips, "trace: iterations drawn and run on the CPU")
       ->capture_default_str();
   command->footer(targetsHelp());
+  command->add_option("--seed-fault", flags->seedFault,
+                      "Write a broken copy that the checks must catch: " +
+                          option_text::listChoices(codegen::kProtocolFaultNames.names()));
   command->callback([flags] { runCodegen(*flags); });
 }
 

@@ -252,11 +252,10 @@ class CpuWriter {
     std::string ops;
     for (OpId op : role.ops) ops += (ops.empty() ? "" : ", ") + pipeline_.graph->opName(op);
     out_ += fmt::format(
-        "// Role {} (warp group{} {}, units {}): {}.\n"
+        "// Role {} ({}, units {}): {}.\n"
         "void {}(Role& role, [[maybe_unused]] Rings& rings, const std::int64_t trips) {{\n"
         "  const gaus_protocol::LoopBounds loops = gaus_protocol::loopBounds(trips, kStages);\n",
-        role.name, role.warpGroups() > 1 ? "s" : "", formatWarpSet(role.warps), role.units, ops,
-        role.name);
+        role.name, detail::roleThreadsText(role), role.units, ops, role.name);
     const std::int32_t last = pipeline_.stages - 1;
     loop(program, "Prologue: fills the pipeline; stage s works on iteration k - s if it exists.",
          "0; k < loops.prologueEnd", true,
@@ -294,12 +293,21 @@ class CpuWriter {
         "  const gaus_protocol::CommandLine line = gaus_protocol::parseCommandLine(argc, argv);\n"
         "  if (!line.ok) return 2;\n"
         "  gaus_protocol::Runtime runtime(specification(), line.options);\n"
-        "  // Ring index, slots, arrivals per phase of each full and each empty barrier.\n"
+        "  // Ring index, slots, arrivals per phase of each full and each empty barrier, and "
+        "where\n"
+        "  // its slots lie (memory, offset, stride, bytes: the memory layout).\n"
         "  Rings rings{";
     for (std::size_t c = 0; c < pipeline_.rings.size(); ++c) {
       const Ring& ring = pipeline_.rings[c];
-      out_ += fmt::format("\n      runtime.ring({}, {}, {}, {}),  // {}", c, ring.slots,
-                          ring.fullArrivals, ring.emptyArrivals, ring.name);
+      std::string placements;
+      for (const gaus_protocol::Placement& placement :
+           protocolPlacements(pipeline_, static_cast<std::int32_t>(c))) {
+        placements += fmt::format(", {{\"{}\", {}, {}, {}}}", placement.memory, placement.offset,
+                                  placement.stride, placement.bytes);
+      }
+      out_ += fmt::format("\n      runtime.ring({}, {}, {}, {}{}),  // {}", c, ring.slots,
+                          ring.fullArrivals, ring.emptyArrivals,
+                          placements.empty() ? "" : ", {" + placements.substr(2) + "}", ring.name);
     }
     out_ += "\n  };\n  const std::int64_t trips = line.options.trips;\n  runtime.run({";
     for (std::size_t r = 0; r < pipeline_.roles.size(); ++r) {

@@ -9,6 +9,7 @@
 // phase (j / slots) mod 2 (docs/codegen.md "Phase convention").
 
 #include <algorithm>
+#include <bit>
 #include <functional>
 
 #include <fmt/format.h>
@@ -43,7 +44,16 @@ std::string ringLine(const Pipeline& pipeline, const Ring& ring) {
     line += fmt::format("; {} B of {} per slot, {} B in all", print.amount,
                         memoryName(pipeline, print.memory), print.amount * ring.slots);
   }
-  if (ring.bytesPerSlot.empty()) line += "; no footprint (0 B in the model)";
+  if (ring.bytesPerSlot.empty()) {
+    const auto index = static_cast<std::int32_t>(&ring - pipeline.rings.data());
+    const RingPlacement* staged = pipeline.layout.find(index, MemorySpace::kShared);
+    line +=
+        staged != nullptr
+            ? fmt::format("; no footprint: its registers are staged through smem, {} B per slot",
+                          staged->bytesPerSlot)
+        : ring.channel() ? "; no footprint and no registers: its barriers alone hand it on"
+                         : "";
+  }
   if (ring.channel()) {
     line += fmt::format(
         "\n    full_{}[{}]: {} arrival per phase (the producer{});\n    empty_{}[{}]: {} "
@@ -53,6 +63,66 @@ std::string ringLine(const Pipeline& pipeline, const Ring& ring) {
         ring.emptyArrivals);
   }
   return line;
+}
+
+// The memory layout as a table: each ring's range in each memory, the barriers, the totals.
+std::string layoutTable(const Pipeline& pipeline) {
+  const MemoryLayout& layout = pipeline.layout;
+  std::string text =
+      "  memory layout (each ring has a range of its own: no two rings share an address):\n"
+      "    memory  ring                offset  slots x stride  bytes/slot  holds\n";
+  const auto row = [&](std::string_view memory, std::string_view name, std::string offset,
+                       std::string slots, std::int64_t bytes, std::string_view holds) {
+    text += fmt::format("    {:<7} {:<18} {:>7}  {:<14} {:>11}  {}\n", memory, name, offset, slots,
+                        bytes, holds);
+  };
+  for (const MemoryUse& use : layout.memories) {
+    const bool tensor = use.memory == MemorySpace::kTensor;
+    for (const RingPlacement& placement : layout.placements) {
+      if (placement.memory != use.memory) continue;
+      const Ring& ring = pipeline.rings[static_cast<std::size_t>(placement.ring)];
+      std::string holds = "tile";
+      if (placement.stagedRegisters) {
+        const PipelineRole& producer = pipeline.roles[static_cast<std::size_t>(ring.producerRole)];
+        holds = fmt::format("registers of {} ({} x 4 B x {} threads)", producer.name,
+                            pipeline.graph->regs(ring.producer), producer.threads());
+      } else if (tensor) {
+        holds = fmt::format("tile, columns {}..{}", tensorMemoryColumn(placement.offset),
+                            tensorMemoryColumn(placement.offset + placement.bytes()) - 1);
+      }
+      row(toString(placement.memory), ring.name,
+          tensor ? fmt::format("col {}", tensorMemoryColumn(placement.offset))
+                 : std::to_string(placement.offset),
+          tensor ? fmt::format("{} x {} col", placement.slots,
+                               tensorMemoryColumn(placement.slotStride))
+                 : fmt::format("{} x {}", placement.slots, placement.slotStride),
+          placement.bytesPerSlot, holds);
+    }
+    const std::string capacity =
+        use.capacity ? fmt::format("of {} B", *use.capacity) : "(no capacity given)";
+    if (tensor) {
+      text += fmt::format("    tmem total {} B = {} columns {}; tcgen05.alloc of {} columns\n",
+                          use.total, tensorMemoryColumn(use.total), capacity,
+                          tensorMemoryColumnsAllocated(use));
+      continue;
+    }
+    if (!layout.barriers.empty()) {
+      std::int32_t count = 0;
+      for (const BarrierPlacement& barriers : layout.barriers) count += 2 * barriers.slots;
+      row("smem", "mbarriers", std::to_string(layout.barriers.front().fullOffset),
+          fmt::format("{} x {}", count, kBarrierBytes), kBarrierBytes,
+          fmt::format("full and empty of {} channel{}", layout.barriers.size(),
+                      layout.barriers.size() == 1 ? "" : "s"));
+    }
+    text += use.total == 0
+                ? "    smem total 0 B: no ring and no barrier in shared memory\n"
+                : fmt::format(
+                      "    smem total {} B {}: tiles {}, staged registers {}, barriers {}, "
+                      "alignment {} (sizeof(SharedStorage))\n",
+                      use.total, capacity, use.tileBytes, use.stagedBytes, use.barrierBytes,
+                      use.paddingBytes);
+  }
+  return text;
 }
 
 std::string header(const Pipeline& pipeline, const TargetOptions& options) {
@@ -65,9 +135,10 @@ std::string header(const Pipeline& pipeline, const TargetOptions& options) {
                       pipeline.miiBound, pipeline.latency, pipeline.stages);
   text += fmt::format("  roles: {}\n", pipeline.roleRule);
   for (const PipelineRole& role : pipeline.roles) {
-    text += fmt::format("  role {}: warp group{} {}, units {}, {} op{}", role.name,
-                        role.warpGroups() > 1 ? "s" : "", formatWarpSet(role.warps), role.units,
-                        role.ops.size(), role.ops.size() == 1 ? "" : "s");
+    text += fmt::format("  role {}: schedule warp{} {} = {}, units {}, {} op{}", role.name,
+                        std::popcount(role.warps) > 1 ? "s" : "", formatWarpSet(role.warps),
+                        detail::roleThreadsText(role), role.units, role.ops.size(),
+                        role.ops.size() == 1 ? "" : "s");
     if (role.liveRegisters) {
       text += fmt::format(", {} live registers per thread, setmaxnreg {}", *role.liveRegisters,
                           *role.maxRegisters);
@@ -83,13 +154,7 @@ std::string header(const Pipeline& pipeline, const TargetOptions& options) {
         "    = max(1, ceil((last reader start + distance x II - producer start) / II)):\n";
   }
   for (const Ring& ring : pipeline.rings) text += ringLine(pipeline, ring) + "\n";
-  for (std::size_t m = 0; m < pipeline.machine->memories.size(); ++m) {
-    const Memory& memory = pipeline.machine->memories[m];
-    const std::int64_t bytes = ringBytes(pipeline, memory.name);
-    if (bytes > 0) {
-      text += fmt::format("  {}: {} of {} B in rings\n", memory.name, bytes, memory.capacity);
-    }
-  }
+  text += layoutTable(pipeline);
   text +=
       "  protocol: fill j in slot(j) = j mod slots with phase(j) = (j / slots) mod 2; the "
       "producer\n"
@@ -178,9 +243,8 @@ std::string roleSection(const Pipeline& pipeline, std::size_t r) {
   const PipelineRole& role = pipeline.roles[r];
   const RoleProgram& program = pipeline.programs[r];
   const std::int32_t stages = pipeline.stages;
-  std::string text =
-      fmt::format("\nrole {} (warp group{} {}, units {})\n", role.name,
-                  role.warpGroups() > 1 ? "s" : "", formatWarpSet(role.warps), role.units);
+  std::string text = fmt::format("\nrole {} ({}, units {})\n", role.name,
+                                 detail::roleThreadsText(role), role.units);
   for (std::int32_t k = 0; k + 1 < stages; ++k) {
     text += fmt::format("  prologue, kernel iteration {} (cycles {}..{}): stages 0..{}\n", k,
                         k * pipeline.ii, (k + 1) * pipeline.ii - 1, k);

@@ -20,44 +20,6 @@
 
 namespace gaus::codegen {
 
-namespace {
-
-// A ring of `depth` slots holds `depth` copies of the value's footprint for the whole loop. The
-// verifier checks ringBuffers per value against each memory of a modulo-warp problem, so a
-// verified warp-specialized schedule fits unless a ring got slots beyond ringBuffers (a refill
-// that would overtake a read, or a consumer role reading at a larger distance: valueDepth,
-// buildRings). Plain modulo problems are verified on the live footprints, which are smaller,
-// and their methods do not model memory. A schedule whose rings do not fit is refused, naming
-// the rings.
-Status ringsFitMemories(const Pipeline& pipeline) {
-  for (const Memory& memory : pipeline.machine->memories) {
-    const std::int64_t bytes = ringBytes(pipeline, memory.name);
-    if (bytes <= memory.capacity) continue;
-    const auto id = pipeline.machine->findMemory(memory.name);
-    std::string rings;
-    for (const Ring& ring : pipeline.rings) {
-      for (const auto& print : ring.bytesPerSlot) {
-        if (print.memory == *id) {
-          rings += fmt::format("{}{} {} x {}", rings.empty() ? "" : ", ", ring.name, ring.slots,
-                               print.amount);
-        }
-      }
-    }
-    return Error{fmt::format(
-        "the rings of {} need {} bytes of {} ({}), more than its capacity {}: the schedule keeps "
-        "more iterations in flight than the memory holds (schedule with a memory model, e.g. "
-        "gaus twill, or a smaller II gap between producers and readers)",
-        pipeline.name, bytes, memory.name, rings, memory.capacity)};
-  }
-  return Done{};
-}
-
-}  // namespace
-
-std::int32_t PipelineRole::warpGroups() const {
-  return std::popcount(warps);
-}
-
 Expected<Pipeline> buildPipeline(const Instance& instance, const Schedule& schedule) {
   if (!instance.graph || !instance.machine) return Error{"the instance has no graph or machine"};
   const Graph& graph = *instance.graph;
@@ -111,7 +73,10 @@ Expected<Pipeline> buildPipeline(const Instance& instance, const Schedule& sched
 
   if (const Status roles = detail::assignRoles(pipeline); !roles) return Error{roles.error()};
   detail::buildRings(pipeline);
-  if (const Status fits = ringsFitMemories(pipeline); !fits) return Error{fits.error()};
+  if (const Status laidOut = detail::layOutMemory(pipeline); !laidOut) {
+    return Error{laidOut.error()};
+  }
+  if (const Status fits = detail::layoutFitsMemories(pipeline); !fits) return Error{fits.error()};
   detail::buildRolePrograms(pipeline);
   if (const Status split = detail::splitRegisters(pipeline); !split) return Error{split.error()};
   return pipeline;

@@ -28,6 +28,13 @@ ValueDepth valueDepth(const Pipeline& pipeline, OpId op);
 // memory with a footprint, with its depth; copies for the values kept in registers (rings.cpp).
 void buildRings(Pipeline& pipeline);
 
+// Fills layout: every ring's placement in shared and tensor memory and the channels'
+// mbarriers; sets each ring's txBytes and asyncFill from it (memory_layout.cpp). Fails on a
+// footprint in a memory the kernel does not have.
+Status layOutMemory(Pipeline& pipeline);
+// Fails, with the figures and the largest rings, when a memory of the layout is over capacity.
+Status layoutFitsMemories(const Pipeline& pipeline);
+
 // Fills programs: each role's steady-state blocks with their waits and releases, its drains
 // and its producer tail (role_programs.cpp).
 void buildRolePrograms(Pipeline& pipeline);

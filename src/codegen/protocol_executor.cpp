@@ -126,6 +126,22 @@ gaus_protocol::Spec protocolSpec(const Pipeline& pipeline) {
   return spec;
 }
 
+std::vector<gaus_protocol::Placement> protocolPlacements(const Pipeline& pipeline,
+                                                         std::int32_t ring) {
+  const std::int32_t addressedAs = pipeline.rings[static_cast<std::size_t>(ring)].addressedAs >= 0
+                                       ? pipeline.rings[static_cast<std::size_t>(ring)].addressedAs
+                                       : ring;
+  std::vector<gaus_protocol::Placement> placements;
+  for (const RingPlacement& placement : pipeline.layout.placements) {
+    if (placement.ring != ring) continue;
+    const RingPlacement* base = pipeline.layout.find(addressedAs, placement.memory);
+    placements.push_back({std::string(toString(placement.memory)),
+                          base != nullptr ? base->offset : placement.offset, placement.slotStride,
+                          placement.bytesPerSlot});
+  }
+  return placements;
+}
+
 ProtocolRun runProtocol(const Pipeline& pipeline, const ProtocolRunOptions& options) {
   gaus_protocol::RunOptions runOptions;
   runOptions.trips = options.trips;
@@ -134,8 +150,9 @@ ProtocolRun runProtocol(const Pipeline& pipeline, const ProtocolRunOptions& opti
   std::vector<gaus_protocol::Ring*> rings;
   for (std::size_t c = 0; c < pipeline.rings.size(); ++c) {
     const Ring& ring = pipeline.rings[c];
-    rings.push_back(
-        &runtime.ring(static_cast<int>(c), ring.slots, ring.fullArrivals, ring.emptyArrivals));
+    rings.push_back(&runtime.ring(static_cast<int>(c), ring.slots, ring.fullArrivals,
+                                  ring.emptyArrivals,
+                                  protocolPlacements(pipeline, static_cast<std::int32_t>(c))));
   }
   const RoleWalker walker(pipeline, rings, options.trips);
   const std::vector<std::function<void(gaus_protocol::Role&)>> roles(pipeline.roles.size(), walker);

@@ -1,10 +1,12 @@
 // Seeded protocol faults (tests only; docs/codegen.md "Mutation test"). Each is a bug that
 // warp-specialized compilers have shipped: a stage count one short, an arrival count that does
 // not match the barrier's initial count, a consumer that starts on the wrong phase, a producer
-// that exits while consumers still hold slots, a consumer that never hands a slot back. A
+// that exits while consumers still hold slots, a consumer that never hands a slot back, two
+// values placed at one address (every tensor-memory value at column 0, as the first Blackwell
+// kernels were generated). A
 // fault changes the protocol as generated (Ring::slots, fullArrivals, consumerParityFlipped,
-// RoleProgram::tails, a consumer's releases), never the specification the checker holds the
-// run to (Ring::depth, the arrivals the protocol expects).
+// RoleProgram::tails, a consumer's releases, Ring::addressedAs), never the specification the
+// checker holds the run to (Ring::depth, the arrivals the protocol expects).
 
 #include <algorithm>
 
@@ -14,7 +16,34 @@
 
 namespace gaus::codegen {
 
+namespace {
+
+// Places the second-largest tile of a memory at the base of the largest (tensor memory first,
+// where the values of a Blackwell kernel all live at once).
+Status aliasRings(Pipeline& pipeline) {
+  for (MemorySpace memory : {MemorySpace::kTensor, MemorySpace::kShared}) {
+    std::vector<const RingPlacement*> tiles;
+    for (const RingPlacement& placement : pipeline.layout.placements) {
+      if (placement.memory == memory && !placement.stagedRegisters) tiles.push_back(&placement);
+    }
+    if (tiles.size() < 2) continue;
+    std::stable_sort(tiles.begin(), tiles.end(),
+                     [](const auto* a, const auto* b) { return a->bytes() > b->bytes(); });
+    const Ring& base = pipeline.rings[static_cast<std::size_t>(tiles[0]->ring)];
+    Ring& moved = pipeline.rings[static_cast<std::size_t>(tiles[1]->ring)];
+    moved.addressedAs = tiles[0]->ring;
+    pipeline.seededFault = fmt::format("ring {} is addressed at the base of ring {} in {}",
+                                       moved.name, base.name, toString(memory));
+    return Done{};
+  }
+  return Error{fmt::format("{}: pipeline {} has no memory holding two tiles",
+                           toString(ProtocolFault::kAliasedRings), pipeline.name)};
+}
+
+}  // namespace
+
 Status seedFault(Pipeline& pipeline, ProtocolFault fault) {
+  if (fault == ProtocolFault::kAliasedRings) return aliasRings(pipeline);
   // The deepest channel the fault applies to (the first of equal depth).
   const std::int32_t fewestSlots = fault == ProtocolFault::kRingSlotMissing ? 2 : 1;
   std::optional<std::size_t> target;
@@ -24,8 +53,8 @@ Status seedFault(Pipeline& pipeline, ProtocolFault fault) {
     if (!target || ring.depth > pipeline.rings[*target].depth) target = c;
   }
   if (!target) {
-    return Error{fmt::format("{}: pipeline {} has no channel {}", toString(fault), pipeline.name,
-                             fewestSlots > 1 ? "deeper than one slot" : "")};
+    return Error{fmt::format("{}: pipeline {} has no channel{}", toString(fault), pipeline.name,
+                             fewestSlots > 1 ? " deeper than one slot" : "")};
   }
   Ring& ring = pipeline.rings[*target];
   const auto index = static_cast<std::int32_t>(*target);
@@ -46,10 +75,13 @@ Status seedFault(Pipeline& pipeline, ProtocolFault fault) {
           fmt::format("the consumers of ring {} wait on full with parity phase ^ 1", ring.name);
       break;
     case ProtocolFault::kMissingProducerTail: {
-      auto& tails = pipeline.programs[static_cast<std::size_t>(ring.producerRole)].tails;
-      tails.erase(std::remove(tails.begin(), tails.end(), index), tails.end());
-      pipeline.seededFault =
-          fmt::format("the producer of ring {} exits without its tail", ring.name);
+      // Every tail of the role, not only this ring's: a role that produces two rings read by
+      // one op (gemm's load_a and load_b) has them released together, so the other ring's tail
+      // covered a missing one, and on an H200 the self-test rightly passed such a copy.
+      const auto producer = static_cast<std::size_t>(ring.producerRole);
+      pipeline.programs[producer].tails.clear();
+      pipeline.seededFault = fmt::format("the producer role {} of ring {} exits without its tails",
+                                         pipeline.roles[producer].name, ring.name);
       break;
     }
     case ProtocolFault::kSkippedRelease: {
@@ -68,6 +100,8 @@ Status seedFault(Pipeline& pipeline, ProtocolFault fault) {
                       pipeline.roles[static_cast<std::size_t>(consumer)].name, ring.name);
       break;
     }
+    case ProtocolFault::kAliasedRings:
+      break;
   }
   return Done{};
 }

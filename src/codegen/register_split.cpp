@@ -3,14 +3,17 @@
 // A role's live registers per thread are the peak of the `regs` of the values live on its
 // warps, folded modulo II (the verifier's rule; ScheduleMetrics::peakRegistersPerWarp). On a
 // GPU each warp group asks for its share with setmaxnreg (PTX ISA: 24 to 256 registers per
-// thread, multiples of 8), the way FA3 gives its producer 24 and each consumer 240:
-// - every role needs max(24, its live registers rounded up to 8);
-// - the roles' needs times their threads (128 per warp group) must fit the register file,
-//   otherwise the split over-subscribes the SM and the generator refuses it;
-// - what is left goes in equal parts per warp group to the roles that hold registers, up to
-//   the machine's per-thread limit (register_limit), rounded down to 8. Roles without live
+// thread, multiples of 8, executed by all warps of the warp group alike), the way FA3 gives its
+// producer 24 and each consumer 240 and FA4 gives its softmax warp groups 192, its correction
+// warp group 80 and the warp group of its load and MMA warps 48:
+// - every role needs max(24, its live registers rounded up to 8); a warp group needs the most
+//   any role on its warps needs (roles sharing a warp group share one count), an idle one 24;
+// - the warp groups' needs times 128 threads must fit the register file, otherwise the split
+//   over-subscribes the SM and the generator refuses it;
+// - what is left goes in equal parts to the warp groups that hold registers, up to the
+//   machine's per-thread limit (register_limit), rounded down to 8. Warp groups without live
 //   registers (TMA producers) keep 24.
-// Without any `regs` in the graph nothing is known and no role gets a setmaxnreg.
+// Without any `regs` in the graph nothing is known and no warp group gets a setmaxnreg.
 
 #include <algorithm>
 #include <bit>
@@ -25,7 +28,7 @@ namespace gaus::codegen::detail {
 
 namespace {
 
-constexpr std::int64_t kThreadsPerWarpGroup = 128;
+constexpr std::int64_t kThreadsPerWarpGroup = kWarpsPerWarpGroup * kThreadsPerHardwareWarp;
 constexpr std::int32_t kFewestRegisters = 24;  // setmaxnreg's range [24, 256], step 8
 constexpr std::int32_t kMostRegisters = 256;
 constexpr std::int32_t kRegisterStep = 8;
@@ -61,6 +64,23 @@ std::vector<std::int64_t> liveRegistersPerRole(const Pipeline& pipeline) {
   return live;
 }
 
+// "wg1 240 (consumer_wg1)": each warp group's count and the roles on it.
+std::string describeWarpGroups(const Pipeline& pipeline, const std::vector<std::int64_t>& counts) {
+  std::string text;
+  for (std::size_t g = 0; g < counts.size(); ++g) {
+    std::string roles;
+    for (const PipelineRole& role : pipeline.roles) {
+      const auto group = static_cast<std::int32_t>(g);
+      if (role.firstWarpGroup() <= group && group <= role.lastWarpGroup()) {
+        roles += (roles.empty() ? "" : ", ") + role.name;
+      }
+    }
+    text += fmt::format("{}wg{} {} ({})", text.empty() ? "" : ", ", g, counts[g],
+                        roles.empty() ? "idle" : roles);
+  }
+  return text;
+}
+
 }  // namespace
 
 Status splitRegisters(Pipeline& pipeline) {
@@ -75,66 +95,72 @@ Status splitRegisters(Pipeline& pipeline) {
     return Done{};
   }
   const std::vector<std::int64_t> live = liveRegistersPerRole(pipeline);
-  std::int64_t needed = 0;  // registers per thread slot of a warp group, summed
-  std::int64_t holdingGroups = 0;
-  std::int64_t groups = 0;
-  std::string needs;
+  const auto groups = static_cast<std::size_t>(pipeline.blockWarps / kWarpsPerWarpGroup);
+  std::vector<std::int64_t> need(groups, kFewestRegisters);
+  std::vector<bool> holds(groups, false);
   for (std::size_t r = 0; r < pipeline.roles.size(); ++r) {
     PipelineRole& role = pipeline.roles[r];
     role.liveRegisters = live[r];
-    const std::int64_t need =
+    const std::int64_t roleNeed =
         std::max<std::int64_t>(kFewestRegisters, roundUp(live[r], kRegisterStep));
-    if (need > kMostRegisters) {
+    if (roleNeed > kMostRegisters) {
       return Error{fmt::format(
           "role {} holds {} live registers per thread, more than setmaxnreg can give a warp "
           "group ({})",
           role.name, live[r], kMostRegisters)};
     }
-    role.maxRegisters = static_cast<std::int32_t>(need);
-    needed += need * role.warpGroups();
-    groups += role.warpGroups();
-    if (live[r] > 0) holdingGroups += role.warpGroups();
-    needs += fmt::format("{}{} {} x {}", needs.empty() ? "" : " + ", role.name, need,
-                         kThreadsPerWarpGroup * role.warpGroups());
+    for (std::int32_t g = role.firstWarpGroup(); g <= role.lastWarpGroup(); ++g) {
+      need[static_cast<std::size_t>(g)] = std::max(need[static_cast<std::size_t>(g)], roleNeed);
+      if (live[r] > 0) holds[static_cast<std::size_t>(g)] = true;
+    }
   }
+  std::int64_t needed = 0;  // registers per thread slot of a warp group, summed
+  for (std::int64_t n : need) needed += n;
   split.total = needed * kThreadsPerWarpGroup;
+  std::vector<std::int64_t> given = need;
+  if (split.registerFile) {
+    const std::int64_t file = *split.registerFile;
+    if (split.total > file) {
+      std::string sum;
+      for (std::int64_t n : need) sum += fmt::format("{}{}", sum.empty() ? "" : " + ", n);
+      return Error{fmt::format(
+          "the register split over-subscribes the SM: the warp groups need {} = ({}) x {} = {} "
+          "registers, the register file of machine {} has {}; each needs the most any role on "
+          "its warps holds, at least 24 (setmaxnreg)",
+          describeWarpGroups(pipeline, need), sum, kThreadsPerWarpGroup, split.total, machine.name,
+          file)};
+    }
+    split.launchRegisters = static_cast<std::int32_t>(std::min<std::int64_t>(
+        kMostRegisters, roundDown(file / (kThreadsPerWarpGroup * static_cast<std::int64_t>(groups)),
+                                  kRegisterStep)));
+    const auto holding = static_cast<std::int64_t>(std::count(holds.begin(), holds.end(), true));
+    if (holding > 0) {
+      const std::int64_t perThreadSlot = file / kThreadsPerWarpGroup;
+      const std::int64_t extra = roundDown((perThreadSlot - needed) / holding, kRegisterStep);
+      const std::int64_t limit = std::min<std::int64_t>(
+          kMostRegisters, roundDown(machine.registerLimit.value_or(kMostRegisters), kRegisterStep));
+      for (std::size_t g = 0; g < groups; ++g) {
+        if (holds[g]) given[g] = std::max(need[g], std::min(limit, need[g] + extra));
+      }
+    }
+    split.total = 0;
+    for (std::int64_t n : given) split.total += n * kThreadsPerWarpGroup;
+  }
+  split.warpGroupRegisters.assign(given.begin(), given.end());
+  for (PipelineRole& role : pipeline.roles) {
+    role.maxRegisters = split.warpGroupRegisters[static_cast<std::size_t>(role.firstWarpGroup())];
+  }
   if (!split.registerFile) {
     split.text = fmt::format(
-        "{} = {} registers; the machine gives no register file, so the split is not checked", needs,
-        split.total);
+        "setmaxnreg per warp group: {} = {} registers; the machine gives no register file, so "
+        "the split is not checked",
+        describeWarpGroups(pipeline, given), split.total);
     return Done{};
   }
-  const std::int64_t file = *split.registerFile;
-  if (split.total > file) {
-    return Error{fmt::format(
-        "the register split over-subscribes the SM: the roles need {} = {} registers, the "
-        "register file of machine {} has {}",
-        needs, split.total, machine.name, file)};
-  }
-  split.launchRegisters = static_cast<std::int32_t>(std::min<std::int64_t>(
-      kMostRegisters, roundDown(file / (kThreadsPerWarpGroup * groups), kRegisterStep)));
-  if (holdingGroups > 0) {
-    const std::int64_t perThreadSlot = file / kThreadsPerWarpGroup;
-    const std::int64_t extra = roundDown((perThreadSlot - needed) / holdingGroups, kRegisterStep);
-    const std::int64_t limit = std::min<std::int64_t>(
-        kMostRegisters, roundDown(machine.registerLimit.value_or(kMostRegisters), kRegisterStep));
-    needed = 0;
-    for (PipelineRole& role : pipeline.roles) {
-      if (*role.liveRegisters > 0) {
-        role.maxRegisters = static_cast<std::int32_t>(std::max<std::int64_t>(
-            *role.maxRegisters, std::min(limit, *role.maxRegisters + extra)));
-      }
-      needed += static_cast<std::int64_t>(*role.maxRegisters) * role.warpGroups();
-    }
-    split.total = needed * kThreadsPerWarpGroup;
-  }
-  std::string given;
-  for (const PipelineRole& role : pipeline.roles) {
-    given += fmt::format("{}{} {}", given.empty() ? "" : ", ", role.name, *role.maxRegisters);
-  }
   split.text = fmt::format(
-      "setmaxnreg per thread: {} (from {} registers at launch); {} of {} registers of the SM",
-      given, split.launchRegisters, split.total, file);
+      "setmaxnreg per warp group: {} (from {} registers at launch); {} of {} registers of the "
+      "SM",
+      describeWarpGroups(pipeline, given), split.launchRegisters, split.total, *split.registerFile);
   return Done{};
 }
 

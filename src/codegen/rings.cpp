@@ -124,8 +124,6 @@ void buildRings(Pipeline& pipeline) {
     ring.depth = depth.depth;
     ring.depthNote = depth.note;
     ring.bytesPerSlot.assign(graph.footprints(op).begin(), graph.footprints(op).end());
-    for (const auto& print : ring.bytesPerSlot) ring.txBytes += print.amount;
-    ring.asyncFill = graph.streaming(op) && ring.channel() && ring.txBytes > 0;
     ring.slots = ring.depth;
     ring.fullArrivals = 1;
     ring.emptyArrivals = static_cast<std::int32_t>(ring.consumerRoles.size());

@@ -51,8 +51,10 @@ std::vector<WarpSet> mergedWarpSets(const std::vector<WarpSet>& sets) {
   return merged;
 }
 
-std::string warpSuffix(WarpSet warps) {
-  std::string text = "wg";
+// "wg1" for schedule warp 1 of a machine whose warps are warp groups, "w1_2" for warps 1 and 2
+// of 32 threads.
+std::string warpSuffix(WarpSet warps, std::int32_t threadsPerWarp) {
+  std::string text = threadsPerWarp == kThreadsPerHardwareWarp ? "w" : "wg";
   bool first = true;
   for (int w = 0; w < kMaxWarps; ++w) {
     if (((warps >> w) & 1U) == 0) continue;
@@ -145,18 +147,29 @@ Status defaultRoles(Pipeline& pipeline) {
     if (key[op] == kUnassigned) key[op] = kOther;
     used.insert(key[op]);
   }
-  if (used.size() > static_cast<std::size_t>(kMaxWarps)) {
-    return Error{
-        fmt::format("the default role assignment gives {} roles, more than the {} warp "
-                    "groups a schedule can name",
-                    used.size(), kMaxWarps)};
+  // Each role gets as many warps as its widest op needs (min_warps), the next ones in order.
+  std::map<std::int64_t, std::int32_t> warpsOfRole;
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    std::int32_t& warps = warpsOfRole[key[op]];
+    warps = std::max({warps, 1, graph.minWarps(op)});
+  }
+  std::int32_t warpsUsed = 0;
+  for (const auto& [k, warps] : warpsOfRole) warpsUsed += warps;
+  if (warpsUsed > kMaxWarps) {
+    return Error{fmt::format(
+        "the default role assignment gives {} roles on {} warps, more than the {} warps a "
+        "schedule can name",
+        used.size(), warpsUsed, kMaxWarps)};
   }
   std::map<std::int64_t, std::int32_t> roleIndex;
+  std::int32_t nextWarp = 0;
   for (std::int64_t k : used) {
     const auto index = static_cast<std::int32_t>(roleIndex.size());
     roleIndex[k] = index;
     PipelineRole role;
-    role.warps = WarpSet{1} << index;
+    const std::int32_t warps = warpsOfRole[k];
+    role.warps = ((warps == kMaxWarps ? ~WarpSet{0} : (WarpSet{1} << warps) - 1)) << nextWarp;
+    nextWarp += warps;
     role.name = k == kProducer ? "producer"
                 : k == kOther  ? "other"
                                : machine.resources[static_cast<std::size_t>(k)].name;
@@ -171,10 +184,41 @@ Status defaultRoles(Pipeline& pipeline) {
   return Done{};
 }
 
+// Where each role's warps run in the thread block (docs/codegen.md "Warp roles"): a schedule
+// warp is threadsPerWarp / 32 hardware warps. A role holding an op that needs a warp group
+// (min_warps x threads per warp >= 128: a wgmma, a tcgen05.ld of 128 lanes) or four warps or
+// more starts on a warp group of its own; a smaller role goes to the next free warps of the
+// current warp group, or of the next one when it would straddle two. Roles keep their order, so
+// a machine whose warps are warp groups gets one warp group per schedule warp, in order.
+void placeRoles(Pipeline& pipeline) {
+  const Graph& graph = *pipeline.graph;
+  const std::int32_t perScheduleWarp = pipeline.threadsPerWarp / kThreadsPerHardwareWarp;
+  const auto roundUpToGroup = [](std::int32_t warp) {
+    return (warp + kWarpsPerWarpGroup - 1) / kWarpsPerWarpGroup * kWarpsPerWarpGroup;
+  };
+  std::int32_t next = 0;
+  for (std::size_t r = 0; r < pipeline.roles.size(); ++r) {
+    PipelineRole& role = pipeline.roles[r];
+    role.hardwareWarps = std::popcount(role.warps) * perScheduleWarp;
+    bool needsGroup = role.hardwareWarps >= kWarpsPerWarpGroup;
+    for (OpId op : role.ops) {
+      needsGroup = needsGroup || graph.minWarps(op) * pipeline.threadsPerWarp >=
+                                     kWarpsPerWarpGroup * kThreadsPerHardwareWarp;
+    }
+    const bool straddles = next % kWarpsPerWarpGroup + role.hardwareWarps > kWarpsPerWarpGroup;
+    if (needsGroup || straddles) next = roundUpToGroup(next);
+    role.firstWarp = next;
+    next += role.hardwareWarps;
+    if (needsGroup) next = roundUpToGroup(next);
+  }
+  pipeline.blockWarps = roundUpToGroup(next);
+}
+
 }  // namespace
 
 Status assignRoles(Pipeline& pipeline) {
   const Graph& graph = *pipeline.graph;
+  pipeline.threadsPerWarp = pipeline.machine->threadsPerWarp;
   pipeline.roleOf.assign(static_cast<std::size_t>(graph.numOps()), 0);
   const Status status = pipeline.schedule.warps ? rolesFromWarps(pipeline) : defaultRoles(pipeline);
   if (!status) return status;
@@ -202,11 +246,12 @@ Status assignRoles(Pipeline& pipeline) {
     role.producer = std::all_of(role.ops.begin(), role.ops.end(),
                                 [&](OpId op) { return producerOp(graph, op); });
     if (pipeline.roleSource == RoleSource::kScheduleWarps) {
-      role.name =
-          fmt::format("{}_{}", role.producer ? "producer" : "consumer", warpSuffix(role.warps));
+      role.name = fmt::format("{}_{}", role.producer ? "producer" : "consumer",
+                              warpSuffix(role.warps, pipeline.threadsPerWarp));
     }
     role.name = names.claim(identifierFor(role.name), "role_");
   }
+  placeRoles(pipeline);
   return Done{};
 }
 

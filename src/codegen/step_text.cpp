@@ -57,6 +57,23 @@ std::string describeStep(const Pipeline& pipeline, const ProtocolStep& step, std
   return "";
 }
 
+std::string roleThreadsText(const PipelineRole& role) {
+  const std::int32_t lastThread = role.firstThread() + role.threads() - 1;
+  const bool wholeGroups =
+      role.firstWarp % kWarpsPerWarpGroup == 0 && role.hardwareWarps % kWarpsPerWarpGroup == 0;
+  std::string where;
+  if (wholeGroups) {
+    const std::int32_t first = role.firstWarpGroup(), last = role.lastWarpGroup();
+    where = first == last ? fmt::format("warp group {}", first)
+                          : fmt::format("warp groups {}..{}", first, last);
+  } else {
+    const std::int32_t last = role.firstWarp + role.hardwareWarps - 1;
+    where = role.hardwareWarps == 1 ? fmt::format("warp {}", role.firstWarp)
+                                    : fmt::format("warps {}..{}", role.firstWarp, last);
+  }
+  return fmt::format("{}, threads {}..{}", where, role.firstThread(), lastThread);
+}
+
 std::string conditionText(const FillSync& when, std::string_view base, std::int64_t offset) {
   if (when.kind != FillSync::Kind::kUnlessCovered) return "";
   return fmt::format("only when {} >= trips (no read through distance {})",

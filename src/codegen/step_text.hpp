@@ -26,6 +26,10 @@ std::string roleList(const Pipeline& pipeline, const std::vector<std::int32_t>& 
 std::string describeStep(const Pipeline& pipeline, const ProtocolStep& step, std::string_view base,
                          std::int64_t offset);
 
+// Where a role runs in the thread block: "warp group 1, threads 128..255", "warps 12..13,
+// threads 384..447".
+std::string roleThreadsText(const PipelineRole& role);
+
 // "only when FILL+2 >= trips (...)" for a step that does not always run; empty otherwise.
 std::string conditionText(const FillSync& when, std::string_view base, std::int64_t offset);
 

@@ -15,8 +15,13 @@ Expected<std::vector<GeneratedFile>> generate(const Pipeline& pipeline, Target t
     case Target::kText:
       return std::vector<GeneratedFile>{
           {pipeline.identifier + ".listing.txt", renderListing(pipeline, options)}};
+    case Target::kLayout:
+      return std::vector<GeneratedFile>{
+          {pipeline.identifier + ".layout.json", renderLayoutJson(pipeline)}};
     case Target::kCuda:
       return renderCuda(pipeline, options);
+    case Target::kSelfTest:
+      return renderSelfTest(pipeline, options);
     case Target::kCpu:
       return renderCpuProgram(pipeline, options);
     case Target::kTrace: {

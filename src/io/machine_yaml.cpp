@@ -33,8 +33,8 @@ std::string namedEntry(const JsonValue& entry, std::string_view what) {
 Machine machineFromJson(const JsonValue& value, std::string_view defaultName) {
   asObject(value, "the machine");
   checkKeys(value,
-            {"name", "resources", "memories", "warps", "register_limit", "register_file",
-             "variable_latency_warp"},
+            {"name", "resources", "memories", "warps", "threads_per_warp", "register_limit",
+             "register_file", "variable_latency_warp"},
             "the machine");
   Machine machine;
   const JsonValue* name = value.find("name");
@@ -73,6 +73,14 @@ Machine machineFromJson(const JsonValue& value, std::string_view defaultName) {
     if (machine.warps > kMaxWarps) {
       throw InputError(warps->line, expectedFound(fmt::format("at most {} warps", kMaxWarps),
                                                   std::to_string(machine.warps)));
+    }
+  }
+  if (const JsonValue* threads = value.find("threads_per_warp")) {
+    machine.threadsPerWarp = asPositiveInt32(*threads, "threads per warp");
+    if (machine.threadsPerWarp != 32 && machine.threadsPerWarp != 128) {
+      throw InputError(threads->line,
+                       expectedFound("32 or 128 threads per warp (a warp or a warp group)",
+                                     std::to_string(machine.threadsPerWarp)));
     }
   }
   if (const JsonValue* limit = value.find("register_limit"); limit != nullptr && !limit->isNull()) {

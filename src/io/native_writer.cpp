@@ -56,6 +56,10 @@ std::string machineFlow(const Machine& machine) {
     appendKey(out, "warps", false);
     appendJsonInteger(out, machine.warps);
   }
+  if (machine.threadsPerWarp != 128) {
+    appendKey(out, "threads_per_warp", false);
+    appendJsonInteger(out, machine.threadsPerWarp);
+  }
   if (machine.registerLimit) {
     appendKey(out, "register_limit", false);
     appendJsonInteger(out, *machine.registerLimit);

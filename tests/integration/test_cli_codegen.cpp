@@ -41,7 +41,9 @@ TEST_CASE("codegen of gemm_hopper from gaus twill -o: the listing and every targ
   // Each target writes its files and lists them.
   const std::vector<std::pair<std::string, std::vector<std::string>>> targets = {
       {"text", {"gemm_hopper.listing.txt"}},
+      {"layout", {"gemm_hopper.layout.json"}},
       {"cuda", {"gemm_hopper_pipeline.cu", "gemm_hopper_ops.cuh"}},
+      {"selftest", {"gemm_hopper_pipeline.cu", "gemm_hopper_ops.cuh", "gemm_hopper_selftest.cu"}},
       {"cpu", {"gemm_hopper_pipeline.cpp", "gaus_protocol_runtime.hpp"}},
       {"trace", {"gemm_hopper.trace.json"}}};
   for (const auto& [target, files] : targets) {
@@ -54,6 +56,29 @@ TEST_CASE("codegen of gemm_hopper from gaus twill -o: the listing and every targ
       CHECK_THAT(run.out, Catch::Contains(file));
     }
   }
+  // The layout goes to stdout without -o, as JSON: the A and B tiles of 16 KB at 0 and 16384,
+  // then the full and empty barriers of the two one-slot channels (32 bytes), rounded up to the
+  // 128-byte alignment of SharedStorage: 32896 bytes.
+  const auto layout = gaus_({"codegen", "gemm_hopper", schedule, "--target", "layout"});
+  REQUIRE(layout.exitCode == 0);
+  const auto memory = nlohmann::json::parse(layout.out);
+  CHECK(memory["rings"][1]["ring"] == "load_b");
+  CHECK(memory["rings"][1]["base"] == 16384);
+  CHECK(memory["memories"][0]["memory"] == "smem");
+  CHECK(memory["memories"][0]["total"] == 32896);
+  CHECK(memory["memories"][0]["capacity"] == 232448);
+
+  // A seeded fault writes the broken copy, which its own checks report.
+  const auto seeded =
+      gaus_({"codegen", "gemm_hopper", schedule, "--seed-fault", "wrong-arrival-count"});
+  REQUIRE(seeded.exitCode == 0);
+  CHECK_THAT(seeded.out, Catch::Contains("SEEDED FAULT (test only): the full barriers of ring"));
+  const auto unknownFault =
+      gaus_({"codegen", "gemm_hopper", schedule, "--seed-fault", "off-by-one"});
+  CHECK(unknownFault.exitCode != 0);
+  CHECK_THAT(unknownFault.err, Catch::Contains("--seed-fault 'off-by-one': expected "
+                                               "ring-slot-missing, wrong-arrival-count"));
+
   // The trace of 3 iterations: 3 ops x 3 on role tracks, x 3 on unit tracks, x 3 in the run.
   const auto traced = gaus_({"codegen", "gemm_hopper", schedule, "--target", "trace", "--trips",
                              "3", "-o", folder.file("trace3").string()});
@@ -77,9 +102,12 @@ TEST_CASE("codegen of an ims schedule (no warps) uses the default roles", "[cli]
   INFO(text.err);
   REQUIRE(text.exitCode == 0);
   // Toy FA's units are TC and EXP: S and O on role TC, P on role EXP.
-  CHECK_THAT(text.out, Catch::Contains("roles: default assignment") &&
-                           Catch::Contains("role TC: warp group {0}, units TC, 2 ops") &&
-                           Catch::Contains("role EXP: warp group {1}, units EXP, 1 op"));
+  CHECK_THAT(text.out,
+             Catch::Contains("roles: default assignment") &&
+                 Catch::Contains("role TC: schedule warp {0} = warp group 0, threads 0..127, units "
+                                 "TC, 2 ops") &&
+                 Catch::Contains("role EXP: schedule warp {1} = warp group 1, threads 128..255, "
+                                 "units EXP, 1 op"));
 }
 
 TEST_CASE("codegen refuses, in one line and writing nothing", "[cli][codegen]") {
@@ -116,7 +144,8 @@ TEST_CASE("codegen refuses, in one line and writing nothing", "[cli][codegen]") 
   CHECK_THAT(run.err, Catch::Contains("--target cuda writes several files: give a folder"));
   run = gaus_({"codegen", "toy_fa", good.string(), "--target", "ptx", "-o", out.string()});
   CHECK(run.exitCode == 1);
-  CHECK_THAT(run.err, Catch::Contains("--target 'ptx': expected text, cuda, cpu or trace"));
+  CHECK_THAT(run.err, Catch::Contains("--target 'ptx': expected text, layout, cuda, cpu, trace or "
+                                      "selftest"));
   run = gaus_({"codegen", "no_such_kernel", good.string()});
   CHECK(run.exitCode == 1);
   CHECK_THAT(run.err, Catch::Contains("no built-in kernel of that name") &&

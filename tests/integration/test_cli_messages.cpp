@@ -284,10 +284,13 @@ TEST_CASE("codegen --help says what each target writes, --target cpu how to buil
           "[cli][messages]") {
   const auto help = gaus_({"codegen", "--help"});
   CHECK(help.exitCode == 0);
-  CHECK_THAT(help.out, Catch::Contains("  text   the software pipeline per warp role") &&
-                           Catch::Contains("  cuda   {id}_pipeline.cu") &&
-                           Catch::Contains("  cpu    {id}_pipeline.cpp") &&
-                           Catch::Contains("  trace  {id}.trace.json"));
+  // One row per target, the names padded to the longest ("selftest").
+  CHECK_THAT(help.out, Catch::Contains("  text     the software pipeline per warp role") &&
+                           Catch::Contains("  layout   the memory layout as JSON") &&
+                           Catch::Contains("  cuda     {id}_pipeline.cu") &&
+                           Catch::Contains("  cpu      {id}_pipeline.cpp") &&
+                           Catch::Contains("  trace    {id}.trace.json") &&
+                           Catch::Contains("  selftest the cuda target's files"));
   gaus::test::TempFolder folder;
   const std::string schedule = folder.file("toy.ims.json").string();
   REQUIRE(gaus_({"schedule", toyFa(), "--method", "ims", "-q", "-o", schedule}).exitCode == 0);
@@ -300,8 +303,9 @@ TEST_CASE("codegen --help says what each target writes, --target cpu how to buil
                                       "./toy_fa_pipeline --trips 50\n"));
   const auto typo = gaus_({"codegen", toyFa(), schedule, "--target", "cpp", "-o", out});
   CHECK(typo.exitCode == 1);
+  // Every target of codegen::kTargetNames, in its order.
   CHECK_THAT(typo.err, Catch::Contains("--target 'cpp' (did you mean 'cpu'?): expected text, "
-                                       "cuda, cpu or trace"));
+                                       "layout, cuda, cpu, trace or selftest"));
 }
 
 TEST_CASE("methods: kinds under one name, typed defaults and ranges in the JSON",

@@ -18,6 +18,12 @@ namespace gaus::codegen {
 // The CPU target prints this very object into the program it generates.
 gaus_protocol::Spec protocolSpec(const Pipeline& pipeline);
 
+// Where the generated code addresses the slots of ring `ring`: its placements in the memory
+// layout (at the base of ring.addressedAs when a test seeds aliased rings). The CPU target
+// prints these into the program it generates.
+std::vector<gaus_protocol::Placement> protocolPlacements(const Pipeline& pipeline,
+                                                         std::int32_t ring);
+
 struct ProtocolRun {
   std::vector<gaus_protocol::Fault> faults;  // empty: every check passed
   std::vector<gaus_protocol::TraceEvent> trace;

@@ -37,6 +37,7 @@
 #include <string>
 #include <thread>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace gaus_protocol {
@@ -129,6 +130,7 @@ enum class FaultKind {
   kOccupancy,           // a ring held more iterations than the schedule's depth
   kProducerTail,        // a producer exited before every fill it made was released
   kExactlyOnce,         // an op instance ran twice, never, or outside the trip count
+  kOverlap,             // a write to memory covered another ring's fill still to be read
 };
 
 inline const char* toString(FaultKind kind) {
@@ -153,6 +155,8 @@ inline const char* toString(FaultKind kind) {
       return "producer-tail";
     case FaultKind::kExactlyOnce:
       return "exactly-once";
+    case FaultKind::kOverlap:
+      return "overlap";
   }
   return "?";
 }
@@ -192,6 +196,15 @@ struct BarrierRef {
   Ring* ring = nullptr;
   BarrierKind kind = BarrierKind::kFull;
   int slot = 0;
+};
+
+// Where a ring's slots lie in one memory, as the generated code addresses them (the memory
+// layout): slot s covers [offset + s x stride, offset + s x stride + bytes) of `memory`.
+struct Placement {
+  std::string memory;  // "smem", "tmem"
+  std::int64_t offset = 0;
+  std::int64_t stride = 0;
+  std::int64_t bytes = 0;
 };
 
 // A read or a write of one slot of a ring by the op that runs.
@@ -287,6 +300,7 @@ class Ring {
   std::vector<detail::Barrier> full_, empty_;
   std::vector<detail::SlotState> data_;
   std::int64_t written_ = 0;
+  std::vector<Placement> placements_;
 };
 
 // The handle a role's thread function receives. Every call takes the runtime's lock.
@@ -338,8 +352,10 @@ class Runtime {
   std::int64_t trips() const { return options_.trips; }
 
   // Declares ring `index` of the spec with `slots` slots; each slot's full barrier expects
-  // `fullCount` arrivals per phase and its empty barrier `emptyCount`.
-  Ring& ring(int index, int slots, int fullCount, int emptyCount);
+  // `fullCount` arrivals per phase and its empty barrier `emptyCount`; its slots lie where
+  // `placements` say (none: registers only, nothing to overlap).
+  Ring& ring(int index, int slots, int fullCount, int emptyCount,
+             std::vector<Placement> placements = {});
 
   // Runs one thread per role function (role r runs roles[r]) and checks the run.
   void run(const std::vector<std::function<void(Role&)>>& roles);
@@ -375,6 +391,8 @@ class Runtime {
   void doRun(Role& role, const Access* firstAccess, const Access* endAccess);
   void checkWrite(Role& role, const Access& access);
   void checkRead(Role& role, const Access& access);
+  void checkOverlap(Role& role, const Access& access);
+  int readsOfFill(int ring, std::int64_t fill) const;
   void finishRole(Role& role);
   void detectDeadlock();
   void finalChecks();
@@ -383,6 +401,7 @@ class Runtime {
   Spec spec_;
   RunOptions options_;
   std::vector<std::vector<const EdgeSpec*>> inEdges_;       // per op
+  std::vector<std::vector<int>> readDistances_;             // per ring: one per distinct read
   std::vector<std::unique_ptr<Ring>> rings_;                // by spec index
   std::vector<std::vector<detail::Execution>> executions_;  // per op and iteration
   std::vector<Role*> roles_;
@@ -454,16 +473,31 @@ inline Runtime::Runtime(Spec spec, RunOptions options) : spec_(std::move(spec)),
     inEdges_.at(static_cast<std::size_t>(edge.target)).push_back(&edge);
   }
   rings_.resize(spec_.rings.size());
+  // The reads of a fill: one per distinct (reader, distance) edge out of the ring's producer.
+  readDistances_.resize(spec_.rings.size());
+  for (std::size_t r = 0; r < spec_.rings.size(); ++r) {
+    std::vector<std::pair<int, int>> reads;
+    for (const EdgeSpec& edge : spec_.edges) {
+      const std::pair<int, int> read{edge.target, edge.distance};
+      if (edge.source == spec_.rings[r].producer &&
+          std::find(reads.begin(), reads.end(), read) == reads.end()) {
+        reads.push_back(read);
+        readDistances_[r].push_back(edge.distance);
+      }
+    }
+  }
   const std::size_t trips = static_cast<std::size_t>(std::max<std::int64_t>(0, options_.trips));
   executions_.assign(spec_.ops.size(), std::vector<detail::Execution>(trips));
 }
 
-inline Ring& Runtime::ring(int index, int slots, int fullCount, int emptyCount) {
+inline Ring& Runtime::ring(int index, int slots, int fullCount, int emptyCount,
+                           std::vector<Placement> placements) {
   auto& owned = rings_.at(static_cast<std::size_t>(index));
   owned = std::make_unique<Ring>();
   Ring& declared = *owned;
   declared.index_ = index;
   declared.slots_ = std::max(1, slots);
+  declared.placements_ = std::move(placements);
   const std::size_t roles = spec_.roles.size();
   const auto makeBarriers = [&](int count) {
     std::vector<detail::Barrier> barriers(static_cast<std::size_t>(declared.slots_));
@@ -786,6 +820,7 @@ inline void Runtime::checkWrite(Role& role, const Access& access) {
                                          " of ring ", ringSpec.name, " (fill ",
                                          std::to_string(slot.fill), ") unordered with its write"));
   }
+  checkOverlap(role, access);
   slot.fill = access.fill;
   slot.writer = {role.index_, role.clock_[static_cast<std::size_t>(role.index_)]};
   slot.readers.clear();
@@ -801,6 +836,55 @@ inline void Runtime::checkWrite(Role& role, const Access& access) {
             detail::text("ring ", ringSpec.name, " holds ", std::to_string(inFlight),
                          " iterations after ", what, " writes; the schedule keeps at most ",
                          std::to_string(ringSpec.depth), " in flight"));
+    }
+  }
+}
+
+inline int Runtime::readsOfFill(int ring, std::int64_t fill) const {
+  int reads = 0;
+  for (int distance : readDistances_.at(static_cast<std::size_t>(ring))) {
+    reads += fill + distance < options_.trips ? 1 : 0;
+  }
+  return reads;
+}
+
+// A write into a slot's bytes must not cover a fill of another ring that is still to be read, or
+// whose reads no release orders before the write: two live fills never share an address.
+inline void Runtime::checkOverlap(Role& role, const Access& access) {
+  const Ring& written = *access.ring;
+  for (const Placement& mine : written.placements_) {
+    const std::int64_t begin = mine.offset + access.slot * mine.stride;
+    const std::int64_t end = begin + mine.bytes;
+    for (const auto& other : rings_) {
+      if (!other || other.get() == &written) continue;
+      for (const Placement& theirs : other->placements_) {
+        if (theirs.memory != mine.memory) continue;
+        for (int s = 0; s < other->slots_; ++s) {
+          const std::int64_t otherBegin = theirs.offset + s * theirs.stride;
+          const std::int64_t otherEnd = otherBegin + theirs.bytes;
+          const detail::SlotState& held = other->data_[static_cast<std::size_t>(s)];
+          if (otherEnd <= begin || end <= otherBegin || held.fill < 0) continue;
+          const int expected = readsOfFill(other->index_, held.fill);
+          const bool unordered = std::any_of(
+              held.readers.begin(), held.readers.end(), [&](const detail::Stamp& reader) {
+                return role.clock_[static_cast<std::size_t>(reader.role)] < reader.tick;
+              });
+          const auto done = static_cast<int>(held.readers.size());
+          if (done >= expected && !unordered) continue;
+          fault(FaultKind::kOverlap,
+                detail::text(instanceName(role.op_, role.iteration_), " writes ", mine.memory, " [",
+                             std::to_string(begin), ", ", std::to_string(end), ") over fill ",
+                             std::to_string(held.fill), " of ring ",
+                             spec_.rings.at(static_cast<std::size_t>(other->index_)).name,
+                             " (slot ", std::to_string(s), " at [", std::to_string(otherBegin),
+                             ", ", std::to_string(otherEnd), ")), ",
+                             done < expected
+                                 ? detail::text(std::to_string(expected - done), " of its ",
+                                                std::to_string(expected), " reads still to come")
+                                 : std::string("read without a release ordering the reads first"),
+                             ": two live values share an address"));
+        }
+      }
     }
   }
 }

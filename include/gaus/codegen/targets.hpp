@@ -17,12 +17,14 @@
 
 namespace gaus::codegen {
 
-enum class Target { kText, kCuda, kCpu, kTrace };
+enum class Target { kText, kLayout, kCuda, kCpu, kTrace, kSelfTest };
 inline constexpr auto kTargetNames = makeEnumNames<Target>({
     {Target::kText, "text"},
+    {Target::kLayout, "layout"},
     {Target::kCuda, "cuda"},
     {Target::kCpu, "cpu"},
     {Target::kTrace, "trace"},
+    {Target::kSelfTest, "selftest"},
 });
 
 struct GeneratedFile {
@@ -40,10 +42,21 @@ struct TargetOptions {
 // with every wait and arrive.
 std::string renderListing(const Pipeline& pipeline, const TargetOptions& options = {});
 
+// The memory layout as JSON (<id>.layout.json): every ring's memory, base, bytes per slot,
+// stride and slots, the barriers, and each memory's total against its capacity.
+std::string renderLayoutJson(const Pipeline& pipeline);
+
 // The CUDA skeleton: <id>_pipeline.cu (the kernel) and <id>_ops.cuh (the op functions the user
 // provides, with their inputs and outputs). Refuses more warp groups than a block holds.
 Expected<std::vector<GeneratedFile>> renderCuda(const Pipeline& pipeline,
                                                 const TargetOptions& options = {});
+
+// The GPU self-test (docs/codegen.md "Self-test"): the CUDA skeleton's <id>_pipeline.cu and
+// <id>_ops.cuh, and <id>_selftest.cu, a program with op bodies that stamp every value and check
+// every stamp they read, which runs the pipeline for the trip counts and grids it is given and
+// exits 0 (passed), 1 (data error), 3 (deadlock) or 4 (CUDA error).
+Expected<std::vector<GeneratedFile>> renderSelfTest(const Pipeline& pipeline,
+                                                    const TargetOptions& options = {});
 
 // The CPU program: <id>_pipeline.cpp and the runtime header it includes,
 // gaus_protocol_runtime.hpp (the text of protocol_runtime.hpp).

@@ -39,6 +39,10 @@ class Machine {
   // 32-bit registers of the SM that the warps share (65,536 on Hopper and Blackwell); code
   // generation checks the per-role register split (setmaxnreg) against it. Unset: unknown.
   std::optional<std::int64_t> registerFile;
+  // Threads of one warp of the schedule: 128 (a warp group, as the Hopper and Blackwell machines
+  // of configs/machines count) or 32 (a hardware warp, as Triton's min_warps count). Code
+  // generation runs each warp on that many threads (docs/codegen.md "Warp roles").
+  std::int32_t threadsPerWarp = 128;
 
   std::optional<ResourceId> findResource(std::string_view resourceName) const;
   std::optional<MemoryId> findMemory(std::string_view memoryName) const;

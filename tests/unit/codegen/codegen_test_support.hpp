@@ -9,6 +9,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -30,13 +31,41 @@
 
 namespace gaus::test {
 
-// The built-in kernels but fa_fwd_blackwell_subtiled, the stand-in for measuring the Twill
-// search (a minute per solve: docs/benchmarks.md, "Twill on realistic graphs"), which is too
-// slow for the default suite and whose schedule's register split exceeds the SM's file.
+// The built-in kernels but two whose Twill solve takes a minute, too slow for the default suite
+// (each test case is a process of its own): fa_fwd_blackwell_subtiled, the stand-in for
+// measuring the Twill search (docs/benchmarks.md, "Twill on realistic graphs"), whose
+// schedule's register split exceeds the SM's file; and fa_fwd_blackwell_fa4, which the tests
+// generate at FA4's schedule (configs/schedules) instead (test_warp_roles.cpp).
 inline std::vector<std::string> builtInKernels() {
   std::vector<std::string> names = io::builtInKernelNames(sourcePath("."));
   std::erase(names, "fa_fwd_blackwell_subtiled");
+  std::erase(names, "fa_fwd_blackwell_fa4");
   return names;
+}
+
+// The schedules of configs/schedules, each with its kernel (the file's stem up to the first
+// dot): hand-made or hand-edited schedules of built-in kernels, "fa_fwd_blackwell_fa4.fa4.json".
+inline std::vector<std::pair<std::string, std::string>> configSchedules() {
+  std::vector<std::pair<std::string, std::string>> schedules;
+  for (const auto& entry : std::filesystem::directory_iterator(sourcePath("configs/schedules"))) {
+    const std::string file = entry.path().filename().string();
+    schedules.emplace_back(file.substr(0, file.find('.')), file);
+  }
+  std::sort(schedules.begin(), schedules.end());
+  return schedules;
+}
+
+// The pipeline of a built-in kernel at a schedule of configs/schedules.
+inline codegen::Pipeline kernelPipelineAt(const std::string& name, const std::string& schedule) {
+  const Instance instance = loadKernel(name);
+  auto read =
+      io::readSchedule(sourcePath("configs/schedules/" + schedule).string(), *instance.graph);
+  INFO(schedule << ": " << (read ? std::string() : read.error()));
+  REQUIRE(read);
+  auto pipeline = codegen::buildPipeline(instance, *read);
+  INFO(name << ": " << (pipeline ? std::string() : pipeline.error()));
+  REQUIRE(pipeline);
+  return std::move(pipeline).value();
 }
 
 // A method's verified schedule of `instance` (modulo; with warps for twill), or nullopt when the
@@ -100,6 +129,21 @@ inline const codegen::Pipeline& kernelPipeline(const std::string& name) {
   return built.emplace(name, std::move(pipeline).value()).first->second;
 }
 
+// A TMA load of the next tile (streaming, variable latency, one TMA cycle) of `machine` with
+// these footprints, as the built-in kernels declare theirs.
+inline OpAttributes streamingLoad(const std::string& name, const Machine& machine,
+                                  std::vector<MemoryFootprint> footprints,
+                                  std::int32_t latency = 1) {
+  OpAttributes load;
+  load.name = name;
+  load.latency = latency;
+  load.reservation = {{*machine.findResource("TMA"), 0, 1, 1}};
+  load.variableLatency = true;
+  load.streaming = true;
+  load.footprints = std::move(footprints);
+  return load;
+}
+
 // A small random loop: 5 to 9 ops on two unit kinds (one of two units), one or two
 // loop-carried edges, and a streaming load feeding it, with warp annotations so that Twill has
 // a producer to split off (variable-latency warp 0 of three) and footprints in shared memory.
@@ -119,7 +163,7 @@ inline Instance randomLoop(std::uint64_t seed) {
   machine.variableLatencyWarp = 0;
   machine.registerLimit = 64;
   machine.registerFile = 65536;
-  const ResourceId tma = machine.addResource("TMA", 1);
+  machine.addResource("TMA", 1);
   machine.memories.push_back({"smem", 1 << 20});
   const Graph& graph = generated->graph;
   GraphBuilder builder(fmt::format("random_loop_{}", seed));
@@ -131,14 +175,8 @@ inline Instance randomLoop(std::uint64_t seed) {
   }
   for (EdgeId e = 0; e < graph.numEdges(); ++e) builder.addEdge(graph.edgeAttributes(e));
   // A TMA load of a 4 KB tile feeding the first op (id order is random, so this is any op).
-  OpAttributes load;
-  load.name = "load";
+  OpAttributes load = streamingLoad("load", machine, {{0, 4096}}, 2);
   load.kind = "tma_load";
-  load.latency = 2;
-  load.reservation = {{tma, 0, 1, 1}};
-  load.variableLatency = true;
-  load.streaming = true;
-  load.footprints = {{0, 4096}};
   const OpId loadOp = builder.addOp(load);
   builder.addEdge(loadOp, 0);
   return makeInstance(std::move(builder), std::move(machine));
@@ -196,6 +234,48 @@ inline std::vector<std::filesystem::path> compileCpuPrograms(
     REQUIRE(status[c] == 0);
   }
   return programs;
+}
+
+// nvcc's path when it is there; the CUDA checks say so and pass when it is not.
+inline std::optional<std::string> nvcc() {
+  const std::string path = GAUS_NVCC;
+  if (path.empty() || !std::filesystem::exists(path)) return std::nullopt;
+  return path;
+}
+
+// Trivial definitions of the ops a generated <id>_ops.cuh declares (parameter names dropped,
+// bodies empty), the kernel, and a host function that instantiates it through its launcher.
+inline std::string cudaTestUnit(const codegen::Pipeline& pipeline, const std::string& opsHeader) {
+  const std::regex declaration(R"(template <class Params>\n__device__ void (\w+)\(([^;]*)\);)");
+  std::string unit = fmt::format("#include \"{}_ops.cuh\"\nnamespace {} {{\nnamespace ops {{\n",
+                                 pipeline.identifier, pipeline.identifier);
+  for (auto it = std::sregex_iterator(opsHeader.begin(), opsHeader.end(), declaration);
+       it != std::sregex_iterator(); ++it) {
+    std::string parameters = (*it)[2];
+    // "const Params& params, int iteration, const void* load_k" -> the types only.
+    parameters = std::regex_replace(parameters, std::regex(R"(\s*\w+\s*(,|$))"), "$1");
+    unit += fmt::format("template <class Params>\n__device__ void {}({}) {{}}\n", (*it)[1].str(),
+                        parameters);
+  }
+  unit += fmt::format(
+      "}}  // namespace ops\n}}  // namespace {}\n#include \"{}_pipeline.cu\"\n"
+      "struct TestParams {{\n  int unused;\n}};\n"
+      "cudaError_t launchForTest(int trips) {{\n"
+      "  return {}::launch_{}(TestParams{{0}}, trips, dim3(1));\n}}\n",
+      pipeline.identifier, pipeline.identifier, pipeline.identifier, pipeline.identifier);
+  return unit;
+}
+
+// The nvcc command that compiles the test unit `source` of a CUDA skeleton for `architecture`,
+// warnings as errors, its output into `log`.
+inline std::string cudaCompileCommand(const std::string& compiler, const std::string& architecture,
+                                      const std::filesystem::path& source,
+                                      const std::filesystem::path& log) {
+  return fmt::format(
+      "{} -arch={} -std=c++17 -c {} -o {} -Xcompiler -Wall,-Wextra -Werror all-warnings >{} 2>&1",
+      shellQuote(compiler), architecture, shellQuote(source.string()),
+      shellQuote((source.parent_path() / (architecture + ".o")).string()),
+      shellQuote(log.string()));
 }
 
 inline std::filesystem::path compileCpuProgram(const std::filesystem::path& folder,

@@ -175,3 +175,53 @@ TEST_CASE("runtime: an op instance run twice and a wait the schedule cannot meet
   CHECK(reports(stalled, FaultKind::kStall));
   CHECK_THAT(stalled.report, Catch::Contains("is the ring too shallow"));
 }
+
+TEST_CASE("runtime: two values at one address are caught while one is still to be read",
+          "[codegen][runtime]") {
+  // One role runs a (writes ring A), b (writes ring B), c (reads A) and d (reads B); A's and
+  // B's one slot of 64 bytes lie at offset 0 of shared memory. In the order a, b, c, d b
+  // overwrites A's fill before c reads it: two live values share an address. In the order
+  // a, c, b, d A is read before b writes: the lifetimes are disjoint and sharing is sound.
+  Spec spec;
+  spec.kernel = "shared_base";
+  spec.ii = 4;
+  spec.stages = 1;
+  spec.roles = {"only"};
+  spec.ops = {{"a", 0, 0, 0}, {"b", 0, 1, 1}, {"c", 0, 2, 2}, {"d", 0, 3, 3}};
+  spec.edges = {{0, 2, 0}, {1, 3, 0}};
+  spec.rings = {{"A", 0, 1, {}, 0}, {"B", 1, 1, {}, 0}};
+  const auto runInOrder = [&](bool readBeforeOverwrite) {
+    RunOptions options;
+    options.trips = 3;
+    Runtime runtime(spec, options);
+    Ring& a = runtime.ring(0, 1, 1, 0, {{"smem", 0, 64, 64}});
+    Ring& b = runtime.ring(1, 1, 1, 0, {{"smem", 0, 64, 64}});
+    runtime.run({[&](Role& role) {
+      for (std::int64_t i = 0; i < 3; ++i) {
+        role.at(0, i);
+        role.run({a.write(0, i)});
+        if (readBeforeOverwrite) {
+          role.at(2, i);
+          role.run({a.read(0, i)});
+        }
+        role.at(1, i);
+        role.run({b.write(0, i)});
+        if (!readBeforeOverwrite) {
+          role.at(2, i);
+          role.run({a.read(0, i)});
+        }
+        role.at(3, i);
+        role.run({b.read(0, i)});
+      }
+    }});
+    return Outcome{runtime.faults(), runtime.report(), runtime.trace().size()};
+  };
+  const Outcome overwritten = runInOrder(false);
+  CHECK(reports(overwritten, FaultKind::kOverlap));
+  CHECK_THAT(overwritten.report,
+             Catch::Contains("b of iteration 0 writes smem [0, 64) over fill 0 of ring A (slot 0 "
+                             "at [0, 64)), 1 of its 1 reads still to come"));
+  const Outcome disjoint = runInOrder(true);
+  INFO(disjoint.report);
+  CHECK(disjoint.ok());
+}

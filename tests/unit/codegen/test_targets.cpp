@@ -39,7 +39,7 @@ TEST_CASE("listing of toy FA: header figures and every wait and arrive of each r
   CHECK_THAT(listing, Catch::Contains("ring S: S (TC) -> EXP\n    depth 1 = max(1, ceil(2 / 2))"));
   CHECK_THAT(listing, Catch::Contains("ring P: P (EXP) -> TC\n    depth 1 = max(1, ceil(1 / 2))"));
   // TC's prologue is S of iteration 0 at cycle 0, after waiting for a free slot of S.
-  CHECK_THAT(listing, Catch::Contains("role TC (warp group {0}, units TC)\n"
+  CHECK_THAT(listing, Catch::Contains("role TC (warp group 0, threads 0..127, units TC)\n"
                                       "  prologue, kernel iteration 0 (cycles 0..1): stages 0..0\n"
                                       "                 0    wait      empty_S[slot(0)] parity "
                                       "phase(0)^1"));
@@ -112,8 +112,10 @@ TEST_CASE(
   schedule.warps = std::vector<WarpSet>{1, 2, 4};
   const auto refused = buildPipeline(heavy, schedule);
   REQUIRE_FALSE(refused);
-  CHECK_THAT(refused.error(), Catch::Contains("over-subscribes the SM") &&
-                                  Catch::Contains("76800 registers") &&
+  CHECK_THAT(refused.error(), Catch::Contains("over-subscribes the SM: the warp groups need wg0 "
+                                              "200 (consumer_wg0), wg1 200 (consumer_wg1), wg2 "
+                                              "200 (consumer_wg2) = (200 + 200 + 200) x 128 = "
+                                              "76800 registers") &&
                                   Catch::Contains("has 65536"));
 
   // Two 100 KB tiles at II 2: A loaded at 0 and read at 3 (live 3 cycles: 2 slots), B loaded
@@ -122,14 +124,7 @@ TEST_CASE(
   Machine hopper = *test::loadKernel("gemm_hopper").machine;
   GraphBuilder tiles("big_tiles");
   for (const char* name : {"load_a", "load_b"}) {
-    OpAttributes load;
-    load.name = name;
-    load.latency = 1;
-    load.reservation = {{*hopper.findResource("TMA"), 0, 1, 1}};
-    load.variableLatency = true;
-    load.streaming = true;
-    load.footprints = {{*hopper.findMemory("smem"), 100000}};
-    tiles.addOp(load);
+    tiles.addOp(test::streamingLoad(name, hopper, {{*hopper.findMemory("smem"), 100000}}));
   }
   for (OpId load = 0; load < 2; ++load) {
     const OpId use = tiles.addOp(load == 0 ? "use_a" : "use_b", 1);
@@ -142,8 +137,14 @@ TEST_CASE(
   late.ii = 2;
   const auto tooDeep = buildPipeline(big, late);
   REQUIRE_FALSE(tooDeep);
+  // The layout: load_a's two slots of 100000 bytes, each padded to 100096 (128-byte
+  // alignment), at 0; load_b's one at 200192, ending at 300288; then a full and an empty
+  // mbarrier per slot, 3 slots x 2 x 8 = 48 bytes, ending at 300336, which sizeof rounds up to
+  // the struct's 128-byte alignment: 300416, of which 300416 - 300000 - 48 = 368 padding.
   CHECK_THAT(tooDeep.error(),
-             Catch::Contains("need 300000 bytes of smem (load_a 2 x 100000, load_b 1 x 100000)"));
+             Catch::Contains("needs 300416 bytes of smem (tiles 300000, staged registers 0, "
+                             "barriers 48, alignment 368), more than its capacity 232448; largest "
+                             "rings (slots x bytes): load_a 2 x 100096, load_b 1 x 100096"));
 
   // Nine unit kinds give nine default roles: 1152 threads, more than a block's 1024.
   Machine wide;
@@ -164,7 +165,9 @@ TEST_CASE(
   CHECK(pipeline->roles.size() == 9);
   const auto cuda = renderCuda(*pipeline);
   REQUIRE_FALSE(cuda);
-  CHECK_THAT(cuda.error(), Catch::Contains("needs 9 warp groups of 128 threads, more than the 8"));
+  CHECK_THAT(cuda.error(),
+             Catch::Contains("needs 1152 threads (9 warp groups), more than the 1024 a thread "
+                             "block holds"));
   // The CPU program has no such limit: the protocol still runs.
   CHECK(runProtocol(*pipeline).ok());
 }

@@ -44,7 +44,17 @@ TEST_CASE("a bad machine file names its line", "[io][machine]") {
   CHECK(io::readMachine(typo).error() ==
         typo.string() +
             ":2: expected a key of the machine (name, resources, memories, warps, "
-            "register_limit, register_file, variable_latency_warp), found \"resource\"");
+            "threads_per_warp, register_limit, register_file, variable_latency_warp), found "
+            "\"resource\"");
+  // A schedule warp is a hardware warp (32 threads) or a warp group (128), nothing between.
+  const auto odd = folder.write("odd.yaml", "name: t\nwarps: 4\nthreads_per_warp: 64\n");
+  CHECK(io::readMachine(odd).error() ==
+        odd.string() +
+            ":3: expected 32 or 128 threads per warp (a warp or a warp group), found 64");
+  const auto fa4 = io::findMachine("blackwell_fa4");
+  REQUIRE(fa4.ok());
+  CHECK(fa4->threadsPerWarp == 32);
+  CHECK(io::findMachine("hopper")->threadsPerWarp == 128);
 }
 
 TEST_CASE("findMachine takes a name of configs/machines or a path", "[io][machine]") {

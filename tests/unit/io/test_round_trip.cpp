@@ -39,6 +39,7 @@ Instance richRandomInstance(std::int32_t ops, std::uint64_t seed) {
   const ResourceId tc = machine.addResource("TC", 1);
   machine.memories = {Memory{"smem", 232448}, Memory{"tmem", 262144}};
   machine.warps = 4;
+  machine.threadsPerWarp = 32;
   machine.registerLimit = 240;
   machine.registerFile = 65536;
   machine.variableLatencyWarp = 0;
