@@ -9,6 +9,9 @@ FormulationModel::FormulationModel(const Problem& problem, Formulation formulati
                                    const WindowGeometry& geometry, std::optional<std::int64_t> ii,
                                    double objectiveScale, const TensorSettings& settings)
     : geometry_(geometry),
+      windowChunks_(settings.fused ? nullptr
+                                   : std::make_shared<const WindowCdfChunks>(
+                                         problem.graph->numOps(), geometry.width, settings)),
       ii_(ii),
       scale_(objectiveScale > 0 ? objectiveScale : 1.0),
       tau_(options.tau),
@@ -47,7 +50,7 @@ FormulationModel::FormulationModel(const Problem& problem, Formulation formulati
 ModelEvaluation FormulationModel::evaluate(const torch::Tensor& mu,
                                            const torch::Tensor& sigma) const {
   const WindowedDistribution distribution =
-      computeWindowedDistribution(mu, sigma, geometry_, settings_);
+      computeWindowedDistribution(mu, sigma, geometry_, settings_, windowChunks_.get());
   ModelEvaluation evaluation;
   evaluation.constraints.push_back(precedence_.evaluate(distribution));
   evaluation.constraints.push_back(horizon_.evaluate(mu, sigma, distribution));

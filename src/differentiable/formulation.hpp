@@ -11,6 +11,7 @@
 // legal schedule's value, or a bound) so that lr, rho and tau need no per-instance tuning.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,6 +54,9 @@ class FormulationModel {
 
  private:
   WindowGeometry geometry_;
+  // The LibTorch path's window tables in chunks; shared with the autograd graphs, which refer
+  // to it by address.
+  std::shared_ptr<const WindowCdfChunks> windowChunks_;
   std::optional<std::int64_t> ii_;
   double scale_;
   double tau_;

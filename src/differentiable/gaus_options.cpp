@@ -46,7 +46,7 @@ OptionTable<GausOptions> makeTable() {
       .add("dense", &O::dense, "use the |V| x D model (W = D; for tests)")
       .add("batch", &O::batch,
            "B: independent starts optimized as one batch (0: 8 up to 1,250 ops, 1 from 10,000 "
-           "on)",
+           "on; on a GPU up to 8, as half its free memory holds)",
            nonNegative)
       .add("mixed_starts", &O::mixedStarts,
            "odd batch rows start from the ASAP/ALAP midpoint, the others from a schedule")
@@ -83,7 +83,10 @@ OptionTable<GausOptions> makeTable() {
       .add("dtype", &O::dtype, {"float32", "float64"}, "floating-point type of the model")
       .add("kernels", &O::kernels, {"auto", "fused", "torch"},
            "auto (fused on CPU, LibTorch on CUDA), fused or torch")
-      .add("threads", &O::threads, "CPU threads (0: LibTorch's default)", nonNegative)
+      .add("threads", &O::threads,
+           "CPU threads (0: LibTorch's default; on the CPU with legalization=async, one fewer "
+           "than the cores, which the worker takes)",
+           nonNegative)
       .add("memory_limit", &O::memoryLimitBytes,
            "bytes: refuse a run whose tensors are estimated above this before they are "
            "allocated; default 90 % of physical memory",

@@ -21,11 +21,13 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <thread>
 
 #include <ATen/Parallel.h>
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/memory_limit.hpp>
 #include <gaus/core/stage_objective.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/differentiable/gaus_scheduler.hpp>
@@ -299,13 +301,24 @@ bool reservesLimitedResource(const Problem& problem) {
   return false;
 }
 
+// `alap`, given with the horizon of A and B: the latest starts at D. Their release times are
+// round(mu_i) clamped into [ASAP_i, ALAP_i], so that where no resource is limited the list
+// schedule is each op at max(its release, its producers' finish), which never passes D; a mean
+// outside its window would otherwise push its successors past D, and the fallback without
+// release times would throw away the means' shape.
 std::optional<Candidate> legalizeAcyclicCandidate(const RunSetup& setup,
                                                   const std::vector<double>& mu,
                                                   std::optional<Cycle> horizon,
+                                                  const std::vector<Cycle>* alap,
                                                   const StopRequest& stop) {
-  const std::vector<Cycle> rounded = roundedStarts(mu);
+  std::vector<Cycle> rounded = roundedStarts(mu);
   const std::vector<double> priority(rounded.begin(), rounded.end());
   const bool release = useReleaseTimes(setup);
+  if (release && alap != nullptr) {
+    for (std::size_t op = 0; op < rounded.size(); ++op) {
+      rounded[op] = std::clamp(rounded[op], setup.asap[op], std::max(setup.asap[op], (*alap)[op]));
+    }
+  }
   auto schedule = legalizeAcyclic(*setup.listScheduler, priority, release ? &rounded : nullptr);
   if (!schedule) return std::nullopt;
   // With release times the schedule may overrun the horizon where plain priority would not.
@@ -339,7 +352,7 @@ Result searchLatency(const RunSetup& setup, Engine& engine) {
                                  setup.options, geometry, std::nullopt, 1.0, setup.settings);
     AttemptRules rules;
     rules.legalize = [&setup](const std::vector<double>& mu, const StopRequest& stop) {
-      return legalizeAcyclicCandidate(setup, mu, std::nullopt, stop);
+      return legalizeAcyclicCandidate(setup, mu, std::nullopt, nullptr, stop);
     };
     rules.objectiveToBeat = best.objective;
     rules.success = [horizon](const Candidate& c) { return c.objective <= horizon; };
@@ -443,8 +456,9 @@ Result optimizeAtHorizon(const RunSetup& setup, Engine& engine) {
     return bound && candidate.objective <= *bound + 1e-9 * std::max(1.0, std::abs(*bound));
   };
   AttemptRules rules;
-  rules.legalize = [&setup, horizon](const std::vector<double>& mu, const StopRequest& stop) {
-    return legalizeAcyclicCandidate(setup, mu, horizon, stop);
+  rules.legalize = [&setup, horizon, &alap](const std::vector<double>& mu,
+                                            const StopRequest& stop) {
+    return legalizeAcyclicCandidate(setup, mu, horizon, &alap, stop);
   };
   if (best) rules.objectiveToBeat = best->objective;
   if (bound) rules.success = atBound;
@@ -666,11 +680,16 @@ Result searchModulo(const RunSetup& setup, Engine& engine) {
 }
 
 // ------------------------------------------------------------------ memory limit, before tensors
-// Tensors live at once per window element, estimated from gaus-bench gaus-scale
-// (docs/benchmarks.md): 100,000 ops and 299,764 edges at W = 65, batch 1, float32 peaked at
-// 0.43 GB RSS, about 0.35 GB above the process without a model, i.e. 3.4 tensors of
-// (|V| + |E|) x W elements; rounded up.
-constexpr double kTensorCopies = 4.0;
+// Tensors live at once per window element, estimated from gaus-bench gaus-scale and
+// `gaus schedule --method gaus` under /usr/bin/time (docs/benchmarks.md): 100,000 ops and 299,764
+// edges at W = 65, batch 1, float32. The fused kernels peaked at 0.43 GB RSS, about 0.35 GB above
+// the process without a model, i.e. 3.4 tensors of (|V| + |E|) x W elements; LibTorch's
+// operators (the CUDA path), which recompute the window terms chunk by chunk in the backward pass
+// (chunked_evaluation.hpp), at 0.85 GB, i.e. 7.2 such tensors. Both rounded up.
+constexpr double kFusedTensorCopies = 4.0;
+constexpr double kLibTorchTensorCopies = 8.0;
+// The most rows an automatic batch takes on a GPU (as on the CPU for small graphs).
+constexpr std::int64_t kMaxBatch = 8;
 
 // The longest horizon any attempt may use: the problem's, else a serial schedule's length (ops
 // one at a time, each waiting its longest delay), which no start's latency exceeds.
@@ -688,16 +707,18 @@ std::int64_t largestHorizon(const Problem& problem) {
 
 // Bytes the run's tensors may take, before any is allocated: per batch row, the windows of ops
 // and edges ((|V| + |E|) x W: probabilities, CDF gathers and their gradients) and the resource
-// tables (|R| x D), kTensorCopies of each (GAUS.md, "Windows, not |V| x D tensors").
+// tables (|R| x D), as many copies of each as the kernels keep (GAUS.md, "Windows, not |V| x D
+// tensors").
 std::int64_t estimatedTensorBytes(const Problem& problem, const GausOptions& options,
-                                  const WindowGeometry& geometry) {
+                                  const TensorSettings& settings, const WindowGeometry& geometry) {
   const Graph& graph = *problem.graph;
   const double elementBytes = options.dtype == "float64" ? 8.0 : 4.0;
+  const double copies = settings.fused ? kFusedTensorCopies : kLibTorchTensorCopies;
   const double elements =
       static_cast<double>(graph.numOps() + graph.numEdges()) * static_cast<double>(geometry.width) +
       static_cast<double>(problem.machine->numResources()) * static_cast<double>(geometry.horizon);
-  return static_cast<std::int64_t>(std::min(
-      kTensorCopies * static_cast<double>(options.batch) * elementBytes * elements, 9.0e18));
+  return static_cast<std::int64_t>(
+      std::min(copies * static_cast<double>(options.batch) * elementBytes * elements, 9.0e18));
 }
 
 }  // namespace
@@ -716,26 +737,54 @@ Result scheduleWithGaus(const Problem& problem, const GausOptions& options,
   if (!trace) return errorResult("method gaus: " + trace.error());
   auto order = topologicalOrder(*problem.graph);
   if (!order) return errorResult(order.error());
-  if (options.threads > 0) at::set_num_threads(static_cast<int>(options.threads));
+  if (options.threads > 0) {
+    at::set_num_threads(static_cast<int>(options.threads));
+  } else if (settings->device.is_cpu() && options.legalization == LegalizationMode::kAsync) {
+    // The worker thread legalizes beside the steps: LibTorch's pool on every core would share
+    // one with it, and its parallel loops wait for their slowest thread. On 16 cores of the GPU
+    // machine, 15 threads stepped 1.3x faster than 16 (100k ops, fused; docs/benchmarks.md).
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    at::set_num_threads(static_cast<int>(std::max(1u, cores - 1)));
+  }
   GausOptions resolved = options;
   // The stage problem carries its objective: alpha is 1 / its ratio.
   if (problem.kind == ProblemKind::kStages) resolved.alpha = 1.0 / problem.stageRatio;
+  const WindowGeometry largest = makeWindowGeometry(largestHorizon(problem), resolved);
+  const std::optional<std::int64_t> deviceFreeBytes = freeDeviceBytes(*settings);
   if (resolved.batch == 0) {
     const std::int64_t ops = std::max<std::int64_t>(problem.graph->numOps(), 1);
     resolved.batch = std::clamp<std::int64_t>(10000 / ops, 1, 8);
+    if (deviceFreeBytes) {
+      // A GPU step costs about as much for 8 rows as for one (3.8 ms per step at 100k ops on an
+      // H200, docs/benchmarks.md): take the rows that half the free device memory holds, at most
+      // kMaxBatch, and leave the other half to LibTorch's caching allocator and other processes.
+      GausOptions oneRow = resolved;
+      oneRow.batch = 1;
+      const std::int64_t rowBytes =
+          std::max<std::int64_t>(estimatedTensorBytes(problem, oneRow, *settings, largest), 1);
+      resolved.batch = std::clamp<std::int64_t>(*deviceFreeBytes / 2 / rowBytes, 1, kMaxBatch);
+    }
   }
-  const WindowGeometry largest = makeWindowGeometry(largestHorizon(problem), resolved);
   if (auto refused = refuseAboveMemoryLimit(
           fmt::format("method gaus: the tensors of {} ops and {} edges (window W = {}, horizon up "
                       "to {}, batch {}, {})",
                       problem.graph->numOps(), problem.graph->numEdges(), largest.width,
                       largest.horizon, resolved.batch, resolved.dtype),
-          estimatedTensorBytes(problem, resolved, largest), resolved.memoryLimitBytes,
+          estimatedTensorBytes(problem, resolved, *settings, largest), resolved.memoryLimitBytes,
           resolved.dense ? "leave the dense model (-O dense=false), lower -O batch"
                          : "lower -O batch, or -O sigma_max or -O window_k (W = 2 ceil(k "
                            "sigma_max) + 1), or use float32",
           "list, ims or balanced")) {
     return errorResult(*refused);
+  }
+  if (const std::int64_t needed = estimatedTensorBytes(problem, resolved, *settings, largest);
+      deviceFreeBytes && needed > *deviceFreeBytes) {
+    return errorResult(fmt::format(
+        "method gaus: the tensors of {} ops and {} edges (window W = {}, batch {}) would take "
+        "about {} of GPU memory (estimated before they are built), but the device has {} free: "
+        "lower -O batch, -O sigma_max or -O window_k, or run on the CPU (-O device=cpu)",
+        problem.graph->numOps(), problem.graph->numEdges(), largest.width, resolved.batch,
+        formatBytes(needed), formatBytes(*deviceFreeBytes)));
   }
 
   RunSetup setup{problem,

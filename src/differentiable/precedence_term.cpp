@@ -4,6 +4,8 @@
 
 #include <ATen/Parallel.h>
 
+#include "chunked_evaluation.hpp"
+
 namespace gaus::differentiable {
 
 struct PrecedenceIndex {
@@ -143,6 +145,47 @@ class PrecedenceFunction : public torch::autograd::Function<PrecedenceFunction> 
 
 }  // namespace
 
+// The LibTorch composition over edges [begin, end): u's pmf row times v's CDF read at u's steps
+// shifted by c = a_u + shift - a_v, with a leading 0 column standing for "below the window"
+// (F = 0) and the last column for "from the window's last step on" (F = 1). Evaluated in chunks
+// (chunked_evaluation.hpp): a chunk reads the rows of its edges' sources and targets.
+class PrecedenceChunks final : public ChunkedTerm {
+ public:
+  PrecedenceChunks(const PrecedenceIndex& index, const TensorSettings& settings)
+      : source_(toIndexTensor(index.source, settings)),
+        target_(toIndexTensor(index.target, settings)),
+        shift_(toIndexTensor(index.shift, settings)),
+        settings_(settings) {}
+
+  std::int64_t rows() const override { return source_.size(0); }
+
+  // pmf rows of the sources, CDF rows of the targets, and both offsets.
+  std::vector<torch::Tensor> rowsRead(std::int64_t begin, std::int64_t end) const override {
+    const torch::Tensor sources = source_.slice(0, begin, end);
+    const torch::Tensor targets = target_.slice(0, begin, end);
+    return {sources, targets, sources, targets};
+  }
+
+  torch::Tensor evaluate(const std::vector<torch::Tensor>& gathered, std::int64_t begin,
+                         std::int64_t end) const override {
+    const torch::Tensor& pmfU = gathered[0];  // [B, c, W]
+    const torch::Tensor& cdfV = gathered[1];  // [B, c, W]
+    const std::int64_t width = pmfU.size(2);
+    const torch::Tensor shifted =
+        (gathered[2] + shift_.slice(0, begin, end) - gathered[3]).unsqueeze(-1) +
+        torch::arange(width, settings_.index()) + 1;
+    std::vector<std::int64_t> columnShape = cdfV.sizes().vec();
+    columnShape.back() = 1;
+    const torch::Tensor withZero =
+        torch::cat({torch::zeros(columnShape, cdfV.options()), cdfV}, -1);
+    return (pmfU * withZero.gather(2, shifted.clamp(0, width))).sum(-1);
+  }
+
+ private:
+  torch::Tensor source_, target_, shift_;
+  TensorSettings settings_;
+};
+
 PrecedenceTerm::PrecedenceTerm(const Graph& graph, std::optional<std::int64_t> ii,
                                const TensorSettings& settings)
     : settings_(settings) {
@@ -158,9 +201,7 @@ PrecedenceTerm::PrecedenceTerm(const Graph& graph, std::optional<std::int64_t> i
   }
   index->bySource = groupByKey(index->source, graph.numOps());
   index->byTarget = groupByKey(index->target, graph.numOps());
-  sourceTensor_ = toIndexTensor(index->source, settings);
-  targetTensor_ = toIndexTensor(index->target, settings);
-  shiftTensor_ = toIndexTensor(index->shift, settings);
+  chunks_ = std::make_shared<const PrecedenceChunks>(*index, settings);
   index_ = std::move(index);
 }
 
@@ -168,31 +209,13 @@ torch::Tensor PrecedenceTerm::evaluate(const WindowedDistribution& distribution)
   if (size() == 0) {
     return torch::zeros({distribution.pmf.size(0), 0}, distribution.pmf.options());
   }
-  if (!settings_.fused) return evaluateComposed(distribution);
+  if (!settings_.fused) {
+    return evaluateInChunks(
+        *chunks_, {distribution.pmf, distribution.cdf, distribution.offset, distribution.offset},
+        chunkRowsFor(distribution.pmf.size(0), distribution.width));
+  }
   return PrecedenceFunction::apply(distribution.pmf, distribution.cdf, distribution.offset,
                                    reinterpret_cast<std::int64_t>(index_.get()));
-}
-
-torch::Tensor PrecedenceTerm::evaluateComposed(const WindowedDistribution& distribution) const {
-  const std::int64_t batch = distribution.pmf.size(0);
-  const std::int64_t width = distribution.width;
-  const torch::Tensor steps = torch::arange(width, settings_.index());
-  const torch::Tensor pmfU = distribution.pmf.index_select(1, sourceTensor_);  // [B, E, W]
-  const torch::Tensor offsetU = distribution.offset.index_select(1, sourceTensor_);
-  const torch::Tensor offsetV = distribution.offset.index_select(1, targetTensor_);
-  // Index into v's CDF with a leading 0 column: 0 reads "below the window" (F = 0), W reads
-  // the last column (F = 1), which also stands for everything above the window.
-  const torch::Tensor shifted =
-      (offsetU + shiftTensor_.unsqueeze(0) - offsetV).unsqueeze(-1) + steps + 1;
-  const torch::Tensor column = shifted.clamp(0, width);
-  const torch::Tensor flatIndex = column + (targetTensor_ * (width + 1)).view({1, -1, 1});
-  std::vector<std::int64_t> columnShape = distribution.cdf.sizes().vec();
-  columnShape.back() = 1;
-  const torch::Tensor cdfWithZero =
-      torch::cat({torch::zeros(columnShape, distribution.cdf.options()), distribution.cdf}, -1);
-  const torch::Tensor cdfV =
-      cdfWithZero.reshape({batch, -1}).gather(1, flatIndex.reshape({batch, -1})).view_as(pmfU);
-  return (pmfU * cdfV).sum(-1);
 }
 
 }  // namespace gaus::differentiable

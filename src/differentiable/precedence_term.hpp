@@ -21,6 +21,7 @@
 namespace gaus::differentiable {
 
 struct PrecedenceIndex;  // host arrays of the fused kernel (precedence_term.cpp)
+class PrecedenceChunks;  // the LibTorch composition in chunks of edges (precedence_term.cpp)
 
 class PrecedenceTerm {
  public:
@@ -38,13 +39,11 @@ class PrecedenceTerm {
   torch::Tensor evaluate(const WindowedDistribution& distribution) const;
 
  private:
-  torch::Tensor evaluateComposed(const WindowedDistribution& distribution) const;
-
   TensorSettings settings_;
   std::vector<EdgeId> graphEdge_;
-  // Shared with the autograd graphs built by evaluate(), which refer to it by address.
+  // Shared with the autograd graphs built by evaluate(), which refer to them by address.
   std::shared_ptr<const PrecedenceIndex> index_;
-  torch::Tensor sourceTensor_, targetTensor_, shiftTensor_;
+  std::shared_ptr<const PrecedenceChunks> chunks_;
 };
 
 }  // namespace gaus::differentiable

@@ -1,5 +1,9 @@
 #include "tensor_support.hpp"
 
+#include <array>
+#include <cstddef>
+#include <dlfcn.h>
+
 #include <fmt/format.h>
 #include <torch/version.h>
 
@@ -46,6 +50,26 @@ Expected<TensorSettings> resolveTensorSettings(const std::string& device, const 
     return Error{fmt::format("kernels '{}' is not one of auto, fused, torch", kernels)};
   }
   return settings;
+}
+
+std::optional<std::int64_t> freeDeviceBytes(const TensorSettings& settings) {
+  if (!settings.device.is_cuda()) return std::nullopt;
+  // RTLD_NOLOAD: only the runtime LibTorch already loaded (the wheels ship libcudart.so.<major>),
+  // so the answer is about the device LibTorch uses and loading it has no side effect.
+  using MemoryInfo = int (*)(std::size_t*, std::size_t*);
+  constexpr std::array<const char*, 3> kRuntimes = {"libcudart.so.13", "libcudart.so.12",
+                                                    "libcudart.so"};
+  for (const char* runtime : kRuntimes) {
+    void* library = dlopen(runtime, RTLD_LAZY | RTLD_NOLOAD);
+    if (library == nullptr) continue;
+    const auto memoryInfo = reinterpret_cast<MemoryInfo>(dlsym(library, "cudaMemGetInfo"));
+    std::size_t freeBytes = 0;
+    std::size_t totalBytes = 0;
+    const bool answered = memoryInfo != nullptr && memoryInfo(&freeBytes, &totalBytes) == 0;
+    dlclose(library);
+    if (answered) return static_cast<std::int64_t>(freeBytes);
+  }
+  return std::nullopt;
 }
 
 torch::Tensor toIndexTensor(const std::vector<std::int64_t>& values,

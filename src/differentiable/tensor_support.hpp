@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,11 @@ struct TensorSettings {
 // but LibTorch sees no CUDA device).
 Expected<TensorSettings> resolveTensorSettings(const std::string& device, const std::string& dtype,
                                                const std::string& kernels);
+
+// Bytes free on the settings' CUDA device now, asked of the CUDA runtime that LibTorch loaded;
+// nullopt on the CPU, or where no runtime answers (LibTorch has no device-generic query, and a
+// CPU build has no c10/cuda headers to ask through).
+std::optional<std::int64_t> freeDeviceBytes(const TensorSettings& settings);
 
 torch::Tensor toIndexTensor(const std::vector<std::int64_t>& values,
                             const TensorSettings& settings);

@@ -134,39 +134,61 @@ class WindowDistributionFunction : public torch::autograd::Function<WindowDistri
   }
 };
 
-WindowedDistribution composedWindowedDistribution(const torch::Tensor& mu,
-                                                  const torch::Tensor& sigma,
-                                                  const torch::Tensor& offset, std::int64_t width) {
-  const torch::Tensor steps = torch::arange(width - 1, mu.options());
+}  // namespace
+
+WindowCdfChunks::WindowCdfChunks(std::int64_t ops, std::int64_t width,
+                                 const TensorSettings& settings)
+    : opIndex_(torch::arange(ops, settings.index())), width_(width) {}
+
+std::vector<torch::Tensor> WindowCdfChunks::rowsRead(std::int64_t begin, std::int64_t end) const {
+  const torch::Tensor ops = opIndex_.slice(0, begin, end);
+  return {ops, ops, ops};
+}
+
+// F(a + j) = Phi((a + j + 0.5 - mu) / sigma) for j < W - 1, and 1 in the last column.
+torch::Tensor WindowCdfChunks::evaluate(const std::vector<torch::Tensor>& gathered, std::int64_t,
+                                        std::int64_t) const {
+  const torch::Tensor& mu = gathered[0];
+  const torch::Tensor& sigma = gathered[1];
+  const torch::Tensor& offset = gathered[2];
+  const torch::Tensor steps = torch::arange(width_ - 1, mu.options());
   const torch::Tensor z =
       (offset.to(mu.scalar_type()).unsqueeze(-1) + steps + 0.5 - mu.unsqueeze(-1)) /
       sigma.unsqueeze(-1);
-  const torch::Tensor inner = 0.5 * torch::erfc(z * (-M_SQRT1_2));
   std::vector<std::int64_t> columnShape = mu.sizes().vec();
   columnShape.push_back(1);
-  WindowedDistribution distribution;
-  distribution.offset = offset;
-  distribution.width = width;
-  distribution.cdf = torch::cat({inner, torch::ones(columnShape, mu.options())}, -1);
-  distribution.pmf =
-      distribution.cdf - torch::cat({torch::zeros(columnShape, mu.options()), inner}, -1);
-  return distribution;
+  return torch::cat({0.5 * torch::erfc(z * (-M_SQRT1_2)), torch::ones(columnShape, mu.options())},
+                    -1);
 }
-
-}  // namespace
 
 WindowedDistribution computeWindowedDistribution(const torch::Tensor& mu,
                                                  const torch::Tensor& sigma,
                                                  const WindowGeometry& geometry,
-                                                 const TensorSettings& settings) {
+                                                 const TensorSettings& settings,
+                                                 const WindowCdfChunks* chunks) {
   const torch::Tensor offset = windowOffsets(mu, geometry);
-  if (!settings.fused) return composedWindowedDistribution(mu, sigma, offset, geometry.width);
-  auto tables = WindowDistributionFunction::apply(mu, sigma, offset, geometry.width);
   WindowedDistribution distribution;
   distribution.offset = offset;
   distribution.width = geometry.width;
-  distribution.cdf = tables[0];
-  distribution.pmf = tables[1];
+  if (settings.fused) {
+    auto tables = WindowDistributionFunction::apply(mu, sigma, offset, geometry.width);
+    distribution.cdf = tables[0];
+    distribution.pmf = tables[1];
+    return distribution;
+  }
+  if (chunks != nullptr) {
+    distribution.cdf =
+        evaluateInChunks(*chunks, {mu, sigma, offset}, chunkRowsFor(mu.size(0), geometry.width));
+  } else {
+    const WindowCdfChunks whole(mu.size(1), geometry.width, settings);
+    distribution.cdf = whole.evaluate({mu, sigma, offset}, 0, mu.size(1));
+  }
+  std::vector<std::int64_t> columnShape = mu.sizes().vec();
+  columnShape.push_back(1);
+  distribution.pmf =
+      distribution.cdf - torch::cat({torch::zeros(columnShape, mu.options()),
+                                     distribution.cdf.narrow(-1, 0, geometry.width - 1)},
+                                    -1);
   return distribution;
 }
 

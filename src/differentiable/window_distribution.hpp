@@ -16,6 +16,7 @@
 
 #include <gaus/differentiable/gaus_options.hpp>
 
+#include "chunked_evaluation.hpp"
 #include "tensor_support.hpp"
 
 namespace gaus::differentiable {
@@ -43,12 +44,31 @@ struct WindowedDistribution {
   std::int64_t width = 1;
 };
 
+// The LibTorch composition of the CDF table over ops [begin, end): the inputs' rows are mu,
+// sigma and the offsets ([B, c] each), the output [B, c, W]. A model evaluates it in chunks
+// (chunked_evaluation.hpp), so that the erfc's intermediates of all ops are never held at once.
+class WindowCdfChunks final : public ChunkedTerm {
+ public:
+  WindowCdfChunks(std::int64_t ops, std::int64_t width, const TensorSettings& settings);
+  std::int64_t rows() const override { return opIndex_.size(0); }
+  std::vector<torch::Tensor> rowsRead(std::int64_t begin, std::int64_t end) const override;
+  torch::Tensor evaluate(const std::vector<torch::Tensor>& gathered, std::int64_t begin,
+                         std::int64_t end) const override;
+
+ private:
+  torch::Tensor opIndex_;
+  std::int64_t width_;
+};
+
 // Both tables from mu and sigma ([B, V] each). The fused path computes them in one CPU pass
-// and its backward in another; the LibTorch path composes erfc and friends (any device).
+// and its backward in another; the LibTorch path composes erfc and friends (any device), in
+// the chunks of `chunks` when given (it must match the geometry's width and the op count), else
+// in one piece.
 WindowedDistribution computeWindowedDistribution(const torch::Tensor& mu,
                                                  const torch::Tensor& sigma,
                                                  const WindowGeometry& geometry,
-                                                 const TensorSettings& settings);
+                                                 const TensorSettings& settings,
+                                                 const WindowCdfChunks* chunks = nullptr);
 
 // F_i(point_i) of the windowed model at one integer point per op ([V] or [B, V] int64), in
 // closed form: no window table needed (the horizon term).

@@ -4,6 +4,8 @@
 
 #include <ATen/Parallel.h>
 
+#include "chunked_evaluation.hpp"
+
 namespace gaus::differentiable {
 
 std::int64_t ScatterRows::maxShift() const {
@@ -108,13 +110,90 @@ class ScatterFunction : public torch::autograd::Function<ScatterFunction> {
 
 }  // namespace
 
+// The LibTorch path's rows, and the same scatter in chunks of rows (chunked_evaluation.hpp says
+// why): the forward adds each chunk's shifted rows into the series without keeping them, the
+// backward gathers each chunk's gradient back from the series. A chunk holds [B, c, W] values
+// and their int64 positions; the whole scatter at once held them for every row until the
+// backward pass.
+struct ComposedScatter {
+  torch::Tensor source, channel, shift, scale;
+  std::int64_t channels = 0;
+  std::int64_t length = 0;
+  std::int64_t rows() const { return source.size(0); }
+
+  // [B, e - b, W] positions of rows [b, e) in the flattened [B, channels * length] series.
+  torch::Tensor positions(const torch::Tensor& offset, std::int64_t b, std::int64_t e,
+                          std::int64_t width) const {
+    const torch::Tensor start =
+        offset.index_select(1, source.slice(0, b, e)) + shift.slice(0, b, e).unsqueeze(0);
+    return start.unsqueeze(-1) + torch::arange(width, offset.options()) +
+           (channel.slice(0, b, e) * length).view({1, -1, 1});
+  }
+};
+
+namespace {
+
+class ComposedScatterFunction : public torch::autograd::Function<ComposedScatterFunction> {
+ public:
+  static torch::Tensor forward(torch::autograd::AutogradContext* context,
+                               const torch::Tensor& table, const torch::Tensor& offset,
+                               std::int64_t scatterAddress, std::int64_t chunkRows) {
+    const auto& scatter = *reinterpret_cast<const ComposedScatter*>(scatterAddress);
+    const std::int64_t batch = table.size(0);
+    const std::int64_t width = table.size(2);
+    torch::NoGradGuard noGrad;
+    torch::Tensor out = torch::zeros({batch, scatter.channels * scatter.length}, table.options());
+    for (std::int64_t b = 0; b < scatter.rows(); b += chunkRows) {
+      const std::int64_t e = std::min(scatter.rows(), b + chunkRows);
+      const torch::Tensor values = table.index_select(1, scatter.source.slice(0, b, e)) *
+                                   scatter.scale.slice(0, b, e).view({1, -1, 1});
+      out.scatter_add_(1, scatter.positions(offset, b, e, width).reshape({batch, -1}),
+                       values.reshape({batch, -1}));
+    }
+    context->save_for_backward({offset});
+    context->saved_data["scatter"] = scatterAddress;
+    context->saved_data["chunk"] = chunkRows;
+    context->saved_data["rows"] = table.size(1);
+    context->saved_data["width"] = width;
+    return out.view({batch, scatter.channels, scatter.length});
+  }
+
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* context,
+                                                 torch::autograd::variable_list gradients) {
+    const auto& scatter =
+        *reinterpret_cast<const ComposedScatter*>(context->saved_data["scatter"].toInt());
+    const std::int64_t chunkRows = context->saved_data["chunk"].toInt();
+    const std::int64_t width = context->saved_data["width"].toInt();
+    const torch::Tensor offset = context->get_saved_variables()[0];
+    const std::int64_t batch = offset.size(0);
+    const torch::Tensor gradOut = gradients[0].reshape({batch, -1});
+    torch::Tensor gradTable =
+        torch::zeros({batch, context->saved_data["rows"].toInt(), width}, gradOut.options());
+    for (std::int64_t b = 0; b < scatter.rows(); b += chunkRows) {
+      const std::int64_t e = std::min(scatter.rows(), b + chunkRows);
+      const torch::Tensor grad =
+          gradOut.gather(1, scatter.positions(offset, b, e, width).reshape({batch, -1}))
+              .view({batch, e - b, width}) *
+          scatter.scale.slice(0, b, e).view({1, -1, 1});
+      gradTable.index_add_(1, scatter.source.slice(0, b, e), grad);
+    }
+    return {gradTable, torch::Tensor(), torch::Tensor(), torch::Tensor()};
+  }
+};
+
+}  // namespace
+
 WindowScatter::WindowScatter(ScatterRows rows, std::int64_t tableRows, std::int64_t channels,
                              std::int64_t length, const TensorSettings& settings)
     : settings_(settings), rowCount_(rows.size()), channels_(channels), length_(length) {
-  sourceTensor_ = toIndexTensor(rows.source, settings);
-  channelTensor_ = toIndexTensor(rows.channel, settings);
-  shiftTensor_ = toIndexTensor(rows.shift, settings);
-  scaleTensor_ = toRealTensor(rows.scale, settings);
+  auto composed = std::make_shared<ComposedScatter>();
+  composed->source = toIndexTensor(rows.source, settings);
+  composed->channel = toIndexTensor(rows.channel, settings);
+  composed->shift = toIndexTensor(rows.shift, settings);
+  composed->scale = toRealTensor(rows.scale, settings);
+  composed->channels = channels;
+  composed->length = length;
+  composed_ = std::move(composed);
   auto index = std::make_shared<ScatterIndex>();
   index->byChannel = groupByKey(rows.channel, channels);
   index->bySource = groupByKey(rows.source, tableRows);
@@ -133,15 +212,9 @@ torch::Tensor WindowScatter::scatter(const torch::Tensor& table,
   if (settings_.fused) {
     return ScatterFunction::apply(table, offset, reinterpret_cast<std::int64_t>(index_.get()));
   }
-  const std::int64_t width = table.size(2);
-  const torch::Tensor values =
-      table.index_select(1, sourceTensor_) * scaleTensor_.view({1, -1, 1});  // [B, R, W]
-  const torch::Tensor start = offset.index_select(1, sourceTensor_) + shiftTensor_.unsqueeze(0);
-  const torch::Tensor position = start.unsqueeze(-1) + torch::arange(width, settings_.index()) +
-                                 (channelTensor_ * length_).view({1, -1, 1});
-  return torch::zeros({batch, channels_ * length_}, table.options())
-      .scatter_add(1, position.reshape({batch, -1}), values.reshape({batch, -1}))
-      .view({batch, channels_, length_});
+  return ComposedScatterFunction::apply(table, offset,
+                                        reinterpret_cast<std::int64_t>(composed_.get()),
+                                        chunkRowsFor(batch, table.size(2)));
 }
 
 torch::Tensor foldModulo(const torch::Tensor& series, std::int64_t ii) {

@@ -35,7 +35,8 @@ struct ScatterRows {
   std::int64_t maxShift() const;
 };
 
-struct ScatterIndex;  // host arrays of the fused kernel (window_scatter.cpp)
+struct ScatterIndex;     // host arrays of the fused kernel (window_scatter.cpp)
+struct ComposedScatter;  // the LibTorch path's rows, scattered in chunks (window_scatter.cpp)
 
 class WindowScatter {
  public:
@@ -61,8 +62,9 @@ class WindowScatter {
   std::int64_t rowCount_ = 0;
   std::int64_t channels_ = 0;
   std::int64_t length_ = 0;
+  // Shared with the autograd graphs built by scatter(), which refer to them by address.
   std::shared_ptr<const ScatterIndex> index_;
-  torch::Tensor sourceTensor_, channelTensor_, shiftTensor_, scaleTensor_;
+  std::shared_ptr<const ComposedScatter> composed_;
 };
 
 // Folds the time axis of [B, C, T] modulo `ii` into [B, C, ii] (step t adds to residue t mod ii).

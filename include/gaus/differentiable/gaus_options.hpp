@@ -114,7 +114,8 @@ struct GausOptions {
 
   // ---- outer loop (GAUS.md "Legalization") ----
   // B: independent starts optimized together; 0 = auto: clamp(10000 / |V|, 1, 8), i.e. 8 rows
-  // for graphs up to 1,250 ops (cheap there, and it finds more) down to 1 from 10,000 ops on.
+  // for graphs up to 1,250 ops (cheap there, and it finds more) down to 1 from 10,000 ops on;
+  // on a GPU, up to 8 rows as half its free memory holds (a step of 8 rows costs about one's).
   std::int64_t batch = 0;
   // Odd batch rows start from the ASAP/ALAP midpoint when the others start from a schedule (and
   // from the schedule when the others start from the midpoint): two kinds of start per batch.
