@@ -1,6 +1,6 @@
 // The suites of the benchmark program. Each suite file defines one add...Suite function that
-// adds its subcommand; the callback measures, prints the report through emitReport and sets
-// the exit code (non-zero when a figure misses its target).
+// adds its subcommand; the callback measures, prints the report through emitReport
+// (bench_support.hpp) and sets the exit code (non-zero when a figure misses its target).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -8,15 +8,6 @@
 #include "bench_support.hpp"
 
 namespace gaus::bench {
-
-// Options every suite shares.
-struct BenchOptions {
-  bool json = false;  // print JSON instead of markdown
-  int exitCode = 0;
-};
-
-// Prints the report and records whether every figure met its target.
-void emitReport(const Report& report, BenchOptions& options);
 
 void addFoundationSuite(CLI::App& app, BenchOptions& options);
 void addStartupSuite(CLI::App& app, BenchOptions& options);

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <iostream>
 #include <malloc.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -177,6 +178,15 @@ std::vector<std::pair<std::string, std::string>> environmentNotes() {
   std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
   notes.emplace_back("date", date);
   return notes;
+}
+
+void emitReport(const Report& report, BenchOptions& options) {
+  if (options.json) {
+    std::cout << report.json().dump(2) << '\n';
+  } else {
+    std::cout << report.markdown() << std::flush;
+  }
+  if (!report.allPass()) options.exitCode = 1;
 }
 
 }  // namespace gaus::bench

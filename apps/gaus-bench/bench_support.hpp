@@ -97,6 +97,16 @@ class Report {
   std::vector<std::pair<std::string, nlohmann::json>> sections_;
 };
 
+// Options every suite shares.
+struct BenchOptions {
+  bool json = false;  // print JSON instead of markdown
+  int exitCode = 0;
+};
+
+// Prints the report (markdown, or JSON with --json) and records whether every figure met its
+// target: what every suite's callback ends with.
+void emitReport(const Report& report, BenchOptions& options);
+
 // "ALU (latency 1-2, busy 1, 8 units), ...": the op types of a generated graph, for a note.
 std::string describeOpTypes(const std::vector<RandomOpType>& types);
 

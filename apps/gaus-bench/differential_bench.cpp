@@ -12,12 +12,12 @@
 
 #include <fmt/format.h>
 
-#include <gaus/experiment/method_catalog.hpp>
+#include <gaus/differential/differential_check.hpp>
+#include <gaus/differential/reproducer.hpp>
+#include <gaus/differential/shrink_problem.hpp>
+#include <gaus/methods/method_catalog.hpp>
 
 #include "bench_main.hpp"
-#include "differential/differential_check.hpp"
-#include "differential/reproducer.hpp"
-#include "differential/shrink_problem.hpp"
 
 namespace gaus::bench {
 

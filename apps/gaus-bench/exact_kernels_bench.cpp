@@ -66,11 +66,12 @@ KernelRun solveKernel(const Instance& instance, const ExactKernelsFlags& flags) 
   std::sort(seconds.begin(), seconds.end());
   run.medianSeconds = seconds[seconds.size() / 2];
   const auto& solution = run.solution;
-  if (solution.call == CallStatus::kError) {
-    throw std::runtime_error(fmt::format("twill on {}: {}", instance.name, solution.message));
+  if (solution.result.call == CallStatus::kError) {
+    throw std::runtime_error(
+        fmt::format("twill on {}: {}", instance.name, solution.result.message));
   }
-  if (solution.schedule) {
-    const VerificationReport verification = verify(problem, *solution.schedule);
+  if (solution.result.schedule) {
+    const VerificationReport verification = verify(problem, *solution.result.schedule);
     if (!verification.ok()) {
       throw std::runtime_error(fmt::format("twill on {}: the schedule fails verification: {}",
                                            instance.name, verification.summary()));
@@ -81,13 +82,6 @@ KernelRun solveKernel(const Instance& instance, const ExactKernelsFlags& flags) 
 
 std::string optionalText(const auto& value) {
   return value ? fmt::format("{}", *value) : std::string("-");
-}
-
-std::string familyNames(const std::vector<exact::TwillFamily>& families) {
-  std::string text;
-  for (auto family : families)
-    text += (text.empty() ? "" : ", ") + std::string(exact::toString(family));
-  return text;
 }
 
 Report runExactKernels(const ExactKernelsFlags& flags) {
@@ -112,21 +106,23 @@ Report runExactKernels(const ExactKernelsFlags& flags) {
         {fmt::format("{} solve time", name), run.medianSeconds, "s",
          target == kSolveTimeTargets.end() ? std::nullopt : std::optional<double>(target->second),
          std::nullopt});
-    summary.push_back({name, std::to_string(instance.graph->numOps()),
-                       std::to_string(instance.graph->numEdges()),
-                       std::string(toString(solution.status)), optionalText(solution.ii),
-                       solution.iiProvenMinimal ? "yes" : "no", optionalText(solution.latency),
-                       optionalText(solution.stages), std::to_string(solution.warpsUsed),
-                       std::to_string(solution.crossWarpEdges), solution.schedule ? "yes" : "-",
-                       fmt::format("{:.3f}", run.medianSeconds),
-                       run.peakRssBytes ? fmt::format("{:.0f} MB", *run.peakRssBytes / 1e6) : "-"});
-    for (const auto& [record, blocking] : solution.attempts) {
+    summary.push_back(
+        {name, std::to_string(instance.graph->numOps()), std::to_string(instance.graph->numEdges()),
+         std::string(toString(solution.result.status)), optionalText(solution.ii()),
+         solution.twill.iiBound.provenMinimal ? "yes" : "no", optionalText(solution.twill.latency),
+         optionalText(solution.twill.stages), std::to_string(solution.twill.assignment.warpsUsed),
+         std::to_string(solution.twill.assignment.crossWarpEdges),
+         solution.result.schedule ? "yes" : "-", fmt::format("{:.3f}", run.medianSeconds),
+         run.peakRssBytes ? fmt::format("{:.0f} MB", *run.peakRssBytes / 1e6) : "-"});
+    const std::vector<Attempt>& attempts = solution.result.attempts;
+    for (std::size_t i = 0; i < attempts.size(); ++i) {
+      const Attempt& record = attempts[i];
       log.push_back({name, record.phase, optionalText(record.ii), optionalText(record.latency),
                      std::string(record.statusText()), fmt::format("{:.3f}", record.seconds),
-                     familyNames(blocking), record.detail});
+                     exact::familyList(solution.twill.blocking[i]), record.detail});
     }
     if (flags.explain) {
-      std::string_view text = solution.explanation.text;
+      std::string_view text = solution.twill.explanation.text;
       while (!text.empty()) {
         const auto end = text.find('\n');
         explanations.push_back({name, std::string(text.substr(0, end))});

@@ -17,6 +17,7 @@
 #include <fmt/ranges.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/option_table.hpp>
 #include <gaus/core/stage_objective.hpp>
 #include <gaus/core/verify.hpp>
 
@@ -41,18 +42,10 @@ struct GausQualityFlags {
 // The options of method gaus for one table: the table's own, then --option's KEY=VALUE pairs.
 MethodOptions gausOptions(const GausQualityFlags& flags, MethodOptions options) {
   options["progress_interval"] = "1000";
-  for (const std::string& pair : flags.gausOptions) {
-    const auto equals = pair.find('=');
-    if (equals == std::string::npos || equals == 0) {
-      throw std::runtime_error(fmt::format("--option {}: write KEY=VALUE, e.g. lr=0.01", pair));
-    }
-    options[pair.substr(0, equals)] = pair.substr(equals + 1);
-  }
+  auto given = option_text::parseAssignments(flags.gausOptions, "--option");
+  if (!given) throw std::runtime_error(given.error());
+  for (auto& [name, value] : *given) options[name] = std::move(value);
   return options;
-}
-
-std::string statusText(const Result& result) {
-  return std::string(toString(result.status));
 }
 
 // Instances of the files below `folder` (sorted), after --filter and --limit.
@@ -101,8 +94,8 @@ void addGsSchedule(Report& report, const GausQualityFlags& flags,
   const auto fineRatio = [](double ratio) { return fmt::format("{:.5f}", ratio); };
   const auto figures = [](const Result& result) {
     return fmt::format("{} ({} / {})", *result.objective,
-                       result.extraValue("peak_stage_weight").value_or(0.0),
-                       result.extraValue("communication").value_or(0.0));
+                       result.figures.get(gaus::figures::kPeakStageWeight).value_or(0.0),
+                       result.figures.get(gaus::figures::kCommunication).value_or(0.0));
   };
   for (const Instance& instance : instances) {
     progress("gs", instance.name);
@@ -133,7 +126,7 @@ void addGsSchedule(Report& report, const GausQualityFlags& flags,
         {instance.name, std::to_string(graph.numOps()), std::to_string(graph.numEdges()),
          figures(gaus), figures(greedy), figures(refined), gsSchedule, fmt::format("{}", bound),
          fineRatio(ours / bound), fineRatio(theirs / bound), fineRatio(*refined.objective / bound),
-         statusText(gaus), fmt::format("{:.1f}", gaus.stats.seconds)});
+         std::string(gaus.statusText()), fmt::format("{:.1f}", gaus.stats.seconds)});
   }
   const bool targets = flags.wholeFamilies();
   const auto count = static_cast<double>(instances.size());

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include <gaus/core/verify.hpp>
+#include <gaus/differentiable/gaus_figures.hpp>
 
 #include "bench_main.hpp"
 #include "gaus_workload.hpp"
@@ -24,6 +25,8 @@
 namespace gaus::bench {
 
 namespace {
+
+namespace gausFigures = differentiable::figures;
 
 struct GausScaleFlags {
   // "dag": the speed workload, formulation L; "aig": the and-inverter-graph-like workload with
@@ -64,11 +67,12 @@ nlohmann::json measureSize(std::int32_t ops, const GausScaleFlags& flags) {
       {"seconds", seconds},
       {"attempts", horizons.size()},
       {"first_horizon", horizons.empty() ? 0 : horizons.front()},
-      {"adam_steps", result.extraValue("adam_steps").value_or(0.0)},
+      {"adam_steps", result.figures.get(gausFigures::kAdamSteps).value_or(0.0)},
   };
-  if (auto perStep = result.extraValue("seconds_per_step")) figures["seconds_per_step"] = *perStep;
-  if (auto first = result.extraValue("first_legal_seconds"))
-    figures["first_legal_seconds"] = *first;
+  for (const gaus::Figure& figure :
+       {gausFigures::kSecondsPerStep, gausFigures::kFirstLegalSeconds}) {
+    if (auto value = result.figures.get(figure)) figures[std::string(figure.name)] = *value;
+  }
   return figures;
 }
 
@@ -109,12 +113,13 @@ nlohmann::json measureAigSize(std::int32_t ops, const GausScaleFlags& flags) {
       {"status", std::string(toString(result.status))},
       {"seconds", seconds},
       {"verify_seconds", verifySeconds},
-      {"adam_steps", result.extraValue("adam_steps").value_or(0.0)},
+      {"adam_steps", result.figures.get(gausFigures::kAdamSteps).value_or(0.0)},
       {"legalizations", result.stats.solverCalls},
   };
-  for (const char* key : {"seconds_per_step", "first_legal_seconds", "optimization_seconds",
-                          "legalization_seconds"}) {
-    if (auto value = result.extraValue(key)) figures[key] = *value;
+  for (const gaus::Figure& figure :
+       {gausFigures::kSecondsPerStep, gausFigures::kFirstLegalSeconds,
+        gausFigures::kOptimizationSeconds, gausFigures::kLegalizationSeconds}) {
+    if (auto value = result.figures.get(figure)) figures[std::string(figure.name)] = *value;
   }
   return figures;
 }

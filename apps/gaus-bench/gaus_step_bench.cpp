@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <gaus/differentiable/gaus_figures.hpp>
+
 #include "bench_main.hpp"
 #include "gaus_workload.hpp"
 #include "shared_benchmarks.hpp"
@@ -54,8 +56,8 @@ Report runGausStep(const GausStepFlags& flags) {
   const double seconds = wall.seconds();
   requireVerified(result, "gaus", instance.name);
   const auto horizons = attemptedHorizons(result);
-  const auto perStep = result.extraValue("seconds_per_step");
-  const auto steps = result.extraValue("adam_steps");
+  const auto perStep = result.figures.get(differentiable::figures::kSecondsPerStep);
+  const auto steps = result.figures.get(differentiable::figures::kAdamSteps);
   if (horizons.empty() || !perStep || !steps) {
     throw std::runtime_error(
         fmt::format("gaus on {} reported no attempt or no step figures ({}: {})", instance.name,

@@ -13,6 +13,7 @@
 
 #include <gaus/core/random_graph.hpp>
 #include <gaus/core/verify.hpp>
+#include <gaus/heuristic/heuristic_figures.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
 
 #include "bench_main.hpp"
@@ -42,9 +43,9 @@ RandomGraphOptions imsLoopOptions(const ImsBenchFlags& flags) {
   return options;
 }
 
-double extraFigure(const Result& result, std::string_view name) {
-  if (const auto value = result.extraValue(name)) return *value;
-  throw std::runtime_error(fmt::format("the IMS result has no figure '{}'", name));
+double reported(const Result& result, const gaus::Figure& figure) {
+  if (const auto value = result.figures.get(figure)) return *value;
+  throw std::runtime_error(fmt::format("the IMS result has no figure '{}'", figure.name));
 }
 
 Report runImsBench(const ImsBenchFlags& flags) {
@@ -72,18 +73,23 @@ Report runImsBench(const ImsBenchFlags& flags) {
     throw std::runtime_error("the IMS schedule failed verification: " + verification.summary());
   }
   const double ii = *result.schedule->ii;
-  const double mii = extraFigure(result, "mii");
+  const double mii = reported(result, heuristic::figures::kMii);
   report.add({"IMS time", seconds, "s", std::nullopt, std::nullopt});
   report.add({"II", ii, "cycles", std::nullopt, std::nullopt});
   report.add({"MII = max(ResMII, RecMII)", mii, "cycles", std::nullopt, std::nullopt});
-  report.add({"  ResMII", extraFigure(result, "res_mii"), "cycles", std::nullopt, std::nullopt});
-  report.add({"  RecMII", extraFigure(result, "rec_mii"), "cycles", std::nullopt, std::nullopt});
+  report.add({"  ResMII", reported(result, heuristic::figures::kResMii), "cycles", std::nullopt,
+              std::nullopt});
+  report.add({"  RecMII", reported(result, heuristic::figures::kRecMii), "cycles", std::nullopt,
+              std::nullopt});
   report.add({"II / MII", ii / mii, "", std::nullopt, std::nullopt});
-  report.add({"II attempts", extraFigure(result, "attempts"), "", std::nullopt, std::nullopt});
-  report.add({"evictions", extraFigure(result, "evictions"), "", std::nullopt, std::nullopt});
+  report.add({"II attempts", reported(result, heuristic::figures::kAttempts), "", std::nullopt,
+              std::nullopt});
+  report.add({"evictions", reported(result, heuristic::figures::kEvictions), "", std::nullopt,
+              std::nullopt});
+  report.add({"schedule length", reported(result, heuristic::figures::kLatency), "cycles",
+              std::nullopt, std::nullopt});
   report.add(
-      {"schedule length", extraFigure(result, "latency"), "cycles", std::nullopt, std::nullopt});
-  report.add({"stages", extraFigure(result, "stages"), "", std::nullopt, std::nullopt});
+      {"stages", reported(result, heuristic::figures::kStages), "", std::nullopt, std::nullopt});
   report.note("II bound", result.bounds.iiBoundReason);
   report.note("verified", "yes");
   return report;

@@ -19,8 +19,9 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
-#include <gaus/experiment/method_catalog.hpp>
 #include <gaus/io/io.hpp>
+#include <gaus/methods/method_catalog.hpp>
+#include <gaus/methods/run_method.hpp>
 #include <gaus/report/results.hpp>
 
 #include "bench_main.hpp"
@@ -215,7 +216,7 @@ Report runLimitsBench(const LimitsFlags& flags) {
         for (int run = 0; run < flags.runs; ++run) {
           MethodOptions settings{{"time_limit", fmt::format("{:g}", limit)}};
           const Stopwatch clock;
-          const Result result = catalog.run(name, problem, {}, {}, settings);
+          const Result result = runMethod(catalog, problem, {name, {}, settings});
           const double seconds = clock.seconds();
           const bool limited = method->declares("time_limit");
           rows.push_back({name + (limited ? "" : " (declares no time_limit)"),

@@ -10,19 +10,6 @@
 
 #include "bench_main.hpp"
 
-namespace gaus::bench {
-
-void emitReport(const Report& report, BenchOptions& options) {
-  if (options.json) {
-    std::cout << report.json().dump(2) << '\n';
-  } else {
-    std::cout << report.markdown() << std::flush;
-  }
-  if (!report.allPass()) options.exitCode = 1;
-}
-
-}  // namespace gaus::bench
-
 int main(int argc, char** argv) {
   CLI::App app{"gaus-bench: measure speed, memory and schedule quality", "gaus-bench"};
   app.require_subcommand(1);

@@ -6,8 +6,9 @@
 
 #include <fmt/format.h>
 
-#include <gaus/experiment/method_catalog.hpp>
 #include <gaus/io/io.hpp>
+#include <gaus/methods/method_catalog.hpp>
+#include <gaus/methods/run_method.hpp>
 
 namespace gaus::bench {
 
@@ -41,7 +42,8 @@ Result runCatalogMethod(std::string_view method, std::string_view name, const Pr
   context.initialSchedule = initialSchedule;
   MethodOptions settings;
   if (timeLimit) settings["time_limit"] = fmt::format("{}", *timeLimit);
-  Result result = methodCatalog().run(method, problem, options, context, settings);
+  Result result =
+      runMethod(methodCatalog(), problem, {std::string(method), options, settings}, context);
   if (result.failed()) {
     throw std::runtime_error(
         fmt::format("{} on {}: {}", method, name,

@@ -1,11 +1,11 @@
 // gaus-bench twill-model-cost: what a Twill SMT model costs in wall time beyond its checks, held
 // against the estimate the search compares with the time left (SmtModelCost,
-// src/exact/twill_smt.cpp; issue 29): building it, Z3's load of it at its first check, and
+// src/exact/twill/smt_size.cpp; issue 29): building it, Z3's load of it at its first check, and
 // tearing it down. The load is measured as a check with a timeout of 1 ms, which returns only once
 // the model is loaded: Z3 does not look at its timeout while it preprocesses and internalizes the
 // assertions, which is why a model that cannot be loaded in the time left must not be started.
-// The rates in twill_smt.cpp come from this table (docs/exact.md, "Time limits and model size");
-// a model whose measured cost exceeds its estimate misses the target.
+// The rates in twill/smt_size.cpp come from this table (docs/exact.md, "Time limits and model
+// size"); a model whose measured cost exceeds its estimate misses the target.
 
 #include <memory>
 
@@ -14,7 +14,7 @@
 #include <gaus/io/io.hpp>
 
 #include "bench_main.hpp"
-#include "twill_smt.hpp"
+#include "twill/smt_model.hpp"
 
 namespace gaus::bench {
 
@@ -30,7 +30,7 @@ struct ModelCostFlags {
   std::string source = GAUS_SOURCE_DIR;
 };
 
-// The shapes measured for twill_smt.cpp's rates: the galloping loop along its gallop (32 warps,
+// The shapes measured for smt_size.cpp's rates: the galloping loop along its gallop (32 warps,
 // register rows growing with L), the sub-tiled stand-in at 32 and 6 warps, the smaller kernels,
 // and Triton's dumps in raw cycles (millions of literals, no register rows).
 std::vector<std::string> defaultCases(const ModelCostFlags& flags) {

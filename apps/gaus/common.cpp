@@ -58,13 +58,13 @@ namespace {
 // The shipped machines the instance can be rebound to (each resource and memory it uses is
 // there by name), for the message when the one asked for lacks something.
 std::string machinesThatFit(const Instance& instance) {
-  std::string names;
+  std::vector<std::string> names;
   for (const auto& name : io::builtInMachineNames()) {
     const auto machine = io::findMachine(name);
-    if (machine && rebindMachine(instance, *machine)) names += (names.empty() ? "" : ", ") + name;
+    if (machine && rebindMachine(instance, *machine)) names.push_back(name);
   }
   return names.empty() ? "none of the shipped machines has them all"
-                       : "machines that have them all: " + names;
+                       : "machines that have them all: " + option_text::listChoices(names, ", ");
 }
 
 Instance applyMachineFlags(Instance instance, const InputFlags& flags) {
@@ -226,7 +226,7 @@ nlohmann::json resultToJson(const Instance& instance, const Result& result) {
   for (const auto& [name, value] : result.options) options[name] = value;
   json["options"] = options;
   nlohmann::json extra = nlohmann::json::object();
-  for (const auto& [name, value] : result.extra) extra[name] = value;
+  for (const auto& [name, value] : result.figures.values()) extra[name] = value;
   json["extra"] = extra;
   json["attempts"] = attemptsToJson(result.attempts);
   nlohmann::json notes = nlohmann::json::object();

@@ -9,8 +9,8 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <gaus/core/build_info.hpp>
 #include <gaus/core/option_table.hpp>
-#include <gaus/experiment/build_info.hpp>
 
 #include "command.hpp"
 
@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
   CLI::App app{"gaus: schedule dependence graphs (differentiable, exact and heuristic methods)",
                "gaus"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", gaus::experiment::softwareVersion());
+  app.set_version_flag("--version", gaus::softwareVersion());
   gaus::cli::addInfoCommand(app);
   gaus::cli::addVerifyCommand(app);
   gaus::cli::addGenerateCommand(app);

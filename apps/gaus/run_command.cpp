@@ -9,7 +9,7 @@
 
 #include <gaus/experiment/experiment_config.hpp>
 #include <gaus/experiment/experiment_runner.hpp>
-#include <gaus/experiment/method_catalog.hpp>
+#include <gaus/methods/method_catalog.hpp>
 
 #include "command.hpp"
 
@@ -39,7 +39,7 @@ experiment::RunnerOptions runnerOptions(const RunFlags& flags) {
   options.listRuns = flags.listRuns;
   options.jobs = flags.jobs;
   if (!flags.memoryLimit.empty()) {
-    const auto bytes = experiment::parseByteSize(flags.memoryLimit);
+    const auto bytes = parseByteSize(flags.memoryLimit);
     if (!bytes) throw CommandError("--memory-limit: " + bytes.error());
     options.memoryLimitBytes = *bytes;
   }

@@ -9,8 +9,9 @@
 
 #include <fmt/format.h>
 
-#include <gaus/experiment/experiment_config.hpp>
-#include <gaus/experiment/method_catalog.hpp>
+#include <gaus/core/memory_limit.hpp>
+#include <gaus/methods/method_catalog.hpp>
+#include <gaus/methods/run_method.hpp>
 
 #include "command.hpp"
 
@@ -60,7 +61,7 @@ MethodOptions MethodRunFlags::settings() const {
   MethodOptions settings;
   if (timeLimit) settings["time_limit"] = fmt::format("{}", *timeLimit);
   if (!memoryLimit.empty()) {
-    const auto bytes = experiment::parseByteSize(memoryLimit);
+    const auto bytes = parseByteSize(memoryLimit);
     if (!bytes) throw CommandError("--memory-limit: " + bytes.error());
     settings["memory_limit"] = std::to_string(*bytes);
   }
@@ -74,15 +75,9 @@ MethodOptions MethodRunFlags::settings() const {
 }
 
 MethodOptions MethodRunFlags::methodOptions() const {
-  MethodOptions result;
-  for (const auto& setting : options) {
-    const auto equals = setting.find('=');
-    if (equals == std::string::npos || equals == 0) {
-      throw CommandError(fmt::format("-O '{}': expected KEY=VALUE", setting));
-    }
-    result[setting.substr(0, equals)] = setting.substr(equals + 1);
-  }
-  return result;
+  auto parsed = option_text::parseAssignments(options, "-O");
+  if (!parsed) throw CommandError(parsed.error());
+  return std::move(parsed).value();
 }
 
 namespace {
@@ -142,7 +137,7 @@ MethodRun runMethodCommand(const MethodRunFlags& flags) {
   if (method->unavailable) throw CommandError(*method->unavailable);
   MethodRun run{loadInstance(flags.graph, flags.input), ProblemKind::kLatency, {}};
   run.kind = resolveKind(flags, run.instance, *method, catalog);
-  Problem problem = run.instance.problem(run.kind, flags.horizon, flags.ii);
+  Problem problem = poseProblem(run.instance, *method, {run.kind, flags.horizon, flags.ii});
   if (flags.ratio) {
     if (run.kind != ProblemKind::kStages) {
       throw CommandError(
@@ -150,10 +145,12 @@ MethodRun runMethodCommand(const MethodRunFlags& flags) {
     }
     problem.stageRatio = *flags.ratio;
   }
+  const MethodOptions ownOptions = flags.methodOptions();
+  auto call = prepareMethodCall(catalog, {method->name, ownOptions, flags.settings()});
+  if (!call) throw CommandError(call.error());
 
-  AppliedSettings applied = applySettings(*method, flags.methodOptions(), flags.settings());
   if (!flags.quiet) {
-    for (const auto& ignored : applied.ignored) {
+    for (const auto& ignored : call->ignoredSettings) {
       std::cerr << fmt::format("note: {} does not apply to method {} (ignored)\n", flagOf(ignored),
                                method->name);
     }
@@ -170,12 +167,11 @@ MethodRun runMethodCommand(const MethodRunFlags& flags) {
     context.progress = [](std::string_view line) { std::cerr << line << '\n'; };
   }
   std::optional<double> methodLimit;  // what --time-limit left the method
-  if (flags.timeLimit && flags.methodOptions().count("time_limit") == 0 &&
-      method->declares("time_limit")) {
+  if (flags.timeLimit && ownOptions.count("time_limit") == 0 && method->declares("time_limit")) {
     methodLimit = std::max(0.001, commandDeadline.remainingSeconds());
-    applied.options["time_limit"] = fmt::format("{:.3f}", *methodLimit);
+    call->options["time_limit"] = fmt::format("{:.3f}", *methodLimit);
   }
-  run.result = catalog.run(method->name, problem, applied.options, context);
+  run.result = runMethod(problem, *call, context);
   // Said only when the method ran out of what was left: otherwise the seconds spent loading
   // changed nothing.
   if (methodLimit && run.result.status == ModelStatus::kTimeout && !flags.quiet &&
@@ -280,8 +276,16 @@ nlohmann::json methodsToJson(const MethodRegistry& catalog) {
       if (!option.defaultRule.empty()) entry["default_rule"] = option.defaultRule;
       options.push_back(std::move(entry));
     }
-    methods.push_back(
-        {{"name", name}, {"summary", method.summary}, {"kinds", kinds}, {"options", options}});
+    nlohmann::json figures = nlohmann::json::array();
+    for (const auto& figure : method.figures) {
+      figures.push_back(
+          {{"name", figure.name}, {"unit", figure.unit}, {"doc", figure.description}});
+    }
+    methods.push_back({{"name", name},
+                       {"summary", method.summary},
+                       {"kinds", kinds},
+                       {"options", options},
+                       {"figures", figures}});
   }
   return methods;
 }
@@ -294,11 +298,16 @@ void runMethods(bool json) {
   }
   for (const auto& name : catalog.names()) {
     const MethodInfo& method = *catalog.find(name);
-    std::string kinds;
-    for (ProblemKind kind : method.kinds) {
-      kinds += std::string(kinds.empty() ? "" : ", ") + std::string(toString(kind));
+    std::vector<std::string_view> kinds;
+    for (ProblemKind kind : method.kinds) kinds.push_back(toString(kind));
+    std::cout << fmt::format("{}: {}\n  kinds: {}\n", name, method.summary,
+                             option_text::listChoices(kinds, ", "));
+    // The figures by name only: `--json` has their units and docs.
+    std::vector<std::string_view> figures;
+    for (const auto& figure : method.figures) figures.push_back(figure.name);
+    if (!figures.empty()) {
+      std::cout << fmt::format("  figures: {}\n", option_text::listChoices(figures, ", "));
     }
-    std::cout << fmt::format("{}: {}\n  kinds: {}\n", name, method.summary, kinds);
     for (const auto& option : method.options) {
       const std::string type = option.choices.empty() ? option.type
                                                       : fmt::format("{}: {}", option.type,
@@ -325,8 +334,9 @@ void addScheduleCommand(CLI::App& app) {
   command->callback([flags] { runSchedule(*flags); });
 
   auto json = std::make_shared<bool>(false);
-  CLI::App* methods = app.add_subcommand("methods", "List the methods, problems and options");
-  methods->add_flag("--json", *json, "Print every method's options as JSON");
+  CLI::App* methods =
+      app.add_subcommand("methods", "List the methods, their problems, options and figures");
+  methods->add_flag("--json", *json, "Print every method's options and figures as JSON");
   methods->callback([json] { runMethods(*json); });
 }
 

@@ -106,19 +106,23 @@ std::optional<std::string> nearestName(std::string_view given,
   return best;
 }
 
+Expected<MethodOptions> parseAssignments(const std::vector<std::string>& assignments,
+                                         std::string_view flag) {
+  MethodOptions options;
+  for (const std::string& assignment : assignments) {
+    const auto equals = assignment.find('=');
+    if (equals == std::string::npos || equals == 0) {
+      return Error{fmt::format("{} '{}': expected KEY=VALUE", flag, assignment)};
+    }
+    options[assignment.substr(0, equals)] = assignment.substr(equals + 1);
+  }
+  return options;
+}
+
 std::string didYouMean(std::string_view given, const std::vector<std::string>& known,
                        std::string_view suffix) {
   const auto nearest = nearestName(given, known);
   return nearest ? fmt::format(" (did you mean '{}{}'?)", *nearest, suffix) : std::string();
-}
-
-std::string listChoices(const std::vector<std::string>& choices) {
-  std::string text;
-  for (std::size_t i = 0; i < choices.size(); ++i) {
-    if (i > 0) text += i + 1 == choices.size() ? " or " : ", ";
-    text += choices[i];
-  }
-  return text;
 }
 
 }  // namespace option_text

@@ -49,6 +49,11 @@ bool MethodInfo::declares(std::string_view option) const {
                      [&](const OptionDoc& doc) { return doc.name == option; });
 }
 
+bool MethodInfo::reportsFigure(std::string_view figure) const {
+  return std::any_of(figures.begin(), figures.end(),
+                     [&](const FigureDoc& doc) { return doc.name == figure; });
+}
+
 AppliedSettings applySettings(const MethodInfo& method, MethodOptions options,
                               const MethodOptions& settings) {
   AppliedSettings applied;
@@ -171,15 +176,13 @@ std::string MethodRegistry::unsupportedKindMessage(std::string_view name, Proble
 }
 
 Result MethodRegistry::run(std::string_view name, const Problem& problem,
-                           const MethodOptions& options, const RunContext& context,
-                           const MethodOptions& settings) const {
+                           const MethodOptions& options, const RunContext& context) const {
   const MethodInfo* method = find(name);
   if (method == nullptr) return errorResult(unknownMethodMessage(name));
   // Not unsupportedKindMessage: naming the methods that do would load every engine plugin in
   // the middle of a run (ilp's init method is run through here).
   if (!method->solves(problem.kind)) return errorResult(refusalOfKind(*method, problem.kind));
-  const MethodOptions merged = applySettings(*method, options, settings).options;
-  auto posed = withMachineOptions(*method, problem, merged);
+  auto posed = withMachineOptions(*method, problem, options);
   if (!posed) return errorResult(posed.error());
   if (const auto errors = posed->check(); !errors.empty()) {
     std::string message = errors.front();
@@ -189,7 +192,7 @@ Result MethodRegistry::run(std::string_view name, const Problem& problem,
   const auto start = std::chrono::steady_clock::now();
   RunContext methodContext = context;
   methodContext.registry = this;
-  Result result = method->run(*posed, merged, methodContext);
+  Result result = method->run(*posed, options, methodContext);
   result.stats.seconds = secondsSince(start);
   if (result.schedule) {
     result.verification = verify(*posed, *result.schedule);
@@ -202,6 +205,17 @@ Result MethodRegistry::run(std::string_view name, const Problem& problem,
                                    name, result.verification->summary());
       result.call = CallStatus::kError;
     }
+  }
+  // A figure a method does not declare would reach no reader by its declaration: a programming
+  // error, caught here as an unverified schedule is.
+  for (const auto& [figure, value] : result.figures.values()) {
+    if (method->reportsFigure(figure)) continue;
+    result.call = CallStatus::kError;
+    result.message = fmt::format(
+        "method {} reported the figure '{}', which its engine's figure table does not declare "
+        "for it",
+        name, figure);
+    break;
   }
   return result;
 }

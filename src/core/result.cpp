@@ -17,13 +17,6 @@ std::string Attempt::describe() const {
   return text;
 }
 
-std::optional<double> Result::extraValue(std::string_view name) const {
-  for (const auto& [key, value] : extra) {
-    if (key == name) return value;
-  }
-  return std::nullopt;
-}
-
 Result errorResult(std::string message) {
   Result result;
   result.call = CallStatus::kError;

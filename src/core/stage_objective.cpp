@@ -66,15 +66,15 @@ Expected<Graph> stageGraph(const Graph& graph) {
 }
 
 void reportStageObjective(const Problem& problem, const Schedule& schedule, Result& result) {
-  const StageFigures figures = stageFigures(*problem.graph, schedule);
-  const double objective = gsScheduleObjective(figures, problem.stageRatio);
+  const StageFigures stage = stageFigures(*problem.graph, schedule);
+  const double objective = gsScheduleObjective(stage, problem.stageRatio);
   const double bound =
       problem.stageRatio * peakStageWeightLowerBound(*problem.graph, problem.horizon.value_or(1));
   result.objectiveName = "stage_objective";
   result.objective = objective;
   result.bounds.lowerBound = bound;
-  result.extra.emplace_back("peak_stage_weight", figures.peakStageWeight);
-  result.extra.emplace_back("communication", figures.communication);
+  result.figures.set(figures::kPeakStageWeight, stage.peakStageWeight);
+  result.figures.set(figures::kCommunication, stage.communication);
   result.status = objective <= bound ? ModelStatus::kOptimal : ModelStatus::kFeasible;
 }
 

@@ -30,6 +30,7 @@
 #include <gaus/core/memory_limit.hpp>
 #include <gaus/core/stage_objective.hpp>
 #include <gaus/core/verify.hpp>
+#include <gaus/differentiable/gaus_figures.hpp>
 #include <gaus/differentiable/gaus_scheduler.hpp>
 #include <gaus/heuristic/balanced_stages.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
@@ -530,9 +531,9 @@ Result optimizeAtHorizon(const RunSetup& setup, Engine& engine) {
   }
   result.objective = best->objective;
   if (setup.formulation == Formulation::kStageWeight) {
-    const StageFigures figures = stageFigures(setup.graph, best->schedule);
-    result.extra.emplace_back("peak_stage_weight", figures.peakStageWeight);
-    result.extra.emplace_back("communication", figures.communication);
+    const StageFigures stage = stageFigures(setup.graph, best->schedule);
+    result.figures.set(figures::kPeakStageWeight, stage.peakStageWeight);
+    result.figures.set(figures::kCommunication, stage.communication);
   }
   result.status = atBound(*best) ? ModelStatus::kOptimal : ModelStatus::kFeasible;
   return result;
@@ -673,9 +674,9 @@ Result searchModulo(const RunSetup& setup, Engine& engine) {
     result.objective = ii;
     result.status = ii <= minIi ? ModelStatus::kOptimal : ModelStatus::kFeasible;
   }
-  result.extra.emplace_back("ii", ii);
-  result.extra.emplace_back("latency", latencyOf(setup, best->schedule));
-  result.extra.emplace_back("min_ii", static_cast<double>(minIi));
+  result.figures.set(figures::kIi, ii);
+  result.figures.set(figures::kLatency, latencyOf(setup, best->schedule));
+  result.figures.set(figures::kMinIi, static_cast<double>(minIi));
   return result;
 }
 
@@ -852,34 +853,34 @@ Result scheduleWithGaus(const Problem& problem, const GausOptions& options,
   result.notes.emplace_back("kernels used", setup.settings.fused ? "fused" : "torch");
   const LegalizationFigures legalization = engine.worker.figures();
   const double runSeconds = engine.state.elapsedSeconds();
-  result.extra.emplace_back("batch_used", static_cast<double>(resolved.batch));
+  result.figures.set(figures::kBatchUsed, static_cast<double>(resolved.batch));
   result.stats.iterations = engine.state.steps();
   result.stats.solverCalls = legalization.legalizedCandidates;
-  result.extra.emplace_back("adam_steps", static_cast<double>(engine.state.steps()));
-  result.extra.emplace_back("optimization_seconds", engine.state.optimizationSeconds);
-  result.extra.emplace_back("legalization_seconds", legalization.legalizationSeconds);
-  result.extra.emplace_back("legalized_candidates",
-                            static_cast<double>(legalization.legalizedCandidates));
+  result.figures.set(figures::kAdamSteps, static_cast<double>(engine.state.steps()));
+  result.figures.set(figures::kOptimizationSeconds, engine.state.optimizationSeconds);
+  result.figures.set(figures::kLegalizationSeconds, legalization.legalizationSeconds);
+  result.figures.set(figures::kLegalizedCandidates,
+                     static_cast<double>(legalization.legalizedCandidates));
   if (legalization.legalizedCandidates > 0) {
-    result.extra.emplace_back(
-        "seconds_per_candidate",
+    result.figures.set(
+        figures::kSecondsPerCandidate,
         legalization.candidateSeconds / static_cast<double>(legalization.legalizedCandidates));
-    result.extra.emplace_back(
-        "cpu_seconds_per_candidate",
+    result.figures.set(
+        figures::kCpuSecondsPerCandidate,
         legalization.candidateCpuSeconds / static_cast<double>(legalization.legalizedCandidates));
-    result.extra.emplace_back("longest_candidate_seconds", legalization.longestCandidateSeconds);
+    result.figures.set(figures::kLongestCandidateSeconds, legalization.longestCandidateSeconds);
   }
-  result.extra.emplace_back("optimizer_wait_seconds", legalization.optimizerWaitSeconds);
+  result.figures.set(figures::kOptimizerWaitSeconds, legalization.optimizerWaitSeconds);
   if (runSeconds > 0) {
-    result.extra.emplace_back("optimizer_wait_share",
-                              legalization.optimizerWaitSeconds / runSeconds);
+    result.figures.set(figures::kOptimizerWaitShare,
+                       legalization.optimizerWaitSeconds / runSeconds);
   }
   if (engine.state.steps() > 0) {
-    result.extra.emplace_back("seconds_per_step", engine.state.optimizationSeconds /
-                                                      static_cast<double>(engine.state.steps()));
+    result.figures.set(figures::kSecondsPerStep, engine.state.optimizationSeconds /
+                                                     static_cast<double>(engine.state.steps()));
   }
   if (legalization.firstLegalSeconds) {
-    result.extra.emplace_back("first_legal_seconds", *legalization.firstLegalSeconds);
+    result.figures.set(figures::kFirstLegalSeconds, *legalization.firstLegalSeconds);
   }
   return result;
 }

@@ -1,4 +1,5 @@
 // Method "gaus" in the registry: options read (and checked) by its table, then the engine.
+#include <gaus/differentiable/gaus_figures.hpp>
 #include <gaus/differentiable/gaus_scheduler.hpp>
 
 namespace gaus {
@@ -8,7 +9,8 @@ void registerGausMethods(MethodRegistry& registry) {
       "gaus", "GauS: differentiable scheduling with Gaussian start times (LibTorch, CPU/CUDA)",
       {ProblemKind::kLatency, ProblemKind::kLatencyBounded, ProblemKind::kModulo,
        ProblemKind::kStages},
-      differentiable::gausOptionTable(), differentiable::scheduleWithGaus));
+      differentiable::gausOptionTable(), differentiable::gausFigureTable(),
+      differentiable::scheduleWithGaus));
 }
 
 }  // namespace gaus

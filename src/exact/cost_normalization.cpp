@@ -182,8 +182,9 @@ Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
   auto firstSolution = first.solve(solveLimit());
   if (!firstSolution.hasSolution()) {
     if (firstSolution.status != ModelStatus::kTimeout) {
-      return Error{fmt::format("cost normalization MILP over {} values: {} after {:.2f}s",
-                               scaled.size(), firstSolution.statusText(), firstSolution.seconds)};
+      return Error{fmt::format(
+          "cost normalization MILP over {} values: {} after {:.2f}s", scaled.size(),
+          gaus::statusText(firstSolution.call, firstSolution.status), firstSolution.seconds)};
     }
     // Stopped before CBC reported its incumbent: the proportional start is a mapping too.
     firstSolution.values = firstStart;

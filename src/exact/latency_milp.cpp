@@ -11,6 +11,7 @@
 
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/registry.hpp>
+#include <gaus/exact/exact_figures.hpp>
 #include <gaus/exact/latency_milp.hpp>
 
 #include "milp_solver.hpp"
@@ -44,13 +45,13 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options,
   const auto list = detail::greedySchedule(problem, std::nullopt);
   if (!list) return errorResult("latency MILP: the list schedule failed (distance-0 cycle?)");
   const Cycle listLatency = scheduleLatency(graph, list->start);
-  result.extra.emplace_back("list_latency", static_cast<double>(listLatency));
+  result.figures.set(figures::kListLatency, static_cast<double>(listLatency));
   // The MIP start is the better of the list schedule and the initial schedule (--init).
   std::optional<Schedule> start = *list;
   Cycle startLatency = listLatency;
   if (initial) {
     const Cycle initialLatency = scheduleLatency(graph, initial->start);
-    result.extra.emplace_back("init_latency", static_cast<double>(initialLatency));
+    result.figures.set(figures::kInitLatency, static_cast<double>(initialLatency));
     const bool initialIsBetter = initialLatency < listLatency;
     if (initialIsBetter) {
       start = *initial;
@@ -100,8 +101,8 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options,
     if (options.breakSymmetry) detail::orderBySymmetries(symmetries, mipStart);
     model.model().setStart(model.encode(mipStart));
   }
-  result.extra.emplace_back("variables", static_cast<double>(model.shape().variables));
-  result.extra.emplace_back("rows", static_cast<double>(model.shape().rows));
+  result.figures.set(figures::kVariables, static_cast<double>(model.shape().variables));
+  result.figures.set(figures::kRows, static_cast<double>(model.shape().rows));
   detail::MilpSolution solution;
   solution.status = ModelStatus::kTimeout;
   if (!deadline.expired()) {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/exact/exact_figures.hpp>
 #include <gaus/exact/latency_milp.hpp>
 #include <gaus/exact/methods.hpp>
 #include <gaus/exact/modulo_milp.hpp>
@@ -214,8 +215,14 @@ InitRun runInitMethod(const Problem& problem, const IlpOptions& options, const R
   initContext.progress = [&context, &name](std::string_view line) {
     context.report(fmt::format("init {}: {}", name, line));
   };
-  const MethodOptions settings{{"time_limit", fmt::format("{}", budgetSeconds)}};
-  Result result = context.registry->run(name, problem, {}, initContext, settings);
+  // Its share of the time as the setting time_limit: the init method's own limit where it
+  // declares one (list does not).
+  MethodOptions initOptions;
+  if (const MethodInfo* init = context.registry->find(name)) {
+    initOptions =
+        applySettings(*init, {}, {{"time_limit", fmt::format("{}", budgetSeconds)}}).options;
+  }
+  Result result = context.registry->run(name, problem, initOptions, initContext);
   run.attempt.call = result.call;
   run.attempt.status = result.status;
   run.attempt.seconds = result.stats.seconds;
@@ -287,7 +294,7 @@ Result solveTwillMethod(const Problem& problem, const TwillOptions& options,
   twill.milp.breakSymmetry = twill.breakSymmetry;
   twill.progress = context.progress;
   twill.initialSchedule = context.initialSchedule;
-  Result result = toResult(solveTwill(problem, twill));
+  Result result = solveTwill(problem, twill).result;
   if (!result.bounds.lowerBound) {
     result.bounds.lowerBound =
         static_cast<double>(std::max(computeResMii(*problem.graph, *problem.machine).value,
@@ -318,12 +325,14 @@ void registerExactMethods(MethodRegistry& registry) {
       "ilp",
       "exact MILP on CBC: latency minimization (time-indexed) or modulo scheduling (min II, "
       "then min L at that II)",
-      {ProblemKind::kLatency, ProblemKind::kModulo}, exact::ilpOptionTable(), exact::solveIlp));
+      {ProblemKind::kLatency, ProblemKind::kModulo}, exact::ilpOptionTable(),
+      exact::exactFigureTable(), exact::solveIlp));
   registry.add(makeMethod<exact::TwillOptions>(
       "twill",
       "joint software pipelining and warp specialization (Twill, OSDI'26): CBC modulo MILP + "
       "Z3 SMT per (II, L)",
-      {ProblemKind::kModuloWarp}, exact::twillOptionTable(), exact::solveTwillMethod));
+      {ProblemKind::kModuloWarp}, exact::twillOptionTable(), exact::exactFigureTable(),
+      exact::solveTwillMethod));
 }
 
 }  // namespace gaus

@@ -64,10 +64,11 @@ struct MilpSolution {
 
   // An empty model (no variables) is optimal with no values.
   bool hasSolution() const { return !values.empty() || status == ModelStatus::kOptimal; }
-  std::string_view statusText() const { return gaus::statusText(call, status); }
-  // "timeout (stopped at its node limit (200 nodes))": the status and, when there is one, why.
+  // "timeout (stopped at its node limit (200 nodes))": the status (gaus::statusText, as a
+  // Result says it) and, when there is one, why.
   std::string statusWithNote() const {
-    return note.empty() ? std::string(statusText()) : std::string(statusText()) + " (" + note + ")";
+    const std::string text(gaus::statusText(call, status));
+    return note.empty() ? text : text + " (" + note + ")";
   }
   // Value of an integer variable, rounded (CBC returns doubles within its integer tolerance).
   std::int64_t integerValue(VariableId variable) const;

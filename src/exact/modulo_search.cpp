@@ -10,6 +10,7 @@
 
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/registry.hpp>
+#include <gaus/exact/exact_figures.hpp>
 #include <gaus/exact/modulo_milp.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
 
@@ -48,7 +49,8 @@ void keepInitial(Result& result, const std::optional<Schedule>& initial, const G
   if (!initial || result.schedule) return;
   result.schedule = initial;
   result.objective = static_cast<double>(*initial->ii);
-  result.extra.emplace_back("latency", static_cast<double>(scheduleLatency(graph, initial->start)));
+  result.figures.set(figures::kLatency,
+                     static_cast<double>(scheduleLatency(graph, initial->start)));
   result.message += fmt::format("; the answer is the initial schedule at II {}", *initial->ii);
 }
 
@@ -67,8 +69,8 @@ void fallBackToHeuristic(const Problem& problem, double timeLimitSeconds, Result
   if (!found.schedule) return;
   result.schedule = found.schedule;
   result.objective = *found.schedule->ii;
-  result.extra.emplace_back(
-      "latency", static_cast<double>(scheduleLatency(*problem.graph, found.schedule->start)));
+  result.figures.set(figures::kLatency,
+                     static_cast<double>(scheduleLatency(*problem.graph, found.schedule->start)));
   result.message += fmt::format(
       "; returning iterative modulo scheduling's II={} (not proven minimal)", *found.schedule->ii);
 }
@@ -92,9 +94,9 @@ Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options,
     return result;
   }
   const std::int64_t mii = std::max(resMii.value, recMii.value);
-  result.extra.emplace_back("mii", static_cast<double>(mii));
-  result.extra.emplace_back("res_mii", static_cast<double>(resMii.value));
-  result.extra.emplace_back("rec_mii", static_cast<double>(recMii.value));
+  result.figures.set(figures::kMii, static_cast<double>(mii));
+  result.figures.set(figures::kResMii, static_cast<double>(resMii.value));
+  result.figures.set(figures::kRecMii, static_cast<double>(recMii.value));
   result.bounds.lowerBound = static_cast<double>(mii);
   result.bounds.iiBoundReason = describeIiBound(graph, machine, resMii, recMii);
 
@@ -138,7 +140,7 @@ Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options,
     }
     result.schedule = attempt.schedule;
     result.objective = ii;
-    result.extra.emplace_back("latency", static_cast<double>(*attempt.latency));
+    result.figures.set(figures::kLatency, static_cast<double>(*attempt.latency));
     const bool iiProven = everySmallerProven || ii <= mii;
     result.bounds.iiProvenOptimal = iiProven;
     result.bounds.latencyProvenOptimal = attempt.status == ModelStatus::kOptimal;
@@ -224,7 +226,7 @@ Result searchModulo(const Problem& problem, const ModuloSearchOptions& options) 
         }
         Result inUnits = searchInUnits(solved, inner, initial);
         if (timeUnit > 1 && inUnits.schedule) {
-          inUnits.extra.emplace_back("normalized_ii", static_cast<double>(*inUnits.schedule->ii));
+          inUnits.figures.set(figures::kNormalizedIi, static_cast<double>(*inUnits.schedule->ii));
         }
         return inUnits;
       });
@@ -236,10 +238,10 @@ Result searchModulo(const Problem& problem, const ModuloSearchOptions& options) 
   }
   if (result.schedule) {
     result.objective = *result.schedule->ii;
-    for (auto& [name, value] : result.extra) {
-      if (name == "latency") {
-        value = static_cast<double>(scheduleLatency(*problem.graph, result.schedule->start));
-      }
+    // The latency in raw cycles, where the search reported one in the units it solved.
+    if (result.figures.get(figures::kLatency)) {
+      result.figures.set(figures::kLatency, static_cast<double>(scheduleLatency(
+                                                *problem.graph, result.schedule->start)));
     }
   }
   if (!result.bounds.lowerBound) {

@@ -1,5 +1,7 @@
 #include "normalized_solve.hpp"
 
+#include <gaus/exact/exact_figures.hpp>
+
 namespace gaus::exact::detail {
 
 Result solveWithNormalization(
@@ -15,16 +17,16 @@ Result solveWithNormalization(
   std::string text = normalized->normalization.describe();
   for (const auto& warning : normalized->normalization.warnings) text += "\n" + warning;
   result.notes.emplace_back("normalized costs", text);
-  result.extra.emplace_back("time_unit", static_cast<double>(normalized->timeUnit));
+  result.figures.set(figures::kTimeUnit, static_cast<double>(normalized->timeUnit));
   if (result.schedule) result.schedule = toRawSchedule(*normalized, *result.schedule);
-  // Bounds and optimality hold in normalized units only: keep them as extra figures and clear
+  // Bounds and optimality hold in normalized units only: keep them as figures and clear
   // them from the raw answer, whatever the status.
   if (result.bounds.lowerBound) {
-    result.extra.emplace_back("normalized_lower_bound", *result.bounds.lowerBound);
+    result.figures.set(figures::kNormalizedLowerBound, *result.bounds.lowerBound);
   }
-  result.extra.emplace_back("normalized_ii_proven", result.bounds.iiProvenOptimal ? 1.0 : 0.0);
-  result.extra.emplace_back("normalized_latency_proven",
-                            result.bounds.latencyProvenOptimal ? 1.0 : 0.0);
+  result.figures.set(figures::kNormalizedIiProven, result.bounds.iiProvenOptimal ? 1.0 : 0.0);
+  result.figures.set(figures::kNormalizedLatencyProven,
+                     result.bounds.latencyProvenOptimal ? 1.0 : 0.0);
   result.bounds.iiProvenOptimal = false;
   result.bounds.latencyProvenOptimal = false;
   result.bounds.lowerBound.reset();

@@ -488,22 +488,4 @@ Expected<ExperimentConfig> readExperimentConfig(const fs::path& path,
   }
 }
 
-Expected<std::int64_t> parseByteSize(std::string_view text) {
-  const auto expected = [&] {
-    return Error{fmt::format(
-        "expected a byte count such as 8G, 512M or 1048576 (suffixes K, M, G, T), found '{}'",
-        text)};
-  };
-  if (text.empty()) return expected();
-  // K, M, G, T: powers of 1024.
-  constexpr std::string_view kSuffixes = "KMGT";
-  const auto suffix = kSuffixes.find(static_cast<char>(std::toupper(text.back())));
-  const std::int64_t unit =
-      suffix == std::string_view::npos ? 1 : std::int64_t{1} << (10 * (suffix + 1));
-  const std::string_view digits = unit == 1 ? text : text.substr(0, text.size() - 1);
-  const auto number = option_text::parseNumber(digits);
-  if (!number || *number <= 0 || *number * static_cast<double>(unit) > 9.0e18) return expected();
-  return static_cast<std::int64_t>(*number * static_cast<double>(unit));
-}
-
 }  // namespace gaus::experiment

@@ -13,8 +13,8 @@
 #include <nlohmann/json.hpp>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/build_info.hpp>
 #include <gaus/core/option_table.hpp>
-#include <gaus/experiment/build_info.hpp>
 #include <gaus/io/io.hpp>
 
 namespace gaus::experiment {
@@ -80,8 +80,8 @@ Expected<std::optional<Cycle>> policyHorizon(const HorizonPolicy& policy, const 
           criticalPathLength(*instance.graph, asapTimes(*instance.graph, *order)))));
     }
     case HorizonPolicy::Kind::kMethodLatency: {
-      const Result result =
-          registry.run(policy.method, instance.problem(ProblemKind::kLatency), {}, {}, settings);
+      const Result result = runMethod(registry, instance.problem(ProblemKind::kLatency),
+                                      {policy.method, {}, settings});
       Attempt step;
       step.phase = "horizon-policy";
       step.call = result.call;
@@ -103,24 +103,26 @@ Expected<std::optional<Cycle>> policyHorizon(const HorizonPolicy& policy, const 
   return std::optional<Cycle>();
 }
 
-Expected<PosedProblem> poseProblem(const PlannedRun& run, const MethodInfo& method,
-                                   const Instance& instance, const MethodRegistry& registry) {
+// The problem the config's policies pose (kind, horizon, II), the way every caller poses one.
+Expected<PosedProblem> posePlannedProblem(const PlannedRun& run, const MethodInfo& method,
+                                          const Instance& instance,
+                                          const MethodRegistry& registry) {
   const ProblemSpec& spec = run.problem;
   const Graph& graph = *instance.graph;
-  std::optional<std::int32_t> ii;
-  if (spec.ii && spec.ii->kind == IiPolicy::Kind::kFixed) ii = spec.ii->ii;
+  ProblemRequest request;
+  if (spec.ii && spec.ii->kind == IiPolicy::Kind::kFixed) request.ii = spec.ii->ii;
   if (spec.ii && spec.ii->kind == IiPolicy::Kind::kMii) {
     const std::int64_t mii = std::max<std::int64_t>(
         {1, computeResMii(graph, *instance.machine).value, computeRecMii(graph).value});
-    ii = static_cast<std::int32_t>(std::min<std::int64_t>(mii, kMaxInputValue));
+    request.ii = static_cast<std::int32_t>(std::min<std::int64_t>(mii, kMaxInputValue));
   }
   PosedProblem posed;
   auto horizon = policyHorizon(spec.horizon.value_or(HorizonPolicy{}), instance, registry,
                                run.settings, posed.steps);
   if (!horizon) return Error{horizon.error()};
-  ProblemKind kind = inferProblemKind(graph, method, ii.has_value(), horizon->has_value());
-  if (spec.kind && *spec.kind != "inferred") kind = *parseProblemKind(*spec.kind);
-  posed.problem = instance.problem(kind, *horizon, ii);
+  request.horizon = *horizon;
+  if (spec.kind && *spec.kind != "inferred") request.kind = *parseProblemKind(*spec.kind);
+  posed.problem = poseProblem(instance, method, request);
   return posed;
 }
 
@@ -151,7 +153,7 @@ std::optional<Schedule> startSchedule(const RunTask& task, const Problem& proble
         fmt::format("run {} left no verified schedule: started without one", task.startRunId);
   } else if (run.startInProcess) {
     const StartSpec& spec = *run.startInProcess;
-    const Result result = registry.run(spec.from, problem, spec.options, {}, run.settings);
+    const Result result = runMethod(registry, problem, {spec.from, spec.options, run.settings});
     step.call = result.call;
     step.status = result.status;
     step.seconds = result.stats.seconds;
@@ -173,8 +175,8 @@ std::optional<Schedule> startSchedule(const RunTask& task, const Problem& proble
   return start;
 }
 
-void fillFromResult(ResultRecord& record, const PlannedRun& run, const MethodInfo& method,
-                    const MethodOptions& options, const Result& result) {
+void fillFromResult(ResultRecord& record, const PlannedRun& run, const MethodCall& call,
+                    const Result& result) {
   record.status = result.failed()
                       ? RunStatus::kError
                       : report::parseRunStatus(result.statusText()).value_or(RunStatus::kUnknown);
@@ -183,7 +185,9 @@ void fillFromResult(ResultRecord& record, const PlannedRun& run, const MethodInf
   record.seconds = result.stats.seconds;
   record.options = result.options;
   if (record.options.empty()) {
-    if (const auto resolved = method.resolveOptions(options)) record.options = *resolved;
+    if (const auto resolved = call.method->resolveOptions(call.options)) {
+      record.options = *resolved;
+    }
   }
   const std::string objective = run.problem.objective.value_or("method");
   if (objective == "method" || objective == result.objectiveName) {
@@ -211,11 +215,17 @@ void writeText(const fs::path& path, const std::string& text) {
 
 }  // namespace
 
-ResultRecord plannedRecord(const RunTask& task, const MethodRegistry& registry) {
+MethodCall plannedCall(const RunTask& task, const MethodRegistry& registry) {
+  const PlannedRun& run = task.planned();
+  const MethodEntry& entry = task.config->methods.at(run.methodEntry);
+  // The config names only methods of the registry.
+  return prepareMethodCall(registry, {entry.method, entry.options, run.settings}).value();
+}
+
+ResultRecord plannedRecord(const RunTask& task, const MethodCall& call) {
   const PlannedRun& run = task.planned();
   const MethodEntry& entry = task.config->methods.at(run.methodEntry);
   const SurveyedGraph& graph = task.plan->graphs.at(run.graph);
-  const MethodInfo& method = *registry.find(entry.method);
   ResultRecord record;
   record.runId = run.id;
   record.experiment = task.config->name;
@@ -228,8 +238,7 @@ ResultRecord plannedRecord(const RunTask& task, const MethodRegistry& registry) 
     record.problem.horizon = spec.horizon->cycles;
   }
   if (spec.ii && spec.ii->kind == IiPolicy::Kind::kFixed) record.problem.ii = spec.ii->ii;
-  const MethodOptions options = applySettings(method, entry.options, run.settings).options;
-  if (const auto resolved = method.resolveOptions(options)) record.options = *resolved;
+  if (const auto resolved = call.method->resolveOptions(call.options)) record.options = *resolved;
   record.reference = run.reference;
   record.jobs = task.jobs;
   if (run.seed) record.seed = static_cast<std::int64_t>(*run.seed);
@@ -243,9 +252,9 @@ ResultRecord plannedRecord(const RunTask& task, const MethodRegistry& registry) 
 RunOutput executeRun(const RunTask& task, const MethodRegistry& registry, const fs::path& scratch,
                      const std::function<void(const ResultRecord&)>& posed) {
   const PlannedRun& run = task.planned();
-  const MethodEntry& entry = task.config->methods.at(run.methodEntry);
-  const MethodInfo& method = *registry.find(entry.method);
-  ResultRecord record = plannedRecord(task, registry);
+  // The settings are applied here, once: the record echoes the options the method runs with.
+  const MethodCall call = plannedCall(task, registry);
+  ResultRecord record = plannedRecord(task, call);
 
   auto instance = loadSurveyedGraph(*task.config, task.plan->graphs.at(run.graph));
   if (!instance) return failedRun(std::move(record), RunStatus::kError, instance.error());
@@ -257,7 +266,7 @@ RunOutput executeRun(const RunTask& task, const MethodRegistry& registry, const 
     instance = std::move(rebound).value();
   }
   record.problem.machine = instance->machine->name;
-  auto problem = poseProblem(run, method, *instance, registry);
+  auto problem = posePlannedProblem(run, *call.method, *instance, registry);
   if (!problem) return failedRun(std::move(record), RunStatus::kError, problem.error());
   record.problem.kind = std::string(toString(problem->problem.kind));
   record.problem.horizon = problem->problem.horizon;
@@ -269,10 +278,8 @@ RunOutput executeRun(const RunTask& task, const MethodRegistry& registry, const 
       startSchedule(task, problem->problem, registry, scratch, steps);
   RunContext context;
   context.initialSchedule = start ? &*start : nullptr;
-  const Result result =
-      registry.run(method.name, problem->problem, entry.options, context, run.settings);
-  fillFromResult(record, run, method, applySettings(method, entry.options, run.settings).options,
-                 result);
+  const Result result = runMethod(problem->problem, call, context);
+  fillFromResult(record, run, call, result);
   std::vector<report::ResultAttempt> before;
   for (const Attempt& step : steps) before.push_back(toRecordAttempt(step));
   record.attempts.insert(record.attempts.begin(), before.begin(), before.end());
@@ -299,7 +306,7 @@ int runInChildProcess(const RunTask& task, const MethodRegistry& registry, const
     const std::string what = error.what();
     const std::string firstLine = what.substr(0, what.find('\n'));
     const bool outOfMemory = what.find(std::strerror(ENOMEM)) != std::string::npos;
-    output = failedRun(posed ? *posed : plannedRecord(task, registry),
+    output = failedRun(posed ? *posed : plannedRecord(task, plannedCall(task, registry)),
                        outOfMemory ? RunStatus::kOutOfMemory : RunStatus::kError,
                        "the method threw: " + firstLine);
   }
@@ -334,7 +341,7 @@ RunOutput finishRun(const RunTask& task, const MethodRegistry& registry, const C
   }
   // The process did not hand over a record: the planned one, with the problem the process
   // posed when it got that far.
-  ResultRecord record = plannedRecord(task, registry);
+  ResultRecord record = plannedRecord(task, plannedCall(task, registry));
   std::ifstream posedFile(files.posed(), std::ios::binary);
   std::string posedLine;
   if (std::getline(posedFile, posedLine)) {

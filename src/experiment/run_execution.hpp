@@ -15,6 +15,7 @@
 
 #include <gaus/core/registry.hpp>
 #include <gaus/experiment/experiment_config.hpp>
+#include <gaus/methods/run_method.hpp>
 #include <gaus/report/results.hpp>
 
 #include "child_process.hpp"
@@ -40,7 +41,10 @@ struct RunOutput {
   std::optional<std::string> schedule;
 };
 
-report::ResultRecord plannedRecord(const RunTask& task, const MethodRegistry& registry);
+// The task's method with the settings of its run applied (prepareMethodCall).
+MethodCall plannedCall(const RunTask& task, const MethodRegistry& registry);
+// The record as far as it is known before the run starts, with the options `call` runs with.
+report::ResultRecord plannedRecord(const RunTask& task, const MethodCall& call);
 
 // Runs the task in this process. `posed` is called once the problem is known, so that a process
 // that dies later still leaves a record naming its problem. `scratch` is a folder for the

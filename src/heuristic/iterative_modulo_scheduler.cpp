@@ -41,6 +41,7 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/heuristic/heuristic_figures.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
 #include <gaus/heuristic/modulo_reservation_table.hpp>
@@ -117,9 +118,9 @@ class ImsSearch {
     result_.objectiveName = "ii";
     result_.bounds.lowerBound = static_cast<double>(mii_);
     result_.bounds.iiBoundReason = describeIiBound(graph_, machine_, resMii_, recMii_);
-    result_.extra = {{"res_mii", static_cast<double>(resMii_.value)},
-                     {"rec_mii", static_cast<double>(recMii_.value)},
-                     {"mii", static_cast<double>(mii_)}};
+    result_.figures.set(figures::kResMii, static_cast<double>(resMii_.value));
+    result_.figures.set(figures::kRecMii, static_cast<double>(recMii_.value));
+    result_.figures.set(figures::kMii, static_cast<double>(mii_));
 
     if (problem_.ii && options_.ii && *problem_.ii != *options_.ii) {
       return errorResult(fmt::format("ims: the problem fixes II={} but the option ii={}",
@@ -138,7 +139,7 @@ class ImsSearch {
       Result below = infeasible(fmt::format("ims: II={} is below the lower bound MII={}: {}",
                                             *fixedIi_, mii_, result_.bounds.iiBoundReason));
       below.bounds = result_.bounds;
-      below.extra = result_.extra;
+      below.figures = result_.figures;
       return below;
     }
     if (options_.maxIi && *options_.maxIi < mii_) {
@@ -158,7 +159,7 @@ class ImsSearch {
     // Capped to what a schedule holds; past the cap the fallback is not offered.
     fallbackIi_ = std::min(std::max<Cycle>(nonOverlappedIi(graph_, oneIteration_.start), mii_),
                            kLargestIi + 1);
-    result_.extra.emplace_back("non_overlapped_ii", static_cast<double>(fallbackIi_));
+    result_.figures.set(figures::kNonOverlappedIi, static_cast<double>(fallbackIi_));
     fallbackMeetsHorizon_ =
         !problem_.horizon || scheduleLatency(graph_, oneIteration_.start) <= *problem_.horizon;
 
@@ -290,10 +291,10 @@ class ImsSearch {
     const Cycle latency = scheduleLatency(graph_, schedule.start);
     result_.objective = static_cast<double>(ii);
     result_.bounds.iiProvenOptimal = ii == mii_;
-    result_.extra.emplace_back("attempts", static_cast<double>(attempts_));
-    result_.extra.emplace_back("evictions", static_cast<double>(evictions_));
-    result_.extra.emplace_back("latency", static_cast<double>(latency));
-    result_.extra.emplace_back("stages", static_cast<double>((latency + ii - 1) / ii));
+    result_.figures.set(figures::kAttempts, static_cast<double>(attempts_));
+    result_.figures.set(figures::kEvictions, static_cast<double>(evictions_));
+    result_.figures.set(figures::kLatency, static_cast<double>(latency));
+    result_.figures.set(figures::kStages, static_cast<double>((latency + ii - 1) / ii));
     result_.schedule = std::move(schedule);
     return std::move(result_);
   }

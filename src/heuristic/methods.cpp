@@ -9,6 +9,7 @@
 #include <gaus/core/registry.hpp>
 #include <gaus/core/stage_objective.hpp>
 #include <gaus/heuristic/balanced_stages.hpp>
+#include <gaus/heuristic/heuristic_figures.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
 #include <gaus/heuristic/methods.hpp>
@@ -103,9 +104,9 @@ Result runList(const Problem& problem, const ListSchedulerOptions& listOptions, 
   const ResMii resourceBound = computeResMii(graph, *problem.machine);
   const Cycle resourceLowerBound = resourceBound.binding ? resourceBound.value : 0;
   const Cycle lowerBound = std::max(criticalPath, resourceLowerBound);
-  result.extra = {{"latency", static_cast<double>(latency)},
-                  {"critical_path", static_cast<double>(criticalPath)},
-                  {"resource_bound", static_cast<double>(resourceLowerBound)}};
+  result.figures.set(heuristic::figures::kLatency, static_cast<double>(latency));
+  result.figures.set(heuristic::figures::kCriticalPath, static_cast<double>(criticalPath));
+  result.figures.set(heuristic::figures::kResourceBound, static_cast<double>(resourceLowerBound));
   result.bounds.lowerBound = static_cast<double>(lowerBound);
 
   if (problem.horizon && latency > *problem.horizon) {
@@ -156,8 +157,8 @@ Result runBalanced(const Problem& problem, const heuristic::BalancedStagesOption
     heuristic::StageRefinement refined =
         heuristic::refineStages(graph, stages, schedule, refinement);
     schedule = std::move(refined.schedule);
-    result.extra = {{"refinement_moves", static_cast<double>(refined.moves)},
-                    {"refinement_swaps", static_cast<double>(refined.swaps)}};
+    result.figures.set(heuristic::figures::kRefinementMoves, static_cast<double>(refined.moves));
+    result.figures.set(heuristic::figures::kRefinementSwaps, static_cast<double>(refined.swaps));
     if (!refined.localOptimum)
       result.notes.emplace_back("refinement", "stopped by the time limit before a local optimum");
   }
@@ -175,17 +176,19 @@ Result runIms(const Problem& problem, const ImsOptions& options, const RunContex
 void registerHeuristicMethods(MethodRegistry& registry) {
   registry.add(makeMethod<ListSchedulerOptions>(
       "list", "resource-constrained list scheduling over reservation tables (minimizes latency)",
-      {ProblemKind::kLatency, ProblemKind::kLatencyBounded}, listOptionTable(), runList));
+      {ProblemKind::kLatency, ProblemKind::kLatencyBounded}, listOptionTable(),
+      heuristic::heuristicFigureTable(), runList));
   registry.add(makeMethod<ImsOptions>(
       "ims",
       "iterative modulo scheduling (Rau, MICRO 1994): smallest II it can place, from "
       "max(ResMII, RecMII) up",
-      {ProblemKind::kModulo}, imsOptionTable(), runIms));
+      {ProblemKind::kModulo}, imsOptionTable(), heuristic::heuristicFigureTable(), runIms));
   registry.add(makeMethod<heuristic::BalancedStagesOptions>(
       "balanced",
       "GS-Schedule's greedy balanced cut: a topological order cut into D stages of the smallest "
       "capacity that fits (stage problems; -O refine=true refines it)",
-      {ProblemKind::kStages}, balancedOptionTable(), runBalanced));
+      {ProblemKind::kStages}, balancedOptionTable(), heuristic::heuristicFigureTable(),
+      runBalanced));
 }
 
 }  // namespace gaus

@@ -13,6 +13,8 @@
 
 #include <fmt/format.h>
 
+#include <gaus/core/option_table.hpp>
+
 #include "input_error.hpp"
 #include "json_parse.hpp"
 #include "readers.hpp"
@@ -113,11 +115,9 @@ std::vector<Instance> readHeuriGym(const std::filesystem::path& path) {
         asString(node.items[1], fmt::format("type of node {}", quoteText(id)));
     const auto info = types.find(type);
     if (info == types.end()) {
-      std::string known;
-      for (const auto& key : delays.keys)
-        known += fmt::format("{}{}", known.empty() ? "" : ", ", key);
       throw InputError(node.items[1].line,
-                       expectedFound(fmt::format("an op type of \"delay\" ({})", known),
+                       expectedFound(fmt::format("an op type of \"delay\" ({})",
+                                                 option_text::listChoices(delays.keys, ", ")),
                                      fmt::format("unknown op type {}", quoteText(type))));
     }
     const OpId op = builder.addOp(id, info->second.delay);

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <gaus/core/option_table.hpp>
 #include <gaus/core/types.hpp>
 
 #include "input_error.hpp"
@@ -176,11 +177,10 @@ void checkKeys(const JsonValue& object, std::initializer_list<std::string_view> 
     bool known = false;
     for (std::string_view name : allowed) known = known || name == key;
     if (!known) {
-      std::string list;
-      for (std::string_view name : allowed)
-        list += fmt::format("{}{}", list.empty() ? "" : ", ", name);
       throw InputError(object.items[i].line,
-                       expectedFound(fmt::format("a key of {} ({})", what, list), quoteText(key)));
+                       expectedFound(fmt::format("a key of {} ({})", what,
+                                                 option_text::listChoices(allowed, ", ")),
+                                     quoteText(key)));
     }
     for (std::size_t j = 0; j < i; ++j) {
       if (object.keys[j] == key) {

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <gaus/core/option_table.hpp>
 #include <gaus/core/types.hpp>
 
 #include "input_error.hpp"
@@ -39,12 +40,6 @@ constexpr std::array<std::string_view, kOpFieldCount> kOpFieldNames = {
     "name",   "kind", "latency",    "reservation",      "uses",      "occupancy",  "mem",
     "weight", "regs", "footprints", "variable_latency", "streaming", "spill_cost", "min_warps"};
 
-std::string listOf(std::span<const std::string_view> names) {
-  std::string list;
-  for (std::string_view name : names) list += fmt::format("{}{}", list.empty() ? "" : ", ", name);
-  return list;
-}
-
 }  // namespace
 
 NativeAssembler::NativeAssembler(std::filesystem::path document)
@@ -74,7 +69,8 @@ void NativeAssembler::op(const JsonValue& value) {
     const auto found = std::find(kOpFieldNames.begin(), kOpFieldNames.end(), value.keys[i]);
     if (found == kOpFieldNames.end()) {
       throw InputError(value.items[i].line,
-                       expectedFound(fmt::format("a key of an op ({})", listOf(kOpFieldNames)),
+                       expectedFound(fmt::format("a key of an op ({})",
+                                                 option_text::listChoices(kOpFieldNames, ", ")),
                                      quoteText(value.keys[i])));
     }
     const auto slot = static_cast<std::size_t>(found - kOpFieldNames.begin());
@@ -381,11 +377,12 @@ Instance NativeAssembler::finish() && {
             quoteText(use.name), list, resources ? " (--capacity only sets one it has)" : "");
         throw InputError(
             use.firstLine,
-            expectedFound(machine_
-                              ? fmt::format("a {} of machine '{}' ({})", kind, machine.name,
-                                            known.empty() ? "none" : listOf(known))
-                              : fmt::format("a machine that has {} {}", kind, quoteText(use.name)),
-                          fmt::format("unknown {} {}", kind, quoteText(use.name))) +
+            expectedFound(
+                machine_
+                    ? fmt::format("a {} of machine '{}' ({})", kind, machine.name,
+                                  known.empty() ? "none" : option_text::listChoices(known, ", "))
+                    : fmt::format("a machine that has {} {}", kind, quoteText(use.name)),
+                fmt::format("unknown {} {}", kind, quoteText(use.name))) +
                 remedy);
       }
       ids.push_back(*id);

@@ -8,12 +8,12 @@
 #include <fmt/format.h>
 
 #include <gaus/core/verify.hpp>
-#include <gaus/experiment/method_catalog.hpp>
+#include <gaus/differential/differential_check.hpp>
+#include <gaus/differential/exhaustive_search.hpp>
+#include <gaus/differential/reproducer.hpp>
 #include <gaus/io/io.hpp>
+#include <gaus/methods/method_catalog.hpp>
 
-#include "differential_check.hpp"
-#include "exhaustive_search.hpp"
-#include "reproducer.hpp"
 #include "test_support.hpp"
 #include "toy_graphs.hpp"
 

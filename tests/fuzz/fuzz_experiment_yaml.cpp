@@ -3,7 +3,7 @@
 // what loads must be self-consistent. Bad input must come back as an error value.
 
 #include <gaus/experiment/experiment_config.hpp>
-#include <gaus/experiment/method_catalog.hpp>
+#include <gaus/methods/method_catalog.hpp>
 
 #include "fuzz_pipeline.hpp"
 

@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include <gaus/core/expected.hpp>
+
 namespace gaus {
 
 // Physical memory of this machine (sysconf: pages x page size); nullopt when unknown.
@@ -24,6 +26,10 @@ inline constexpr std::string_view kDefaultMemoryLimitRule = "90 % of physical me
 
 // "1.23 GB", "512 MB", "900 kB", "12 bytes".
 std::string formatBytes(std::int64_t bytes);
+
+// "8G", "512M", "1048576" (suffixes K, M, G, T: powers of 1024): a byte count such as
+// --memory-limit and budgets.memory_limit take, or a message saying what was expected.
+Expected<std::int64_t> parseByteSize(std::string_view text);
 
 // The one-line refusal when `estimatedBytes` exceeds `limitBytes`, else nothing: "WHAT would
 // take about 12.3 GB (estimated before it is built), above memory_limit=8589934592 (8.59 GB):

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <string>
@@ -38,8 +39,25 @@ std::optional<std::string> nearestName(std::string_view given,
 // experiment keys). `suffix` follows the name inside the quotes ("'time_limit: 5'").
 std::string didYouMean(std::string_view given, const std::vector<std::string>& known,
                        std::string_view suffix = {});
-// "a, b or c".
-std::string listChoices(const std::vector<std::string>& choices);
+// Options from "KEY=VALUE" texts (-O, --option), a later KEY replacing an earlier one; `flag`
+// names where they came from in the message ("-O 'x': expected KEY=VALUE").
+Expected<MethodOptions> parseAssignments(const std::vector<std::string>& assignments,
+                                         std::string_view flag);
+// "a, b or c": the known names of a message. `lastSeparator` ", " lists them all with commas
+// ("(name, kind, latency)"), where a message names everything a place accepts. The one join of
+// every list of names in a message.
+template <class Names>
+std::string listChoices(const Names& names, std::string_view lastSeparator = " or ") {
+  std::string text;
+  const std::size_t count = std::size(names);
+  std::size_t index = 0;
+  for (const auto& name : names) {
+    if (index > 0) text += index + 1 == count ? lastSeparator : std::string_view(", ");
+    text += name;
+    ++index;
+  }
+  return text;
+}
 
 }  // namespace option_text
 

@@ -16,9 +16,10 @@ namespace gaus {
 // The sizes of the types that cross the boundary, folded into one number (FNV-1a).
 inline constexpr std::uint64_t kPluginAbi = [] {
   std::uint64_t hash = 1469598103934665603ULL;
-  for (std::uint64_t size : {std::uint64_t{2}, sizeof(Graph), sizeof(Machine), sizeof(Problem),
-                             sizeof(Schedule), sizeof(Result), sizeof(Attempt), sizeof(MethodInfo),
-                             sizeof(RunContext), sizeof(OptionDoc), sizeof(VerificationReport)}) {
+  for (std::uint64_t size :
+       {std::uint64_t{3}, sizeof(Graph), sizeof(Machine), sizeof(Problem), sizeof(Schedule),
+        sizeof(Result), sizeof(Attempt), sizeof(MethodInfo), sizeof(RunContext), sizeof(OptionDoc),
+        sizeof(FigureDoc), sizeof(VerificationReport)}) {
     hash = (hash ^ size) * 1099511628211ULL;
   }
   return hash;

@@ -1,6 +1,6 @@
 // One registry maps a method name ("list", "ims", "gaus", "ilp", "twill") and an options map to
 // a callable, so the CLI and the experiment runner never switch on method names. Each module
-// exposes a register function (registerHeuristicMethods, ...); the catalog in src/experiment
+// exposes a register function (registerHeuristicMethods, ...); the catalog in src/methods
 // calls them all. run() verifies every schedule a method returns before handing it back.
 // Methods are made with makeMethod() from an OptionTable of their options.
 #pragma once
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include <gaus/core/expected.hpp>
+#include <gaus/core/figures.hpp>
 #include <gaus/core/option_table.hpp>
 #include <gaus/core/options.hpp>
 #include <gaus/core/problem.hpp>
@@ -55,6 +56,7 @@ struct MethodInfo {
   std::string summary;             // one line for --help
   std::vector<ProblemKind> kinds;  // problem kinds it accepts
   std::vector<OptionDoc> options;  // generated from the method's OptionTable
+  std::vector<FigureDoc> figures;  // from its engine's FigureTable: what Result::figures may hold
   // The values a run would use: the defaults with `options` applied and checked, or the
   // message a run would fail with (unknown names, bad values).
   std::function<Expected<OptionValues>(const MethodOptions&)> resolveOptions;
@@ -65,17 +67,20 @@ struct MethodInfo {
 
   bool solves(ProblemKind kind) const;
   bool declares(std::string_view option) const;
+  bool reportsFigure(std::string_view figure) const;
 };
 
-// A method whose options are read by `table` (which must outlive the registry: a static) and
-// which solves with the parsed struct. Every method is made this way, so every method parses,
-// checks, echoes and documents its options the same way.
+// A method whose options are read by `table` (which must outlive the registry: a static), whose
+// figures are those `figures` says it reports, and which solves with the parsed struct. Every
+// method is made this way, so every method parses, checks, echoes and documents its options
+// and figures the same way.
 template <class Options>
 MethodInfo makeMethod(
     std::string name, std::string summary, std::vector<ProblemKind> kinds,
-    const OptionTable<Options>& table,
+    const OptionTable<Options>& table, const FigureTable& figures,
     std::function<Result(const Problem&, const Options&, const RunContext&)> solve) {
   MethodInfo method;
+  method.figures = figures.reportedBy(name);
   method.name = std::move(name);
   method.summary = std::move(summary);
   method.kinds = std::move(kinds);
@@ -95,6 +100,16 @@ MethodInfo makeMethod(
     return result;
   };
   return method;
+}
+
+// A method that reports no figures.
+template <class Options>
+MethodInfo makeMethod(
+    std::string name, std::string summary, std::vector<ProblemKind> kinds,
+    const OptionTable<Options>& table,
+    std::function<Result(const Problem&, const Options&, const RunContext&)> solve) {
+  return makeMethod<Options>(std::move(name), std::move(summary), std::move(kinds), table,
+                             FigureTable(), std::move(solve));
 }
 
 // Settings a caller applies to every method at once (the CLI's --time-limit, --seed, --device,
@@ -148,11 +163,12 @@ class MethodRegistry {
   // Applies the machine's options (withMachineOptions), checks the problem (Problem::check),
   // runs the method, times it, verifies any schedule it returns and stores the report in
   // Result::verification. A schedule that fails verification makes the call an error with the
-  // first violations in the message: an unverified schedule is never reported as a success.
-  // `settings` are applied as applySettings() does: where the method declares them and
-  // `options` does not already set them.
+  // first violations in the message: an unverified schedule is never reported as a success. So
+  // does a figure the method does not declare (MethodInfo::figures). `options` are the
+  // method's own with any settings applied: callers with settings go through runMethod
+  // (gaus/methods/run_method.hpp), which applies them once.
   Result run(std::string_view name, const Problem& problem, const MethodOptions& options,
-             const RunContext& context = {}, const MethodOptions& settings = {}) const;
+             const RunContext& context = {}) const;
 
  private:
   struct Provider {

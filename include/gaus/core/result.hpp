@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <gaus/core/enum_names.hpp>
+#include <gaus/core/figures.hpp>
 #include <gaus/core/options.hpp>
 #include <gaus/core/schedule.hpp>
 #include <gaus/core/verify.hpp>
@@ -97,7 +98,7 @@ struct Result {
   std::string message;            // one line: why infeasible, what timed out, what failed
   OptionValues options;           // every option with the value used (the method's table echo)
   std::vector<Attempt> attempts;  // in order
-  std::vector<std::pair<std::string, double>> extra;  // method-specific figures
+  Figures figures;  // what the method reports beside the objective, declared (figures.hpp)
   // Method-specific text a reader wants beside the figures, by title ("explanation",
   // "normalization"); printed as sections by the CLI.
   std::vector<std::pair<std::string, std::string>> notes;
@@ -107,7 +108,6 @@ struct Result {
   bool hasSchedule() const { return schedule.has_value(); }
   bool verified() const { return verification.has_value() && verification->ok(); }
   std::string_view statusText() const { return gaus::statusText(call, status); }
-  std::optional<double> extraValue(std::string_view name) const;
 };
 
 // A failed call: CallStatus::kError with a message.

@@ -41,9 +41,18 @@ double peakStageWeightLowerBound(const Graph& graph, Cycle stages);
 // built from them here. Fails when the graph cannot be rebuilt.
 Expected<Graph> stageGraph(const Graph& graph);
 
+// The figures of a stage schedule, reported by every method that solves the stage problem.
+namespace figures {
+inline constexpr Figure kPeakStageWeight{"peak_stage_weight", FigureUnit::kValue,
+                                         "the largest sum of op weights in one stage"};
+inline constexpr Figure kCommunication{
+    "communication", FigureUnit::kValue,
+    "sum over distance-0 edges of comm x the stages between their ends"};
+}  // namespace figures
+
 // A stage schedule's figures in `result`, on GS-Schedule's scale: objective = stageRatio x peak
-// stage weight + communication ("stage_objective", with "peak_stage_weight" and
-// "communication" in extra), lower bound = stageRatio x peakStageWeightLowerBound (100 x LB10 on
+// stage weight + communication ("stage_objective", with figures::kPeakStageWeight and
+// kCommunication), lower bound = stageRatio x peakStageWeightLowerBound (100 x LB10 on
 // the GS-Schedule graphs), status optimal at the bound, else feasible.
 void reportStageObjective(const Problem& problem, const Schedule& schedule, Result& result);
 

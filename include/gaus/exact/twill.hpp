@@ -6,7 +6,8 @@
 // synchronization; then, beyond the paper, the assignment with the fewest warps and cross-warp
 // edges, and an explanation of the answer.
 //
-// Everything here is solver-free data: the CLI (`gaus twill`) prints a TwillSolution as it is.
+// Everything here is solver-free data. The search lives in src/exact/twill/, one file per step
+// (docs/exact.md, "The Twill search").
 #pragma once
 
 #include <array>
@@ -72,7 +73,7 @@ struct TwillFamilySet {
   }
 };
 
-// How the L of one II are tried on its SMT model (one model per II, twill_smt.hpp).
+// How the L of one II are tried on its SMT model (one model per II, src/exact/twill/smt_model.hpp).
 enum class LatencySearch {
   // L = the bound, bound + 1, ... up to the stage limit: Algorithm 1's order.
   kAscending,
@@ -113,8 +114,8 @@ struct TwillOptions {
   double minimizeTimeLimitSeconds = 10.0;  // per minimization step
   bool explain = false;                    // what binds II, why ops were split
   double explainTimeLimitSeconds = 10.0;   // per explanation query
-  // Receives one line per attempt as it ends (TwillAttempt::describe: II, L, phase, status,
-  // seconds), for a progress display. May be empty.
+  // Receives one line per attempt as it ends (Attempt::describe: II, L, phase, status,
+  // seconds, blocking families), for a progress display. May be empty.
   std::function<void(std::string_view)> progress;
   // A start schedule (`gaus schedule --init`, raw cycles; docs/exact.md "Warm starts"). Its
   // (II, L), in the units solved, is the first SMT check (phase "probe"); a satisfiable probe,
@@ -123,20 +124,6 @@ struct TwillOptions {
   // problem (op count, no II, II below MII) is ignored with a note. Not owned.
   const Schedule* initialSchedule = nullptr;
   std::string initialScheduleOrigin = "--init";  // where it came from, for the notes
-};
-
-// One line of the attempt log: the core record (phase "probe" for the check at a start's
-// (II, L), "milp", "smt", "minimize-warps", "minimize-cross-edges" or "explain"; an SMT check that
-// is satisfiable is kFeasible, one that is not is kInfeasible) and, for an infeasible SMT check,
-// the families of its unsat core.
-struct TwillAttempt {
-  Attempt record;
-  std::vector<TwillFamily> blocking;
-
-  // The record with the blocking families added to its detail, as Result::attempts holds it.
-  Attempt withBlocking() const;
-  // "II=2 L=4 smt feasible 0.003s".
-  std::string describe() const { return withBlocking().describe(); }
 };
 
 struct RoleSplitReason {
@@ -156,44 +143,70 @@ struct TwillExplanation {
   std::string text;  // all of the above as readable lines
 };
 
-struct TwillSolution {
-  CallStatus call = CallStatus::kOk;
-  ModelStatus status = ModelStatus::kUnknown;
-  std::string message;
+// The lower bound on II in the units the search solved (normalized when the costs were).
+struct TwillIiBound {
+  std::int64_t mii = 0, resMii = 0, recMii = 0;
+  bool provenMinimal = false;  // every smaller II failed conclusively (under extraStages)
+};
 
-  std::optional<std::int32_t> ii;      // raw cycles
-  std::optional<Cycle> latency;        // raw cycles
-  std::optional<std::int32_t> stages;  // ceil(L / II)
-  std::optional<Schedule> schedule;    // raw cycles, with II and warps
-  std::optional<Schedule> normalizedSchedule;
-  std::optional<CostNormalization> normalization;
-  std::int64_t timeUnit = 1;  // raw cycles per normalized cycle
-
-  std::int64_t mii = 0, resMii = 0, recMii = 0;  // of the problem solved (normalized units)
-  std::string miiReason;
-  bool iiProvenMinimal = false;  // every smaller II failed conclusively (under extraStages)
-  bool warpsProvenMinimal = false;
-  bool crossEdgesProvenMinimal = false;
-
+// The answer's warp assignment: its roles, and beyond the paper the warps used and the
+// cross-warp edges, minimized in that order.
+struct TwillAssignment {
   std::vector<WarpRole> roles;
   std::int32_t warpsUsed = 0;
   std::int32_t crossWarpEdges = 0;
-  std::vector<BufferUsage> buffers;
-  std::vector<TwillAttempt> attempts;
+  bool warpsProvenMinimal = false;
+  bool crossEdgesProvenMinimal = false;
+  std::vector<BufferUsage> buffers;  // per value with a footprint: its ring of buffers
+};
+
+// The units the search solved in: raw cycles, or normalized costs (cost_normalization.hpp).
+struct TwillUnits {
+  std::optional<CostNormalization> normalization;
+  std::int64_t timeUnit = 1;                   // raw cycles per normalized cycle
+  std::optional<Schedule> normalizedSchedule;  // the answer in normalized units
+};
+
+// What only Twill finds, beside the Result of the call: typed, where Result::figures publishes
+// the numbers among them (twill_figures.hpp).
+struct TwillFindings {
+  std::optional<Cycle> latency;        // of the answer, raw cycles
+  std::optional<std::int32_t> stages;  // ceil(L / II)
+  TwillIiBound iiBound;
+  TwillAssignment assignment;
+  TwillUnits units;
+  // Per entry of Result::attempts: the families of its unsat core (an infeasible SMT check's),
+  // which the entry's detail also names.
+  std::vector<std::vector<TwillFamily>> blocking;
   TwillExplanation explanation;
-  std::optional<VerificationReport> verification;  // of `schedule` against the raw problem
-  double seconds = 0.0;
   // Seconds from the call's start to the first schedule of the SMT model (the probe's, or the
   // search's first satisfiable check); unset when there was none.
   std::optional<double> firstSmtScheduleSeconds;
-  // Titled notes for Result::notes ("initial schedule": where the start came from and what the
-  // probe gave).
-  std::vector<std::pair<std::string, std::string>> notes;
 };
 
+// A Twill call: the method's Result (call and model status, message, the schedule in raw
+// cycles with its II and warps, the bound on II and what binds it, every attempt, figures,
+// notes, the verification against the raw problem, the seconds) and Twill's findings. The
+// attempts are logged in order ("probe" for the check at a start's (II, L), "milp", "smt",
+// "minimize-warps", "minimize-cross-edges" or "explain"; an SMT check that is satisfiable is
+// kFeasible, one that is not kInfeasible, its detail naming the blocking families).
+struct TwillSolution {
+  Result result;
+  TwillFindings twill;
+
+  std::optional<std::int32_t> ii() const {  // of the answer, raw cycles
+    return result.schedule ? result.schedule->ii : std::nullopt;
+  }
+};
+
+// "capacity, memory": the families in the order given.
+std::string familyList(const std::vector<TwillFamily>& families);
+
 // Runs the search (Algorithm 1 with the guards of TWILL.md section 4), the minimizations and,
-// when asked, the explanation. The problem must be kModuloWarp (or kModulo: warps default to
-// the machine's). A fixed problem.ii restricts the search to that II.
+// when asked, the explanation. With normalized costs the MII and the minimality proof hold in
+// normalized units: the Result then has the figures normalized_mii and normalized_ii_proven and
+// no lower bound (the method adds the raw MII). The problem must be kModuloWarp (or kModulo: warps
+// default to the machine's). A fixed problem.ii restricts the search to that II.
 TwillSolution solveTwill(const Problem& problem, const TwillOptions& options = {});
 
 // One satisfiability check of the SMT model at (ii, latency), in the problem's own units. For
@@ -213,10 +226,5 @@ struct TwillCheckOptions {
 };
 TwillCheck checkTwill(const Problem& problem, std::int32_t ii, Cycle latency,
                       const TwillCheckOptions& options = {});
-
-// The solution as a method Result (schedule, status, log lines, extra figures). With normalized
-// costs the MII and the minimality proof are in normalized units: they become the extra figures
-// "normalized_mii" and "normalized_ii_proven", and Bounds::lowerBound is left unset.
-Result toResult(const TwillSolution& solution);
 
 }  // namespace gaus::exact

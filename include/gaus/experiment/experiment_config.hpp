@@ -15,6 +15,7 @@
 #include <vector>
 
 #include <gaus/core/expected.hpp>
+#include <gaus/core/memory_limit.hpp>  // parseByteSize: budgets.memory_limit
 #include <gaus/core/options.hpp>
 #include <gaus/core/problem.hpp>
 #include <gaus/core/random_graph.hpp>
@@ -127,8 +128,5 @@ struct ExperimentConfig {
 // Reads and checks a configuration. Method names and options are checked against `registry`.
 Expected<ExperimentConfig> readExperimentConfig(const std::filesystem::path& path,
                                                 const MethodRegistry& registry);
-
-// "8G", "512M", "1048576": a byte count, or a message saying what was expected.
-Expected<std::int64_t> parseByteSize(std::string_view text);
 
 }  // namespace gaus::experiment

@@ -111,10 +111,10 @@ inline const exact::TwillSolution& kernelTwillSolution(const std::string& name) 
   if (const auto found = solved.find(name); found != solved.end()) return found->second;
   const Instance instance = loadKernel(name);
   exact::TwillSolution solution = exact::solveTwill(instance.problem(ProblemKind::kModuloWarp));
-  INFO(name << ": " << solution.message);
-  REQUIRE(solution.schedule);
-  REQUIRE(solution.verification);
-  REQUIRE(solution.verification->ok());
+  INFO(name << ": " << solution.result.message);
+  REQUIRE(solution.result.schedule);
+  REQUIRE(solution.result.verification);
+  REQUIRE(solution.result.verification->ok());
   return solved.emplace(name, std::move(solution)).first->second;
 }
 
@@ -123,7 +123,7 @@ inline const codegen::Pipeline& kernelPipeline(const std::string& name) {
   static std::map<std::string, codegen::Pipeline> built;
   if (const auto found = built.find(name); found != built.end()) return found->second;
   const exact::TwillSolution& solution = kernelTwillSolution(name);
-  auto pipeline = codegen::buildPipeline(loadKernel(name), *solution.schedule);
+  auto pipeline = codegen::buildPipeline(loadKernel(name), *solution.result.schedule);
   INFO(name << ": " << (pipeline ? std::string() : pipeline.error()));
   REQUIRE(pipeline);
   return built.emplace(name, std::move(pipeline).value()).first->second;

@@ -172,7 +172,7 @@ TEST_CASE("built-in kernels at their Twill schedules: the protocol is proven, th
       const exact::TwillSolution& solution = test::kernelTwillSolution(name);
       for (const Memory& memory : pipeline.machine->memories) {
         std::int64_t twill = 0;
-        for (const auto& buffer : solution.buffers) {
+        for (const auto& buffer : solution.twill.assignment.buffers) {
           if (pipeline.machine->memories[buffer.memory].name == memory.name) {
             twill += buffer.total();
           }

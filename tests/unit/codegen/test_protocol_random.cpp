@@ -8,7 +8,7 @@
 
 #include <gaus/codegen/protocol_executor.hpp>
 #include <gaus/codegen/targets.hpp>
-#include <gaus/experiment/method_catalog.hpp>
+#include <gaus/methods/method_catalog.hpp>
 
 #include "codegen_test_support.hpp"
 #include "temp_folder.hpp"

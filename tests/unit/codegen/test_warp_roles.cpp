@@ -239,7 +239,7 @@ TEST_CASE(
   CHECK(pipeline.ii == 16);
   CHECK(pipeline.latency == 32);
   WarpSet used = 0;
-  for (WarpSet warps : *solution.schedule->warps) used |= warps;
+  for (WarpSet warps : *solution.result.schedule->warps) used |= warps;
   CHECK(std::popcount(used) == 10);
   CHECK(pipeline.roles.size() <= 4);
   CHECK(roleWith(pipeline, "load_k").ops.size() == 2);

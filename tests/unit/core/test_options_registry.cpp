@@ -249,7 +249,8 @@ TEST_CASE("registry: a warps option sizes the machine before the check and the v
   const Result refused = registry.run("warped", problem, {});
   CHECK_THAT(refused.message,
              Catch::Contains("op a needs min_warps=4, but machine 'one_warp' has 1 warps"));
-  const Result asSetting = registry.run("warped", problem, {}, {}, {{"warps", "4"}});
+  const Result asSetting = registry.run(
+      "warped", problem, applySettings(*registry.find("warped"), {}, {{"warps", "4"}}).options);
   CHECK(asSetting.verified());
   const Result asOption = registry.run("warped", problem, {{"warps", "4"}});
   CHECK(asOption.verified());

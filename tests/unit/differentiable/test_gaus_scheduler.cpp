@@ -8,6 +8,7 @@
 #include <gaus/core/random_graph.hpp>
 #include <gaus/core/stage_objective.hpp>
 #include <gaus/core/verify.hpp>
+#include <gaus/differentiable/gaus_figures.hpp>
 #include <gaus/differentiable/gaus_scheduler.hpp>
 #include <gaus/heuristic/balanced_stages.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
@@ -282,10 +283,11 @@ TEST_CASE("legalization modes: async and sync both verify and never do worse tha
                   : computeMetrics(*instance.graph, *instance.machine, *list).peakLiveMemory;
           CHECK(*result.objective <= startObjective);
         }
-        for (const char* figure :
-             {"optimizer_wait_seconds", "legalized_candidates", "legalization_seconds"}) {
-          INFO(figure);
-          CHECK(result.extraValue(figure).value_or(-1.0) >= 0.0);
+        for (const Figure& figure : {differentiable::figures::kOptimizerWaitSeconds,
+                                     differentiable::figures::kLegalizedCandidates,
+                                     differentiable::figures::kLegalizationSeconds}) {
+          INFO(figure.name);
+          CHECK(result.figures.get(figure).value_or(-1.0) >= 0.0);
         }
       }
     }

@@ -17,7 +17,7 @@
 #include "kernel_files.hpp"
 #include "test_support.hpp"
 #include "toy_graphs.hpp"
-#include "twill_smt.hpp"
+#include "twill/smt_model.hpp"
 
 using namespace gaus;
 using namespace gaus::exact;
@@ -204,7 +204,9 @@ TEST_CASE("memory_limit: a MILP estimated above it is refused before it is built
   MethodRegistry registry;
   registerExactMethods(registry);
   for (ProblemKind kind : {ProblemKind::kModulo, ProblemKind::kLatency}) {
-    const Result result = registry.run("ilp", toy.problem(kind), {}, {}, {{"memory_limit", "1"}});
+    const MethodOptions withSetting =
+        applySettings(*registry.find("ilp"), {}, {{"memory_limit", "1"}}).options;
+    const Result result = registry.run("ilp", toy.problem(kind), withSetting);
     CHECK(result.failed());
     CHECK_THAT(result.message, Catch::Contains("above memory_limit=1"));
   }
@@ -291,19 +293,19 @@ TEST_CASE(
   options.totalTimeLimitSeconds = 2.0;
   options.milp.timeLimitSeconds = 0.3;
   const TwillSolution solution = solveTwill(gallopingLoop(), options);
-  INFO(solution.message);
-  CHECK(solution.status == ModelStatus::kTimeout);
-  CHECK_THAT(solution.message, Catch::StartsWith("total time limit 2s reached") &&
-                                   Catch::Contains("would take about"));
-  REQUIRE_FALSE(solution.attempts.empty());
-  const Attempt& last = solution.attempts.back().record;
+  INFO(solution.result.message);
+  CHECK(solution.result.status == ModelStatus::kTimeout);
+  CHECK_THAT(solution.result.message, Catch::StartsWith("total time limit 2s reached") &&
+                                          Catch::Contains("would take about"));
+  REQUIRE_FALSE(solution.result.attempts.empty());
+  const Attempt& last = solution.result.attempts.back();
   CHECK(last.phase == "smt");
   CHECK(last.ii == 18);
   CHECK(last.status == ModelStatus::kTimeout);
   CHECK_THAT(last.detail, Catch::StartsWith("model not built: the SMT model at II=18") &&
                               Catch::Contains("load into Z3 at its first check") &&
                               Catch::Contains("raise time_limit"));
-  CHECK(solution.seconds <= 3.0);
+  CHECK(solution.result.stats.seconds <= 3.0);
 }
 
 TEST_CASE("twill: a 3 s time_limit holds on a loop that gallops L", "[exact][guards]") {
@@ -319,32 +321,32 @@ TEST_CASE("twill: a 3 s time_limit holds on a loop that gallops L", "[exact][gua
   const Deadline call(std::nullopt);
   const TwillSolution solution = solveTwill(gallopingLoop(), options);
   const double seconds = call.elapsedSeconds();
-  INFO(solution.message);
+  INFO(solution.result.message);
   std::string log;
-  for (const auto& attempt : solution.attempts) log += attempt.describe() + "\n";
+  for (const auto& attempt : solution.result.attempts) log += attempt.describe() + "\n";
   INFO(log);
   CHECK(seconds <= 4.0);
-  CHECK(solution.status == ModelStatus::kTimeout);
-  REQUIRE_FALSE(solution.attempts.empty());
-  CHECK(solution.attempts.back().record.status == ModelStatus::kTimeout);
+  CHECK(solution.result.status == ModelStatus::kTimeout);
+  REQUIRE_FALSE(solution.result.attempts.empty());
+  CHECK(solution.result.attempts.back().status == ModelStatus::kTimeout);
 }
 
 TEST_CASE("memory_limit: twill refuses an SMT model estimated above it, with its size",
           "[exact][guards]") {
   // Toy FA: its MILPs take a few kB and its SMT model over the 32 MB of a Z3 context
-  // (kSmtContextBytes, twill_smt.cpp), so a 16 MB limit lets the MILP run and refuses the SMT
+  // (kSmtContextBytes, twill/smt_size.cpp), so a 16 MB limit lets the MILP run and refuses the SMT
   // model at the first II, a failed call as the MILP's refusal is. The default limit solves it.
   const Instance toy = test::toyFlashAttention();
   MethodRegistry registry;
   registerExactMethods(registry);
   const Problem problem = toy.problem(ProblemKind::kModuloWarp);
-  const Result refused = registry.run("twill", problem, {}, {}, {{"memory_limit", "16000000"}});
+  const Result refused = registry.run("twill", problem, {{"memory_limit", "16000000"}});
   INFO(refused.message);
   CHECK(refused.failed());
   CHECK_THAT(refused.message, Catch::Contains("the SMT model at II=") &&
                                   Catch::Contains("above memory_limit=16000000") &&
                                   Catch::Contains("raise --memory-limit"));
-  const Result solved = registry.run("twill", problem, {}, {}, {});
+  const Result solved = registry.run("twill", problem, {});
   CHECK(solved.status == ModelStatus::kOptimal);
 }
 
@@ -390,9 +392,9 @@ TEST_CASE("progress: one line per attempt from the modulo search and from twill"
   TwillOptions twill;
   twill.progress = [&](std::string_view line) { lines.emplace_back(line); };
   const TwillSolution solution = solveTwill(toy.problem(ProblemKind::kModuloWarp), twill);
-  REQUIRE(solution.status == ModelStatus::kOptimal);
-  REQUIRE(lines.size() == solution.attempts.size());
+  REQUIRE(solution.result.status == ModelStatus::kOptimal);
+  REQUIRE(lines.size() == solution.result.attempts.size());
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    CHECK(lines[i] == "twill: " + solution.attempts[i].describe());
+    CHECK(lines[i] == "twill: " + solution.result.attempts[i].describe());
   }
 }

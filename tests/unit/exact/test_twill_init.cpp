@@ -10,6 +10,7 @@
 
 #include <gaus/core/registry.hpp>
 #include <gaus/core/verify.hpp>
+#include <gaus/exact/exact_figures.hpp>
 #include <gaus/exact/methods.hpp>
 #include <gaus/exact/twill.hpp>
 #include <gaus/io/io.hpp>
@@ -26,14 +27,14 @@ namespace {
 TwillSolution solveFrom(const Problem& problem, const Schedule* start, TwillOptions options = {}) {
   options.initialSchedule = start;
   TwillSolution solution = solveTwill(problem, options);
-  INFO(solution.message);
-  for (const auto& attempt : solution.attempts) UNSCOPED_INFO(attempt.describe());
+  INFO(solution.result.message);
+  for (const auto& attempt : solution.result.attempts) UNSCOPED_INFO(attempt.describe());
   return solution;
 }
 
 // The text of the "initial schedule" note, empty when there is none.
 std::string startNote(const TwillSolution& solution) {
-  for (const auto& [title, text] : solution.notes) {
+  for (const auto& [title, text] : solution.result.notes) {
     if (title == "initial schedule") return text;
   }
   return {};
@@ -59,32 +60,32 @@ TEST_CASE("twill --init toy FA: a start at II 3 is probed first, the search stil
   const Schedule start = toyStart({0, 1, 2}, 3);
   REQUIRE(verify(problem, start).ok());
   const TwillSolution solution = solveFrom(problem, &start);
-  REQUIRE(solution.status == ModelStatus::kOptimal);
-  CHECK(*solution.ii == 2);
-  CHECK(*solution.latency == 4);
-  CHECK(solution.verification->ok());
+  REQUIRE(solution.result.status == ModelStatus::kOptimal);
+  CHECK(*solution.ii() == 2);
+  CHECK(*solution.twill.latency == 4);
+  CHECK(solution.result.verification->ok());
   // The probe is the first check, at the start's (II, L), and is satisfiable.
-  REQUIRE(!solution.attempts.empty());
-  const Attempt& probe = solution.attempts.front().record;
+  REQUIRE(!solution.result.attempts.empty());
+  const Attempt& probe = solution.result.attempts.front();
   CHECK(probe.phase == "probe");
   CHECK(probe.ii == 3);
   CHECK(probe.latency == 3);
   CHECK(probe.status == ModelStatus::kFeasible);
-  CHECK(solution.firstSmtScheduleSeconds.has_value());
+  CHECK(solution.twill.firstSmtScheduleSeconds.has_value());
   const std::string note = startNote(solution);
   CHECK_THAT(note, Catch::Contains("the start came from --init: II 3, L 3"));
   CHECK_THAT(note, Catch::Contains("probe at II 3, L 3: SAT"));
   // No II above the incumbent's is tried.
-  for (const auto& attempt : solution.attempts) CHECK(attempt.record.ii.value_or(0) <= 3);
+  for (const auto& attempt : solution.result.attempts) CHECK(attempt.ii.value_or(0) <= 3);
 }
 
 TEST_CASE("twill --init toy FA: with every SMT model refused for memory_limit, the start is kept",
           "[exact][twill][init]") {
   // A 16 MB limit is below any SMT model's estimate (a Z3 context alone is allowed 32 MB,
-  // twill_smt.cpp) and above the toy's MILPs (a few kB): the probe and II 2's model are refused.
-  // Without a start that is a failed call (test_guards.cpp); with one, the verified start (the
-  // incumbent) is the answer, `feasible` (no time limit stopped anything), and the message says
-  // why II 2 was not decided.
+  // twill/smt_size.cpp) and above the toy's MILPs (a few kB): the probe and II 2's model are
+  // refused. Without a start that is a failed call (test_guards.cpp); with one, the verified start
+  // (the incumbent) is the answer, `feasible` (no time limit stopped anything), and the message
+  // says why II 2 was not decided.
   const auto toy = test::loadKernel("toy_fa");
   const Problem problem = toy.problem(ProblemKind::kModuloWarp);
   const Schedule start = toyStart({0, 1, 2}, 3);
@@ -92,14 +93,15 @@ TEST_CASE("twill --init toy FA: with every SMT model refused for memory_limit, t
   TwillOptions options;
   options.milp.memoryLimitBytes = 16'000'000;
   const TwillSolution solution = solveFrom(problem, &start, options);
-  CHECK(solution.call == CallStatus::kOk);
-  CHECK(solution.status == ModelStatus::kFeasible);
-  REQUIRE(solution.ii.has_value());
-  CHECK(*solution.ii == 3);
-  CHECK(*solution.latency == 3);
-  CHECK(solution.verification->ok());
-  CHECK_THAT(solution.message, Catch::Contains("II not proven minimal: the SMT model at II=2") &&
-                                   Catch::Contains("above memory_limit=16000000"));
+  CHECK(solution.result.call == CallStatus::kOk);
+  CHECK(solution.result.status == ModelStatus::kFeasible);
+  REQUIRE(solution.ii().has_value());
+  CHECK(*solution.ii() == 3);
+  CHECK(*solution.twill.latency == 3);
+  CHECK(solution.result.verification->ok());
+  CHECK_THAT(solution.result.message,
+             Catch::Contains("II not proven minimal: the SMT model at II=2") &&
+                 Catch::Contains("above memory_limit=16000000"));
   CHECK_THAT(startNote(solution), Catch::Contains("no probe: the SMT model at II=3, L=3"));
 }
 
@@ -113,11 +115,11 @@ TEST_CASE("twill --init toy FA: a start at the optimal II with a longer L, only 
   const Schedule start = toyStart({0, 2, 5}, 2);
   REQUIRE(verify(problem, start).ok());
   const TwillSolution solution = solveFrom(problem, &start);
-  REQUIRE(solution.status == ModelStatus::kOptimal);
-  CHECK(*solution.ii == 2);
-  CHECK(*solution.latency == 4);
-  for (const auto& attempt : solution.attempts) {
-    if (attempt.record.phase == "smt") CHECK(*attempt.record.latency < 6);
+  REQUIRE(solution.result.status == ModelStatus::kOptimal);
+  CHECK(*solution.ii() == 2);
+  CHECK(*solution.twill.latency == 4);
+  for (const auto& attempt : solution.result.attempts) {
+    if (attempt.phase == "smt") CHECK(*attempt.latency < 6);
   }
 }
 
@@ -140,10 +142,10 @@ TEST_CASE("twill --init: a start that does not fit is ignored with a note",
     INFO(expected);
     const TwillSolution solution = solveFrom(problem, start);
     CHECK(startNote(solution) == expected);
-    REQUIRE(solution.status == ModelStatus::kOptimal);
-    CHECK(*solution.ii == 2);
-    CHECK(*solution.latency == 4);
-    CHECK(solution.attempts.front().record.phase == "milp");
+    REQUIRE(solution.result.status == ModelStatus::kOptimal);
+    CHECK(*solution.ii() == 2);
+    CHECK(*solution.twill.latency == 4);
+    CHECK(solution.result.attempts.front().phase == "milp");
   }
 }
 
@@ -165,7 +167,7 @@ TEST_CASE("twill --init through the registry: a start without warps is only a pr
   REQUIRE(result.status == ModelStatus::kOptimal);
   CHECK(result.verified());
   CHECK(*result.objective == 2);
-  CHECK(result.extraValue("latency") == 4);
+  CHECK(result.figures.get(exact::figures::kLatency) == 4);
   REQUIRE(!result.attempts.empty());
   CHECK(result.attempts.front().phase == "probe");
   const auto note = std::find_if(result.notes.begin(), result.notes.end(),
@@ -174,7 +176,7 @@ TEST_CASE("twill --init through the registry: a start without warps is only a pr
   CHECK_THAT(note->second, Catch::Contains("it does not verify"));
   CHECK_THAT(note->second, Catch::Contains("so it is only a probe"));
   CHECK_THAT(note->second, Catch::Contains("probe at II 2, L 4: SAT, L 4"));
-  CHECK(result.extraValue("first_smt_schedule_seconds").has_value());
+  CHECK(result.figures.get(exact::figures::kFirstSmtScheduleSeconds).has_value());
 }
 
 TEST_CASE("twill --init FA forward (Hopper): a start at II 17 gives the answer without a start",
@@ -184,23 +186,23 @@ TEST_CASE("twill --init FA forward (Hopper): a start at II 17 gives the answer w
   const auto fa = test::loadKernel("fa_fwd_hopper");
   const Problem problem = fa.problem(ProblemKind::kModuloWarp);
   const TwillSolution reference = solveFrom(problem, nullptr);
-  REQUIRE(reference.status == ModelStatus::kOptimal);
-  CHECK(*reference.ii == 16);
+  REQUIRE(reference.result.status == ModelStatus::kOptimal);
+  CHECK(*reference.ii() == 16);
   Problem atSeventeen = problem;
   atSeventeen.ii = 17;
   const TwillSolution seventeen = solveFrom(atSeventeen, nullptr);
-  REQUIRE(seventeen.schedule);
-  const Schedule& start = *seventeen.schedule;
+  REQUIRE(seventeen.result.schedule);
+  const Schedule& start = *seventeen.result.schedule;
   REQUIRE(verify(problem, start).ok());
 
   const TwillSolution solution = solveFrom(problem, &start);
-  REQUIRE(solution.status == ModelStatus::kOptimal);
-  CHECK(*solution.ii == *reference.ii);
-  CHECK(*solution.latency == *reference.latency);
-  CHECK(solution.warpsUsed == reference.warpsUsed);
-  CHECK(solution.verification->ok());
-  CHECK(solution.attempts.front().record.phase == "probe");
-  CHECK(solution.attempts.front().record.status == ModelStatus::kFeasible);
+  REQUIRE(solution.result.status == ModelStatus::kOptimal);
+  CHECK(*solution.ii() == *reference.ii());
+  CHECK(*solution.twill.latency == *reference.twill.latency);
+  CHECK(solution.twill.assignment.warpsUsed == reference.twill.assignment.warpsUsed);
+  CHECK(solution.result.verification->ok());
+  CHECK(solution.result.attempts.front().phase == "probe");
+  CHECK(solution.result.attempts.front().status == ModelStatus::kFeasible);
 
   // With a tiny time limit the answer is no worse than the start, status timeout. 50 ms
   // cannot cover the search (about 1.4 s: docs/exact.md's kernels table); the probe may or may
@@ -209,16 +211,16 @@ TEST_CASE("twill --init FA forward (Hopper): a start at II 17 gives the answer w
   TwillOptions limited;
   limited.totalTimeLimitSeconds = 0.05;
   const TwillSolution quick = solveFrom(problem, &start, limited);
-  REQUIRE(quick.status == ModelStatus::kTimeout);
-  REQUIRE(quick.schedule);
-  CHECK(quick.verification->ok());
-  CHECK(verify(problem, *quick.schedule).ok());
-  CHECK(*quick.ii == 17);
-  CHECK(*quick.latency <= scheduleLatency(*problem.graph, start.start));
+  REQUIRE(quick.result.status == ModelStatus::kTimeout);
+  REQUIRE(quick.result.schedule);
+  CHECK(quick.result.verification->ok());
+  CHECK(verify(problem, *quick.result.schedule).ok());
+  CHECK(*quick.ii() == 17);
+  CHECK(*quick.twill.latency <= scheduleLatency(*problem.graph, start.start));
   // At the start's (II, L) the probe's schedule, whose warps the time limit left unminimized,
   // never replaces a start with fewer warps.
-  if (*quick.latency == scheduleLatency(*problem.graph, start.start)) {
-    CHECK(quick.warpsUsed <= seventeen.warpsUsed);
+  if (*quick.twill.latency == scheduleLatency(*problem.graph, start.start)) {
+    CHECK(quick.twill.assignment.warpsUsed <= seventeen.twill.assignment.warpsUsed);
   }
 }
 
@@ -242,13 +244,14 @@ TEST_CASE(
   TwillOptions options;
   options.normalization.sumBound = 10;
   const TwillSolution solution = solveFrom(problem, &start, options);
-  REQUIRE(solution.timeUnit == 106);
-  REQUIRE(solution.status == ModelStatus::kFeasible);
-  CHECK(*solution.ii == 2110);
-  CHECK(*solution.latency == 4220);
-  CHECK(solution.verification->ok());
-  CHECK_FALSE(solution.iiProvenMinimal);
-  CHECK_THAT(solution.message, Catch::Contains("beats the search's answer (II 2120, L 4235"));
+  REQUIRE(solution.twill.units.timeUnit == 106);
+  REQUIRE(solution.result.status == ModelStatus::kFeasible);
+  CHECK(*solution.ii() == 2110);
+  CHECK(*solution.twill.latency == 4220);
+  CHECK(solution.result.verification->ok());
+  CHECK_FALSE(solution.twill.iiBound.provenMinimal);
+  CHECK_THAT(solution.result.message,
+             Catch::Contains("beats the search's answer (II 2120, L 4235"));
   const std::string note = startNote(solution);
   CHECK_THAT(note, Catch::Contains("in raw cycles only"));
   CHECK_THAT(note, Catch::Contains("probe at II 20, L 40: SAT"));

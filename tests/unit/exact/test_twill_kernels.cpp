@@ -24,8 +24,8 @@ namespace {
 TwillSolution solve(const Instance& instance, TwillOptions options = {}) {
   options.smtTimeLimitSeconds = 120.0;
   TwillSolution solution = solveTwill(instance.problem(ProblemKind::kModuloWarp), options);
-  INFO(solution.message);
-  for (const auto& attempt : solution.attempts) UNSCOPED_INFO(attempt.describe());
+  INFO(solution.result.message);
+  for (const auto& attempt : solution.result.attempts) UNSCOPED_INFO(attempt.describe());
   return solution;
 }
 
@@ -118,19 +118,19 @@ TEST_CASE("twill toy FA: I = 1 infeasible, I* = 2, L = 4, S:0 and O:3", "[exact]
     CHECK(checkTwill(problem, 1, latency).status == ModelStatus::kInfeasible);
   }
   const TwillSolution solution = solve(toy);
-  REQUIRE(solution.status == ModelStatus::kOptimal);
-  CHECK(*solution.ii == 2);
-  CHECK(*solution.latency == 4);
-  CHECK(*solution.stages == 2);
-  const auto& start = solution.schedule->start;
+  REQUIRE(solution.result.status == ModelStatus::kOptimal);
+  CHECK(*solution.ii() == 2);
+  CHECK(*solution.twill.latency == 4);
+  CHECK(*solution.twill.stages == 2);
+  const auto& start = solution.result.schedule->start;
   CHECK(start[0] == 0);
   CHECK((start[1] == 1 || start[1] == 2));
   CHECK(start[2] == 3);
   // Two stages: S of the first iteration runs alone in the prologue (stage 0 holds S, stage 1
   // holds O).
-  CHECK(start[0] / *solution.ii == 0);
-  CHECK(start[2] / *solution.ii == 1);
-  CHECK(solution.verification->ok());
+  CHECK(start[0] / *solution.ii() == 0);
+  CHECK(start[2] / *solution.ii() == 1);
+  CHECK(solution.result.verification->ok());
 
   // The paper's M = {S:0, P:2, O:3} verifies; {S:0, P:1, O:2} clashes on TC at 0 mod 2.
   Schedule paper;
@@ -180,16 +180,16 @@ TEST_CASE("twill GEMM (Hopper): loads on the variable-latency warp, MMA apart, I
   // producer/consumer split of CUTLASS and Triton, with 2 warps proven minimal.
   const auto gemm = test::loadKernel("gemm_hopper");
   const TwillSolution solution = solve(gemm);
-  REQUIRE(solution.status == ModelStatus::kOptimal);
-  CHECK(*solution.ii == 4);
-  const auto& warps = *solution.schedule->warps;
+  REQUIRE(solution.result.status == ModelStatus::kOptimal);
+  CHECK(*solution.ii() == 4);
+  const auto& warps = *solution.result.schedule->warps;
   CHECK(warps[opNamed(gemm, "load_a")] == WarpSet{1});
   CHECK(warps[opNamed(gemm, "load_b")] == WarpSet{1});
   CHECK(warps[opNamed(gemm, "mma")] != WarpSet{1});
-  CHECK(solution.warpsUsed == 2);
-  CHECK(solution.warpsProvenMinimal);
-  CHECK(solution.roles.size() == 2);
-  CHECK(solution.verification->ok());
+  CHECK(solution.twill.assignment.warpsUsed == 2);
+  CHECK(solution.twill.assignment.warpsProvenMinimal);
+  CHECK(solution.twill.assignment.roles.size() == 2);
+  CHECK(solution.result.verification->ok());
 }
 
 TEST_CASE("twill FA forward (Hopper, two sub-tiles): I* = ResMII(TC), FA3 ping-pong",
@@ -203,12 +203,12 @@ TEST_CASE("twill FA forward (Hopper, two sub-tiles): I* = ResMII(TC), FA3 ping-p
   TwillOptions options;
   options.explain = true;
   const TwillSolution solution = solve(fa, options);
-  REQUIRE(solution.status == ModelStatus::kOptimal);
+  REQUIRE(solution.result.status == ModelStatus::kOptimal);
   const std::int64_t resMiiTc = computeResMii(*fa.graph, *fa.machine).value;
   CHECK(resMiiTc == 16);
-  CHECK(*solution.ii == resMiiTc);
-  const auto& start = solution.schedule->start;
-  const Cycle ii = *solution.ii;
+  CHECK(*solution.ii() == resMiiTc);
+  const auto& start = solution.result.schedule->start;
+  const Cycle ii = *solution.ii();
   bool sBeforeO = false;
   bool pingPong = false;
   for (const std::string a : {"0", "1"}) {
@@ -223,13 +223,13 @@ TEST_CASE("twill FA forward (Hopper, two sub-tiles): I* = ResMII(TC), FA3 ping-p
   }
   CHECK(sBeforeO);
   CHECK(pingPong);
-  const auto& warps = *solution.schedule->warps;
+  const auto& warps = *solution.result.schedule->warps;
   CHECK(warps[opNamed(fa, "load_k")] == WarpSet{1});
   CHECK(warps[opNamed(fa, "load_v")] == WarpSet{1});
-  CHECK(solution.warpsUsed == 3);
-  CHECK(solution.warpsProvenMinimal);
-  CHECK(solution.verification->ok());
-  CHECK_THAT(solution.explanation.text, Catch::Contains("ResMII: unit TC"));
+  CHECK(solution.twill.assignment.warpsUsed == 3);
+  CHECK(solution.twill.assignment.warpsProvenMinimal);
+  CHECK(solution.result.verification->ok());
+  CHECK_THAT(solution.twill.explanation.text, Catch::Contains("ResMII: unit TC"));
 }
 
 TEST_CASE("twill FA forward (Blackwell, two sub-tiles): I* = 16 and the roles found",
@@ -243,15 +243,15 @@ TEST_CASE("twill FA forward (Blackwell, two sub-tiles): I* = 16 and the roles fo
   // - no cross-warp communication: every fixed-latency op's spill cost above any L tried.
   const auto fa = test::loadKernel("fa_fwd_blackwell");
   const TwillSolution solution = solve(fa);
-  REQUIRE(solution.status == ModelStatus::kOptimal);
-  CHECK(*solution.ii == 16);
-  CHECK(solution.warpsUsed == 4);
-  CHECK(solution.warpsProvenMinimal);
-  CHECK(solution.roles.size() == 4);
-  const auto& warps = *solution.schedule->warps;
+  REQUIRE(solution.result.status == ModelStatus::kOptimal);
+  CHECK(*solution.ii() == 16);
+  CHECK(solution.twill.assignment.warpsUsed == 4);
+  CHECK(solution.twill.assignment.warpsProvenMinimal);
+  CHECK(solution.twill.assignment.roles.size() == 4);
+  const auto& warps = *solution.result.schedule->warps;
   CHECK(warps[opNamed(fa, "load_k")] == WarpSet{1});
   CHECK(warps[opNamed(fa, "load_v")] == WarpSet{1});
-  CHECK(solution.verification->ok());
+  CHECK(solution.result.verification->ok());
 }
 
 // The three ablations of TWILL.md, each UNSAT at the smallest modulo-feasible I of the kernel
@@ -263,7 +263,7 @@ TEST_CASE("twill FA Blackwell ablation: 3 warps are UNSAT at I = 16", "[exact][t
   TwillOptions options;
   options.maxIi = smallest;
   options.warps = 3;
-  CHECK(solve(fa, options).status == ModelStatus::kInfeasible);
+  CHECK(solve(fa, options).result.status == ModelStatus::kInfeasible);
 }
 
 TEST_CASE("twill FA Blackwell ablation: no sub-tiling is UNSAT at its smallest I",
@@ -272,7 +272,7 @@ TEST_CASE("twill FA Blackwell ablation: no sub-tiling is UNSAT at its smallest I
   TwillOptions options;
   options.maxIi = smallestModuloFeasibleIi(single);
   const TwillSolution solution = solve(single, options);
-  CHECK(solution.status == ModelStatus::kInfeasible);
+  CHECK(solution.result.status == ModelStatus::kInfeasible);
 }
 
 TEST_CASE(
@@ -288,17 +288,17 @@ TEST_CASE(
   options.maxIi = smallestModuloFeasibleIi(fa);
   const TwillSolution solution = solve(withSpillCost(fa, 64), options);
   bool refutedWithinStages = false;
-  for (const auto& attempt : solution.attempts) {
-    const Attempt& record = attempt.record;
+  for (const auto& attempt : solution.result.attempts) {
+    const Attempt& record = attempt;
     refutedWithinStages =
         refutedWithinStages || (record.phase == "smt" && record.ii == 16 && record.latency == 32 &&
                                 record.status == ModelStatus::kInfeasible);
   }
   CHECK(refutedWithinStages);
-  REQUIRE(solution.status == ModelStatus::kOptimal);
-  CHECK(*solution.ii == 16);
-  CHECK(scheduleLatency(*fa.graph, solution.schedule->start) == 96);
-  CHECK(solution.verification->ok());
+  REQUIRE(solution.result.status == ModelStatus::kOptimal);
+  CHECK(*solution.ii() == 16);
+  CHECK(scheduleLatency(*fa.graph, solution.result.schedule->start) == 96);
+  CHECK(solution.result.verification->ok());
 }
 
 TEST_CASE("twill search: a blocking wait pushes II above MII, and the explanation says why",
@@ -320,13 +320,14 @@ TEST_CASE("twill search: a blocking wait pushes II above MII, and the explanatio
   TwillOptions options;
   options.explain = true;
   const TwillSolution solution = solve(instance, options);
-  REQUIRE(solution.status == ModelStatus::kOptimal);
-  CHECK(solution.mii == 3);
-  CHECK(*solution.ii == 4);
-  REQUIRE(solution.explanation.iiFailures.size() == 1);
-  CHECK(solution.explanation.iiFailures[0].first == 3);
-  CHECK_THAT(solution.explanation.iiFailures[0].second, Catch::Contains("blocking-concurrency"));
-  CHECK_THAT(solution.explanation.iiBinding, Catch::Contains("warp constraints"));
+  REQUIRE(solution.result.status == ModelStatus::kOptimal);
+  CHECK(solution.twill.iiBound.mii == 3);
+  CHECK(*solution.ii() == 4);
+  REQUIRE(solution.twill.explanation.iiFailures.size() == 1);
+  CHECK(solution.twill.explanation.iiFailures[0].first == 3);
+  CHECK_THAT(solution.twill.explanation.iiFailures[0].second,
+             Catch::Contains("blocking-concurrency"));
+  CHECK_THAT(solution.twill.explanation.iiBinding, Catch::Contains("warp constraints"));
 }
 
 TEST_CASE("twill search: nothing satisfiable up to the bound names the blocking family",
@@ -346,13 +347,12 @@ TEST_CASE("twill search: nothing satisfiable up to the bound names the blocking 
   builder.addEdge(a, b, 1, 0);
   const auto instance = test::makeInstance(std::move(builder), machine);
   const TwillSolution solution = solve(instance);
-  CHECK(solution.status == ModelStatus::kInfeasible);
-  CHECK_THAT(solution.message, Catch::Contains("register-limit"));
-  CHECK_FALSE(solution.schedule);
+  CHECK(solution.result.status == ModelStatus::kInfeasible);
+  CHECK_THAT(solution.result.message, Catch::Contains("register-limit"));
+  CHECK_FALSE(solution.result.schedule);
   // Every II from MII to the bound was tried and logged.
-  CHECK(std::count_if(solution.attempts.begin(), solution.attempts.end(),
-                      [](const TwillAttempt& attempt) { return attempt.record.phase == "smt"; }) >=
-        1);
+  CHECK(std::count_if(solution.result.attempts.begin(), solution.result.attempts.end(),
+                      [](const Attempt& attempt) { return attempt.phase == "smt"; }) >= 1);
 }
 
 TEST_CASE("ilp through the registry: latency and modulo problems, options checked",

@@ -119,9 +119,9 @@ TwillSolution solveTiny(const Instance& instance, LatencySearch order) {
   TwillOptions options;
   options.latencySearch = order;
   const TwillSolution solution = solveTwill(instance.problem(ProblemKind::kModuloWarp), options);
-  INFO(instance.graph->name() << ": " << solution.message);
-  for (const auto& attempt : solution.attempts) UNSCOPED_INFO(attempt.describe());
-  REQUIRE(solution.call == CallStatus::kOk);
+  INFO(instance.graph->name() << ": " << solution.result.message);
+  for (const auto& attempt : solution.result.attempts) UNSCOPED_INFO(attempt.describe());
+  REQUIRE(solution.result.call == CallStatus::kOk);
   return solution;
 }
 
@@ -141,13 +141,13 @@ TEST_CASE("twill proven claims: II, L, warps and cross-warp edges match brute fo
     const Problem problem = instance.problem(ProblemKind::kModuloWarp);
     INFO("seed " << seed);
     const TwillSolution solution = solveTiny(instance, LatencySearch::kAscending);
-    REQUIRE(solution.status == ModelStatus::kOptimal);
-    REQUIRE(solution.schedule);
-    CHECK(verify(problem, *solution.schedule).ok());
-    const std::int32_t ii = *solution.ii;
-    const Cycle latency = *solution.latency;
+    REQUIRE(solution.result.status == ModelStatus::kOptimal);
+    REQUIRE(solution.result.schedule);
+    CHECK(verify(problem, *solution.result.schedule).ok());
+    const std::int32_t ii = *solution.ii();
+    const Cycle latency = *solution.twill.latency;
     // II minimal: no II below it has a verifying schedule within the generous L.
-    CHECK(solution.iiProvenMinimal);
+    CHECK(solution.twill.iiBound.provenMinimal);
     for (std::int32_t smaller = 1; smaller < ii; ++smaller) {
       INFO("II " << smaller);
       CHECK_FALSE(bestWarpCounts(problem, smaller, generousLatency(*problem.graph, smaller)));
@@ -158,12 +158,14 @@ TEST_CASE("twill proven claims: II, L, warps and cross-warp edges match brute fo
     // fewer cross-warp edges.
     const auto best = bestWarpCounts(problem, ii, latency);
     REQUIRE(best);
-    if (solution.warpsProvenMinimal) CHECK(solution.warpsUsed == best->warps);
-    if (solution.warpsProvenMinimal && solution.crossEdgesProvenMinimal) {
-      CHECK(solution.crossWarpEdges == best->crossEdges);
+    if (solution.twill.assignment.warpsProvenMinimal)
+      CHECK(solution.twill.assignment.warpsUsed == best->warps);
+    if (solution.twill.assignment.warpsProvenMinimal &&
+        solution.twill.assignment.crossEdgesProvenMinimal) {
+      CHECK(solution.twill.assignment.crossWarpEdges == best->crossEdges);
     }
-    CHECK(solution.warpsProvenMinimal);
-    CHECK(solution.crossEdgesProvenMinimal);
+    CHECK(solution.twill.assignment.warpsProvenMinimal);
+    CHECK(solution.twill.assignment.crossEdgesProvenMinimal);
   }
 }
 
@@ -175,11 +177,11 @@ TEST_CASE("twill L search: ascending and bisect find the same II and L", "[exact
     INFO(instance.graph->name());
     const TwillSolution ascending = solveTiny(instance, LatencySearch::kAscending);
     const TwillSolution bisect = solveTiny(instance, LatencySearch::kBisect);
-    CHECK(ascending.status == bisect.status);
-    CHECK(ascending.ii == bisect.ii);
-    CHECK(ascending.latency == bisect.latency);
-    CHECK(ascending.warpsUsed == bisect.warpsUsed);
-    CHECK(ascending.crossWarpEdges == bisect.crossWarpEdges);
+    CHECK(ascending.result.status == bisect.result.status);
+    CHECK(ascending.ii() == bisect.ii());
+    CHECK(ascending.twill.latency == bisect.twill.latency);
+    CHECK(ascending.twill.assignment.warpsUsed == bisect.twill.assignment.warpsUsed);
+    CHECK(ascending.twill.assignment.crossWarpEdges == bisect.twill.assignment.crossWarpEdges);
   }
 }
 
@@ -217,7 +219,7 @@ TEST_CASE("twill time limit: the stand-in stops within the limit with a timeout"
   const TwillSolution solution = solveTwill(instance.problem(ProblemKind::kModuloWarp), options);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-  INFO(solution.message);
+  INFO(solution.result.message);
   CHECK(seconds < 4.0);
-  CHECK(solution.status == ModelStatus::kTimeout);
+  CHECK(solution.result.status == ModelStatus::kTimeout);
 }

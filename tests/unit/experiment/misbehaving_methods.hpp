@@ -15,7 +15,7 @@
 
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/registry.hpp>
-#include <gaus/experiment/method_catalog.hpp>
+#include <gaus/methods/method_catalog.hpp>
 
 namespace gaus::test {
 

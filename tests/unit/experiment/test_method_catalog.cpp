@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <gaus/experiment/method_catalog.hpp>
 #include <gaus/io/io.hpp>
+#include <gaus/methods/method_catalog.hpp>
 
 #include "run_program.hpp"
 #include "test_support.hpp"

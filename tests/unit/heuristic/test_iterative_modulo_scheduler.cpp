@@ -5,6 +5,7 @@
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/random_graph.hpp>
 #include <gaus/core/verify.hpp>
+#include <gaus/heuristic/heuristic_figures.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
 
 #include "heuristic_fixtures.hpp"
@@ -14,12 +15,10 @@ using namespace gaus::heuristic;
 
 namespace {
 
-double extra(const Result& result, const std::string& name) {
-  for (const auto& [key, value] : result.extra) {
-    if (key == name) return value;
-  }
-  FAIL("result has no figure " << name);
-  return 0;
+double extra(const Result& result, const Figure& figure) {
+  const auto value = result.figures.get(figure);
+  if (!value) FAIL("result has no figure " << figure.name);
+  return value.value_or(0);
 }
 
 // a (ALU, latency 2) -> b (MUL, latency 3) -> c (ALU, latency 1) -> a with distance 1.
@@ -102,10 +101,10 @@ TEST_CASE("ims: toy Flash-Attention gets II 2 (ResMII 2 on TC, RecMII 1)", "[heu
   CHECK(result.bounds.iiProvenOptimal);
   CHECK_THAT(result.bounds.iiBoundReason,
              Catch::StartsWith("ResMII (TC) = 2 >= RecMII (cycle O -> O) = 1"));
-  CHECK(extra(result, "res_mii") == 2);
-  CHECK(extra(result, "rec_mii") == 1);
-  CHECK(extra(result, "latency") == 4);
-  CHECK(extra(result, "stages") == 2);
+  CHECK(extra(result, heuristic::figures::kResMii) == 2);
+  CHECK(extra(result, heuristic::figures::kRecMii) == 1);
+  CHECK(extra(result, heuristic::figures::kLatency) == 4);
+  CHECK(extra(result, heuristic::figures::kStages) == 2);
   const auto report = verify(problem, *result.schedule);
   INFO(report.summary());
   CHECK(report.ok());
@@ -199,8 +198,8 @@ TEST_CASE("ims: when the budget runs out everywhere, the non-overlapped schedule
   REQUIRE(fallback.schedule);
   CHECK(fallback.schedule->ii == 3);
   CHECK(fallback.schedule->start == std::vector<Cycle>{0, 1, 2});
-  CHECK(extra(fallback, "non_overlapped_ii") == 3);
-  CHECK(extra(fallback, "attempts") == 2);  // II 2 and 3
+  CHECK(extra(fallback, heuristic::figures::kNonOverlappedIi) == 3);
+  CHECK(extra(fallback, heuristic::figures::kAttempts) == 2);  // II 2 and 3
   CHECK_THAT(fallback.message, Catch::Contains("non-overlapped schedule at II=3"));
   CHECK(verify(problem, *fallback.schedule).ok());
 
@@ -249,10 +248,10 @@ TEST_CASE("ims: random loop bodies verify with MII <= II <= the non-overlapped I
       const std::int32_t ii = *result.schedule->ii;
       CHECK(ii >= mii);
       CHECK(result.bounds.lowerBound == static_cast<double>(mii));
-      CHECK(ii <= extra(result, "non_overlapped_ii"));
+      CHECK(ii <= extra(result, heuristic::figures::kNonOverlappedIi));
       CHECK(result.bounds.iiProvenOptimal == (ii == mii));
       atMii += ii == mii ? 1 : 0;
-      evictions += extra(result, "evictions");
+      evictions += extra(result, heuristic::figures::kEvictions);
       ++total;
     }
   }

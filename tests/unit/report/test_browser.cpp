@@ -14,8 +14,9 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
-#include <gaus/experiment/method_catalog.hpp>
 #include <gaus/io/io.hpp>
+#include <gaus/methods/method_catalog.hpp>
+#include <gaus/methods/run_method.hpp>
 #include <gaus/report/report.hpp>
 
 #include "report_test_support.hpp"
@@ -127,7 +128,7 @@ fs::path writePage(const fs::path& folder, const std::string& name, const std::s
 // A schedule of `problem` from the registry (every schedule it returns is verified).
 gaus::Schedule scheduleWith(const std::string& method, const gaus::Problem& problem) {
   const gaus::Result result =
-      gaus::methodCatalog().run(method, problem, {}, {}, {{"time_limit", "60"}});
+      gaus::runMethod(gaus::methodCatalog(), problem, {method, {}, {{"time_limit", "60"}}});
   if (!result.verified()) throw std::runtime_error(method + ": " + result.message);
   return *result.schedule;
 }

@@ -1,7 +1,5 @@
 // The five families of random differential cases (differential_cases.hpp).
 
-#include "differential_cases.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -11,6 +9,7 @@
 
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/random_graph.hpp>
+#include <gaus/differential/differential_cases.hpp>
 
 namespace gaus::differential {
 

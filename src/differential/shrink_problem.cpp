@@ -3,12 +3,12 @@
 // edits go from the largest (dropping an op with its edges) to the smallest (lowering a number
 // by one), and a pass restarts after every edit kept.
 
-#include "shrink_problem.hpp"
-
 #include <algorithm>
 #include <memory>
 #include <optional>
 #include <vector>
+
+#include <gaus/differential/shrink_problem.hpp>
 
 namespace gaus::differential {
 

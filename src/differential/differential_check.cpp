@@ -1,13 +1,13 @@
 // The comparisons of the differential check (differential_check.hpp).
 
-#include "differential_check.hpp"
-
 #include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/differential/differential_check.hpp>
+#include <gaus/methods/run_method.hpp>
 
 namespace gaus::differential {
 
@@ -363,7 +363,8 @@ CaseOutcome checkCase(const DifferentialCase& differentialCase, const CheckOptio
   for (const std::string& name : registry.names()) {
     const MethodInfo* method = registry.find(name);
     if (method == nullptr || !method->solves(differentialCase.problem.kind)) continue;
-    MethodRun run{name, settings, registry.run(name, differentialCase.problem, {}, {}, settings)};
+    MethodRun run{name, settings,
+                  runMethod(registry, differentialCase.problem, {name, {}, settings})};
     outcome.runs.push_back(std::move(run));
   }
   Comparison comparison(differentialCase, options, outcome);

@@ -1,13 +1,12 @@
 // Writing and reading the reproducers of the differential check (reproducer.hpp).
 
-#include "reproducer.hpp"
-
 #include <algorithm>
 #include <fstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <gaus/differential/reproducer.hpp>
 #include <gaus/io/io.hpp>
 
 namespace gaus::differential {

@@ -17,8 +17,7 @@
 #include <vector>
 
 #include <gaus/core/expected.hpp>
-
-#include "differential_check.hpp"
+#include <gaus/differential/differential_check.hpp>
 
 namespace gaus::differential {
 

@@ -1,5 +1,6 @@
 // Explaining a Twill answer (beyond the paper; TWILL.md "Going beyond the paper": which unit or
-// recurrence binds II, which constraint forced a warp split).
+// recurrence binds II, which constraint forced a warp split), and the families that block every
+// II when there is no answer.
 // - What binds II: at II = MII, the unit of ResMII or the recurrence of RecMII. Above MII, every
 //   smaller II failed: either the modulo MILP proved no modulo schedule (resources and
 //   recurrences together), or every L of the stage range was UNSAT; for the latter the SMT is
@@ -9,8 +10,8 @@
 //   answer's (II, L) with the ops of both roles forced onto one warp set; an UNSAT answer with a
 //   minimized core names the families that forbid merging them, a SAT answer says the split
 //   was a free choice.
-
-#include "twill_explain.hpp"
+// - No answer: the families of a deletion-minimized core at the last (II, L) tried, and how
+//   often each family appeared in the search's cores.
 
 #include <algorithm>
 #include <map>
@@ -20,39 +21,47 @@
 #include <fmt/ranges.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/option_table.hpp>
+
+#include "search.hpp"
+
+namespace gaus::exact {
+
+std::string_view describe(TwillFamily family) {
+  switch (family) {
+    case TwillFamily::kDependence:
+      return "every edge's delay is met: t(v) + distance II >= t(u) + delay";
+    case TwillFamily::kCapacity:
+      return "no unit is reserved beyond its capacity at any residue";
+    case TwillFamily::kMemory:
+      return "the buffers of live values fit each memory's capacity";
+    case TwillFamily::kWarpUniqueness:
+      return "each op runs on exactly min_warps warps of the machine's count";
+    case TwillFamily::kVariableLatency:
+      return "variable-latency ops (asynchronous loads) run alone on the variable-latency warp";
+    case TwillFamily::kRegisterLimit:
+      return "the registers of values live on a warp stay within the per-warp limit";
+    case TwillFamily::kSpillDelay:
+      return "an edge between two warps also waits for the producer's spill cost";
+    case TwillFamily::kBlockingConcurrency:
+      return "an op with a blocking input issues when no other op of its warp is executing";
+  }
+  return "unknown";
+}
+
+std::string familyList(const std::vector<TwillFamily>& families) {
+  std::vector<std::string_view> names;
+  for (TwillFamily family : families) names.push_back(toString(family));
+  return option_text::listChoices(names, ", ");
+}
+
+}  // namespace gaus::exact
 
 namespace gaus::exact::detail {
 
-std::string familyList(const std::vector<TwillFamily>& families) {
-  std::string text;
-  for (TwillFamily family : families) {
-    if (!text.empty()) text += ", ";
-    text += toString(family);
-  }
-  return text;
-}
-
-TwillAttempt smtAttempt(std::string phase, std::int32_t ii, Cycle latency, const SmtAnswer& answer,
-                        std::string detail) {
-  TwillAttempt attempt;
-  attempt.record.phase = std::move(phase);
-  attempt.record.ii = ii;
-  attempt.record.latency = latency;
-  attempt.record.status = answer.status;
-  attempt.record.seconds = answer.seconds;
-  attempt.record.detail = std::move(detail);
-  if (attempt.record.detail.empty()) attempt.record.detail = answer.reason;
-  if (answer.notBuilt) {
-    attempt.record.detail += (attempt.record.detail.empty() ? "" : "; ") +
-                             std::string("model not built: the model ") + *answer.notBuilt;
-  }
-  attempt.blocking = answer.core;
-  return attempt;
-}
-
 SmtAnswer explainFailure(const Problem& problem, std::int32_t ii, Cycle latency,
                          const TwillOptions& options, const Deadline& deadline, std::string detail,
-                         std::vector<TwillAttempt>& attempts) {
+                         TwillSolution& solution) {
   SmtModelOptions modelOptions;
   modelOptions.breakSymmetry = options.breakSymmetry;
   SmtQuery query;
@@ -61,7 +70,7 @@ SmtAnswer explainFailure(const Problem& problem, std::int32_t ii, Cycle latency,
   query.wantCore = true;
   query.minimizeCore = true;
   SmtAnswer answer = checkOnce(problem, ii, latency, modelOptions, query);
-  attempts.push_back(smtAttempt("explain", ii, latency, answer, std::move(detail)));
+  logAttempt(solution, smtAttempt("explain", ii, latency, answer, std::move(detail)));
   return answer;
 }
 
@@ -119,10 +128,11 @@ std::string familyMeanings(const std::vector<TwillFamily>& named) {
 
 }  // namespace
 
-TwillExplanation explain(const ExplainContext& context, std::vector<TwillAttempt>& attempts) {
+TwillExplanation explain(const ExplainContext& context, TwillSolution& solution) {
   TwillExplanation explanation;
   const TwillOptions& options = context.options;
-  explanation.iiBinding = iiBinding(context.problem, context.ii);
+  const Found& found = context.found;
+  explanation.iiBinding = iiBinding(context.problem, found.ii);
   std::string text = "II: " + explanation.iiBinding;
   std::vector<TwillFamily> named;  // every family the explanation names
   const auto note = [&named](const std::vector<TwillFamily>& core) {
@@ -136,7 +146,7 @@ TwillExplanation explain(const ExplainContext& context, std::vector<TwillAttempt
     } else {
       const SmtAnswer answer =
           explainFailure(context.problem, failure.ii, failure.lastLatency, options,
-                         context.deadline, "why this II fails", attempts);
+                         context.deadline, "why this II fails", solution);
       if (answer.status == ModelStatus::kInfeasible) {
         note(answer.core);
         reason = fmt::format(
@@ -183,16 +193,16 @@ TwillExplanation explain(const ExplainContext& context, std::vector<TwillAttempt
           std::min(options.explainTimeLimitSeconds, context.deadline.remainingSeconds());
       query.wantCore = true;
       query.minimizeCore = true;
-      const SmtAnswer answer = context.model.check(query);
-      attempts.push_back(smtAttempt("explain", context.ii, context.latency, answer,
-                                    fmt::format("merge roles {} and {}", a, b)));
+      const SmtAnswer answer = found.model->check(query);
+      logAttempt(solution, smtAttempt("explain", found.ii, found.latency, answer,
+                                      fmt::format("merge roles {} and {}", a, b)));
       split.merged = answer.status;
       split.blocking = answer.core;
       if (answer.status == ModelStatus::kInfeasible) {
         note(split.blocking);
         text += fmt::format(
             "\n{} and {} cannot share a warp set at II={}, L={}: {}", roleName(roles[a], a),
-            roleName(roles[b], b), context.ii, context.latency,
+            roleName(roles[b], b), found.ii, found.latency,
             split.blocking.empty() ? std::string("warp count") : familyList(split.blocking));
       } else if (answer.status == ModelStatus::kFeasible) {
         text += fmt::format("\n{} and {} could share a warp set (the split is a free choice)",
@@ -207,6 +217,91 @@ TwillExplanation explain(const ExplainContext& context, std::vector<TwillAttempt
   }
   explanation.text = std::move(text) + familyMeanings(named);
   return explanation;
+}
+
+namespace {
+
+// The most frequent families over the cores of the SMT checks from II `fromIi` on, for the
+// final message.
+std::string blockingSummary(const TwillSolution& solution, std::int32_t fromIi) {
+  std::map<TwillFamily, int> frequency;
+  int unsat = 0;
+  const std::vector<Attempt>& attempts = solution.result.attempts;
+  for (std::size_t i = 0; i < attempts.size(); ++i) {
+    const Attempt& attempt = attempts[i];
+    if (attempt.phase != "smt" || attempt.ii.value_or(0) < fromIi ||
+        attempt.status != ModelStatus::kInfeasible) {
+      continue;
+    }
+    ++unsat;
+    for (TwillFamily family : solution.twill.blocking[i]) ++frequency[family];
+  }
+  if (unsat == 0) return "no SMT check reached (every II failed the modulo MILP)";
+  std::vector<std::pair<int, TwillFamily>> ranked;
+  for (const auto& [family, count] : frequency) ranked.emplace_back(count, family);
+  std::sort(ranked.rbegin(), ranked.rend());
+  std::string text;
+  for (const auto& [count, family] : ranked) {
+    text += fmt::format("{}{} (in {} of {} unsat cores)", text.empty() ? "" : ", ",
+                        toString(family), count, unsat);
+  }
+  return text.empty() ? "the latency bound alone (no family in the cores)" : text;
+}
+
+// Names the families that block the last (II, L) tried, by a deletion-minimized unsat core
+// (the cores of the search are not minimized, so they tend to list every family involved),
+// followed by how often each family appeared in the search's cores.
+std::string minimalBlockers(const Problem& problem, const std::vector<IiFailure>& failures,
+                            const TwillOptions& options, const Deadline& deadline,
+                            TwillSolution& solution) {
+  const std::string frequency =
+      blockingSummary(solution, failures.empty() ? 0 : failures.front().ii);
+  const IiFailure* last = nullptr;
+  for (const auto& failure : failures) {
+    if (!failure.moduloInfeasible && failure.lastLatency > 0) last = &failure;
+  }
+  if (last == nullptr) return "every II failed the modulo MILP (resources and recurrences)";
+  const SmtAnswer answer = explainFailure(problem, last->ii, last->lastLatency, options, deadline,
+                                          "minimal core of the last check", solution);
+  if (answer.status != ModelStatus::kInfeasible) {
+    return "blocking constraint families: " + frequency;
+  }
+  return fmt::format(
+      "at II={}, L={} the constraint families {} together admit no schedule (minimal unsat "
+      "core); over the search: {}",
+      last->ii, last->lastLatency,
+      answer.core.empty() ? std::string("(none: L is too short)") : familyList(answer.core),
+      frequency);
+}
+
+}  // namespace
+
+void answerWithoutSchedule(const SearchSetup& setup, const IiLoop& loop, const StartOutcome& start,
+                           TwillSolution& solution) {
+  Result& result = solution.result;
+  const double limit = setup.options.totalTimeLimitSeconds.value_or(0.0);
+  result.status =
+      (loop.outOfTime || !loop.conclusive()) ? ModelStatus::kTimeout : ModelStatus::kInfeasible;
+  if (loop.outOfTime) {
+    result.message =
+        loop.refusal && loop.refusal->forTime
+            ? fmt::format("total time limit {}s reached before a satisfiable (II, L): {}", limit,
+                          loop.refusal->message)
+            : fmt::format(
+                  "total time limit {}s reached before a satisfiable (II, L); raise time_limit",
+                  limit);
+    return;
+  }
+  const std::string blockers =
+      minimalBlockers(setup.work, loop.failures, setup.options,
+                      beforeTeardown(setup, heldModels(start.incumbent)), solution);
+  result.message =
+      fmt::format("no modulo schedule with a warp assignment for II in [{}, {}]{}; {}",
+                  setup.iis.first, setup.iis.last,
+                  loop.conclusive() ? ""
+                  : loop.refusal ? fmt::format(" (some II not decided: {})", loop.refusal->message)
+                                 : std::string(" (some checks timed out: raise smt_time_limit)"),
+                  blockers);
 }
 
 }  // namespace gaus::exact::detail

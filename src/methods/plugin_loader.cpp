@@ -7,9 +7,10 @@
 
 #include <fmt/format.h>
 
+#include <gaus/core/option_table.hpp>
 #include <gaus/core/plugin_abi.hpp>
 
-namespace gaus::experiment {
+namespace gaus {
 
 namespace {
 
@@ -81,12 +82,12 @@ std::string loadFile(MethodRegistry& registry, const fs::path& path) {
 void loadPlugin(MethodRegistry& registry, const std::string& file,
                 const std::vector<std::string>& methods) {
   std::string reason;
-  std::string searched;
+  std::vector<std::string> searched;
   for (const fs::path& folder : pluginFolders()) {
     const fs::path path = folder / file;
     std::error_code error;
     if (!fs::is_regular_file(path, error)) {
-      searched += (searched.empty() ? "" : ", ") + folder.string();
+      searched.push_back(folder.string());
       continue;
     }
     reason = loadFile(registry, path);
@@ -104,9 +105,10 @@ void loadPlugin(MethodRegistry& registry, const std::string& file,
     reason = fmt::format(
         "its engine plugin {} was not found (looked in {}); build it with the gaus program, or "
         "set GAUS_PLUGIN_DIR to its folder",
-        file, searched.empty() ? std::string("no folder") : searched);
+        file,
+        searched.empty() ? std::string("no folder") : option_text::listChoices(searched, ", "));
   }
   for (const auto& name : methods) registry.add(unavailableMethod(name, reason));
 }
 
-}  // namespace gaus::experiment
+}  // namespace gaus

@@ -5,14 +5,13 @@
 // model (memory and register capacity, blocking concurrency), so a schedule is only ever counted
 // when the verifier accepts it.
 
-#include "exhaustive_search.hpp"
-
 #include <algorithm>
 #include <bit>
 #include <vector>
 
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/verify.hpp>
+#include <gaus/differential/exhaustive_search.hpp>
 
 namespace gaus::differential {
 

@@ -1,4 +1,4 @@
-// Loads an engine plugin (a shared library built from an engine module, src/experiment/
+// Loads an engine plugin (a shared library built from an engine module, src/methods/
 // CMakeLists.txt) into a registry: the gaus program links no engine, so that its commands start
 // in milliseconds, and loads one the first time a method of it is looked up.
 #pragma once
@@ -8,7 +8,7 @@
 
 #include <gaus/core/registry.hpp>
 
-namespace gaus::experiment {
+namespace gaus {
 
 // Finds `file` in $GAUS_PLUGIN_DIR (colon-separated), beside the running executable and in
 // ../lib/gaus from it; loads it, checks its interface fingerprint and lets it register its
@@ -18,4 +18,4 @@ namespace gaus::experiment {
 void loadPlugin(MethodRegistry& registry, const std::string& file,
                 const std::vector<std::string>& methods);
 
-}  // namespace gaus::experiment
+}  // namespace gaus

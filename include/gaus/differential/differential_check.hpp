@@ -20,9 +20,8 @@
 #include <vector>
 
 #include <gaus/core/registry.hpp>
-
-#include "differential_cases.hpp"
-#include "exhaustive_search.hpp"
+#include <gaus/differential/differential_cases.hpp>
+#include <gaus/differential/exhaustive_search.hpp>
 
 namespace gaus::differential {
 

@@ -1,7 +1,8 @@
 // Internal to the exact engine: the SMT model of joint software pipelining and warp
-// specialization at a fixed (II, L), on Z3 (twill_smt.cpp). The model is built once per
-// (II, L) and checked several times: with families switched off, with a bound on the warps
-// used or on the cross-warp edges, or with groups of ops forced onto one warp set.
+// specialization at a fixed (II, L), on Z3 (smt_families.cpp builds it, smt_check.cpp checks it,
+// smt_size.cpp sizes it). The model is built once per (II, L) and checked several times: with
+// families switched off, with a bound on the warps used or on the cross-warp edges, or with groups
+// of ops forced onto one warp set.
 #pragma once
 
 #include <memory>
@@ -54,7 +55,7 @@ struct SmtAnswer {
 // of it at its first check (preprocessing and internalizing the assertions, which does not look
 // at the check's timeout: on a model of a million literals and more it runs tens of seconds past
 // a timeout of 1 ms), and tearing it down. Estimated from the model's size (SmtModelSize::cost;
-// twill_smt.cpp says how the rates were measured).
+// smt_size.cpp says how the rates were measured).
 struct SmtModelCost {
   double build = 0.0;
   double load = 0.0;
@@ -65,7 +66,7 @@ struct SmtModelCost {
 // The size of the model at (II, L): its Boolean variables and the literal occurrences of its
 // clauses and rows. Z3 holds each occurrence in its expressions and again in the SAT solver's
 // clauses; bytes() is the memory of the built model that the estimate allows for
-// (twill_smt.cpp, kSmtBytesPerLiteral, says how it was measured). Z3's load of the model grows
+// (smt_size.cpp, kSmtBytesPerLiteral, says how it was measured). Z3's load of the model grows
 // with the literals and, faster, with the length of the register rows: a pseudo-Boolean row per
 // warp and residue over the terms "on this warp and live at this cycle" of every value, whose
 // length grows with L. registerRowTermsSquared is the sum over those rows of their term count

@@ -1,0 +1,59 @@
+// The figures of the exact engine's methods (core/figures.hpp): declared here, reported by
+// "ilp" and "twill" as exactFigureTable() says, read by the CLI and the benchmarks by these
+// names.
+#pragma once
+
+#include <gaus/core/figures.hpp>
+
+namespace gaus::exact {
+
+namespace figures {
+using gaus::figures::kLatency;
+using gaus::figures::kMii;
+using gaus::figures::kRecMii;
+using gaus::figures::kResMii;
+using gaus::figures::kStages;
+
+// Cost normalization (cost_normalization.hpp): the answer is in raw cycles, its proofs in units.
+inline constexpr Figure kTimeUnit{"time_unit", FigureUnit::kCycles,
+                                  "raw cycles per normalized cycle (present when normalized)"};
+inline constexpr Figure kNormalizedMii{"normalized_mii", FigureUnit::kCycles,
+                                       "MII in normalized units (twill, when normalized)"};
+inline constexpr Figure kNormalizedIi{"normalized_ii", FigureUnit::kCycles,
+                                      "the II found, in normalized units"};
+inline constexpr Figure kNormalizedLowerBound{
+    "normalized_lower_bound", FigureUnit::kCycles,
+    "the lower bound on the objective, in normalized units"};
+inline constexpr Figure kNormalizedIiProven{"normalized_ii_proven", FigureUnit::kFlag,
+                                            "II proven minimal in normalized units"};
+inline constexpr Figure kNormalizedLatencyProven{"normalized_latency_proven", FigureUnit::kFlag,
+                                                 "L proven minimal in normalized units"};
+
+// The latency MILP (latency_milp.hpp).
+inline constexpr Figure kListLatency{"list_latency", FigureUnit::kCycles,
+                                     "latency of the list schedule (the MIP start's candidate)"};
+inline constexpr Figure kInitLatency{"init_latency", FigureUnit::kCycles,
+                                     "latency of the start schedule given (--init or init=)"};
+inline constexpr Figure kVariables{"variables", FigureUnit::kCount, "columns of the MILP"};
+inline constexpr Figure kRows{"rows", FigureUnit::kCount, "rows of the MILP"};
+
+// Twill's warp assignment (twill.hpp).
+inline constexpr Figure kWarpsUsed{"warps_used", FigureUnit::kCount,
+                                   "warps that run at least one op"};
+inline constexpr Figure kWarpsProvenMinimal{"warps_proven_minimal", FigureUnit::kFlag,
+                                            "no assignment at (II, L) uses fewer warps"};
+inline constexpr Figure kCrossWarpEdges{"cross_warp_edges", FigureUnit::kCount,
+                                        "edges between ops on different warp sets"};
+inline constexpr Figure kCrossEdgesProvenMinimal{
+    "cross_edges_proven_minimal", FigureUnit::kFlag,
+    "no assignment at (II, L) with those warps has fewer cross-warp edges"};
+inline constexpr Figure kRoles{"roles", FigureUnit::kCount, "warp roles (distinct warp sets)"};
+inline constexpr Figure kFirstSmtScheduleSeconds{
+    "first_smt_schedule_seconds", FigureUnit::kSeconds,
+    "from the call's start to the first schedule of the SMT model"};
+}  // namespace figures
+
+// Which of "ilp" and "twill" reports each figure above.
+const FigureTable& exactFigureTable();
+
+}  // namespace gaus::exact

@@ -1,0 +1,32 @@
+#include <gaus/exact/exact_figures.hpp>
+
+namespace gaus::exact {
+
+const FigureTable& exactFigureTable() {
+  using namespace figures;
+  static const FigureTable table = FigureTable()
+                                       .add(kLatency, {"ilp", "twill"})
+                                       .add(kStages, {"twill"})
+                                       .add(kMii, {"ilp", "twill"})
+                                       .add(kResMii, {"ilp", "twill"})
+                                       .add(kRecMii, {"ilp", "twill"})
+                                       .add(kTimeUnit, {"ilp", "twill"})
+                                       .add(kNormalizedMii, {"twill"})
+                                       .add(kNormalizedIi, {"ilp"})
+                                       .add(kNormalizedLowerBound, {"ilp"})
+                                       .add(kNormalizedIiProven, {"ilp", "twill"})
+                                       .add(kNormalizedLatencyProven, {"ilp"})
+                                       .add(kListLatency, {"ilp"})
+                                       .add(kInitLatency, {"ilp"})
+                                       .add(kVariables, {"ilp"})
+                                       .add(kRows, {"ilp"})
+                                       .add(kWarpsUsed, {"twill"})
+                                       .add(kWarpsProvenMinimal, {"twill"})
+                                       .add(kCrossWarpEdges, {"twill"})
+                                       .add(kCrossEdgesProvenMinimal, {"twill"})
+                                       .add(kRoles, {"twill"})
+                                       .add(kFirstSmtScheduleSeconds, {"twill"});
+  return table;
+}
+
+}  // namespace gaus::exact

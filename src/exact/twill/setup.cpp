@@ -1,0 +1,116 @@
+// The problem the Twill search solves (search.hpp: setUpSearch): kModuloWarp with the option
+// `warps` applied to a copy of the machine, the input check, normalized costs when they are
+// large (cost_normalization.hpp), MII and what binds it, and the II range.
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include <gaus/core/analysis.hpp>
+
+#include "search.hpp"
+
+namespace gaus::exact::detail {
+
+namespace {
+
+// The problem as asked: kModuloWarp, the option `warps` applied to a copy of the machine, and
+// the input check; or why it cannot be solved.
+Expected<Problem> problemAsAsked(const Problem& input, const TwillOptions& options) {
+  Problem problem = input;
+  problem.kind = ProblemKind::kModuloWarp;
+  if (options.warps) {
+    if (*options.warps < 1 || *options.warps > kMaxWarps) {
+      return Error{fmt::format("warps must be in 1..{}, got {}", kMaxWarps, *options.warps)};
+    }
+    auto machine = std::make_shared<Machine>(*problem.machine);
+    machine->warps = *options.warps;
+    if (machine->variableLatencyWarp && *machine->variableLatencyWarp >= machine->warps) {
+      return Error{fmt::format("warps={} leaves out the variable-latency warp {} of machine '{}'",
+                               machine->warps, *machine->variableLatencyWarp, machine->name)};
+    }
+    problem.machine = std::move(machine);
+  }
+  if (const auto errors = problem.check(); !errors.empty()) return Error{errors.front()};
+  return problem;
+}
+
+// Normalized costs when they are large (nothing when they are not), within a third of the time
+// left each of its MILPs (three solves at most).
+Expected<std::optional<NormalizedProblem>> normalizeIfLarge(const Problem& problem,
+                                                            const TwillOptions& options,
+                                                            const Deadline& deadline) {
+  auto normalize = shouldNormalize(problem, options.normalization);
+  if (!normalize) return Error{normalize.error()};
+  if (!*normalize) return std::optional<NormalizedProblem>();
+  NormalizationOptions normalization = options.normalization;
+  normalization.timeLimitSeconds =
+      std::min(normalization.timeLimitSeconds, deadline.remainingSeconds() / 3.0);
+  auto made = normalizeProblem(problem, normalization);
+  if (!made) return Error{made.error()};
+  return std::optional<NormalizedProblem>(std::move(made).value());
+}
+
+}  // namespace
+
+void failCall(TwillSolution& solution, std::string message) {
+  solution.result.message = std::move(message);
+  if (solution.result.status == ModelStatus::kUnknown) solution.result.call = CallStatus::kError;
+}
+
+std::optional<SearchSetup> setUpSearch(const Problem& input, const TwillOptions& options,
+                                       Deadline deadline,
+                                       std::chrono::steady_clock::time_point begin,
+                                       TwillSolution& solution) {
+  auto problem = problemAsAsked(input, options);
+  if (!problem) {
+    failCall(solution, problem.error());
+    return std::nullopt;
+  }
+  auto normalized = normalizeIfLarge(*problem, options, deadline);
+  if (!normalized) {
+    failCall(solution, normalized.error());
+    return std::nullopt;
+  }
+  SearchSetup setup{*problem, *problem, std::move(normalized).value(), options, {}, {},
+                    deadline, begin};
+  if (setup.normalized) {
+    // The search runs on `work` in normalized units.
+    setup.work = setup.normalized->problem;
+    const CostNormalization& normalization = setup.normalized->normalization;
+    std::string text = normalization.describe();
+    for (const auto& warning : normalization.warnings) text += "\n" + warning;
+    solution.result.notes.emplace_back("normalized costs", std::move(text));
+    solution.twill.units.normalization = normalization;
+    solution.twill.units.timeUnit = setup.normalized->timeUnit;
+  }
+
+  // MII and what binds it, and the II range: the fixed II, or MII up to max_ii (default the
+  // serial non-overlapped II).
+  const Graph& graph = *setup.work.graph;
+  const Machine& machine = *setup.work.machine;
+  const ResMii resMii = computeResMii(graph, machine);
+  const RecMii recMii = computeRecMii(graph);
+  if (resMii.infeasible || recMii.infeasible) {
+    solution.result.status = ModelStatus::kInfeasible;
+    failCall(solution, resMii.infeasible ? *resMii.infeasible : *recMii.infeasible);
+    return std::nullopt;
+  }
+  TwillIiBound& bound = solution.twill.iiBound;
+  bound.resMii = resMii.value;
+  bound.recMii = recMii.value;
+  bound.mii = std::max(resMii.value, recMii.value);
+  solution.result.bounds.iiBoundReason = describeIiBound(graph, machine, resMii, recMii);
+
+  setup.iis.first = setup.work.ii ? *setup.work.ii : static_cast<std::int32_t>(bound.mii);
+  setup.iis.last = setup.iis.first;
+  if (!setup.work.ii) {
+    setup.iis.last = options.maxIi ? static_cast<std::int32_t>(std::max<std::int64_t>(
+                                         1, *options.maxIi / setup.timeUnit()))
+                                   : std::max(setup.iis.first, serialNonOverlappedIi(graph));
+  }
+  setup.modelOptions.breakSymmetry = options.breakSymmetry;
+  return setup;
+}
+
+}  // namespace gaus::exact::detail

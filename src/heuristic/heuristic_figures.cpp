@@ -1,0 +1,25 @@
+#include <gaus/heuristic/heuristic_figures.hpp>
+
+namespace gaus::heuristic {
+
+const FigureTable& heuristicFigureTable() {
+  using namespace figures;
+  static const FigureTable table = FigureTable()
+                                       .add(kLatency, {"list", "ims"})
+                                       .add(kCriticalPath, {"list"})
+                                       .add(kResourceBound, {"list"})
+                                       .add(kStages, {"ims"})
+                                       .add(kMii, {"ims"})
+                                       .add(kResMii, {"ims"})
+                                       .add(kRecMii, {"ims"})
+                                       .add(kNonOverlappedIi, {"ims"})
+                                       .add(kAttempts, {"ims"})
+                                       .add(kEvictions, {"ims"})
+                                       .add(kRefinementMoves, {"balanced"})
+                                       .add(kRefinementSwaps, {"balanced"})
+                                       .add(kPeakStageWeight, {"balanced"})
+                                       .add(kCommunication, {"balanced"});
+  return table;
+}
+
+}  // namespace gaus::heuristic
