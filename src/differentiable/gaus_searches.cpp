@@ -1,0 +1,586 @@
+// The searches of GAUS.md "Formulations", each returning its Result as a value (gaus_run.hpp
+// says what they share; gaus_scheduler.cpp, which runs them, says what each does):
+// - searchLatency (L): the horizon searched from outside, D = latency - 1 while attempts succeed;
+// - optimizeAtHorizon (A and B): one attempt at the given horizon, minimizing the objective,
+//   every legalized schedule refined;
+// - searchModulo (C): the same search over II, or one attempt at a given II.
+// With the helpers they share: the start, the candidates' legalization and scoring, attempts.
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include <fmt/format.h>
+
+#include <gaus/core/analysis.hpp>
+#include <gaus/core/stage_objective.hpp>
+#include <gaus/core/verify.hpp>
+#include <gaus/differentiable/gaus_figures.hpp>
+#include <gaus/heuristic/balanced_stages.hpp>
+#include <gaus/heuristic/iterative_modulo_scheduler.hpp>
+#include <gaus/heuristic/list_scheduler.hpp>
+#include <gaus/heuristic/memory_refinement.hpp>
+#include <gaus/heuristic/stage_refinement.hpp>
+
+#include "descending_search.hpp"
+#include "formulation.hpp"
+#include "gaus_run.hpp"
+#include "initialization.hpp"
+#include "legalization.hpp"
+#include "window_distribution.hpp"
+
+namespace gaus::differentiable {
+
+namespace {
+
+bool useReleaseTimes(const RunSetup& setup) {
+  if (setup.options.releaseTimes == "on") return true;
+  if (setup.options.releaseTimes == "off") return false;
+  return setup.formulation == Formulation::kStageWeight ||
+         setup.formulation == Formulation::kPeakMemory;
+}
+
+// Option horizon_search: "auto" bisects gaps wider than 32 cycles (or II steps).
+SearchStrategy searchStrategy(const RunSetup& setup, double gap) {
+  if (setup.options.horizonSearch == "linear") return SearchStrategy::kLinear;
+  if (setup.options.horizonSearch == "bisect") return SearchStrategy::kBisect;
+  return gap > 32 ? SearchStrategy::kBisect : SearchStrategy::kLinear;
+}
+
+bool verified(const Problem& problem, const Schedule& schedule) {
+  VerifyOptions options;
+  options.maxMessages = 0;
+  return verify(problem, schedule, options).ok();
+}
+
+std::vector<Cycle> alapAt(const RunSetup& setup, Cycle horizon) {
+  auto alap = alapTimes(setup.graph, setup.order, horizon);
+  return alap ? std::move(alap).value() : setup.asap;
+}
+
+// The record of where a run starts: its latency when known, and from what.
+Attempt startAttempt(ModelStatus status, std::optional<double> latency, std::string detail) {
+  Attempt attempt;
+  attempt.phase = "start";
+  attempt.status = status;
+  if (latency) attempt.latency = static_cast<std::int64_t>(*latency);
+  attempt.detail = std::move(detail);
+  return attempt;
+}
+
+// The record of one attempt at horizon D: feasible when it legalized a schedule within D. A
+// failure proves nothing (the optimizer stopped, the problem may still be feasible).
+Attempt horizonAttempt(const AttemptOutcome& outcome, Cycle horizon, double seconds) {
+  Attempt attempt;
+  attempt.phase = "horizon";
+  attempt.horizon = horizon;
+  attempt.status = outcome.succeeded ? ModelStatus::kFeasible : ModelStatus::kUnknown;
+  attempt.seconds = seconds;
+  attempt.detail =
+      fmt::format("{} after {} updates", outcome.succeeded ? "legal" : "no legal schedule within D",
+                  outcome.updates);
+  return attempt;
+}
+
+// The legal schedule a run starts from: the caller's when it verifies, else the heuristic's when
+// it verifies (list scheduling may overrun a horizon), else none. Why a start was passed over
+// goes to `attempts`.
+std::optional<Schedule> startSchedule(const RunSetup& setup, std::vector<Attempt>& attempts) {
+  if (setup.givenSchedule != nullptr) {
+    if (verified(setup.problem, *setup.givenSchedule)) return *setup.givenSchedule;
+    attempts.push_back(startAttempt(ModelStatus::kUnknown, std::nullopt,
+                                    "the given schedule does not verify: used as mu only"));
+  }
+  if (setup.problem.isModulo()) {
+    heuristic::ImsOptions ims;
+    ims.ii = setup.problem.ii;
+    Result imsResult = heuristic::iterativeModuloSchedule(setup.problem, ims);
+    if (imsResult.schedule && verified(setup.problem, *imsResult.schedule)) {
+      return std::move(imsResult.schedule);
+    }
+    attempts.push_back(startAttempt(
+        ModelStatus::kUnknown, std::nullopt,
+        fmt::format("iterative modulo scheduling gave no legal start ({})", imsResult.message)));
+    return std::nullopt;
+  }
+  auto list = setup.listScheduler->schedule();
+  if (list && verified(setup.problem, *list)) return std::move(list).value();
+  return std::nullopt;
+}
+
+double latencyOf(const RunSetup& setup, const Schedule& schedule) {
+  return static_cast<double>(scheduleLatency(setup.graph, schedule.start));
+}
+
+// The formulation's objective of a legal schedule (C: the secondary objective at its II).
+double objectiveOf(const RunSetup& setup, const Schedule& schedule) {
+  switch (setup.formulation) {
+    case Formulation::kStageWeight:
+      return stageObjective(setup.graph, schedule, setup.options.alpha);
+    case Formulation::kPeakMemory:
+      return computeMetrics(setup.graph, *setup.problem.machine, schedule).peakLiveMemory;
+    case Formulation::kModulo:
+      if (setup.moduloObjective == ModuloObjective::kMemory) {
+        return computeMetrics(setup.graph, *setup.problem.machine, schedule).peakLiveMemory;
+      }
+      return latencyOf(setup, schedule);
+    default:
+      return latencyOf(setup, schedule);
+  }
+}
+
+// A legal schedule as a candidate: verified and scored, or nullopt when it does not verify.
+std::optional<Candidate> scoredCandidate(const RunSetup& setup, const Problem& problem,
+                                         Schedule schedule) {
+  if (!verified(problem, schedule)) return std::nullopt;
+  const double objective = objectiveOf(setup, schedule);
+  return Candidate{std::move(schedule), objective, nullptr};
+}
+
+// Means for the first attempt (option init): the given schedule, the start schedule (squeezed
+// into the horizon) or the ASAP/ALAP midpoint. "auto" is the given schedule if any, else the
+// midpoint for A and B (GAUS.md) and the start schedule for L and C (list or iterative modulo
+// scheduling; "What to expect").
+StartingPoint firstStartingPoint(const RunSetup& setup, const Schedule* start,
+                                 const std::vector<Cycle>& alap) {
+  Initialization init = setup.options.initialization;
+  if (init == Initialization::kAuto) {
+    const bool boundedHorizon = setup.formulation == Formulation::kStageWeight ||
+                                setup.formulation == Formulation::kPeakMemory;
+    init = setup.givenSchedule != nullptr ? Initialization::kGiven
+           : boundedHorizon               ? Initialization::kAsapAlap
+                                          : Initialization::kList;
+  }
+  if (init == Initialization::kGiven && setup.givenSchedule != nullptr) {
+    return scheduleStart(*setup.givenSchedule, setup.asap, alap, setup.options);
+  }
+  if (init == Initialization::kList && start != nullptr) {
+    return scheduleStart(*start, setup.asap, alap, setup.options);
+  }
+  return midpointStart(setup.asap, alap, setup.options);
+}
+
+// B's refinement of one legal schedule as work that a time slice may cut and a later slice go on
+// with (heuristic::LiveMemoryRefiner keeps its place). The worker resumes it while its
+// candidate is the incumbent.
+class LiveMemoryRefinementInProgress final
+    : public UnfinishedRefinement,
+      public std::enable_shared_from_this<LiveMemoryRefinementInProgress> {
+ public:
+  LiveMemoryRefinementInProgress(const RunSetup& setup, const Schedule& legal, Cycle horizon)
+      : setup_(setup), refiner_(setup.graph, horizon, legal) {}
+
+  std::optional<Candidate> resume(const StopRequest& stop) override {
+    const bool done = refiner_.run(stop);
+    std::optional<Candidate> candidate =
+        scoredCandidate(setup_, setup_.problem, refiner_.result().schedule);
+    if (candidate && !done) candidate->unfinished = shared_from_this();
+    return candidate;
+  }
+
+ private:
+  const RunSetup& setup_;
+  heuristic::LiveMemoryRefiner refiner_;
+};
+
+// The refinement of a legal schedule for the formulation's objective, until `stop`. A: peak +
+// alpha x communication, i.e. the stage refinement's ratio x peak + communication with ratio =
+// 1 / alpha (cut by `stop`, it returns what it reached). B: peak live memory, resumable.
+std::optional<Candidate> refinedCandidate(const RunSetup& setup, const Schedule& legal,
+                                          Cycle horizon, const StopRequest& stop) {
+  if (setup.formulation == Formulation::kPeakMemory) {
+    return std::make_shared<LiveMemoryRefinementInProgress>(setup, legal, horizon)->resume(stop);
+  }
+  heuristic::StageRefinementOptions refinement;
+  refinement.ratio = setup.options.alpha > 0.0 ? 1.0 / setup.options.alpha : 1.0e12;
+  refinement.stop = stop;
+  return scoredCandidate(setup, setup.problem,
+                         heuristic::refineStages(setup.graph, horizon, legal, refinement).schedule);
+}
+
+// Refinement ignores reservations: it applies where no op reserves a limited resource.
+
+// `alap`, given with the horizon of A and B: the latest starts at D. Their release times are
+// round(mu_i) clamped into [ASAP_i, ALAP_i], so that where no resource is limited the list
+// schedule is each op at max(its release, its producers' finish), which never passes D; a mean
+// outside its window would otherwise push its successors past D, and the fallback without
+// release times would throw away the means' shape.
+std::optional<Candidate> legalizeAcyclicCandidate(const RunSetup& setup,
+                                                  const std::vector<double>& mu,
+                                                  std::optional<Cycle> horizon,
+                                                  const std::vector<Cycle>* alap,
+                                                  const StopRequest& stop) {
+  std::vector<Cycle> rounded = roundedStarts(mu);
+  const std::vector<double> priority(rounded.begin(), rounded.end());
+  const bool release = useReleaseTimes(setup);
+  if (release && alap != nullptr) {
+    for (std::size_t op = 0; op < rounded.size(); ++op) {
+      rounded[op] = std::clamp(rounded[op], setup.asap[op], std::max(setup.asap[op], (*alap)[op]));
+    }
+  }
+  auto schedule = legalizeAcyclic(*setup.listScheduler, priority, release ? &rounded : nullptr);
+  if (!schedule) return std::nullopt;
+  // With release times the schedule may overrun the horizon where plain priority would not.
+  if (horizon && release && latencyOf(setup, *schedule) > static_cast<double>(*horizon)) {
+    schedule = legalizeAcyclic(*setup.listScheduler, priority, nullptr);
+    if (!schedule) return std::nullopt;
+  }
+  if (horizon && latencyOf(setup, *schedule) > static_cast<double>(*horizon)) return std::nullopt;
+  if (!verified(setup.problem, *schedule)) return std::nullopt;
+  if (setup.refine && horizon) return refinedCandidate(setup, *schedule, *horizon, stop);
+  return scoredCandidate(setup, setup.problem, std::move(schedule).value());
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- L: search over the horizon
+Result searchLatency(const RunSetup& setup, Engine& engine) {
+  const Problem& problem = setup.problem;
+  Result result;
+  const ResMii resMii = computeResMii(setup.graph, *problem.machine);
+  const double lowerBound = static_cast<double>(std::max<Cycle>(setup.criticalPath, resMii.value));
+  result.bounds.lowerBound = lowerBound;
+  std::optional<Schedule> start = startSchedule(setup, result.attempts);
+  if (!start) return errorResult("list scheduling found no start schedule for the latency search");
+  Candidate best{*start, latencyOf(setup, *start), nullptr};
+  result.attempts.push_back(startAttempt(ModelStatus::kFeasible, best.objective,
+                                         setup.givenSchedule ? "given" : "list scheduling"));
+  bool firstAttempt = true;
+  const auto attemptAt = [&](std::int64_t horizon) -> std::optional<std::int64_t> {
+    const std::vector<Cycle> alap = alapAt(setup, horizon);
+    const WindowGeometry geometry = makeWindowGeometry(horizon, setup.options);
+    const FormulationModel model(problem, Formulation::kLatency, ModuloObjective::kNone,
+                                 setup.options, geometry, std::nullopt, 1.0, setup.settings);
+    AttemptRules rules;
+    rules.legalize = [&setup](const std::vector<double>& mu, const StopRequest& stop) {
+      return legalizeAcyclicCandidate(setup, mu, std::nullopt, nullptr, stop);
+    };
+    rules.objectiveToBeat = best.objective;
+    rules.success = [horizon](const Candidate& c) { return c.objective <= horizon; };
+    engine.worker.beginAttempt(std::move(rules));
+    AttemptSpec spec;
+    spec.model = &model;
+    spec.start = firstAttempt ? firstStartingPoint(setup, &best.schedule, alap)
+                              : scheduleStart(best.schedule, setup.asap, alap, setup.options);
+    if (setup.options.mixedStarts) {
+      spec.alternateStart = midpointStart(setup.asap, alap, setup.options);
+    }
+    spec.restartFrom = [&](const Candidate& candidate) {
+      return scheduleStart(candidate.schedule, setup.asap, alap, setup.options);
+    };
+    spec.bestLegalSoFar = best.objective;
+    const double began = engine.state.elapsedSeconds();
+    AttemptOutcome outcome = runAttempt(spec, setup.options, setup.settings, engine.state,
+                                        engine.worker, engine.trace, engine.random);
+    firstAttempt = false;
+    Attempt attempt = horizonAttempt(outcome, horizon, engine.state.elapsedSeconds() - began);
+    if (outcome.succeeded) attempt.latency = static_cast<std::int64_t>(outcome.best->objective);
+    result.attempts.push_back(std::move(attempt));
+    // A candidate between D and the best known is kept even when the attempt failed.
+    if (outcome.best && outcome.best->objective < best.objective) best = *outcome.best;
+    if (!outcome.succeeded) return std::nullopt;
+    return static_cast<std::int64_t>(best.objective);
+  };
+  descendingSearch(static_cast<std::int64_t>(lowerBound), static_cast<std::int64_t>(best.objective),
+                   searchStrategy(setup, best.objective - lowerBound), attemptAt,
+                   [&engine] { return engine.state.exhausted(); });
+  result.schedule = best.schedule;
+  result.objective = best.objective;
+  result.objectiveName = "latency";
+  result.bounds.latencyProvenOptimal = best.objective <= lowerBound;
+  result.status =
+      result.bounds.latencyProvenOptimal ? ModelStatus::kOptimal : ModelStatus::kFeasible;
+  return result;
+}
+
+// ------------------------------------------------------------ A and B: one attempt at horizon D
+Result optimizeAtHorizon(const RunSetup& setup, Engine& engine) {
+  const Problem& problem = setup.problem;
+  Result result;
+  const Cycle horizon = *problem.horizon;
+  if (horizon < setup.criticalPath) {
+    // A proven answer about a well-formed problem, not a failed call.
+    result.status = ModelStatus::kInfeasible;
+    result.message = fmt::format(
+        "horizon D={} is shorter than the critical path ({} cycles): no schedule exists; "
+        "raise --horizon",
+        horizon, setup.criticalPath);
+    return result;
+  }
+  const std::vector<Cycle> alap = alapAt(setup, horizon);
+  std::optional<Schedule> start = startSchedule(setup, result.attempts);
+  // The starts: list scheduling (or the given schedule) and, for A, GS-Schedule's greedy
+  // balanced cut (a stage schedule wherever the edges' delays are 0 and the ops' durations 1;
+  // elsewhere it may not verify and is left out). The best of them is the first "best"; where
+  // refinement applies, each start's refinement is the attempt's first work for the worker.
+  std::vector<std::pair<Schedule, std::string>> starts;
+  if (start) starts.emplace_back(*start, setup.givenSchedule ? "given" : "list scheduling");
+  if (setup.formulation == Formulation::kStageWeight && setup.givenSchedule == nullptr) {
+    if (auto cut = heuristic::greedyBalancedStages(setup.graph, horizon);
+        cut && verified(problem, *cut)) {
+      starts.emplace_back(std::move(cut).value(), "greedy balanced cut");
+    }
+  }
+  std::optional<Candidate> best;
+  std::string startName;
+  for (const auto& [schedule, name] : starts) {
+    const double objective = objectiveOf(setup, schedule);
+    if (!best || objective < best->objective) {
+      best = Candidate{schedule, objective, nullptr};
+      startName = name;
+    }
+  }
+  // Without a legal start, the list schedule still gives the memory scale and, for init=list,
+  // the means (squeezed into the horizon).
+  if (!start) {
+    if (auto list = setup.listScheduler->schedule()) start = std::move(list).value();
+  }
+
+  double scale = 1.0;
+  if (setup.formulation == Formulation::kStageWeight) {
+    const double bound = peakStageWeightLowerBound(setup.graph, horizon);
+    if (problem.kind != ProblemKind::kStages) result.bounds.lowerBound = bound;
+    scale = bound > 0 ? bound : 1.0;
+  } else if (start) {
+    const double peak = computeMetrics(setup.graph, *problem.machine, *start).peakLiveMemory;
+    scale = peak > 0 ? peak : 1.0;
+  }
+  if (setup.formulation == Formulation::kPeakMemory) {
+    if (auto bound = peakLiveMemoryLowerBound(setup.graph, horizon)) {
+      result.bounds.lowerBound = *bound;
+    }
+  }
+  // A schedule at the lower bound is optimal: the search ends there, and does not start when
+  // a start is there already.
+  const std::optional<double> bound = result.bounds.lowerBound;
+  const auto atBound = [bound](const Candidate& candidate) {
+    return bound && candidate.objective <= *bound + 1e-9 * std::max(1.0, std::abs(*bound));
+  };
+  AttemptRules rules;
+  rules.legalize = [&setup, horizon, &alap](const std::vector<double>& mu,
+                                            const StopRequest& stop) {
+    return legalizeAcyclicCandidate(setup, mu, horizon, &alap, stop);
+  };
+  if (best) rules.objectiveToBeat = best->objective;
+  if (bound) rules.success = atBound;
+  engine.worker.beginAttempt(std::move(rules));
+  if (setup.refine && !(best && atBound(*best))) {
+    for (const auto& [schedule, name] : starts) {
+      engine.worker.enqueue([&setup, schedule = schedule, horizon](const StopRequest& stop) {
+        return refinedCandidate(setup, schedule, horizon, stop);
+      });
+    }
+  }
+  // Synchronously the starts are refined by now, and the best refined one is the attempt's
+  // first "best" and the alternate start of the batch (asynchronously the worker is still at
+  // it, and the unrefined best stands in).
+  std::optional<Candidate> refinedStart = engine.worker.best();
+  if (refinedStart) startName += ", refined";
+  const std::optional<Candidate>& first = refinedStart ? refinedStart : best;
+  result.attempts.push_back(
+      first ? startAttempt(ModelStatus::kFeasible, std::nullopt,
+                           fmt::format("objective {:.10g} ({})", first->objective, startName))
+            : startAttempt(ModelStatus::kUnknown, std::nullopt,
+                           "list scheduling exceeds the horizon"));
+
+  const WindowGeometry geometry = makeWindowGeometry(horizon, setup.options);
+  const FormulationModel model(problem, setup.formulation, ModuloObjective::kNone, setup.options,
+                               geometry, std::nullopt, scale, setup.settings);
+  AttemptSpec spec;
+  spec.model = &model;
+  spec.start = firstStartingPoint(setup, start ? &*start : nullptr, alap);
+  if (setup.options.mixedStarts && first) {
+    spec.alternateStart = scheduleStart(first->schedule, setup.asap, alap, setup.options);
+  }
+  spec.restartFrom = [&](const Candidate& candidate) {
+    return scheduleStart(candidate.schedule, setup.asap, alap, setup.options);
+  };
+  if (first) spec.bestLegalSoFar = first->objective;
+  const double began = engine.state.elapsedSeconds();
+  AttemptOutcome outcome;
+  if (!first || !atBound(*first)) {
+    outcome = runAttempt(spec, setup.options, setup.settings, engine.state, engine.worker,
+                         engine.trace, engine.random);
+  } else {
+    outcome.best = engine.worker.endAttempt();
+  }
+  Attempt attempt = horizonAttempt(outcome, horizon, engine.state.elapsedSeconds() - began);
+  const bool improved = outcome.best && (!first || outcome.best->objective < first->objective);
+  attempt.status = outcome.best || best ? ModelStatus::kFeasible : ModelStatus::kUnknown;
+  attempt.detail = fmt::format(
+      "{} after {} updates in {} rounds",
+      improved ? fmt::format("improved to {:.10g}", outcome.best->objective) : "no improvement",
+      outcome.updates, outcome.rounds);
+  result.attempts.push_back(std::move(attempt));
+  if (outcome.best) best = std::move(outcome.best);
+  result.objectiveName =
+      setup.formulation == Formulation::kStageWeight ? "stage_objective" : "peak_memory";
+  if (!best) {
+    result.status = ModelStatus::kTimeout;
+    result.message = fmt::format(
+        "no legal schedule at D={} found in {:.1f}s; raise "
+        "time_limit or patience, or the horizon",
+        horizon, engine.state.elapsedSeconds());
+    return result;
+  }
+  result.schedule = best->schedule;
+  if (problem.kind == ProblemKind::kStages) {
+    // GS-Schedule's scale: ratio x peak + communication, bound ratio x LB.
+    reportStageObjective(problem, best->schedule, result);
+    return result;
+  }
+  result.objective = best->objective;
+  if (setup.formulation == Formulation::kStageWeight) {
+    const StageFigures stage = stageFigures(setup.graph, best->schedule);
+    result.figures.set(figures::kPeakStageWeight, stage.peakStageWeight);
+    result.figures.set(figures::kCommunication, stage.communication);
+  }
+  result.status = atBound(*best) ? ModelStatus::kOptimal : ModelStatus::kFeasible;
+  return result;
+}
+
+// ------------------------------------------------------------------------ C: modulo schedules
+namespace {
+
+Cycle moduloHorizon(const RunSetup& setup, const Schedule& reference) {
+  if (setup.problem.horizon) return *setup.problem.horizon;
+  const double latency = latencyOf(setup, reference);
+  return std::max<Cycle>(
+      setup.criticalPath + 1,
+      static_cast<Cycle>(std::ceil((1.0 + setup.options.horizonSlack) * latency)));
+}
+
+// One attempt at `ii`: candidates are modulo-legalized means scored by the secondary objective.
+AttemptOutcome attemptAtIi(const RunSetup& setup, Engine& engine, std::int32_t ii, Cycle horizon,
+                           const std::optional<Candidate>& best, double scale,
+                           bool stopAtFirstLegal) {
+  const std::vector<Cycle> alap = alapAt(setup, horizon);
+  const WindowGeometry geometry = makeWindowGeometry(horizon, setup.options);
+  const FormulationModel model(setup.problem, Formulation::kModulo, setup.moduloObjective,
+                               setup.options, geometry, ii, scale, setup.settings);
+  Problem atIi = setup.problem;
+  atIi.ii = ii;
+  AttemptRules rules;
+  rules.legalize = [&](const std::vector<double>& mu,
+                       const StopRequest&) -> std::optional<Candidate> {
+    auto schedule = legalizeModulo(atIi, ii, roundedStarts(mu), alap, useReleaseTimes(setup));
+    if (!schedule) return std::nullopt;
+    return scoredCandidate(setup, atIi, std::move(schedule).value());
+  };
+  if (stopAtFirstLegal) {
+    rules.success = [](const Candidate&) { return true; };
+  } else if (best) {
+    rules.objectiveToBeat = best->objective;
+  }
+  engine.worker.beginAttempt(std::move(rules));
+  AttemptSpec spec;
+  spec.model = &model;
+  spec.start = !best              ? midpointStart(setup.asap, alap, setup.options)
+               : stopAtFirstLegal ? scheduleStart(best->schedule, setup.asap, alap, setup.options)
+                                  : firstStartingPoint(setup, &best->schedule, alap);
+  if (setup.options.mixedStarts && best) {
+    spec.alternateStart = midpointStart(setup.asap, alap, setup.options);
+  }
+  spec.restartFrom = [&](const Candidate& candidate) {
+    return scheduleStart(candidate.schedule, setup.asap, alap, setup.options);
+  };
+  if (!stopAtFirstLegal && best) spec.bestLegalSoFar = best->objective;
+  return runAttempt(spec, setup.options, setup.settings, engine.state, engine.worker, engine.trace,
+                    engine.random);
+}
+
+}  // namespace
+
+Result searchModulo(const RunSetup& setup, Engine& engine) {
+  const Problem& problem = setup.problem;
+  Result result;
+  const ResMii resMii = computeResMii(setup.graph, *problem.machine);
+  const RecMii recMii = computeRecMii(setup.graph);
+  if (resMii.infeasible || recMii.infeasible) {
+    result = errorResult(resMii.infeasible ? *resMii.infeasible : *recMii.infeasible);
+    result.status = ModelStatus::kInfeasible;
+    return result;
+  }
+  const std::int64_t minIi = std::max<std::int64_t>({1, resMii.value, recMii.value});
+  result.bounds.iiBoundReason = describeIiBound(setup.graph, *problem.machine, resMii, recMii);
+  std::optional<Schedule> start = startSchedule(setup, result.attempts);
+  std::optional<Candidate> best;
+  if (start) best = Candidate{*start, objectiveOf(setup, *start), nullptr};
+  if (best) {
+    Attempt attempt = startAttempt(
+        ModelStatus::kFeasible, std::nullopt,
+        fmt::format("objective {:.10g} (iterative modulo scheduling)", best->objective));
+    attempt.ii = *best->schedule.ii;
+    result.attempts.push_back(std::move(attempt));
+  } else {
+    result.attempts.push_back(
+        startAttempt(ModelStatus::kUnknown, std::nullopt, "no legal modulo schedule"));
+  }
+
+  const double startScale = best ? objectiveOf(setup, best->schedule) : 1.0;
+  if (problem.ii) {
+    // A fixed II: minimize the secondary objective.
+    const Cycle horizon = best ? moduloHorizon(setup, best->schedule)
+                               : problem.horizon.value_or(2 * setup.criticalPath + *problem.ii);
+    const double scale = setup.moduloObjective == ModuloObjective::kLatency
+                             ? static_cast<double>(horizon)
+                             : std::max(startScale, 1e-9);
+    const double began = engine.state.elapsedSeconds();
+    AttemptOutcome outcome = attemptAtIi(setup, engine, *problem.ii, horizon, best, scale, false);
+    Attempt attempt = horizonAttempt(outcome, horizon, engine.state.elapsedSeconds() - began);
+    attempt.ii = *problem.ii;
+    attempt.status = outcome.best || best ? ModelStatus::kFeasible : ModelStatus::kUnknown;
+    attempt.detail = fmt::format(
+        "{} after {} updates",
+        outcome.best ? fmt::format("objective {:.10g}", outcome.best->objective) : "no improvement",
+        outcome.updates);
+    result.attempts.push_back(std::move(attempt));
+    if (outcome.best) best = std::move(outcome.best);
+    result.objectiveName =
+        setup.moduloObjective == ModuloObjective::kMemory ? "peak_memory" : "latency";
+  } else {
+    // Search II downwards from the start's.
+    result.bounds.lowerBound = static_cast<double>(minIi);
+    const auto attemptAt = [&](std::int64_t ii) -> std::optional<std::int64_t> {
+      const Cycle horizon = moduloHorizon(setup, best->schedule);
+      const double scale = setup.moduloObjective == ModuloObjective::kLatency
+                               ? static_cast<double>(horizon)
+                               : std::max(objectiveOf(setup, best->schedule), 1e-9);
+      const double began = engine.state.elapsedSeconds();
+      AttemptOutcome outcome =
+          attemptAtIi(setup, engine, static_cast<std::int32_t>(ii), horizon, best, scale, true);
+      Attempt attempt = horizonAttempt(outcome, horizon, engine.state.elapsedSeconds() - began);
+      attempt.ii = ii;
+      result.attempts.push_back(std::move(attempt));
+      if (!outcome.succeeded) return std::nullopt;
+      best = std::move(outcome.best);
+      return *best->schedule.ii;
+    };
+    if (best) {
+      descendingSearch(minIi, *best->schedule.ii,
+                       searchStrategy(setup, static_cast<double>(*best->schedule.ii - minIi)),
+                       attemptAt, [&engine] { return engine.state.exhausted(); });
+    }
+    result.objectiveName = "ii";
+  }
+  if (!best) {
+    result.status = ModelStatus::kTimeout;
+    result.message = "no legal modulo schedule found; raise time_limit or patience";
+    return result;
+  }
+  result.schedule = best->schedule;
+  const std::int32_t ii = *best->schedule.ii;
+  result.bounds.iiProvenOptimal = ii <= minIi;
+  if (problem.ii) {
+    result.objective = best->objective;
+    result.status = ModelStatus::kFeasible;
+  } else {
+    result.objective = ii;
+    result.status = ii <= minIi ? ModelStatus::kOptimal : ModelStatus::kFeasible;
+  }
+  result.figures.set(figures::kIi, ii);
+  result.figures.set(figures::kLatency, latencyOf(setup, best->schedule));
+  result.figures.set(figures::kMinIi, static_cast<double>(minIi));
+  return result;
+}
+
+}  // namespace gaus::differentiable
