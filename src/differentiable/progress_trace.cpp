@@ -37,6 +37,8 @@ void ProgressTrace::record(const ProgressRecord& record, bool force) {
           record.step, record.horizon, ii.empty() ? "null" : ii, record.objective, record.violation,
           record.rho, best.empty() ? "null" : best, record.elapsedSeconds);
     }
+    // One record per multiplier update: flushed, so that a long run can be followed as it goes.
+    file_->flush();
   }
   if (!force && lastReport_ && record.elapsedSeconds - *lastReport_ < intervalSeconds_) return;
   lastReport_ = record.elapsedSeconds;
