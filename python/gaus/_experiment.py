@@ -54,7 +54,7 @@ def run(
             "w", suffix=".yaml", prefix=f".{name}-", dir=os.getcwd(), delete=False
         )
         with written:
-            json.dump({"name": name, **config}, written)
+            json.dump({"name": name, **config}, written, indent=1)
         path = written.name
     else:
         path = os.fspath(config)
