@@ -5,7 +5,7 @@ import json
 import pytest
 
 import gaus
-from conftest import ROOT, SHARED, cli_json, run_cli
+from conftest import SHARED, cli_json, run_cli
 
 
 def test_graph_reads_every_format_the_cli_reads(ewf_path):
@@ -38,7 +38,7 @@ def test_result_carries_the_cli_record(ewf_path):
     assert result.to_dict()["method"] == "list"
 
 
-def test_verify_judges_a_schedule(ewf_path):
+def test_verify_judges_a_schedule(ewf_path, tmp_path):
     graph = gaus.Graph(str(ewf_path))
     result = gaus.schedule(graph, method="list")
     assert gaus.verify(graph, result).verified
@@ -46,10 +46,9 @@ def test_verify_judges_a_schedule(ewf_path):
     broken = gaus.verify(graph, {name: 0 for name in graph.op_names})
     assert not broken.verified and broken.violations_by_family["precedence"] > 0
     # The command line's verdict on the same schedule file is the same.
-    path = ROOT / "build" / "python-ewf-schedule.json"
+    path = tmp_path / "ewf.schedule.json"
     result.write_schedule(path)
     assert cli_json("verify", ewf_path, path)["verified"] is True
-    path.unlink()
 
 
 def test_methods_lists_the_catalog():
