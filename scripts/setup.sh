@@ -23,6 +23,7 @@ packages=(
   chromium                                 # browser test: opens the pictures and the report
   libpng-dev                               # browser test: decodes Chromium's screenshots
   time                                     # gaus-bench startup: /usr/bin/time per command
+  python3 python3-venv python3-dev         # the Python package: its build and test venvs
 )
 if [[ "${1:-}" == "--fuzz" ]]; then
   packages+=(clang libclang-rt-14-dev)     # libFuzzer harnesses of tests/fuzz

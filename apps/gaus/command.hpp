@@ -100,12 +100,6 @@ Machine loadMachine(const std::string& nameOrPath);
 // Writes text to a file atomically, or to stdout for "-".
 void writeOutput(const std::string& path, const std::string& text);
 
-// JSON views shared by several subcommands.
-nlohmann::json metricsToJson(const Machine& machine, const ScheduleMetrics& metrics);
-nlohmann::json verificationToJson(const Machine& machine, const VerificationReport& report);
-nlohmann::json attemptsToJson(const std::vector<Attempt>& attempts);
-nlohmann::json resultToJson(const Instance& instance, const Result& result);
-
 // Human-readable lines for the same.
 std::string describeMetrics(const Machine& machine, const ScheduleMetrics& metrics);
 std::string describeResult(const Instance& instance, const Result& result);

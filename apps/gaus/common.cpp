@@ -55,25 +55,10 @@ Machine loadMachine(const std::string& nameOrPath) {
 
 namespace {
 
-// The shipped machines the instance can be rebound to (each resource and memory it uses is
-// there by name), for the message when the one asked for lacks something.
-std::string machinesThatFit(const Instance& instance) {
-  std::vector<std::string> names;
-  for (const auto& name : io::builtInMachineNames()) {
-    const auto machine = io::findMachine(name);
-    if (machine && rebindMachine(instance, *machine)) names.push_back(name);
-  }
-  return names.empty() ? "none of the shipped machines has them all"
-                       : "machines that have them all: " + option_text::listChoices(names, ", ");
-}
-
 Instance applyMachineFlags(Instance instance, const InputFlags& flags) {
   if (!flags.machine.empty()) {
-    auto rebound = rebindMachine(instance, loadMachine(flags.machine));
-    if (!rebound) {
-      throw CommandError(fmt::format("{}: {} ({})", instance.sourcePath, rebound.error(),
-                                     machinesThatFit(instance)));
-    }
+    auto rebound = io::moveToMachine(instance, loadMachine(flags.machine));
+    if (!rebound) throw CommandError(rebound.error());
     instance = std::move(rebound).value();
   }
   if (flags.capacities.empty()) return instance;
@@ -144,105 +129,6 @@ void writeOutput(const std::string& path, const std::string& text) {
   }
   const auto written = io::writeFileAtomically(path, text);
   if (!written) throw CommandError(written.error());
-}
-
-nlohmann::json metricsToJson(const Machine& machine, const ScheduleMetrics& metrics) {
-  nlohmann::json json;
-  json["latency"] = metrics.latency;
-  json["stages"] = metrics.stages ? nlohmann::json(*metrics.stages) : nlohmann::json(nullptr);
-  nlohmann::json usage = nlohmann::json::object();
-  for (std::size_t r = 0; r < metrics.peakUsage.size() && r < machine.resources.size(); ++r) {
-    usage[machine.resources[r].name] = metrics.peakUsage[r];
-  }
-  json["peak_usage"] = usage;
-  json["peak_live_memory"] = metrics.peakLiveMemory;
-  nlohmann::json footprint = nlohmann::json::object();
-  for (std::size_t m = 0; m < metrics.peakMemoryFootprint.size() && m < machine.memories.size();
-       ++m) {
-    footprint[machine.memories[m].name] = metrics.peakMemoryFootprint[m];
-  }
-  json["peak_memory_footprint"] = footprint;
-  return json;
-}
-
-nlohmann::json verificationToJson(const Machine& machine, const VerificationReport& report) {
-  nlohmann::json json;
-  json["verified"] = report.ok();
-  json["violation_count"] = report.totalViolations;
-  nlohmann::json byFamily = nlohmann::json::object();
-  for (std::size_t f = 0; f < kNumConstraintFamilies; ++f) {
-    if (report.countByFamily[f] > 0) {
-      byFamily[std::string(toString(static_cast<ConstraintFamily>(f)))] = report.countByFamily[f];
-    }
-  }
-  json["violations_by_family"] = byFamily;
-  nlohmann::json messages = nlohmann::json::array();
-  for (const auto& violation : report.violations) messages.push_back(violation.message);
-  json["violations"] = messages;
-  json["unchecked_loop_carried_edges"] = report.uncheckedLoopCarriedEdges;
-  if (report.ok() || report.count(ConstraintFamily::kShape) == 0) {
-    json["metrics"] = metricsToJson(machine, report.metrics);
-  }
-  return json;
-}
-
-nlohmann::json attemptsToJson(const std::vector<Attempt>& attempts) {
-  const auto optional = [](const auto& value) {
-    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-  };
-  nlohmann::json json = nlohmann::json::array();
-  for (const Attempt& attempt : attempts) {
-    json.push_back({{"phase", attempt.phase},
-                    {"ii", optional(attempt.ii)},
-                    {"latency", optional(attempt.latency)},
-                    {"horizon", optional(attempt.horizon)},
-                    {"status", std::string(attempt.statusText())},
-                    {"seconds", attempt.seconds},
-                    {"bound", optional(attempt.bound)},
-                    {"detail", attempt.detail}});
-  }
-  return json;
-}
-
-nlohmann::json resultToJson(const Instance& instance, const Result& result) {
-  nlohmann::json json;
-  json["instance"] = instance.name;
-  json["status"] = std::string(result.statusText());
-  if (!result.message.empty()) json["message"] = result.message;
-  if (result.objective) {
-    json["objective"] = {{"name", result.objectiveName}, {"value", *result.objective}};
-  }
-  json["seconds"] = result.stats.seconds;
-  json["iterations"] = result.stats.iterations;
-  json["solver_calls"] = result.stats.solverCalls;
-  nlohmann::json bounds;
-  bounds["lower_bound"] = result.bounds.lowerBound ? nlohmann::json(*result.bounds.lowerBound)
-                                                   : nlohmann::json(nullptr);
-  bounds["ii_proven_optimal"] = result.bounds.iiProvenOptimal;
-  bounds["latency_proven_optimal"] = result.bounds.latencyProvenOptimal;
-  if (!result.bounds.iiBoundReason.empty()) bounds["ii_bound"] = result.bounds.iiBoundReason;
-  json["bounds"] = bounds;
-  nlohmann::json options = nlohmann::json::object();
-  for (const auto& [name, value] : result.options) options[name] = value;
-  json["options"] = options;
-  nlohmann::json extra = nlohmann::json::object();
-  for (const auto& [name, value] : result.figures.values()) extra[name] = value;
-  json["extra"] = extra;
-  json["attempts"] = attemptsToJson(result.attempts);
-  nlohmann::json notes = nlohmann::json::object();
-  for (const auto& [title, text] : result.notes) notes[title] = text;
-  json["notes"] = notes;
-  if (result.schedule) {
-    json["ii"] =
-        result.schedule->ii ? nlohmann::json(*result.schedule->ii) : nlohmann::json(nullptr);
-    // The schedule in its file format (docs/formats.md "Schedule JSON"), as -o writes it.
-    json["schedule"] = nlohmann::json::parse(io::formatSchedule(*instance.graph, *result.schedule));
-  }
-  json["verified"] = result.verified();
-  if (result.verification) {
-    json["verification"] = verificationToJson(*instance.machine, *result.verification);
-  }
-  return json;
 }
 
 std::string describeMetrics(const Machine& machine, const ScheduleMetrics& metrics) {

@@ -12,6 +12,7 @@
 #include <gaus/core/memory_limit.hpp>
 #include <gaus/methods/method_catalog.hpp>
 #include <gaus/methods/run_method.hpp>
+#include <gaus/report/result_json.hpp>
 
 #include "command.hpp"
 
@@ -82,40 +83,6 @@ MethodOptions MethodRunFlags::methodOptions() const {
 
 namespace {
 
-// The kind of problem to pose: --kind, or inferred. A method that does not solve it is refused
-// here, before the input is checked, with the methods that do; for a loop the command also says
-// which flag poses one iteration instead.
-ProblemKind resolveKind(const MethodRunFlags& flags, const Instance& instance,
-                        const MethodInfo& method, const MethodRegistry& catalog) {
-  if (!flags.kind.empty()) {
-    const auto kind = parseProblemKind(flags.kind);
-    if (!kind) {
-      const std::vector<std::string> kinds = problemKindNames();
-      throw CommandError(fmt::format("--kind '{}'{}: expected {}", flags.kind,
-                                     option_text::didYouMean(flags.kind, kinds),
-                                     option_text::listChoices(kinds)));
-    }
-    if (!method.solves(*kind)) {
-      throw CommandError(catalog.unsupportedKindMessage(method.name, *kind));
-    }
-    return *kind;
-  }
-  const Graph& graph = *instance.graph;
-  const ProblemKind kind =
-      inferProblemKind(graph, method, flags.ii.has_value(), flags.horizon.has_value());
-  if (method.solves(kind)) return kind;
-  if (!graph.hasLoopCarriedEdges()) {
-    throw CommandError(catalog.unsupportedKindMessage(method.name, kind));
-  }
-  EdgeId loopCarried = 0;
-  for (EdgeId e = 0; e < graph.numEdges(); ++e) loopCarried += graph.edgeDistance(e) > 0 ? 1 : 0;
-  throw CommandError(fmt::format(
-      "{}: the graph has {} loop-carried edge{}, so it poses a {} problem: {}. --kind latency "
-      "schedules one iteration instead and ignores the loop-carried edges on purpose",
-      instance.sourcePath, loopCarried, loopCarried == 1 ? "" : "s", toString(kind),
-      catalog.unsupportedKindMessage(method.name, kind)));
-}
-
 // The flag spelling of a setting, for the note that a method ignores it.
 std::string flagOf(const std::string& setting) {
   std::string flag = "--" + setting;
@@ -129,51 +96,43 @@ MethodRun runMethodCommand(const MethodRunFlags& flags) {
   // --time-limit bounds the command, as a user waits for it: loading the engine (LibTorch takes
   // about 0.75 s), reading the input and posing the problem come out of it (docs/benchmarks.md,
   // "Limits that hold"). -O time_limit gives the method its own budget instead.
-  const Deadline commandDeadline(flags.timeLimit);
+  InstanceRunRequest request;
+  request.deadline = Deadline(flags.timeLimit);
   const MethodRegistry& catalog = methodCatalog();
-  const MethodInfo* method = catalog.find(flags.method);
-  if (method == nullptr) throw CommandError(catalog.unknownMethodMessage(flags.method));
   // Before anything else is said about the method (the notes on settings it would ignore).
-  if (method->unavailable) throw CommandError(*method->unavailable);
+  const auto method = findRunnableMethod(catalog, flags.method);
+  if (!method) throw CommandError(method.error());
   MethodRun run{loadInstance(flags.graph, flags.input), ProblemKind::kLatency, {}};
-  run.kind = resolveKind(flags, run.instance, *method, catalog);
-  Problem problem = poseProblem(run.instance, *method, {run.kind, flags.horizon, flags.ii});
-  if (flags.ratio) {
-    if (run.kind != ProblemKind::kStages) {
-      throw CommandError(
-          fmt::format("--ratio applies to --kind stages, not to a {} problem", toString(run.kind)));
-    }
-    problem.stageRatio = *flags.ratio;
-  }
-  const MethodOptions ownOptions = flags.methodOptions();
-  auto call = prepareMethodCall(catalog, {method->name, ownOptions, flags.settings()});
-  if (!call) throw CommandError(call.error());
-
+  request.method = {(*method)->name, flags.methodOptions(), flags.settings()};
+  request.kind = flags.kind;
+  request.horizon = flags.horizon;
+  request.ii = flags.ii;
+  request.ratio = flags.ratio;
   if (!flags.quiet) {
-    for (const auto& ignored : call->ignoredSettings) {
+    // Said before the run starts, so that a long run does not hide them.
+    for (const auto& ignored :
+         applySettings(**method, request.method.options, request.method.settings).ignored) {
       std::cerr << fmt::format("note: {} does not apply to method {} (ignored)\n", flagOf(ignored),
-                               method->name);
+                               (*method)->name);
     }
   }
   std::optional<Schedule> start;
-  RunContext context;
   if (!flags.init.empty()) {
     auto read = io::readSchedule(flags.init, *run.instance.graph);
     if (!read) throw CommandError(read.error());
     start = std::move(read).value();
-    context.initialSchedule = &*start;
+    request.context.initialSchedule = &*start;
   }
   if (!flags.quiet && (flags.progress || isatty(STDERR_FILENO) != 0)) {
-    context.progress = [](std::string_view line) { std::cerr << line << '\n'; };
+    request.context.progress = [](std::string_view line) { std::cerr << line << '\n'; };
   }
-  std::optional<double> methodLimit;  // what --time-limit left the method
-  if (flags.timeLimit && ownOptions.count("time_limit") == 0 && method->declares("time_limit")) {
-    methodLimit = std::max(0.001, commandDeadline.remainingSeconds());
-    call->options["time_limit"] = fmt::format("{:.3f}", *methodLimit);
-  }
-  run.result = runMethod(problem, *call, context);
+  auto ran = runMethodOnInstance(catalog, run.instance, request);
+  if (!ran) throw CommandError(ran.error());
+  run.kind = ran->kind;
+  run.result = std::move(ran->result);
   // Said only when the method ran out of what was left: otherwise the seconds spent loading
   // changed nothing.
+  const std::optional<double> methodLimit = ran->methodLimit;
   if (methodLimit && run.result.status == ModelStatus::kTimeout && !flags.quiet &&
       *flags.timeLimit - *methodLimit >= 0.1) {
     std::cerr << fmt::format(
@@ -200,7 +159,7 @@ constexpr std::size_t kShownStarts = 40;
 void runSchedule(const MethodRunFlags& flags) {
   const MethodRun run = runMethodCommand(flags);
   if (flags.json) {
-    nlohmann::json json = resultToJson(run.instance, run.result);
+    nlohmann::json json = report::resultToJson(run.instance, run.result);
     json["method"] = flags.method;
     json["kind"] = std::string(toString(run.kind));
     std::cout << json.dump(2) << '\n';
@@ -222,78 +181,10 @@ void runSchedule(const MethodRunFlags& flags) {
   }
 }
 
-// An option's default as JSON of its type: true, 50, 0.01, "auto", ["a", "b"], or null for an
-// option unset by default ("none") and for a default that depends on the machine
-// (default_rule says how it is found), so that the output is the same on every machine.
-nlohmann::json typedDefault(const OptionDoc& option) {
-  const std::string& text = option.defaultValue;
-  if (!option.defaultRule.empty() || text == "none") return nullptr;
-  if (option.type == "boolean") {
-    if (const auto value = option_text::parseBoolean(text)) return *value;
-  } else if (option.type.starts_with("integer")) {
-    if (const auto value = option_text::parseInteger(text)) return *value;
-  } else if (option.type.starts_with("number")) {
-    if (const auto value = option_text::parseNumber(text)) return *value;
-  } else if (option.type == "list") {
-    nlohmann::json items = nlohmann::json::array();
-    for (std::size_t from = 0; from < text.size();) {
-      const std::size_t comma = std::min(text.find(',', from), text.size());
-      items.push_back(text.substr(from, comma - from));
-      from = comma + 1;
-    }
-    return items;
-  }
-  return text;
-}
-
-// {"min": 0, "min_exclusive": true, "max": null, "max_exclusive": false}; null when any value is
-// allowed.
-nlohmann::json rangeToJson(const NumericRange& range) {
-  if (!range.min && !range.max) return nullptr;
-  const auto bound = [](const std::optional<double>& value) {
-    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-  };
-  return {{"min", bound(range.min)},
-          {"min_exclusive", range.minExclusive},
-          {"max", bound(range.max)},
-          {"max_exclusive", range.maxExclusive}};
-}
-
-nlohmann::json methodsToJson(const MethodRegistry& catalog) {
-  nlohmann::json methods = nlohmann::json::array();
-  for (const auto& name : catalog.names()) {
-    const MethodInfo& method = *catalog.find(name);
-    nlohmann::json kinds = nlohmann::json::array();
-    for (ProblemKind kind : method.kinds) kinds.push_back(std::string(toString(kind)));
-    nlohmann::json options = nlohmann::json::array();
-    for (const auto& option : method.options) {
-      nlohmann::json entry = {{"name", option.name},
-                              {"type", option.type},
-                              {"choices", option.choices},
-                              {"default", typedDefault(option)},
-                              {"range", rangeToJson(option.range)},
-                              {"doc", option.description}};
-      if (!option.defaultRule.empty()) entry["default_rule"] = option.defaultRule;
-      options.push_back(std::move(entry));
-    }
-    nlohmann::json figures = nlohmann::json::array();
-    for (const auto& figure : method.figures) {
-      figures.push_back(
-          {{"name", figure.name}, {"unit", figure.unit}, {"doc", figure.description}});
-    }
-    methods.push_back({{"name", name},
-                       {"summary", method.summary},
-                       {"kinds", kinds},
-                       {"options", options},
-                       {"figures", figures}});
-  }
-  return methods;
-}
-
 void runMethods(bool json) {
   const MethodRegistry& catalog = methodCatalog();
   if (json) {
-    std::cout << methodsToJson(catalog).dump(2) << '\n';
+    std::cout << report::methodsToJson(catalog).dump(2) << '\n';
     return;
   }
   for (const auto& name : catalog.names()) {

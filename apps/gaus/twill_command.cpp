@@ -11,6 +11,7 @@
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/warp_roles.hpp>
 #include <gaus/exact/exact_figures.hpp>
+#include <gaus/report/result_json.hpp>
 
 #include "command.hpp"
 
@@ -131,44 +132,15 @@ std::string describeTwill(const Instance& instance, const Result& result) {
   return text;
 }
 
-nlohmann::json rolesToJson(const Instance& instance, const Schedule& schedule) {
-  const Graph& graph = *instance.graph;
-  nlohmann::json json = nlohmann::json::array();
-  for (const auto& role : warpRoles(graph, *instance.machine, schedule)) {
-    nlohmann::json ops = nlohmann::json::array();
-    for (OpId op : role.ops) ops.push_back(graph.opName(op));
-    nlohmann::json warps = nlohmann::json::array();
-    for (int w = 0; w < kMaxWarps; ++w) {
-      if ((role.warps >> w) & 1U) warps.push_back(w);
-    }
-    json.push_back({{"warps", warps},
-                    {"units", role.units},
-                    {"variable_latency", role.variableLatency},
-                    {"ops", ops}});
-  }
-  return json;
-}
-
-nlohmann::json buffersToJson(const Instance& instance, const Schedule& schedule) {
-  nlohmann::json json = nlohmann::json::array();
-  for (const auto& buffer : bufferUsage(*instance.graph, schedule)) {
-    json.push_back({{"op", instance.graph->opName(buffer.op)},
-                    {"memory", instance.machine->memories[buffer.memory].name},
-                    {"amount", buffer.amount},
-                    {"buffers", buffer.buffers}});
-  }
-  return json;
-}
-
 void runTwill(const MethodRunFlags& flags) {
   const MethodRun run = runMethodCommand(flags);
   if (flags.json) {
-    nlohmann::json json = resultToJson(run.instance, run.result);
+    nlohmann::json json = report::resultToJson(run.instance, run.result);
     json["method"] = flags.method;
     json["kind"] = std::string(toString(run.kind));
     if (run.result.schedule && run.result.schedule->ii) {
-      json["roles"] = rolesToJson(run.instance, *run.result.schedule);
-      json["buffers"] = buffersToJson(run.instance, *run.result.schedule);
+      json["roles"] = report::warpRolesToJson(run.instance, *run.result.schedule);
+      json["buffers"] = report::bufferUsageToJson(run.instance, *run.result.schedule);
     }
     std::cout << json.dump(2) << '\n';
     return;

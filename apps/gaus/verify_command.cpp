@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <gaus/core/verify.hpp>
+#include <gaus/report/pictures.hpp>
+#include <gaus/report/result_json.hpp>
 
 #include "command.hpp"
 
@@ -26,17 +28,10 @@ void runVerify(const VerifyFlags& flags) {
   const Instance instance = loadInstance(flags.graph, flags.input);
   auto schedule = io::readSchedule(flags.schedule, *instance.graph);
   if (!schedule) throw CommandError(schedule.error());
-  // The problem kind follows from what the schedule carries.
-  ProblemKind kind = ProblemKind::kLatency;
-  if (flags.stages) {
-    kind = ProblemKind::kStages;
-  } else if (schedule->warps) {
-    kind = ProblemKind::kModuloWarp;
-  } else if (schedule->ii) {
-    kind = ProblemKind::kModulo;
-  } else if (flags.horizon) {
-    kind = ProblemKind::kLatencyBounded;
-  }
+  // The problem kind follows from what the schedule carries, as for the pictures.
+  const ProblemKind kind = flags.stages
+                               ? ProblemKind::kStages
+                               : report::problemKindOf(*schedule, flags.horizon.has_value());
   // A stage problem is checked on its own graph (delay-0 edges, stages 0..D-1).
   const Problem problem = instance.problem(kind, flags.horizon);
   if (const auto errors = problem.check(); !errors.empty()) {
@@ -46,7 +41,7 @@ void runVerify(const VerifyFlags& flags) {
   options.maxMessages = flags.maxMessages;
   const VerificationReport report = verify(problem, *schedule, options);
   if (flags.json) {
-    nlohmann::json json = verificationToJson(*instance.machine, report);
+    nlohmann::json json = report::verificationToJson(*instance.machine, report);
     json["instance"] = instance.name;
     json["schedule"] = flags.schedule;
     json["kind"] = std::string(toString(kind));

@@ -200,6 +200,16 @@ Expected<Machine> readMachine(const std::filesystem::path& path) {
   }
 }
 
+Expected<Machine> readMachineJsonText(std::string_view text, const std::filesystem::path& source) {
+  try {
+    return machineFromJson(parseJson(text), source.stem().string());
+  } catch (const InputError& error) {
+    return Error{error.describe(source)};
+  } catch (const std::exception& error) {
+    return Error{locate(source, 0, error.what())};
+  }
+}
+
 std::optional<std::filesystem::path> findKernelFile(std::string_view reference,
                                                     const std::filesystem::path& folder) {
   return findConfigFile("kernels", reference, folder);
@@ -243,6 +253,31 @@ Expected<Machine> findMachine(std::string_view reference, const std::filesystem:
                              option_text::didYouMean(reference, builtInMachineNames(folder)))};
   }
   return readMachine(*file);
+}
+
+namespace {
+
+// The shipped machines the instance can be rebound to (each resource and memory it uses is
+// there by name), for the message when the one asked for lacks something.
+std::string machinesThatFit(const Instance& instance) {
+  std::vector<std::string> names;
+  for (const auto& name : builtInMachineNames()) {
+    const auto machine = findMachine(name);
+    if (machine && rebindMachine(instance, *machine)) names.push_back(name);
+  }
+  return names.empty() ? "none of the shipped machines has them all"
+                       : "machines that have them all: " + option_text::listChoices(names, ", ");
+}
+
+}  // namespace
+
+Expected<Instance> moveToMachine(const Instance& instance, const Machine& machine) {
+  auto rebound = rebindMachine(instance, machine);
+  if (!rebound) {
+    return Error{fmt::format("{}: {} ({})", instance.sourcePath, rebound.error(),
+                             machinesThatFit(instance))};
+  }
+  return rebound;
 }
 
 }  // namespace gaus::io

@@ -10,7 +10,11 @@
 namespace gaus::io {
 
 std::vector<Instance> readNativeJson(const std::filesystem::path& path) {
-  const std::string text = readFileText(path);
+  return readNativeJsonDocument(readFileText(path), path);
+}
+
+std::vector<Instance> readNativeJsonDocument(std::string_view text,
+                                             const std::filesystem::path& path) {
   NativeAssembler assembler(path);
   JsonStreamCallbacks callbacks;
   callbacks.streamsKey = &NativeAssembler::streamsKey;

@@ -96,6 +96,18 @@ Expected<std::vector<Instance>> readInstances(const std::filesystem::path& spec,
   }
 }
 
+Expected<Instance> readNativeJsonText(std::string_view text, const std::filesystem::path& source) {
+  try {
+    return std::move(readNativeJsonDocument(text, source).front());
+  } catch (const InputError& error) {
+    return Error{error.describe(source)};
+  } catch (const std::bad_alloc&) {
+    return Error{locate(source, 0, "out of memory while reading the document")};
+  } catch (const std::exception& error) {
+    return Error{locate(source, 0, error.what())};
+  }
+}
+
 Expected<Instance> readInstance(std::string_view spec, const ReadOptions& options) {
   std::filesystem::path path{std::string(spec)};
   std::optional<std::string> selector;

@@ -23,6 +23,9 @@ namespace gaus::io {
 
 // ---- readers, one per format (each file under src/io names its format) ----
 std::vector<Instance> readNativeJson(const std::filesystem::path& path);
+// The same document held in memory; `path` names it in messages and is where it finds machines.
+std::vector<Instance> readNativeJsonDocument(std::string_view text,
+                                             const std::filesystem::path& path);
 std::vector<Instance> readNativeYaml(const std::filesystem::path& path);
 std::vector<Instance> readHeuriGym(const std::filesystem::path& path);
 std::vector<Instance> readGml(const std::filesystem::path& path, const ReadOptions& options);

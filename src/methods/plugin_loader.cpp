@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <dlfcn.h>
 #include <filesystem>
+#include <link.h>
 #include <system_error>
 
 #include <fmt/format.h>
@@ -28,7 +29,19 @@ std::vector<fs::path> pluginFolders() {
   }
   std::error_code error;
   const fs::path executable = fs::read_symlink("/proc/self/exe", error);
-  if (!error) {
+  // A loader linked into a shared library (the Python module, python/) looks beside that library
+  // first: the wheel carries the plugins there, whatever program loaded it.
+  // The program itself has an empty name in its link map.
+  Dl_info holder{};
+  link_map* holderMap = nullptr;
+  if (dladdr1(reinterpret_cast<const void*>(&pluginFolders), &holder,
+              reinterpret_cast<void**>(&holderMap), RTLD_DL_LINKMAP) != 0 &&
+      holderMap != nullptr && holderMap->l_name != nullptr && holderMap->l_name[0] != '\0') {
+    std::error_code canonical;
+    const fs::path library = fs::weakly_canonical(holderMap->l_name, canonical);
+    if (!canonical) folders.push_back(library.parent_path());
+  }
+  if (!executable.empty()) {
     folders.push_back(executable.parent_path());
     folders.push_back(executable.parent_path().parent_path() / "lib" / "gaus");
   }

@@ -57,8 +57,20 @@ Expected<std::vector<Instance>> readInstances(const std::filesystem::path& path,
 // several instances and no selector is an error that lists them.
 Expected<Instance> readInstance(std::string_view spec, const ReadOptions& options = {});
 
+// A native JSON document held in memory (a graph a program built: Python's gaus.Graph(dict)),
+// read as readInstance reads a file. `source` stands for the file: messages name it, and a
+// machine the document names is found from its folder.
+Expected<Instance> readNativeJsonText(std::string_view text, const std::filesystem::path& source);
+
 // A machine description in YAML (configs/machines/*.yaml), or JSON for a .json file.
 Expected<Machine> readMachine(const std::filesystem::path& path);
+// A machine description held in memory as JSON; `source` names it in messages.
+Expected<Machine> readMachineJsonText(std::string_view text, const std::filesystem::path& source);
+
+// The instance on another machine (rebindMachine: ops keep their resources by name), or an error
+// naming the instance's file, what the machine lacks and the shipped machines that have it all:
+// `--machine` of every command.
+Expected<Instance> moveToMachine(const Instance& instance, const Machine& machine);
 
 // A machine given by a path or by name ("hls_small" for configs/machines/hls_small.yaml), found
 // the way a document's "machine": "NAME" is (docs/formats.md "machine"), starting from `folder`:

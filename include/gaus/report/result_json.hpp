@@ -1,0 +1,43 @@
+// The JSON views of what a method returns, of a verification and of the method catalog: what
+// `gaus schedule --json`, `gaus twill --json`, `gaus verify --json` and `gaus methods --json`
+// print, and what the Python module (python/, docs/python.md) hands back as dicts. One view for
+// every caller, so the command line and Python say the same.
+#pragma once
+
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <gaus/core/instance.hpp>
+#include <gaus/core/registry.hpp>
+#include <gaus/core/result.hpp>
+#include <gaus/core/verify.hpp>
+
+namespace gaus::report {
+
+// {"latency", "stages", "peak_usage": {resource: n}, "peak_live_memory",
+// "peak_memory_footprint": {memory: n}}.
+nlohmann::json metricsToJson(const Machine& machine, const ScheduleMetrics& metrics);
+// {"verified", "violation_count", "violations_by_family", "violations": [message],
+// "unchecked_loop_carried_edges", "metrics"} (metrics when the schedule has the graph's shape).
+nlohmann::json verificationToJson(const Machine& machine, const VerificationReport& report);
+// [{"phase", "ii", "latency", "horizon", "status", "seconds", "bound", "detail"}], in order.
+nlohmann::json attemptsToJson(const std::vector<Attempt>& attempts);
+// The whole result: status, message, objective, bounds, options, figures ("extra"), attempts,
+// notes, the schedule in its file format (docs/formats.md "Schedule JSON") and the verification.
+nlohmann::json resultToJson(const Instance& instance, const Result& result);
+
+// The warp roles of a warp-specialized schedule: [{"warps", "units", "variable_latency",
+// "ops"}] (core/warp_roles.hpp).
+nlohmann::json warpRolesToJson(const Instance& instance, const Schedule& schedule);
+// The buffers its values need: [{"op", "memory", "amount", "buffers"}].
+nlohmann::json bufferUsageToJson(const Instance& instance, const Schedule& schedule);
+
+// Every method of the registry: [{"name", "summary", "kinds", "options": [{"name", "type",
+// "choices", "default", "range", "doc", "default_rule"?}], "figures": [{"name", "unit",
+// "doc"}]}]. A default is JSON of its type, null when unset or when it depends on the machine
+// (default_rule then says how it is found), so the output is the same on every machine. A method
+// whose engine plugin did not load has "unavailable" with the reason.
+nlohmann::json methodsToJson(const MethodRegistry& registry);
+
+}  // namespace gaus::report
