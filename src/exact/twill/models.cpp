@@ -53,7 +53,7 @@ TwillAttempt smtAttempt(std::string phase, std::int32_t ii, Cycle latency, const
 
 void noteSmtSchedule(const SearchSetup& setup, TwillSolution& solution) {
   if (!solution.twill.firstSmtScheduleSeconds) {
-    solution.twill.firstSmtScheduleSeconds = secondsSince(setup.begin);
+    solution.twill.firstSmtScheduleSeconds = setup.deadline.elapsedSeconds();
   }
 }
 

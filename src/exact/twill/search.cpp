@@ -48,7 +48,7 @@ TwillSolution solveTwill(const Problem& input, const TwillOptions& options) {
   TwillSolution solution;
   // The time limit counts from the call's start: normalization and the set-up come out of it.
   const Deadline deadline(options.totalTimeLimitSeconds);
-  if (auto setup = detail::setUpSearch(input, options, deadline, begin, solution)) {
+  if (auto setup = detail::setUpSearch(input, options, deadline, solution)) {
     detail::StartOutcome start = detail::adoptStart(*setup, solution);
     if (auto loop = detail::searchIis(*setup, start, solution)) {
       std::optional<detail::Found> found = std::move(loop->found);

@@ -58,8 +58,7 @@ struct SearchSetup {
   const TwillOptions& options;
   IiRange iis;  // the fixed II, or MII up to max_ii (default the serial non-overlapped II)
   SmtModelOptions modelOptions;
-  Deadline deadline;  // the call's time_limit, from its start
-  std::chrono::steady_clock::time_point begin;
+  Deadline deadline;  // the call's time_limit, from its start (its elapsedSeconds: the call's)
 
   std::int64_t timeUnit() const { return normalized ? normalized->timeUnit : 1; }
 };
@@ -68,9 +67,7 @@ struct SearchSetup {
 // when the search ends before it starts (a bad option or input, ResMII or RecMII infeasible,
 // normalization failed): the answer then says why.
 std::optional<SearchSetup> setUpSearch(const Problem& input, const TwillOptions& options,
-                                       Deadline deadline,
-                                       std::chrono::steady_clock::time_point begin,
-                                       TwillSolution& solution);
+                                       Deadline deadline, TwillSolution& solution);
 
 // Ends the call on `message`: a failed call (bad options or input, a model refused for its
 // size, a MILP error), unless a status was proven first (ResMII or RecMII infeasible).

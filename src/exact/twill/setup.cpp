@@ -59,9 +59,7 @@ void failCall(TwillSolution& solution, std::string message) {
 }
 
 std::optional<SearchSetup> setUpSearch(const Problem& input, const TwillOptions& options,
-                                       Deadline deadline,
-                                       std::chrono::steady_clock::time_point begin,
-                                       TwillSolution& solution) {
+                                       Deadline deadline, TwillSolution& solution) {
   auto problem = problemAsAsked(input, options);
   if (!problem) {
     failCall(solution, problem.error());
@@ -72,8 +70,7 @@ std::optional<SearchSetup> setUpSearch(const Problem& input, const TwillOptions&
     failCall(solution, normalized.error());
     return std::nullopt;
   }
-  SearchSetup setup{*problem, *problem, std::move(normalized).value(), options, {}, {},
-                    deadline, begin};
+  SearchSetup setup{*problem, *problem, std::move(normalized).value(), options, {}, {}, deadline};
   if (setup.normalized) {
     // The search runs on `work` in normalized units.
     setup.work = setup.normalized->problem;
