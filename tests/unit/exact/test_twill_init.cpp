@@ -13,7 +13,6 @@
 #include <gaus/exact/exact_figures.hpp>
 #include <gaus/exact/methods.hpp>
 #include <gaus/exact/twill.hpp>
-#include <gaus/io/io.hpp>
 
 #include "kernel_files.hpp"
 #include "test_support.hpp"

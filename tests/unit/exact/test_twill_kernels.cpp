@@ -10,7 +10,6 @@
 #include <gaus/exact/methods.hpp>
 #include <gaus/exact/modulo_milp.hpp>
 #include <gaus/exact/twill.hpp>
-#include <gaus/io/io.hpp>
 
 #include "kernel_files.hpp"
 #include "test_support.hpp"

@@ -15,9 +15,9 @@
 #include <gaus/core/verify.hpp>
 #include <gaus/exact/modulo_milp.hpp>
 #include <gaus/exact/twill.hpp>
-#include <gaus/io/io.hpp>
 
 #include "brute_force.hpp"
+#include "kernel_files.hpp"
 #include "test_support.hpp"
 #include "toy_graphs.hpp"
 
@@ -126,10 +126,7 @@ TwillSolution solveTiny(const Instance& instance, LatencySearch order) {
 }
 
 Instance loadStandIn() {
-  auto instance =
-      io::readInstance(test::sourcePath("configs/kernels/fa_fwd_blackwell_subtiled.yaml").string());
-  REQUIRE(instance.ok());
-  return std::move(instance).value();
+  return test::loadInstance(test::sourcePath("configs/kernels/fa_fwd_blackwell_subtiled.yaml"));
 }
 
 }  // namespace
