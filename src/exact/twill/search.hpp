@@ -130,7 +130,7 @@ SmtQuery searchQuery(const SearchSetup& setup, const TwillSmtModel& model,
 // Notes the first schedule of the SMT model (TwillFindings::firstSmtScheduleSeconds).
 void noteSmtSchedule(const SearchSetup& setup, TwillSolution& solution);
 
-// What a start schedule (TwillOptions::initialSchedule) gave before the II loop.
+// What a start schedule (TwillOptions::start) gave before the II loop.
 struct StartOutcome {
   // The best (II, L) known before the search, in the units solved: the start when it maps onto
   // them and verifies, or the probe's schedule.
@@ -218,7 +218,7 @@ struct ExplainContext {
 TwillExplanation explain(const ExplainContext& context, TwillSolution& solution);
 
 // Why (ii, latency) is UNSAT: a fresh model checked with a deletion-minimized core within
-// options.explainTimeLimitSeconds and what `deadline` leaves, building the model included (a
+// options.explain.timeLimitSeconds and what `deadline` leaves, building the model included (a
 // model that cannot be built in that time is not: the answer is then kTimeout); the check is
 // logged in the answer with `detail`.
 SmtAnswer explainFailure(const Problem& problem, std::int32_t ii, Cycle latency,

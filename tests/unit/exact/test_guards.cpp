@@ -279,7 +279,7 @@ TEST_CASE(
   // is refused before it is built, the search ends there as a timeout (a larger II needs no
   // smaller a model), and the log and the message say why.
   TwillOptions options;
-  options.totalTimeLimitSeconds = 2.0;
+  options.search.timeLimitSeconds = 2.0;
   options.milp.timeLimitSeconds = 0.3;
   const TwillSolution solution = solveTwill(gallopingLoop(), options);
   INFO(solution.result.message);
@@ -305,7 +305,7 @@ TEST_CASE("twill: a 3 s time_limit holds on a loop that gallops L", "[exact][gua
   // 10 %), and its last attempt a timeout (a refused model or a check stopped). Before the
   // refusal, the checks at L 324 and 612 ran 23 s and 103 s in Z3's load (the file).
   TwillOptions options;
-  options.totalTimeLimitSeconds = 3.0;
+  options.search.timeLimitSeconds = 3.0;
   options.milp.timeLimitSeconds = 0.3;
   const Deadline call(std::nullopt);
   const TwillSolution solution = solveTwill(gallopingLoop(), options);
