@@ -52,8 +52,8 @@ Instance loadKernel(const std::string& name) {
 KernelRun solveKernel(const Instance& instance, const ExactKernelsFlags& flags) {
   const Problem problem = instance.problem(ProblemKind::kModuloWarp);
   exact::TwillOptions options;
-  options.explain = flags.explain;
-  options.totalTimeLimitSeconds = flags.timeLimit;
+  options.explain.enabled = flags.explain;
+  options.search.timeLimitSeconds = flags.timeLimit;
   KernelRun run;
   std::vector<double> seconds;
   resetPeakRss();

@@ -16,7 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include <gaus/core/verify.hpp>
-#include <gaus/differentiable/gaus_figures.hpp>
+#include <gaus/methods/method_catalog.hpp>
 
 #include "bench_main.hpp"
 #include "gaus_workload.hpp"
@@ -26,7 +26,10 @@ namespace gaus::bench {
 
 namespace {
 
-namespace gausFigures = differentiable::figures;
+// A figure of gaus's, by the name the method declares it with.
+std::optional<double> gausFigure(const Result& result, std::string_view figure) {
+  return methodCatalog().find("gaus")->figureValue(result, figure);
+}
 
 struct GausScaleFlags {
   // "dag": the speed workload, formulation L; "aig": the and-inverter-graph-like workload with
@@ -67,11 +70,10 @@ nlohmann::json measureSize(std::int32_t ops, const GausScaleFlags& flags) {
       {"seconds", seconds},
       {"attempts", horizons.size()},
       {"first_horizon", horizons.empty() ? 0 : horizons.front()},
-      {"adam_steps", result.figures.get(gausFigures::kAdamSteps).value_or(0.0)},
+      {"adam_steps", gausFigure(result, "adam_steps").value_or(0.0)},
   };
-  for (const gaus::Figure& figure :
-       {gausFigures::kSecondsPerStep, gausFigures::kFirstLegalSeconds}) {
-    if (auto value = result.figures.get(figure)) figures[std::string(figure.name)] = *value;
+  for (const std::string_view figure : {"seconds_per_step", "first_legal_seconds"}) {
+    if (auto value = gausFigure(result, figure)) figures[std::string(figure)] = *value;
   }
   return figures;
 }
@@ -113,13 +115,12 @@ nlohmann::json measureAigSize(std::int32_t ops, const GausScaleFlags& flags) {
       {"status", std::string(toString(result.status))},
       {"seconds", seconds},
       {"verify_seconds", verifySeconds},
-      {"adam_steps", result.figures.get(gausFigures::kAdamSteps).value_or(0.0)},
+      {"adam_steps", gausFigure(result, "adam_steps").value_or(0.0)},
       {"legalizations", result.stats.solverCalls},
   };
-  for (const gaus::Figure& figure :
-       {gausFigures::kSecondsPerStep, gausFigures::kFirstLegalSeconds,
-        gausFigures::kOptimizationSeconds, gausFigures::kLegalizationSeconds}) {
-    if (auto value = result.figures.get(figure)) figures[std::string(figure.name)] = *value;
+  for (const std::string_view figure : {"seconds_per_step", "first_legal_seconds",
+                                        "optimization_seconds", "legalization_seconds"}) {
+    if (auto value = gausFigure(result, figure)) figures[std::string(figure)] = *value;
   }
   return figures;
 }

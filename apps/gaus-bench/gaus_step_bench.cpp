@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <gaus/differentiable/gaus_figures.hpp>
+#include <gaus/methods/method_catalog.hpp>
 
 #include "bench_main.hpp"
 #include "gaus_workload.hpp"
@@ -56,8 +56,8 @@ Report runGausStep(const GausStepFlags& flags) {
   const double seconds = wall.seconds();
   requireVerified(result, "gaus", instance.name);
   const auto horizons = attemptedHorizons(result);
-  const auto perStep = result.figures.get(differentiable::figures::kSecondsPerStep);
-  const auto steps = result.figures.get(differentiable::figures::kAdamSteps);
+  const auto perStep = methodCatalog().find("gaus")->figureValue(result, "seconds_per_step");
+  const auto steps = methodCatalog().find("gaus")->figureValue(result, "adam_steps");
   if (horizons.empty() || !perStep || !steps) {
     throw std::runtime_error(
         fmt::format("gaus on {} reported no attempt or no step figures ({}: {})", instance.name,

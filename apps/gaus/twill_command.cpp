@@ -10,7 +10,7 @@
 
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/warp_roles.hpp>
-#include <gaus/exact/exact_figures.hpp>
+#include <gaus/methods/method_catalog.hpp>
 #include <gaus/report/result_json.hpp>
 
 #include "command.hpp"
@@ -19,10 +19,10 @@ namespace gaus::cli {
 
 namespace {
 
-namespace figures = exact::figures;
-
-double figureOr(const Result& result, const Figure& figure, double fallback) {
-  return result.figures.get(figure).value_or(fallback);
+// A figure of twill's, read by the name the method declares it with: the command loads the
+// exact engine as a plugin and does not include its headers.
+double figureOr(const Result& result, std::string_view figure, double fallback) {
+  return methodCatalog().find("twill")->figureValue(result, figure).value_or(fallback);
 }
 
 // The steady state per warp role: each op with its start, residue and stage.
@@ -43,13 +43,13 @@ std::string describeRoles(const Instance& instance, const Schedule& schedule) {
 // "I = 2 (proven minimal)", or with normalized costs "I = 260 cycles (5 units of 52; minimal in
 // normalized units)": the optimality claim always says in which units it holds.
 std::string describeIi(const Result& result, std::int32_t ii) {
-  const auto unit = static_cast<std::int64_t>(figureOr(result, figures::kTimeUnit, 1));
+  const auto unit = static_cast<std::int64_t>(figureOr(result, "time_unit", 1));
   if (unit == 1) {
     return fmt::format(
         "I = {}{}", ii,
         result.bounds.iiProvenOptimal ? " (proven minimal)" : " (not proven minimal)");
   }
-  const bool proven = figureOr(result, figures::kNormalizedIiProven, 0) > 0;
+  const bool proven = figureOr(result, "normalized_ii_proven", 0) > 0;
   return fmt::format(
       "I = {} cycles ({} units of {}; {})", ii, ii / unit, unit,
       proven ? "minimal in normalized units" : "not proven minimal even in normalized units");
@@ -59,8 +59,8 @@ std::string describeIi(const Result& result, std::int32_t ii) {
 // search used.
 std::string describeMii(const Instance& instance, const Result& result) {
   std::string text =
-      fmt::format("MII {}: {}", figureOr(result, figures::kMii, 0), result.bounds.iiBoundReason);
-  if (figureOr(result, figures::kTimeUnit, 1) != 1) {
+      fmt::format("MII {}: {}", figureOr(result, "mii", 0), result.bounds.iiBoundReason);
+  if (figureOr(result, "time_unit", 1) != 1) {
     // The raw bounds, for comparison with the raw I above.
     const Graph& graph = *instance.graph;
     text += fmt::format(" (normalized units); raw ResMII {}, RecMII {} cycles",
@@ -94,26 +94,27 @@ std::string describeTwill(const Instance& instance, const Result& result) {
   std::string text =
       fmt::format("{}: {} ({:.3f} s)\n", instance.name, result.statusText(), result.stats.seconds);
   if (!result.message.empty()) text += result.message + "\n";
-  const bool normalized = figureOr(result, figures::kTimeUnit, 1) != 1;
+  const bool normalized = figureOr(result, "time_unit", 1) != 1;
   for (const auto& [title, note] : result.notes) {
     if (title != "explanation") text += fmt::format("{}: {}\n", title, note);
   }
   const Schedule* schedule = result.schedule ? &*result.schedule : nullptr;
   if (schedule && schedule->ii) {
     text += fmt::format("{}, L = {}{}, stages {}\n", describeIi(result, *schedule->ii),
-                        figureOr(result, figures::kLatency, 0), normalized ? " cycles" : "",
-                        figureOr(result, figures::kStages, 0));
+                        figureOr(result, "latency", 0), normalized ? " cycles" : "",
+                        figureOr(result, "stages", 0));
   }
   text += describeMii(instance, result) + "\n";
-  if (const auto first = result.figures.get(figures::kFirstSmtScheduleSeconds)) {
+  if (const auto first =
+          methodCatalog().find("twill")->figureValue(result, "first_smt_schedule_seconds")) {
     text += fmt::format("first schedule of the SMT model after {:.3f} s\n", *first);
   }
   if (schedule && schedule->ii) {
-    text += fmt::format(
-        "warps used {}{}, cross-warp edges {}{}\n", figureOr(result, figures::kWarpsUsed, 0),
-        figureOr(result, figures::kWarpsProvenMinimal, 0) > 0 ? " (minimal)" : "",
-        figureOr(result, figures::kCrossWarpEdges, 0),
-        figureOr(result, figures::kCrossEdgesProvenMinimal, 0) > 0 ? " (minimal)" : "");
+    text +=
+        fmt::format("warps used {}{}, cross-warp edges {}{}\n", figureOr(result, "warps_used", 0),
+                    figureOr(result, "warps_proven_minimal", 0) > 0 ? " (minimal)" : "",
+                    figureOr(result, "cross_warp_edges", 0),
+                    figureOr(result, "cross_edges_proven_minimal", 0) > 0 ? " (minimal)" : "");
     text += describeRoles(instance, *schedule);
     text += describeBuffers(instance, bufferUsage(*instance.graph, *schedule));
   }

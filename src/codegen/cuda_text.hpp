@@ -1,9 +1,11 @@
-// Pieces of the CUDA target (cuda_target.cpp) that the self-test target reuses, so that the
-// self-test's op definitions and kernel entry match the generated kernel by construction.
+// Pieces of the CUDA target that the kernel (cuda_target.cpp), its op interface
+// (cuda_ops_header.cpp) and the self-test target share, so that the self-test's op definitions
+// and kernel entry match the generated kernel by construction.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -26,5 +28,14 @@ std::vector<std::pair<OpId, std::int32_t>> cudaOpInputs(const Pipeline& pipeline
 
 // The parameter name of an input: "s0", "max0_d1".
 std::string cudaInputName(const Pipeline& pipeline, OpId source, std::int32_t distance);
+
+// The placements of a ring's footprints (tiles), in the order of its footprints.
+std::vector<const RingPlacement*> cudaTilePlacements(const Pipeline& pipeline, std::int32_t ring);
+
+// The slot, phase and barrier primitives (inline PTX) above a kernel's roles (cuda_primitives.cpp).
+std::string_view cudaDevicePrimitives();
+
+// <id>_ops.cuh: the value types and the declarations of the ops, which the user writes.
+std::string cudaOpsHeader(const Pipeline& pipeline);
 
 }  // namespace gaus::codegen::detail

@@ -1,5 +1,7 @@
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <set>
 
@@ -52,6 +54,20 @@ bool MethodInfo::declares(std::string_view option) const {
 bool MethodInfo::reportsFigure(std::string_view figure) const {
   return std::any_of(figures.begin(), figures.end(),
                      [&](const FigureDoc& doc) { return doc.name == figure; });
+}
+
+std::optional<double> MethodInfo::figureValue(const Result& result, std::string_view figure) const {
+  if (unavailable) return std::nullopt;
+  if (!reportsFigure(figure)) {
+    std::fputs(
+        fmt::format("internal error: method {} declares no figure {}\n", name, figure).c_str(),
+        stderr);
+    std::abort();
+  }
+  for (const auto& [reported, value] : result.figures.values()) {
+    if (reported == figure) return value;
+  }
+  return std::nullopt;
 }
 
 AppliedSettings applySettings(const MethodInfo& method, MethodOptions options,

@@ -7,31 +7,53 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <optional>
+#include <utility>
+#include <vector>
+
+#include <gaus/core/result.hpp>
 
 namespace gaus::differentiable {
 
 enum class SearchStrategy { kLinear, kBisect };
 
-// `attempt(value)` returns the value reached (<= value) on success. Stops early when `stop`
-// returns true. Returns the best value reached (`best` when nothing better was found).
-inline std::int64_t descendingSearch(
-    std::int64_t lowest, std::int64_t best, SearchStrategy strategy,
-    const std::function<std::optional<std::int64_t>(std::int64_t)>& attempt,
-    const std::function<bool()>& stop) {
+// One round of a descending search: what the attempt at one value gave.
+template <typename State>
+struct SearchRound {
+  State next;                           // what the next round starts from
+  Attempt attempt;                      // the round's record
+  std::optional<std::int64_t> reached;  // on success: the value reached (<= the value tried)
+};
+
+// What a descending search ends with: the state its last round left, and the rounds' records.
+template <typename State>
+struct SearchEnd {
+  State last;
+  std::vector<Attempt> attempts;
+};
+
+// The rounds from `best` downwards, each `round(state, value)` given the state the previous
+// round left (`start` for the first); stops early when `stop()` returns true. The state is all
+// that passes from one round to the next.
+template <typename State, typename Round, typename Stop>
+SearchEnd<State> descendingSearch(std::int64_t lowest, std::int64_t best, SearchStrategy strategy,
+                                  State start, const Round& round, const Stop& stop) {
+  SearchEnd<State> end{std::move(start), {}};
   while (lowest < best && !stop()) {
     const std::int64_t value =
         strategy == SearchStrategy::kLinear ? best - 1 : lowest + (best - 1 - lowest) / 2;
-    if (const std::optional<std::int64_t> reached = attempt(value)) {
-      best = *reached;
+    SearchRound<State> step = round(std::as_const(end.last), value);
+    end.last = std::move(step.next);
+    end.attempts.push_back(std::move(step.attempt));
+    if (step.reached) {
+      best = *step.reached;
     } else if (strategy == SearchStrategy::kLinear) {
       break;
     } else {
       lowest = value + 1;
     }
   }
-  return best;
+  return end;
 }
 
 }  // namespace gaus::differentiable

@@ -17,7 +17,11 @@
 // optimizer or, with legalization=sync, at each multiplier update on the optimizer's thread.
 // Each search (gaus_searches.cpp) returns its Result as a value; what the searches share is the
 // run's fixed setup (RunSetup, read-only) and the optimizer's machinery (Engine: budget, trace,
-// random numbers, the worker), gaus_run.hpp.#include <algorithm>
+// random numbers, the worker), gaus_run.hpp. The searches over D and II are rounds
+// (descending_search.hpp): each round is a function of the setup and of the state the previous
+// round left (the best legal schedule so far), and returns the next state, its attempt record
+// and what it reached as a value, so the state the loop carries is in plain sight.#include
+// <algorithm>
 #include <cmath>
 #include <thread>
 

@@ -5,6 +5,8 @@
 //   every legalized schedule refined;
 // - searchModulo (C): the same search over II, or one attempt at a given II.
 // With the helpers they share: the start, the candidates' legalization and scoring, attempts.
+// The searches over D and II run rounds (latencyRound, moduloRound): each takes the state the
+// previous round left and returns the next one (descending_search.hpp).
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -233,56 +235,74 @@ std::optional<Candidate> legalizeAcyclicCandidate(const RunSetup& setup,
 }  // namespace
 
 // ---------------------------------------------------------------- L: search over the horizon
+namespace {
+
+// What the latency search carries from one horizon to the next.
+struct LatencySearchState {
+  Candidate best;             // the best legal schedule so far: the start, at first
+  bool firstAttempt = false;  // the next attempt is the first: its means follow option init
+};
+
+// One attempt at `horizon` from `state`: success when it legalizes a schedule within D. A
+// candidate between D and the best known is kept even when the attempt fails.
+SearchRound<LatencySearchState> latencyRound(const RunSetup& setup, Engine& engine,
+                                             const LatencySearchState& state,
+                                             std::int64_t horizon) {
+  const Candidate& best = state.best;
+  const std::vector<Cycle> alap = alapAt(setup, horizon);
+  const WindowGeometry geometry = makeWindowGeometry(horizon, setup.options);
+  const FormulationModel model(setup.problem, Formulation::kLatency, ModuloObjective::kNone,
+                               setup.options, geometry, std::nullopt, 1.0, setup.settings);
+  AttemptRules rules;
+  rules.legalize = [&setup](const std::vector<double>& mu, const StopRequest& stop) {
+    return legalizeAcyclicCandidate(setup, mu, std::nullopt, nullptr, stop);
+  };
+  rules.objectiveToBeat = best.objective;
+  rules.success = [horizon](const Candidate& c) { return c.objective <= horizon; };
+  engine.worker.beginAttempt(std::move(rules));
+  AttemptSpec spec;
+  spec.model = &model;
+  spec.start = state.firstAttempt ? firstStartingPoint(setup, &best.schedule, alap)
+                                  : scheduleStart(best.schedule, setup.asap, alap, setup.options);
+  if (setup.options.mixedStarts) {
+    spec.alternateStart = midpointStart(setup.asap, alap, setup.options);
+  }
+  spec.restartFrom = [&](const Candidate& candidate) {
+    return scheduleStart(candidate.schedule, setup.asap, alap, setup.options);
+  };
+  spec.bestLegalSoFar = best.objective;
+  const double began = engine.state.elapsedSeconds();
+  AttemptOutcome outcome = runAttempt(spec, setup.options, setup.settings, engine.state,
+                                      engine.worker, engine.trace, engine.random);
+  SearchRound<LatencySearchState> round{{best, false}, {}, std::nullopt};
+  round.attempt = horizonAttempt(outcome, horizon, engine.state.elapsedSeconds() - began);
+  if (outcome.succeeded) round.attempt.latency = static_cast<std::int64_t>(outcome.best->objective);
+  if (outcome.best && outcome.best->objective < best.objective) round.next.best = *outcome.best;
+  if (outcome.succeeded) round.reached = static_cast<std::int64_t>(round.next.best.objective);
+  return round;
+}
+
+}  // namespace
+
 Result searchLatency(const RunSetup& setup, Engine& engine) {
-  const Problem& problem = setup.problem;
   Result result;
-  const ResMii resMii = computeResMii(setup.graph, *problem.machine);
+  const ResMii resMii = computeResMii(setup.graph, *setup.problem.machine);
   const double lowerBound = static_cast<double>(std::max<Cycle>(setup.criticalPath, resMii.value));
   result.bounds.lowerBound = lowerBound;
   std::optional<Schedule> start = startSchedule(setup, result.attempts);
   if (!start) return errorResult("list scheduling found no start schedule for the latency search");
-  Candidate best{*start, latencyOf(setup, *start), nullptr};
-  result.attempts.push_back(startAttempt(ModelStatus::kFeasible, best.objective,
+  const Candidate first{*start, latencyOf(setup, *start), nullptr};
+  result.attempts.push_back(startAttempt(ModelStatus::kFeasible, first.objective,
                                          setup.givenSchedule ? "given" : "list scheduling"));
-  bool firstAttempt = true;
-  const auto attemptAt = [&](std::int64_t horizon) -> std::optional<std::int64_t> {
-    const std::vector<Cycle> alap = alapAt(setup, horizon);
-    const WindowGeometry geometry = makeWindowGeometry(horizon, setup.options);
-    const FormulationModel model(problem, Formulation::kLatency, ModuloObjective::kNone,
-                                 setup.options, geometry, std::nullopt, 1.0, setup.settings);
-    AttemptRules rules;
-    rules.legalize = [&setup](const std::vector<double>& mu, const StopRequest& stop) {
-      return legalizeAcyclicCandidate(setup, mu, std::nullopt, nullptr, stop);
-    };
-    rules.objectiveToBeat = best.objective;
-    rules.success = [horizon](const Candidate& c) { return c.objective <= horizon; };
-    engine.worker.beginAttempt(std::move(rules));
-    AttemptSpec spec;
-    spec.model = &model;
-    spec.start = firstAttempt ? firstStartingPoint(setup, &best.schedule, alap)
-                              : scheduleStart(best.schedule, setup.asap, alap, setup.options);
-    if (setup.options.mixedStarts) {
-      spec.alternateStart = midpointStart(setup.asap, alap, setup.options);
-    }
-    spec.restartFrom = [&](const Candidate& candidate) {
-      return scheduleStart(candidate.schedule, setup.asap, alap, setup.options);
-    };
-    spec.bestLegalSoFar = best.objective;
-    const double began = engine.state.elapsedSeconds();
-    AttemptOutcome outcome = runAttempt(spec, setup.options, setup.settings, engine.state,
-                                        engine.worker, engine.trace, engine.random);
-    firstAttempt = false;
-    Attempt attempt = horizonAttempt(outcome, horizon, engine.state.elapsedSeconds() - began);
-    if (outcome.succeeded) attempt.latency = static_cast<std::int64_t>(outcome.best->objective);
-    result.attempts.push_back(std::move(attempt));
-    // A candidate between D and the best known is kept even when the attempt failed.
-    if (outcome.best && outcome.best->objective < best.objective) best = *outcome.best;
-    if (!outcome.succeeded) return std::nullopt;
-    return static_cast<std::int64_t>(best.objective);
-  };
-  descendingSearch(static_cast<std::int64_t>(lowerBound), static_cast<std::int64_t>(best.objective),
-                   searchStrategy(setup, best.objective - lowerBound), attemptAt,
-                   [&engine] { return engine.state.exhausted(); });
+  SearchEnd<LatencySearchState> search = descendingSearch(
+      static_cast<std::int64_t>(lowerBound), static_cast<std::int64_t>(first.objective),
+      searchStrategy(setup, first.objective - lowerBound), LatencySearchState{first, true},
+      [&](const LatencySearchState& state, std::int64_t horizon) {
+        return latencyRound(setup, engine, state, horizon);
+      },
+      [&engine] { return engine.state.exhausted(); });
+  for (Attempt& attempt : search.attempts) result.attempts.push_back(std::move(attempt));
+  const Candidate& best = search.last.best;
   result.schedule = best.schedule;
   result.objective = best.objective;
   result.objectiveName = "latency";
@@ -450,9 +470,9 @@ Cycle moduloHorizon(const RunSetup& setup, const Schedule& reference) {
 }
 
 // One attempt at `ii`: candidates are modulo-legalized means scored by the secondary objective.
+// `best`: the best legal schedule so far, if any.
 AttemptOutcome attemptAtIi(const RunSetup& setup, Engine& engine, std::int32_t ii, Cycle horizon,
-                           const std::optional<Candidate>& best, double scale,
-                           bool stopAtFirstLegal) {
+                           const Candidate* best, double scale, bool stopAtFirstLegal) {
   const std::vector<Cycle> alap = alapAt(setup, horizon);
   const WindowGeometry geometry = makeWindowGeometry(horizon, setup.options);
   const FormulationModel model(setup.problem, Formulation::kModulo, setup.moduloObjective,
@@ -486,6 +506,24 @@ AttemptOutcome attemptAtIi(const RunSetup& setup, Engine& engine, std::int32_t i
   if (!stopAtFirstLegal && best) spec.bestLegalSoFar = best->objective;
   return runAttempt(spec, setup.options, setup.settings, engine.state, engine.worker, engine.trace,
                     engine.random);
+}
+
+// One attempt at `ii` below the II of `best`, the best legal schedule so far (what the search
+// over II carries from one II to the next): success when it legalizes a schedule at that II.
+SearchRound<Candidate> moduloRound(const RunSetup& setup, Engine& engine, const Candidate& best,
+                                   std::int64_t ii) {
+  const Cycle horizon = moduloHorizon(setup, best.schedule);
+  const double scale = setup.moduloObjective == ModuloObjective::kLatency
+                           ? static_cast<double>(horizon)
+                           : std::max(objectiveOf(setup, best.schedule), 1e-9);
+  const double began = engine.state.elapsedSeconds();
+  AttemptOutcome outcome =
+      attemptAtIi(setup, engine, static_cast<std::int32_t>(ii), horizon, &best, scale, true);
+  Attempt attempt = horizonAttempt(outcome, horizon, engine.state.elapsedSeconds() - began);
+  attempt.ii = ii;
+  if (!outcome.succeeded) return {best, std::move(attempt), std::nullopt};
+  const std::int64_t reached = *outcome.best->schedule.ii;
+  return {std::move(outcome.best).value(), std::move(attempt), reached};
 }
 
 }  // namespace
@@ -525,7 +563,8 @@ Result searchModulo(const RunSetup& setup, Engine& engine) {
                              ? static_cast<double>(horizon)
                              : std::max(startScale, 1e-9);
     const double began = engine.state.elapsedSeconds();
-    AttemptOutcome outcome = attemptAtIi(setup, engine, *problem.ii, horizon, best, scale, false);
+    AttemptOutcome outcome =
+        attemptAtIi(setup, engine, *problem.ii, horizon, best ? &*best : nullptr, scale, false);
     Attempt attempt = horizonAttempt(outcome, horizon, engine.state.elapsedSeconds() - began);
     attempt.ii = *problem.ii;
     attempt.status = outcome.best || best ? ModelStatus::kFeasible : ModelStatus::kUnknown;
@@ -540,25 +579,16 @@ Result searchModulo(const RunSetup& setup, Engine& engine) {
   } else {
     // Search II downwards from the start's.
     result.bounds.lowerBound = static_cast<double>(minIi);
-    const auto attemptAt = [&](std::int64_t ii) -> std::optional<std::int64_t> {
-      const Cycle horizon = moduloHorizon(setup, best->schedule);
-      const double scale = setup.moduloObjective == ModuloObjective::kLatency
-                               ? static_cast<double>(horizon)
-                               : std::max(objectiveOf(setup, best->schedule), 1e-9);
-      const double began = engine.state.elapsedSeconds();
-      AttemptOutcome outcome =
-          attemptAtIi(setup, engine, static_cast<std::int32_t>(ii), horizon, best, scale, true);
-      Attempt attempt = horizonAttempt(outcome, horizon, engine.state.elapsedSeconds() - began);
-      attempt.ii = ii;
-      result.attempts.push_back(std::move(attempt));
-      if (!outcome.succeeded) return std::nullopt;
-      best = std::move(outcome.best);
-      return *best->schedule.ii;
-    };
     if (best) {
-      descendingSearch(minIi, *best->schedule.ii,
-                       searchStrategy(setup, static_cast<double>(*best->schedule.ii - minIi)),
-                       attemptAt, [&engine] { return engine.state.exhausted(); });
+      SearchEnd<Candidate> search = descendingSearch(
+          minIi, *best->schedule.ii,
+          searchStrategy(setup, static_cast<double>(*best->schedule.ii - minIi)), *best,
+          [&](const Candidate& state, std::int64_t ii) {
+            return moduloRound(setup, engine, state, ii);
+          },
+          [&engine] { return engine.state.exhausted(); });
+      for (Attempt& attempt : search.attempts) result.attempts.push_back(std::move(attempt));
+      best = std::move(search.last);
     }
     result.objectiveName = "ii";
   }

@@ -138,45 +138,60 @@ std::optional<std::string> parseDisabledFamilies(TwillOptions& options, std::str
     }
     families = families.without(*family);
   }
-  options.families = families;
+  options.smt.families = families;
   return std::nullopt;
 }
 
 std::string formatDisabledFamilies(const TwillOptions& options) {
   std::string text;
   for (TwillFamily family : kAllTwillFamilies) {
-    if (options.families.has(family)) continue;
+    if (options.smt.families.has(family)) continue;
     text += (text.empty() ? "" : ",") + std::string(toString(family));
   }
   return text;
 }
 
+// The option table's access to field `inner` of the group `outer` of TwillOptions.
+template <auto outer, auto inner>
+auto twillField() {
+  return [](TwillOptions & options) -> auto& {
+    return (options.*outer).*inner;
+  };
+}
+
 OptionTable<TwillOptions> makeTwillTable() {
   using O = TwillOptions;
+  using Search = TwillSearchOptions;
+  using Minimize = TwillMinimizeOptions;
+  using Explain = TwillExplainOptions;
   const auto positive = NumericRange::above(0);
   OptionTable<O> table("twill");
   table
-      .add("time_limit", &O::totalTimeLimitSeconds, "seconds for the whole search; none: no limit",
-           positive)
-      .add("smt_time_limit", &O::smtTimeLimitSeconds, "seconds per SMT check (one per II and L)",
-           positive)
-      .add("max_ii", &O::maxIi, "largest II tried, raw cycles; none: the non-overlapped II",
-           NumericRange::atLeast(1))
-      .add("warps", &O::warps, "warps (warp groups) available; none: the machine's",
+      .add("time_limit", twillField<&O::search, &Search::timeLimitSeconds>(),
+           "seconds for the whole search; none: no limit", positive)
+      .add("smt_time_limit", twillField<&O::smt, &TwillSmtOptions::timeLimitSeconds>(),
+           "seconds per SMT check (one per II and L)", positive)
+      .add("max_ii", twillField<&O::search, &Search::maxIi>(),
+           "largest II tried, raw cycles; none: the non-overlapped II", NumericRange::atLeast(1))
+      .add("warps", twillField<&O::search, &Search::warps>(),
+           "warps (warp groups) available; none: the machine's",
            NumericRange::between(1, kMaxWarps))
-      .add("extra_stages", &O::extraStages,
+      .add("extra_stages", twillField<&O::search, &Search::extraStages>(),
            "stages beyond the MILP's tried at one II (0: the paper's Algorithm 1)",
            NumericRange::atLeast(0))
-      .add("latency_search", &O::latencySearch, kLatencySearchNames,
+      .add("latency_search", twillField<&O::search, &Search::latencySearch>(), kLatencySearchNames,
            "order of the L tried at one II on its SMT model: ascending (Algorithm 1) or bisect "
            "(the bound, the stage limit, then bisection)")
-      .add("minimize_warps", &O::minimizeWarps, "after SAT, minimize the warps used")
-      .add("minimize_cross_edges", &O::minimizeCrossWarpEdges, "then minimize the cross-warp edges")
-      .add("minimize_time_limit", &O::minimizeTimeLimitSeconds, "seconds per minimization step",
-           positive)
-      .add("explain", &O::explain, "explain what binds II and why ops were split across warps")
-      .add("explain_time_limit", &O::explainTimeLimitSeconds, "seconds per explanation query",
-           positive)
+      .add("minimize_warps", twillField<&O::minimize, &Minimize::warps>(),
+           "after SAT, minimize the warps used")
+      .add("minimize_cross_edges", twillField<&O::minimize, &Minimize::crossWarpEdges>(),
+           "then minimize the cross-warp edges")
+      .add("minimize_time_limit", twillField<&O::minimize, &Minimize::timeLimitSeconds>(),
+           "seconds per minimization step", positive)
+      .add("explain", twillField<&O::explain, &Explain::enabled>(),
+           "explain what binds II and why ops were split across warps")
+      .add("explain_time_limit", twillField<&O::explain, &Explain::timeLimitSeconds>(),
+           "seconds per explanation query", positive)
       .addCustom({"disable",
                   "list",
                   kTwillFamilyNames.names(),
@@ -185,7 +200,8 @@ OptionTable<TwillOptions> makeTwillTable() {
                   "constraint families to switch off, comma-separated (ablations)",
                   {}},
                  parseDisabledFamilies, formatDisabledFamilies)
-      .add("symmetry", &O::breakSymmetry, "break symmetries between interchangeable ops and warps");
+      .add("symmetry", twillField<&O::smt, &TwillSmtOptions::breakSymmetry>(),
+           "break symmetries between interchangeable ops and warps");
   addModuloMilpOptions<O>(
       table, [](O& o) -> ModuloMilpOptions& { return o.milp; }, false);
   addNormalizationOptions<O>(table, [](O& o) -> NormalizationOptions& { return o.normalization; });
@@ -291,9 +307,9 @@ Result solveIlp(const Problem& problem, const IlpOptions& options, const RunCont
 Result solveTwillMethod(const Problem& problem, const TwillOptions& options,
                         const RunContext& context) {
   TwillOptions twill = options;
-  twill.milp.breakSymmetry = twill.breakSymmetry;
+  twill.milp.breakSymmetry = twill.smt.breakSymmetry;
   twill.progress = context.progress;
-  twill.initialSchedule = context.initialSchedule;
+  twill.start.schedule = context.initialSchedule;
   Result result = solveTwill(problem, twill).result;
   if (!result.bounds.lowerBound) {
     result.bounds.lowerBound =

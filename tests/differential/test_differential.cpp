@@ -11,9 +11,9 @@
 #include <gaus/differential/differential_check.hpp>
 #include <gaus/differential/exhaustive_search.hpp>
 #include <gaus/differential/reproducer.hpp>
-#include <gaus/io/io.hpp>
 #include <gaus/methods/method_catalog.hpp>
 
+#include "kernel_files.hpp"
 #include "test_support.hpp"
 #include "toy_graphs.hpp"
 
@@ -198,12 +198,11 @@ TEST_CASE("differential check: the reproducers of fixed disagreements now agree"
 TEST_CASE("differential check: seed 3884's II 1 witness holds 3 bytes of rings in 2") {
   // The witness the enumeration found under the per-residue count: n2, n4, n5 at 0 and n3 at 2,
   // II 1. n2's value is read as it is made (1 buffer), n5's lives 2 cycles (2 buffers).
-  const auto instance = io::readInstance(
-      test::dataPath("differential/modulo-warp-exhaustive-twill-seed3884.json").string());
-  REQUIRE(instance.ok());
-  REQUIRE(instance->schedule);
-  CHECK(instance->schedule->ii == 1);
-  const auto report = verify(instance->problem(ProblemKind::kModuloWarp), *instance->schedule);
+  const Instance instance =
+      test::loadInstance(test::dataPath("differential/modulo-warp-exhaustive-twill-seed3884.json"));
+  REQUIRE(instance.schedule);
+  CHECK(instance.schedule->ii == 1);
+  const auto report = verify(instance.problem(ProblemKind::kModuloWarp), *instance.schedule);
   CHECK(report.totalViolations == 1);
   CHECK(report.count(ConstraintFamily::kMemoryCapacity) == 1);
   CHECK_THAT(report.summary(),

@@ -6,6 +6,17 @@
 // includes it. The generated programs and the tests that run thousands of pipelines in-process
 // therefore share one implementation of the barrier, the role threads and every check.
 //
+// Why one file of about 1,100 lines: it is one idea, the barrier protocol as a checked
+// execution. The checker is not a pass over a trace; each check is made inside the barrier
+// operation it concerns, under the same lock and with the same state (a wait joins the vector
+// clock of the phase it observes and holds that phase to the schedule in one step; a write is
+// checked against the fills still to be read of its slot as it happens). Splitting the
+// barrier from the checks would mean exposing the barrier's state to a second file and taking
+// its lock there. The pieces around them are small: the phase arithmetic (40 lines), the spec
+// and fault records the generated code fills in (100), and the command line of a generated
+// program (50). And it must stay one file: generated programs include it alone, written beside
+// them.
+//
 // The barrier has the semantics of the PTX mbarrier object (PTX ISA, "mbarrier"): a phase bit,
 // a pending-arrival count that resets to the initial count when a phase completes, a count of
 // expected transaction bytes for asynchronous copies, and a wait on the parity of a phase. Rings

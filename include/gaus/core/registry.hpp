@@ -68,6 +68,12 @@ struct MethodInfo {
   bool solves(ProblemKind kind) const;
   bool declares(std::string_view option) const;
   bool reportsFigure(std::string_view figure) const;
+  // The value of one of its figures in `result`, read by the name the method declares it with:
+  // for readers that do not include the engine's figure header (a command that loads the
+  // engine as a plugin, a benchmark). A name the method does not declare is a programming
+  // error and aborts with the name, so a renamed figure fails the first test that reads it.
+  // Nothing for a method that is unavailable (its calls fail and report no figures).
+  std::optional<double> figureValue(const Result& result, std::string_view figure) const;
 };
 
 // A method whose options are read by `table` (which must outlive the registry: a static), whose

@@ -88,6 +88,49 @@ inline std::string_view toString(LatencySearch search) {
   return kLatencySearchNames.name(search);
 }
 
+// The search over II and L (Algorithm 1 with the guards of TWILL.md section 4).
+struct TwillSearchOptions {
+  std::optional<double> timeLimitSeconds;  // the whole call; unset: no limit
+  std::optional<std::int32_t> maxIi;       // unset: serialNonOverlappedIi() of the graph
+  std::optional<std::int32_t> warps;       // overrides the machine's warp count
+  // Stages beyond the MILP's that the inner loop may try at one II. 0 is Algorithm 1 of the
+  // paper (L grows while ceil(L / II) is unchanged).
+  std::int32_t extraStages = 0;
+  LatencySearch latencySearch = LatencySearch::kAscending;
+};
+
+// The SMT model and its checks (src/exact/twill/smt_model.hpp).
+struct TwillSmtOptions {
+  double timeLimitSeconds = 60.0;  // per (II, L) satisfiability check
+  TwillFamilySet families;         // all on; switch off for ablations
+  bool breakSymmetry = true;       // interchangeable ops and warps
+};
+
+// After SAT, beyond the paper: the fewest warps used, then the fewest cross-warp edges.
+struct TwillMinimizeOptions {
+  bool warps = true;
+  bool crossWarpEdges = true;
+  double timeLimitSeconds = 10.0;  // per minimization step
+};
+
+// What binds II and why ops were split across warps (TwillExplanation).
+struct TwillExplainOptions {
+  bool enabled = false;
+  double timeLimitSeconds = 10.0;  // per explanation query
+};
+
+// A start schedule (`gaus schedule --init`, raw cycles; docs/exact.md "Warm starts"). Its (II, L),
+// in the units solved, is the first SMT check (phase "probe"); a satisfiable probe, or the start
+// itself when it verifies, is an incumbent, so the search only tries the (II, L) that could beat
+// it and a timeout still answers with it. A start that does not fit the problem (op count, no
+// II, II below MII) is ignored with a note.
+struct TwillStart {
+  const Schedule* schedule = nullptr;  // none: no start; not owned
+  std::string origin = "--init";       // where it came from, for the notes
+};
+
+// The options of method twill, grouped by the step they steer; the option table (methods.cpp)
+// names each field as `gaus methods` lists it.
 struct TwillOptions {
   NormalizationOptions normalization;
   // Phase 1, per II. Its only use here is a lower bound on L (and a quick proof that an II has
@@ -99,31 +142,14 @@ struct TwillOptions {
     defaults.timeLimitSeconds = 2.0;
     return defaults;
   }();
-  double smtTimeLimitSeconds = 60.0;  // per (II, L) satisfiability check
-  std::optional<double> totalTimeLimitSeconds;
-  std::optional<std::int32_t> maxIi;  // unset: serialNonOverlappedIi() of the graph
-  std::optional<std::int32_t> warps;  // overrides the machine's warp count
-  // Stages beyond the MILP's that the inner loop may try at one II. 0 is Algorithm 1 of the
-  // paper (L grows while ceil(L / II) is unchanged).
-  std::int32_t extraStages = 0;
-  LatencySearch latencySearch = LatencySearch::kAscending;
-  TwillFamilySet families;                 // all on; switch off for ablations
-  bool breakSymmetry = true;               // interchangeable ops and warps
-  bool minimizeWarps = true;               // after SAT: fewest warps used ...
-  bool minimizeCrossWarpEdges = true;      // ... then fewest cross-warp edges
-  double minimizeTimeLimitSeconds = 10.0;  // per minimization step
-  bool explain = false;                    // what binds II, why ops were split
-  double explainTimeLimitSeconds = 10.0;   // per explanation query
+  TwillSearchOptions search;
+  TwillSmtOptions smt;
+  TwillMinimizeOptions minimize;
+  TwillExplainOptions explain;
+  TwillStart start;
   // Receives one line per attempt as it ends (Attempt::describe: II, L, phase, status,
   // seconds, blocking families), for a progress display. May be empty.
   std::function<void(std::string_view)> progress;
-  // A start schedule (`gaus schedule --init`, raw cycles; docs/exact.md "Warm starts"). Its
-  // (II, L), in the units solved, is the first SMT check (phase "probe"); a satisfiable probe,
-  // or the start itself when it verifies, is an incumbent, so the search only tries the (II, L)
-  // that could beat it and a timeout still answers with it. A start that does not fit the
-  // problem (op count, no II, II below MII) is ignored with a note. Not owned.
-  const Schedule* initialSchedule = nullptr;
-  std::string initialScheduleOrigin = "--init";  // where it came from, for the notes
 };
 
 struct RoleSplitReason {
@@ -146,7 +172,7 @@ struct TwillExplanation {
 // The lower bound on II in the units the search solved (normalized when the costs were).
 struct TwillIiBound {
   std::int64_t mii = 0, resMii = 0, recMii = 0;
-  bool provenMinimal = false;  // every smaller II failed conclusively (under extraStages)
+  bool provenMinimal = false;  // every smaller II failed conclusively (under search.extraStages)
 };
 
 // The answer's warp assignment: its roles, and beyond the paper the warps used and the

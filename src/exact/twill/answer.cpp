@@ -38,7 +38,7 @@ void answerWithFound(const SearchSetup& setup, Found found, bool fromIncumbent, 
   assignment.roles = warpRoles(graph, *setup.work.machine, schedule);
   assignment.warpsUsed = countWarpsUsed(schedule);
   assignment.crossWarpEdges = countCrossWarpEdges(graph, schedule);
-  if (setup.options.explain && found.model) {
+  if (setup.options.explain.enabled && found.model) {
     const Deadline explainBy = beforeTeardown(setup, heldModels(start.incumbent, &found));
     const ExplainContext context{setup.work,    found,         assignment.roles,
                                  loop.failures, setup.options, explainBy};
@@ -65,7 +65,7 @@ void answerWithFound(const SearchSetup& setup, Found found, bool fromIncumbent, 
     result.message = fmt::format(
         "total time limit {}s reached before every (II, L) below the incumbent's was decided; "
         "the answer is the incumbent{}",
-        setup.options.totalTimeLimitSeconds.value_or(0.0),
+        setup.options.search.timeLimitSeconds.value_or(0.0),
         bound.provenMinimal ? " (II proven minimal, L not)" : "");
   } else if (!bound.provenMinimal) {
     result.message =

@@ -63,10 +63,10 @@ SmtAnswer explainFailure(const Problem& problem, std::int32_t ii, Cycle latency,
                          const TwillOptions& options, const Deadline& deadline, std::string detail,
                          TwillSolution& solution) {
   SmtModelOptions modelOptions;
-  modelOptions.breakSymmetry = options.breakSymmetry;
+  modelOptions.breakSymmetry = options.smt.breakSymmetry;
   SmtQuery query;
-  query.families = options.families;
-  query.timeLimitSeconds = std::min(options.explainTimeLimitSeconds, deadline.remainingSeconds());
+  query.families = options.smt.families;
+  query.timeLimitSeconds = std::min(options.explain.timeLimitSeconds, deadline.remainingSeconds());
   query.wantCore = true;
   query.minimizeCore = true;
   SmtAnswer answer = checkOnce(problem, ii, latency, modelOptions, query);
@@ -187,10 +187,10 @@ TwillExplanation explain(const ExplainContext& context, TwillSolution& solution)
         continue;
       }
       SmtQuery query;
-      query.families = options.families;
+      query.families = options.smt.families;
       query.restrictions.sameWarpSet.push_back(group);
       query.timeLimitSeconds =
-          std::min(options.explainTimeLimitSeconds, context.deadline.remainingSeconds());
+          std::min(options.explain.timeLimitSeconds, context.deadline.remainingSeconds());
       query.wantCore = true;
       query.minimizeCore = true;
       const SmtAnswer answer = found.model->check(query);
@@ -209,7 +209,7 @@ TwillExplanation explain(const ExplainContext& context, TwillSolution& solution)
                             roleName(roles[a], a), roleName(roles[b], b));
       } else {
         text += fmt::format("\n{} and {}: merging undecided within {}s ({})", roleName(roles[a], a),
-                            roleName(roles[b], b), options.explainTimeLimitSeconds,
+                            roleName(roles[b], b), options.explain.timeLimitSeconds,
                             toString(answer.status));
       }
       explanation.splits.push_back(split);
@@ -279,7 +279,7 @@ std::string minimalBlockers(const Problem& problem, const std::vector<IiFailure>
 void answerWithoutSchedule(const SearchSetup& setup, const IiLoop& loop, const StartOutcome& start,
                            TwillSolution& solution) {
   Result& result = solution.result;
-  const double limit = setup.options.totalTimeLimitSeconds.value_or(0.0);
+  const double limit = setup.options.search.timeLimitSeconds.value_or(0.0);
   result.status =
       (loop.outOfTime || !loop.conclusive()) ? ModelStatus::kTimeout : ModelStatus::kInfeasible;
   if (loop.outOfTime) {

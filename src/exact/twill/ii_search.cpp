@@ -198,7 +198,7 @@ class IiTrial {
                                               criticalPathAtIi(*setup_.work.graph, ii_));
     const Cycle stageBase = modulo.latency.value_or(firstLatency);
     const Cycle stageLimit =
-        std::max(firstLatency, ((stageBase + ii_ - 1) / ii_ + options.extraStages) * ii_);
+        std::max(firstLatency, ((stageBase + ii_ - 1) / ii_ + options.search.extraStages) * ii_);
     // At the incumbent's II only a smaller L can beat it; none when the bound reaches its L.
     const Cycle latencyCap =
         incumbentIi ? incumbent_->latency - 1 : std::numeric_limits<Cycle>::max();
@@ -226,7 +226,7 @@ class IiTrial {
       return outcome;
     }
     std::unique_ptr<TwillSmtModel> model = std::move(built.model);
-    if (options.latencySearch == LatencySearch::kAscending) {
+    if (options.search.latencySearch == LatencySearch::kAscending) {
       for (Cycle latency = firstLatency; latency <= upper; ++latency) {
         auto answer = checkAt(*model, latency, "", outcome);
         if (!answer) break;

@@ -45,10 +45,10 @@ void minimizeAssignment(const SearchSetup& setup, Found& found, const StartOutco
   std::int32_t warps = countWarpsUsed(found.schedule);
   auto step = [&](const char* phase, SmtRestrictions restrictions) -> SmtAnswer {
     SmtQuery query;
-    query.families = options.families;
+    query.families = options.smt.families;
     query.restrictions = std::move(restrictions);
     query.timeLimitSeconds =
-        std::min(options.minimizeTimeLimitSeconds, deadline.remainingSeconds());
+        std::min(options.minimize.timeLimitSeconds, deadline.remainingSeconds());
     SmtAnswer answer = found.model->check(query);
     std::string detail;
     if (query.restrictions.maxWarpsUsed) {
@@ -62,7 +62,7 @@ void minimizeAssignment(const SearchSetup& setup, Found& found, const StartOutco
     return answer;
   };
 
-  if (options.minimizeWarps) {
+  if (options.minimize.warps) {
     assignment.warpsProvenMinimal = false;
     while (warps > 1 && !deadline.expired()) {
       SmtRestrictions bound;
@@ -78,12 +78,12 @@ void minimizeAssignment(const SearchSetup& setup, Found& found, const StartOutco
     }
     if (warps <= 1) assignment.warpsProvenMinimal = true;
   }
-  if (options.minimizeCrossWarpEdges) {
+  if (options.minimize.crossWarpEdges) {
     std::int32_t crossing = countCrossWarpEdges(graph, found.schedule);
     assignment.crossEdgesProvenMinimal = crossing == 0;
     while (crossing > 0 && !deadline.expired()) {
       SmtRestrictions bound;
-      if (options.minimizeWarps) bound.maxWarpsUsed = warps;
+      if (options.minimize.warps) bound.maxWarpsUsed = warps;
       bound.maxCrossWarpEdges = crossing - 1;
       SmtAnswer answer = step("minimize-cross-edges", bound);
       if (answer.status == ModelStatus::kFeasible) {

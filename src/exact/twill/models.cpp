@@ -53,7 +53,7 @@ TwillAttempt smtAttempt(std::string phase, std::int32_t ii, Cycle latency, const
 
 void noteSmtSchedule(const SearchSetup& setup, TwillSolution& solution) {
   if (!solution.twill.firstSmtScheduleSeconds) {
-    solution.twill.firstSmtScheduleSeconds = secondsSince(setup.begin);
+    solution.twill.firstSmtScheduleSeconds = setup.deadline.elapsedSeconds();
   }
 }
 
@@ -110,9 +110,10 @@ BuiltModel buildModel(const SearchSetup& setup, std::int32_t ii, Cycle latency,
     auto model = TwillSmtModel::buildWithin(setup.work, ii, latency, setup.modelOptions,
                                             beforeTeardown(setup, held), size);
     if (model) return BuiltModel{std::move(model).value(), std::nullopt};
-    refusal = ModelRefusal{fmt::format("{} {} (time_limit {}s): raise time_limit", what,
-                                       model.error(), options.totalTimeLimitSeconds.value_or(0.0)),
-                           true};
+    refusal =
+        ModelRefusal{fmt::format("{} {} (time_limit {}s): raise time_limit", what, model.error(),
+                                 options.search.timeLimitSeconds.value_or(0.0)),
+                     true};
   }
   SmtAnswer notBuilt;
   notBuilt.status = refusal->forTime ? ModelStatus::kTimeout : ModelStatus::kUnknown;
@@ -124,9 +125,9 @@ BuiltModel buildModel(const SearchSetup& setup, std::int32_t ii, Cycle latency,
 SmtQuery searchQuery(const SearchSetup& setup, const TwillSmtModel& model,
                      const std::vector<const TwillSmtModel*>& held) {
   SmtQuery query;
-  query.families = setup.options.families;
+  query.families = setup.options.smt.families;
   query.timeLimitSeconds =
-      std::min(setup.options.smtTimeLimitSeconds,
+      std::min(setup.options.smt.timeLimitSeconds,
                earlierBy(setup.deadline, teardownSeconds(held, &model)).remainingSeconds());
   return query;
 }

@@ -47,8 +47,8 @@ TwillSolution solveTwill(const Problem& input, const TwillOptions& options) {
   const auto begin = std::chrono::steady_clock::now();
   TwillSolution solution;
   // The time limit counts from the call's start: normalization and the set-up come out of it.
-  const Deadline deadline(options.totalTimeLimitSeconds);
-  if (auto setup = detail::setUpSearch(input, options, deadline, begin, solution)) {
+  const Deadline deadline(options.search.timeLimitSeconds);
+  if (auto setup = detail::setUpSearch(input, options, deadline, solution)) {
     detail::StartOutcome start = detail::adoptStart(*setup, solution);
     if (auto loop = detail::searchIis(*setup, start, solution)) {
       std::optional<detail::Found> found = std::move(loop->found);

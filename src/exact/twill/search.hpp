@@ -58,8 +58,7 @@ struct SearchSetup {
   const TwillOptions& options;
   IiRange iis;  // the fixed II, or MII up to max_ii (default the serial non-overlapped II)
   SmtModelOptions modelOptions;
-  Deadline deadline;  // the call's time_limit, from its start
-  std::chrono::steady_clock::time_point begin;
+  Deadline deadline;  // the call's time_limit, from its start (its elapsedSeconds: the call's)
 
   std::int64_t timeUnit() const { return normalized ? normalized->timeUnit : 1; }
 };
@@ -68,9 +67,7 @@ struct SearchSetup {
 // when the search ends before it starts (a bad option or input, ResMII or RecMII infeasible,
 // normalization failed): the answer then says why.
 std::optional<SearchSetup> setUpSearch(const Problem& input, const TwillOptions& options,
-                                       Deadline deadline,
-                                       std::chrono::steady_clock::time_point begin,
-                                       TwillSolution& solution);
+                                       Deadline deadline, TwillSolution& solution);
 
 // Ends the call on `message`: a failed call (bad options or input, a model refused for its
 // size, a MILP error), unless a status was proven first (ResMII or RecMII infeasible).
@@ -133,7 +130,7 @@ SmtQuery searchQuery(const SearchSetup& setup, const TwillSmtModel& model,
 // Notes the first schedule of the SMT model (TwillFindings::firstSmtScheduleSeconds).
 void noteSmtSchedule(const SearchSetup& setup, TwillSolution& solution);
 
-// What a start schedule (TwillOptions::initialSchedule) gave before the II loop.
+// What a start schedule (TwillOptions::start) gave before the II loop.
 struct StartOutcome {
   // The best (II, L) known before the search, in the units solved: the start when it maps onto
   // them and verifies, or the probe's schedule.
@@ -221,7 +218,7 @@ struct ExplainContext {
 TwillExplanation explain(const ExplainContext& context, TwillSolution& solution);
 
 // Why (ii, latency) is UNSAT: a fresh model checked with a deletion-minimized core within
-// options.explainTimeLimitSeconds and what `deadline` leaves, building the model included (a
+// options.explain.timeLimitSeconds and what `deadline` leaves, building the model included (a
 // model that cannot be built in that time is not: the answer is then kTimeout); the check is
 // logged in the answer with `detail`.
 SmtAnswer explainFailure(const Problem& problem, std::int32_t ii, Cycle latency,

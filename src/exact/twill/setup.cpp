@@ -19,12 +19,12 @@ namespace {
 Expected<Problem> problemAsAsked(const Problem& input, const TwillOptions& options) {
   Problem problem = input;
   problem.kind = ProblemKind::kModuloWarp;
-  if (options.warps) {
-    if (*options.warps < 1 || *options.warps > kMaxWarps) {
-      return Error{fmt::format("warps must be in 1..{}, got {}", kMaxWarps, *options.warps)};
+  if (options.search.warps) {
+    if (*options.search.warps < 1 || *options.search.warps > kMaxWarps) {
+      return Error{fmt::format("warps must be in 1..{}, got {}", kMaxWarps, *options.search.warps)};
     }
     auto machine = std::make_shared<Machine>(*problem.machine);
-    machine->warps = *options.warps;
+    machine->warps = *options.search.warps;
     if (machine->variableLatencyWarp && *machine->variableLatencyWarp >= machine->warps) {
       return Error{fmt::format("warps={} leaves out the variable-latency warp {} of machine '{}'",
                                machine->warps, *machine->variableLatencyWarp, machine->name)};
@@ -59,9 +59,7 @@ void failCall(TwillSolution& solution, std::string message) {
 }
 
 std::optional<SearchSetup> setUpSearch(const Problem& input, const TwillOptions& options,
-                                       Deadline deadline,
-                                       std::chrono::steady_clock::time_point begin,
-                                       TwillSolution& solution) {
+                                       Deadline deadline, TwillSolution& solution) {
   auto problem = problemAsAsked(input, options);
   if (!problem) {
     failCall(solution, problem.error());
@@ -72,8 +70,7 @@ std::optional<SearchSetup> setUpSearch(const Problem& input, const TwillOptions&
     failCall(solution, normalized.error());
     return std::nullopt;
   }
-  SearchSetup setup{*problem, *problem, std::move(normalized).value(), options, {}, {},
-                    deadline, begin};
+  SearchSetup setup{*problem, *problem, std::move(normalized).value(), options, {}, {}, deadline};
   if (setup.normalized) {
     // The search runs on `work` in normalized units.
     setup.work = setup.normalized->problem;
@@ -105,11 +102,11 @@ std::optional<SearchSetup> setUpSearch(const Problem& input, const TwillOptions&
   setup.iis.first = setup.work.ii ? *setup.work.ii : static_cast<std::int32_t>(bound.mii);
   setup.iis.last = setup.iis.first;
   if (!setup.work.ii) {
-    setup.iis.last = options.maxIi ? static_cast<std::int32_t>(std::max<std::int64_t>(
-                                         1, *options.maxIi / setup.timeUnit()))
-                                   : std::max(setup.iis.first, serialNonOverlappedIi(graph));
+    setup.iis.last = options.search.maxIi ? static_cast<std::int32_t>(std::max<std::int64_t>(
+                                                1, *options.search.maxIi / setup.timeUnit()))
+                                          : std::max(setup.iis.first, serialNonOverlappedIi(graph));
   }
-  setup.modelOptions.breakSymmetry = options.breakSymmetry;
+  setup.modelOptions.breakSymmetry = options.smt.breakSymmetry;
   return setup;
 }
 

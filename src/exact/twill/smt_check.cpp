@@ -8,40 +8,71 @@
 
 #include <fmt/format.h>
 
+#include <gaus/core/analysis.hpp>
+
 #include "../start_schedule.hpp"
 #include "smt_encoding.hpp"
 
 namespace gaus::exact::detail {
 
-// The assumption "every op ends by L" for L below the model's own: the start bounds and,
-// within the dependence family, the ALAP bounds at L.
-z3::expr TwillSmtModel::Impl::latencyCapLiteral(Cycle bound) {
-  if (const auto found = caps.literals.find(bound); found != caps.literals.end()) {
-    return found->second;
-  }
-  const z3::expr capped = literal(fmt::format("latency_le_{}", bound));
-  std::optional<std::vector<Cycle>> latest;
-  if (domains.earliest) latest = latestStarts(frame.graph, frame.ii, bound, *domains.earliest);
-  for (OpId op = 0; op < frame.graph.numOps(); ++op) {
-    clause({capped}, {by(op, bound - frame.graph.duration(op))});
-    if (latest) clause({capped, family(TwillFamily::kDependence)}, {by(op, (*latest)[op])});
-  }
-  if (!latest) clause({capped, family(TwillFamily::kDependence)}, {});
-  caps.literals.emplace(bound, capped);
-  return capped;
+namespace {
+
+std::optional<std::vector<Cycle>> moduloAsap(const Graph& graph, std::int32_t ii) {
+  auto asap = moduloAsapTimes(graph, ii);
+  if (!asap) return std::nullopt;
+  return std::move(asap).value();
 }
 
-std::optional<Schedule> TwillSmtModel::Impl::decode() {
-  const z3::model model = solver.get_model();
+// The two ops are on the same warp set.
+z3::expr sameWarpSet(const OpLiterals& onWarp, OpId a, OpId b, z3::context& context) {
+  z3::expr_vector equal(context);
+  for (std::size_t w = 0; w < onWarp[a].size(); ++w) equal.push_back(onWarp[a][w] == onWarp[b][w]);
+  return z3::mk_and(equal);
+}
+
+// The restrictions of a query as one assumption literal restriction_N (N counts them in
+// `made`) that implies each of them; none when the query restricts nothing.
+std::optional<z3::expr> restrictionLiteral(const SmtRestrictions& restrictions,
+                                           const SmtVariables& vars, ClauseWriter& writer,
+                                           std::int32_t& made) {
+  z3::context& context = writer.context();
+  z3::expr_vector parts(context);
+  if (restrictions.maxWarpsUsed) {
+    z3::expr_vector used(context);
+    for (const auto& literal : vars.warpUsed) used.push_back(literal);
+    parts.push_back(z3::atmost(used, static_cast<unsigned>(*restrictions.maxWarpsUsed)));
+  }
+  if (restrictions.maxCrossWarpEdges) {
+    z3::expr_vector crossing(context);
+    for (const auto& literal : vars.crossEdge) crossing.push_back(literal);
+    parts.push_back(crossing.empty() ? context.bool_val(true)
+                                     : z3::atmost(crossing, static_cast<unsigned>(
+                                                                *restrictions.maxCrossWarpEdges)));
+  }
+  for (const auto& group : restrictions.sameWarpSet) {
+    for (std::size_t i = 1; i < group.size(); ++i) {
+      parts.push_back(sameWarpSet(vars.onWarp, group[0], group[i], context));
+    }
+  }
+  if (parts.empty()) return std::nullopt;
+  const z3::expr literal = writer.literal(fmt::format("restriction_{}", made++));
+  writer.require(z3::implies(literal, z3::mk_and(parts)));
+  return literal;
+}
+
+std::optional<Schedule> decode(const z3::model& model, const SmtFrame& frame,
+                               const SmtVariables& vars) {
   Schedule schedule;
   schedule.ii = frame.ii;
   std::vector<WarpSet> warpSets;
   for (OpId op = 0; op < frame.graph.numOps(); ++op) {
     Cycle t = 0;
-    while (t < domains.lastStart[op] && !model.eval(by(op, t), true).is_true()) ++t;
+    while (t < vars.starts.lastStart(op) && !model.eval(vars.starts.by(op, t), true).is_true()) {
+      ++t;
+    }
     schedule.start.push_back(t);
     WarpSet set = 0;
-    for (int w = 0; w < warps(); ++w) {
+    for (std::size_t w = 0; w < vars.onWarp[op].size(); ++w) {
       if (model.eval(vars.onWarp[op][w], true).is_true()) set |= WarpSet{1} << w;
     }
     warpSets.push_back(set);
@@ -50,9 +81,9 @@ std::optional<Schedule> TwillSmtModel::Impl::decode() {
   return schedule;
 }
 
-z3::check_result TwillSmtModel::Impl::run(const z3::expr_vector& assumptions,
-                                          double timeLimitSeconds) {
-  z3::params parameters(context);
+z3::check_result checkWithin(z3::solver& solver, const z3::expr_vector& assumptions,
+                             double timeLimitSeconds) {
+  z3::params parameters(solver.ctx());
   const double ms = std::clamp(timeLimitSeconds * 1000.0, 1.0, 4.0e9);
   parameters.set("timeout", static_cast<unsigned>(ms));
   // Relevancy filtering only delays propagation in a model of clauses and cardinality rows.
@@ -64,60 +95,122 @@ z3::check_result TwillSmtModel::Impl::run(const z3::expr_vector& assumptions,
   return solver.check(assumptions);
 }
 
+// What the unsat core of the last check holds: the families among `enabled`, and whether
+// `restriction` is there.
+struct UnsatCore {
+  std::vector<TwillFamily> families;
+  bool hasRestriction = false;
+};
+
+UnsatCore unsatCore(z3::solver& solver, const ClauseWriter& writer,
+                    const std::vector<TwillFamily>& enabled,
+                    const std::optional<z3::expr>& restriction) {
+  const z3::expr_vector core = solver.unsat_core();
+  UnsatCore found;
+  for (TwillFamily f : enabled) {
+    for (unsigned i = 0; i < core.size(); ++i) {
+      if (z3::eq(core[i], writer.guard(f))) found.families.push_back(f);
+    }
+  }
+  if (restriction) {
+    for (unsigned i = 0; i < core.size(); ++i) {
+      found.hasRestriction = found.hasRestriction || z3::eq(core[i], *restriction);
+    }
+  }
+  return found;
+}
+
+// The core's families shrunk by deletion: a family is dropped when the rest, with
+// `alsoAssumed`, stays UNSAT without it. A check that times out keeps the family; the
+// deletion stops when `timeLimitSeconds` from `begin` is used up.
+std::vector<TwillFamily> shrinkCore(z3::solver& solver, const ClauseWriter& writer,
+                                    std::vector<TwillFamily> families,
+                                    const z3::expr_vector& alsoAssumed, double timeLimitSeconds,
+                                    std::chrono::steady_clock::time_point begin) {
+  for (std::size_t i = 0; i < families.size();) {
+    const double left = timeLimitSeconds - secondsBetween(begin);
+    if (left <= 0.0) break;
+    z3::expr_vector trial(writer.context());
+    for (std::size_t j = 0; j < families.size(); ++j) {
+      if (j != i) trial.push_back(writer.guard(families[j]));
+    }
+    for (unsigned k = 0; k < alsoAssumed.size(); ++k) trial.push_back(alsoAssumed[k]);
+    if (checkWithin(solver, trial, left) == z3::unsat) {
+      families.erase(families.begin() + static_cast<std::ptrdiff_t>(i));
+    } else {
+      ++i;
+    }
+  }
+  return families;
+}
+
+}  // namespace
+
+std::optional<z3::expr> LatencyCaps::assumption(const SmtFrame& frame, const StartLiterals& starts,
+                                                ClauseWriter& writer) {
+  if (checked_ >= built_) return std::nullopt;
+  const Cycle bound = checked_;
+  if (const auto found = literals_.find(bound); found != literals_.end()) return found->second;
+  const z3::expr capped = writer.literal(fmt::format("latency_le_{}", bound));
+  const z3::expr dependence = writer.guard(TwillFamily::kDependence);
+  std::optional<std::vector<Cycle>> latest;
+  if (frame.earliest) latest = latestStarts(frame.graph, frame.ii, bound, *frame.earliest);
+  for (OpId op = 0; op < frame.graph.numOps(); ++op) {
+    writer.clause({capped}, {starts.by(op, bound - frame.graph.duration(op))});
+    if (latest) writer.clause({capped, dependence}, {starts.by(op, (*latest)[op])});
+  }
+  if (!latest) writer.clause({capped, dependence}, {});
+  literals_.emplace(bound, capped);
+  return capped;
+}
+
+TwillSmtModel::Impl::Impl(const Problem& problem, std::int32_t ii, Cycle latency,
+                          const SmtModelOptions& options)
+    : solver(context),
+      frame{*problem.graph, *problem.machine, ii, latency, options, moduloAsap(*problem.graph, ii)},
+      vars(context),
+      writer(solver),
+      caps(latency) {}
+
 SmtAnswer TwillSmtModel::Impl::check(const SmtQuery& query) {
   const auto begin = std::chrono::steady_clock::now();
   z3::expr_vector assumptions(context);
   std::vector<TwillFamily> enabled;
   for (TwillFamily f : kAllTwillFamilies) {
     if (query.families.has(f)) {
-      assumptions.push_back(family(f));
+      assumptions.push_back(writer.guard(f));
       enabled.push_back(f);
     }
   }
-  const bool singlesOut = !query.restrictions.sameWarpSet.empty();
-  if (frame.options.breakSymmetry && !singlesOut) assumptions.push_back(vars.opSymmetry);
-  std::optional<z3::expr> latencyCap;
-  if (caps.checked < frame.latency) {
-    latencyCap = latencyCapLiteral(caps.checked);
-    assumptions.push_back(*latencyCap);
-  }
-  std::optional<z3::expr> restriction;
-  {
-    z3::expr_vector parts(context);
-    if (query.restrictions.maxWarpsUsed) {
-      z3::expr_vector used(context);
-      for (const auto& literal : vars.warpUsed) used.push_back(literal);
-      parts.push_back(z3::atmost(used, static_cast<unsigned>(*query.restrictions.maxWarpsUsed)));
-    }
-    if (query.restrictions.maxCrossWarpEdges) {
-      z3::expr_vector crossing(context);
-      for (const auto& literal : vars.crossEdge) crossing.push_back(literal);
-      parts.push_back(
-          crossing.empty()
-              ? context.bool_val(true)
-              : z3::atmost(crossing, static_cast<unsigned>(*query.restrictions.maxCrossWarpEdges)));
-    }
-    for (const auto& group : query.restrictions.sameWarpSet) {
-      for (std::size_t i = 1; i < group.size(); ++i)
-        parts.push_back(sameWarpSet(group[0], group[i]));
-    }
-    if (!parts.empty()) {
-      const z3::expr literal =
-          context.bool_const(fmt::format("restriction_{}", restrictionCount++).c_str());
-      solver.add(z3::implies(literal, z3::mk_and(parts)));
-      assumptions.push_back(literal);
-      restriction = literal;
-    }
-  }
+  const bool orderOps = frame.options.breakSymmetry && query.restrictions.sameWarpSet.empty();
+  if (orderOps) assumptions.push_back(vars.opSymmetry);
+  const std::optional<z3::expr> latencyCap = caps.assumption(frame, vars.starts, writer);
+  if (latencyCap) assumptions.push_back(*latencyCap);
+  const std::optional<z3::expr> restriction =
+      restrictionLiteral(query.restrictions, vars, writer, restrictionsMade);
+  if (restriction) assumptions.push_back(*restriction);
 
   SmtAnswer answer;
-  const z3::check_result outcome = run(assumptions, query.timeLimitSeconds);
+  const z3::check_result outcome = checkWithin(solver, assumptions, query.timeLimitSeconds);
   if (outcome == z3::sat) {
     answer.status = ModelStatus::kFeasible;
-    answer.schedule = decode();
+    answer.schedule = decode(solver.get_model(), frame, vars);
   } else if (outcome == z3::unsat) {
     answer.status = ModelStatus::kInfeasible;
-    if (query.wantCore) core(query, enabled, restriction, latencyCap, begin, answer);
+    if (query.wantCore) {
+      UnsatCore core = unsatCore(solver, writer, enabled, restriction);
+      if (query.minimizeCore) {
+        // The other assumptions, in the order the deletion checks make them.
+        z3::expr_vector alsoAssumed(context);
+        if (core.hasRestriction) alsoAssumed.push_back(*restriction);
+        if (latencyCap) alsoAssumed.push_back(*latencyCap);
+        if (orderOps) alsoAssumed.push_back(vars.opSymmetry);
+        core.families = shrinkCore(solver, writer, std::move(core.families), alsoAssumed,
+                                   query.timeLimitSeconds, begin);
+      }
+      answer.core = std::move(core.families);
+      answer.coreHasRestriction = core.hasRestriction;
+    }
   } else {
     answer.reason = solver.reason_unknown();
     answer.status = answer.reason.find("timeout") != std::string::npos ||
@@ -127,49 +220,6 @@ SmtAnswer TwillSmtModel::Impl::check(const SmtQuery& query) {
   }
   answer.seconds = secondsBetween(begin);
   return answer;
-}
-
-// The families of the unsat core of the last check, shrunk by deletion when asked: a family
-// is dropped when the rest stays UNSAT without it. Checks that time out keep the family.
-void TwillSmtModel::Impl::core(const SmtQuery& query, const std::vector<TwillFamily>& enabled,
-                               const std::optional<z3::expr>& restriction,
-                               const std::optional<z3::expr>& latencyCap,
-                               std::chrono::steady_clock::time_point begin, SmtAnswer& answer) {
-  const z3::expr_vector unsatCore = solver.unsat_core();
-  std::vector<TwillFamily> inCore;
-  for (TwillFamily f : enabled) {
-    for (unsigned i = 0; i < unsatCore.size(); ++i) {
-      if (z3::eq(unsatCore[i], family(f))) inCore.push_back(f);
-    }
-  }
-  bool withRestriction = false;
-  if (restriction) {
-    for (unsigned i = 0; i < unsatCore.size(); ++i) {
-      withRestriction = withRestriction || z3::eq(unsatCore[i], *restriction);
-    }
-  }
-  if (query.minimizeCore) {
-    for (std::size_t i = 0; i < inCore.size();) {
-      const double left = query.timeLimitSeconds - secondsBetween(begin);
-      if (left <= 0.0) break;
-      z3::expr_vector trial(context);
-      for (std::size_t j = 0; j < inCore.size(); ++j) {
-        if (j != i) trial.push_back(family(inCore[j]));
-      }
-      if (withRestriction) trial.push_back(*restriction);
-      if (latencyCap) trial.push_back(*latencyCap);
-      if (frame.options.breakSymmetry && query.restrictions.sameWarpSet.empty()) {
-        trial.push_back(vars.opSymmetry);
-      }
-      if (run(trial, left) == z3::unsat) {
-        inCore.erase(inCore.begin() + static_cast<std::ptrdiff_t>(i));
-      } else {
-        ++i;
-      }
-    }
-  }
-  answer.core = std::move(inCore);
-  answer.coreHasRestriction = withRestriction;
 }
 
 TwillSmtModel::TwillSmtModel(std::unique_ptr<Impl> impl, SmtModelSize estimatedSize)
@@ -191,7 +241,7 @@ Expected<std::unique_ptr<TwillSmtModel>> TwillSmtModel::buildWithin(
   }
   const auto begin = std::chrono::steady_clock::now();
   auto impl = std::make_unique<Impl>(problem, ii, latency, options);
-  if (!impl->build(deadline)) {
+  if (!buildSmtModel(impl->frame, impl->vars, impl->writer, deadline)) {
     return Error{fmt::format("ran out of time {:.1f}s into its build (estimated at {:.1f}s)",
                              secondsBetween(begin), cost.build)};
   }
@@ -207,11 +257,7 @@ Expected<std::unique_ptr<TwillSmtModel>> TwillSmtModel::buildWithin(
 TwillSmtModel::~TwillSmtModel() = default;
 
 void TwillSmtModel::setLatency(Cycle latency) {
-  impl_->caps.checked = std::min(latency, impl_->frame.latency);
-}
-
-Cycle TwillSmtModel::latency() const {
-  return impl_->caps.checked;
+  impl_->caps.setChecked(latency);
 }
 
 Cycle TwillSmtModel::builtLatency() const {

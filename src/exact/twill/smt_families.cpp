@@ -51,7 +51,12 @@
 // - Symmetry breaking: the warps other than the variable-latency warp are interchangeable, so
 //   ops take them in first-use order; interchangeable ops are ordered (symmetry.hpp).
 
+//
+// Each family is a function given what it reads (the frame, the literals it constrains) and the
+// writer it adds to; buildSmtModel runs them in order.
+
 #include <algorithm>
+#include <functional>
 
 #include <fmt/format.h>
 
@@ -63,120 +68,51 @@
 
 namespace gaus::exact::detail {
 
-double secondsBetween(std::chrono::steady_clock::time_point begin) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-}
-
-Cycle liveHorizon(const Graph& graph, OpId op, std::int32_t ii, Cycle latency) {
-  Cycle horizon = 0;
-  for (EdgeId e : graph.outEdges(op)) {
-    horizon = std::max(horizon, latency - graph.duration(graph.edgeTarget(e)) +
-                                    static_cast<Cycle>(graph.edgeDistance(e)) * ii);
-  }
-  return horizon;
-}
-
-TwillSmtModel::Impl::Impl(const Problem& problem, std::int32_t ii, Cycle latency,
-                          const SmtModelOptions& options)
-    : solver(context),
-      frame{*problem.graph, *problem.machine, ii, latency, options},
-      vars{{}, context.bool_const("op_symmetry"), {}, {}, {}, {}, {}},
-      caps{latency, {}} {
-  for (std::size_t f = 0; f < kNumTwillFamilies; ++f) {
-    vars.family.push_back(
-        context.bool_const(fmt::format("family_{}", toString(kAllTwillFamilies[f])).c_str()));
-  }
-}
-
-bool TwillSmtModel::Impl::outOfTime() {
-  clock.stopped = clock.stopped || clock.deadline->expired();
-  return clock.stopped;
-}
-
-z3::expr TwillSmtModel::Impl::by(OpId op, Cycle t) {
-  if (t < 0) return context.bool_val(false);
-  if (t >= domains.lastStart[op]) return context.bool_val(true);
-  return vars.startsBy[op][static_cast<std::size_t>(t)];
-}
-
-void TwillSmtModel::Impl::clause(std::initializer_list<z3::expr> guards,
-                                 std::initializer_list<z3::expr> literals) {
-  z3::expr_vector terms(context);
-  for (const z3::expr& guard : guards) terms.push_back(!guard);
-  for (const z3::expr& l : literals) {
-    if (l.is_true()) return;
-    if (!l.is_false()) terms.push_back(l);
-  }
-  solver.add(z3::mk_or(terms));
-}
-
-void TwillSmtModel::Impl::add(TwillFamily f, const z3::expr& constraint) {
-  solver.add(z3::implies(family(f), constraint));
-}
-
-z3::expr TwillSmtModel::Impl::sameWarpSet(OpId a, OpId b) {
-  z3::expr_vector equal(context);
-  for (int w = 0; w < warps(); ++w) equal.push_back(vars.onWarp[a][w] == vars.onWarp[b][w]);
-  return z3::mk_and(equal);
-}
-
-bool TwillSmtModel::Impl::build(const Deadline& deadline) {
-  clock.deadline = &deadline;
-  buildVariables();
-  const auto steps = {&Impl::buildDependence,      &Impl::buildCapacity,
-                      &Impl::buildMemory,          &Impl::buildWarpUniqueness,
-                      &Impl::buildVariableLatency, &Impl::buildRegisterLimit,
-                      &Impl::buildSpillDelay,      &Impl::buildBlockingConcurrency};
-  for (const auto step : steps) {
-    if (outOfTime()) break;
-    (this->*step)();
-  }
-  if (frame.options.breakSymmetry && !outOfTime()) buildSymmetryBreaking();
-  clock.deadline = nullptr;
-  return !clock.stopped;
-}
+namespace {
 
 // The order, residue and warp literals of every op, the warps used and the cross-warp edges.
-void TwillSmtModel::Impl::buildVariables() {
+void declareVariables(const SmtFrame& frame, SmtVariables& vars, ClauseWriter& writer,
+                      BuildClock& clock) {
   const OpId count = frame.graph.numOps();
+  const int warps = frame.machine.warps;
+  z3::context& context = writer.context();
   for (OpId op = 0; op < count; ++op) {
-    if (outOfTime()) return;
-    domains.lastStart.push_back(frame.latency - frame.graph.duration(op));
-    std::vector<z3::expr> order;
-    for (Cycle t = 0; t < domains.lastStart.back(); ++t) {
-      order.push_back(literal(fmt::format("t_{}_le_{}", op, t)));
-    }
-    vars.startsBy.push_back(std::move(order));
+    if (clock.outOfTime()) return;
+    const Cycle lastStart = frame.latency - frame.graph.duration(op);
+    vars.starts.declare(lastStart);
     // No start fits within L: only a larger L helps, so no family is to blame.
-    if (domains.lastStart.back() < 0) solver.add(context.bool_val(false));
-    for (Cycle t = 1; t < domains.lastStart.back(); ++t) clause({}, {!by(op, t - 1), by(op, t)});
+    if (lastStart < 0) writer.require(context.bool_val(false));
+    for (Cycle t = 1; t < lastStart; ++t) {
+      writer.clause({}, {!vars.starts.by(op, t - 1), vars.starts.by(op, t)});
+    }
     // The residue of the start, one-hot: the residue of the cycle it starts at is true, and
     // at most one is, so it is exactly that one.
     std::vector<z3::expr> residues;
     z3::expr_vector row(context);
     for (std::int32_t r = 0; r < frame.ii; ++r) {
-      residues.push_back(literal(fmt::format("r_{}_{}", op, r)));
+      residues.push_back(writer.literal(fmt::format("r_{}_{}", op, r)));
       row.push_back(residues.back());
     }
-    for (Cycle t = 0; t <= domains.lastStart.back(); ++t) {
-      clause({}, {!by(op, t), by(op, t - 1), residues[static_cast<std::size_t>(t % frame.ii)]});
+    for (Cycle t = 0; t <= lastStart; ++t) {
+      writer.clause({}, {!vars.starts.by(op, t), vars.starts.by(op, t - 1),
+                         residues[static_cast<std::size_t>(t % frame.ii)]});
     }
-    solver.add(z3::atmost(row, 1));
+    writer.require(z3::atmost(row, 1));
     vars.residue.push_back(std::move(residues));
 
     std::vector<z3::expr> warpsOf;
     z3::expr_vector any(context);
-    for (int w = 0; w < warps(); ++w) {
-      warpsOf.push_back(literal(fmt::format("w_{}_{}", op, w)));
+    for (int w = 0; w < warps; ++w) {
+      warpsOf.push_back(writer.literal(fmt::format("w_{}_{}", op, w)));
       any.push_back(warpsOf.back());
     }
     // Every op runs somewhere. Structural, not part of the warp-uniqueness family: with that
     // family off an op may be replicated on several warps, but never on none (which would
     // make every warp family vacuous and put uniqueness in every unsat core).
-    solver.add(z3::mk_or(any));
+    writer.require(z3::mk_or(any));
     vars.onWarp.push_back(std::move(warpsOf));
   }
-  for (int w = 0; w < warps(); ++w) {
+  for (int w = 0; w < warps; ++w) {
     z3::expr_vector any(context);
     for (OpId op = 0; op < count; ++op) any.push_back(vars.onWarp[op][w]);
     vars.warpUsed.push_back(count > 0 ? z3::mk_or(any) : context.bool_val(false));
@@ -187,63 +123,66 @@ void TwillSmtModel::Impl::buildVariables() {
     const OpId u = frame.graph.edgeSource(e);
     const OpId v = frame.graph.edgeTarget(e);
     if (u == v) continue;
-    vars.crossEdge.push_back(literal(fmt::format("cross_{}", e)));
-    for (int w = 0; w < warps(); ++w) {
-      clause({}, {!vars.onWarp[u][w], vars.onWarp[v][w], vars.crossEdge.back()});
-      clause({}, {vars.onWarp[u][w], !vars.onWarp[v][w], vars.crossEdge.back()});
+    vars.crossEdge.push_back(writer.literal(fmt::format("cross_{}", e)));
+    for (int w = 0; w < warps; ++w) {
+      writer.clause({}, {!vars.onWarp[u][w], vars.onWarp[v][w], vars.crossEdge.back()});
+      writer.clause({}, {vars.onWarp[u][w], !vars.onWarp[v][w], vars.crossEdge.back()});
     }
   }
 }
 
 // t(u) <= t(v) + slack (an edge u -> v has slack distance II - delay), guarded: for every t,
 // t(v) <= t forces t(u) <= t + slack.
-void TwillSmtModel::Impl::precede(std::initializer_list<z3::expr> guards, OpId u, OpId v,
-                                  Cycle slack) {
-  for (Cycle t = 0; t <= domains.lastStart[v]; ++t) clause(guards, {!by(v, t), by(u, t + slack)});
+void precede(const StartLiterals& starts, ClauseWriter& writer,
+             std::initializer_list<z3::expr> guards, OpId u, OpId v, Cycle slack) {
+  for (Cycle t = 0; t <= starts.lastStart(v); ++t) {
+    writer.clause(guards, {!starts.by(v, t), starts.by(u, t + slack)});
+  }
 }
 
 // The clause "t(op) <= t and the consumer of out-edge e reads after t + offset (its start
 // plus distance II) force `literal`": how liveness and lifetime literals get set.
-void TwillSmtModel::Impl::readAfterForces(OpId op, EdgeId e, Cycle t, Cycle offset,
-                                          const z3::expr& literal) {
+void readAfterForces(const SmtFrame& frame, const StartLiterals& starts, ClauseWriter& writer,
+                     OpId op, EdgeId e, Cycle t, Cycle offset, const z3::expr& literal) {
   const Cycle shift = static_cast<Cycle>(frame.graph.edgeDistance(e)) * frame.ii;
-  clause({}, {!by(op, t), by(frame.graph.edgeTarget(e), t + offset - shift), literal});
+  writer.clause(
+      {}, {!starts.by(op, t), starts.by(frame.graph.edgeTarget(e), t + offset - shift), literal});
 }
 
-void TwillSmtModel::Impl::buildDependence() {
-  const z3::expr dependence = family(TwillFamily::kDependence);
+void addDependence(const SmtFrame& frame, const StartLiterals& starts, ClauseWriter& writer,
+                   BuildClock& clock) {
+  const z3::expr dependence = writer.guard(TwillFamily::kDependence);
   // Implied bounds: ASAP over all edges at this II and ALAP from L. They prune the search and
   // decide at once when the dependences alone leave no room within L.
-  if (auto asap = moduloAsapTimes(frame.graph, frame.ii))
-    domains.earliest = std::move(asap).value();
   std::optional<std::vector<Cycle>> latest;
-  if (domains.earliest)
-    latest = latestStarts(frame.graph, frame.ii, frame.latency, *domains.earliest);
+  if (frame.earliest) latest = latestStarts(frame.graph, frame.ii, frame.latency, *frame.earliest);
   if (!latest) {
-    add(TwillFamily::kDependence, context.bool_val(false));
+    writer.add(TwillFamily::kDependence, writer.context().bool_val(false));
     return;
   }
   for (OpId op = 0; op < frame.graph.numOps(); ++op) {
-    clause({dependence}, {!by(op, (*domains.earliest)[op] - 1)});
-    clause({dependence}, {by(op, (*latest)[op])});
+    writer.clause({dependence}, {!starts.by(op, (*frame.earliest)[op] - 1)});
+    writer.clause({dependence}, {starts.by(op, (*latest)[op])});
   }
   for (EdgeId e = 0; e < frame.graph.numEdges(); ++e) {
-    if (outOfTime()) return;
+    if (clock.outOfTime()) return;
     const OpId u = frame.graph.edgeSource(e);
     const OpId v = frame.graph.edgeTarget(e);
     const Cycle slack =
         static_cast<Cycle>(frame.graph.edgeDistance(e)) * frame.ii - frame.graph.edgeDelay(e);
     if (u == v) {
-      if (slack < 0) add(TwillFamily::kDependence, context.bool_val(false));
+      if (slack < 0) writer.add(TwillFamily::kDependence, writer.context().bool_val(false));
       continue;
     }
-    precede({dependence}, u, v, slack);
+    precede(starts, writer, {dependence}, u, v, slack);
   }
 }
 
 // Per unit and residue, the units reserved there: a cardinality (or pseudo-Boolean) row over
 // the residue literals.
-void TwillSmtModel::Impl::buildCapacity() {
+void addCapacity(const SmtFrame& frame, const OpLiterals& residue, ClauseWriter& writer,
+                 BuildClock& clock) {
+  const std::int32_t ii = frame.ii;
   for (ResourceId f = 0; f < frame.machine.numResources(); ++f) {
     if (!frame.machine.resources[f].limited()) continue;
     const std::int64_t capacity = *frame.machine.resources[f].capacity;
@@ -254,21 +193,21 @@ void TwillSmtModel::Impl::buildCapacity() {
       }
     }
     if (demand <= capacity) continue;
-    if (demand > capacity * frame.ii) {
-      add(TwillFamily::kCapacity, context.bool_val(false));
+    if (demand > capacity * ii) {
+      writer.add(TwillFamily::kCapacity, writer.context().bool_val(false));
       continue;
     }
-    for (std::int32_t rho = 0; rho < frame.ii; ++rho) {
-      if (outOfTime()) return;
-      z3::expr_vector terms(context);
+    for (std::int32_t rho = 0; rho < ii; ++rho) {
+      if (clock.outOfTime()) return;
+      z3::expr_vector terms(writer.context());
       std::vector<int> weights;
       bool unitWeights = true;
       for (OpId op = 0; op < frame.graph.numOps(); ++op) {
         for (const auto& block : frame.graph.reservation(op)) {
           if (block.resource != f) continue;
           for (std::int32_t j = 0; j < block.length; ++j) {
-            const std::int64_t r = (((rho - block.begin - j) % frame.ii) + frame.ii) % frame.ii;
-            terms.push_back(vars.residue[op][static_cast<std::size_t>(r)]);
+            const std::int64_t r = (((rho - block.begin - j) % ii) + ii) % ii;
+            terms.push_back(residue[op][static_cast<std::size_t>(r)]);
             weights.push_back(block.units);
             unitWeights = unitWeights && block.units == 1;
           }
@@ -276,9 +215,9 @@ void TwillSmtModel::Impl::buildCapacity() {
       }
       if (static_cast<std::int64_t>(terms.size()) <= capacity && unitWeights) continue;
       const auto bound = static_cast<unsigned>(std::min<std::int64_t>(capacity, INT32_MAX));
-      add(TwillFamily::kCapacity, unitWeights
-                                      ? z3::atmost(terms, bound)
-                                      : z3::pble(terms, weights.data(), static_cast<int>(bound)));
+      writer.add(TwillFamily::kCapacity,
+                 unitWeights ? z3::atmost(terms, bound)
+                             : z3::pble(terms, weights.data(), static_cast<int>(bound)));
     }
   }
 }
@@ -286,17 +225,18 @@ void TwillSmtModel::Impl::buildCapacity() {
 // The literal "the value of op is live k II cycles after its start", k >= 1, forced by every
 // consumer that starts (plus distance II) later than that; one direction suffices, the
 // literals are only bounded from above. Nothing when no schedule within L makes it true.
-std::optional<z3::expr> TwillSmtModel::Impl::livesPastStages(OpId op, std::int64_t k) {
+std::optional<z3::expr> livesPastStages(const SmtFrame& frame, const StartLiterals& starts,
+                                        ClauseWriter& writer, OpId op, std::int64_t k) {
   bool possible = false;
-  const z3::expr lives = literal(fmt::format("lives_{}_past_{}", op, k));
+  const z3::expr lives = writer.literal(fmt::format("lives_{}_past_{}", op, k));
   for (EdgeId e : frame.graph.outEdges(op)) {
     const Cycle offset = k * frame.ii;
     const Cycle shift = offset - static_cast<Cycle>(frame.graph.edgeDistance(e)) * frame.ii;
-    for (Cycle t = 0; t <= domains.lastStart[op]; ++t) {
+    for (Cycle t = 0; t <= starts.lastStart(op); ++t) {
       // From here on the consumer always starts by t + shift: the clause holds trivially.
-      if (t + shift >= domains.lastStart[frame.graph.edgeTarget(e)]) break;
+      if (t + shift >= starts.lastStart(frame.graph.edgeTarget(e))) break;
       possible = true;
-      readAfterForces(op, e, t, offset, lives);
+      readAfterForces(frame, starts, writer, op, e, t, offset, lives);
     }
   }
   if (!possible) return std::nullopt;
@@ -308,19 +248,20 @@ std::optional<z3::expr> TwillSmtModel::Impl::livesPastStages(OpId op, std::int64
 // load's out-edges have delay 0, so its lifetime may be 0 cycles, but its tile still needs a
 // home), and the rings of each memory fit its capacity. Buffers beyond the first are counted
 // by the literals "lifetime > k II".
-void TwillSmtModel::Impl::buildMemory() {
+void addMemory(const SmtFrame& frame, const StartLiterals& starts, ClauseWriter& writer,
+               BuildClock& clock) {
   for (MemoryId m = 0; m < static_cast<MemoryId>(frame.machine.memories.size()); ++m) {
     const std::int64_t capacity = frame.machine.memories[m].capacity;
     std::int64_t fixed = 0;
-    z3::expr_vector extra(context);
+    z3::expr_vector extra(writer.context());
     std::vector<int> amounts;
     for (OpId op = 0; op < frame.graph.numOps(); ++op) {
-      if (outOfTime()) return;
+      if (clock.outOfTime()) return;
       for (const auto& print : frame.graph.footprints(op)) {
         if (print.memory != m || print.amount <= 0 || frame.graph.outEdges(op).empty()) continue;
         fixed += print.amount;
         for (std::int64_t k = 1;; ++k) {
-          const auto lives = livesPastStages(op, k);
+          const auto lives = livesPastStages(frame, starts, writer, op, k);
           if (!lives) break;
           extra.push_back(*lives);
           amounts.push_back(static_cast<int>(std::min<std::int64_t>(print.amount, INT32_MAX)));
@@ -328,38 +269,39 @@ void TwillSmtModel::Impl::buildMemory() {
       }
     }
     if (fixed > capacity) {
-      add(TwillFamily::kMemory, context.bool_val(false));
+      writer.add(TwillFamily::kMemory, writer.context().bool_val(false));
     } else if (!extra.empty()) {
-      add(TwillFamily::kMemory,
-          z3::pble(extra, amounts.data(),
-                   static_cast<int>(std::min<std::int64_t>(capacity - fixed, INT32_MAX))));
+      writer.add(TwillFamily::kMemory,
+                 z3::pble(extra, amounts.data(),
+                          static_cast<int>(std::min<std::int64_t>(capacity - fixed, INT32_MAX))));
     }
   }
 }
 
-void TwillSmtModel::Impl::buildWarpUniqueness() {
+void addWarpUniqueness(const SmtFrame& frame, const OpLiterals& onWarp, ClauseWriter& writer) {
   for (OpId op = 0; op < frame.graph.numOps(); ++op) {
-    z3::expr_vector literals(context);
+    z3::expr_vector literals(writer.context());
     std::vector<int> ones;
-    for (int w = 0; w < warps(); ++w) {
-      literals.push_back(vars.onWarp[op][w]);
+    for (const z3::expr& warp : onWarp[op]) {
+      literals.push_back(warp);
       ones.push_back(1);
     }
-    add(TwillFamily::kWarpUniqueness, z3::pbeq(literals, ones.data(), frame.graph.minWarps(op)));
+    writer.add(TwillFamily::kWarpUniqueness,
+               z3::pbeq(literals, ones.data(), frame.graph.minWarps(op)));
   }
 }
 
-void TwillSmtModel::Impl::buildVariableLatency() {
+void addVariableLatency(const SmtFrame& frame, const OpLiterals& onWarp, ClauseWriter& writer) {
   if (!frame.machine.variableLatencyWarp) return;
   const int vl = *frame.machine.variableLatencyWarp;
   for (OpId op = 0; op < frame.graph.numOps(); ++op) {
     if (frame.graph.variableLatency(op)) {
-      z3::expr_vector alone(context);
-      for (int w = 0; w < warps(); ++w)
-        alone.push_back(w == vl ? vars.onWarp[op][w] : !vars.onWarp[op][w]);
-      add(TwillFamily::kVariableLatency, z3::mk_and(alone));
+      z3::expr_vector alone(writer.context());
+      for (int w = 0; w < frame.machine.warps; ++w)
+        alone.push_back(w == vl ? onWarp[op][w] : !onWarp[op][w]);
+      writer.add(TwillFamily::kVariableLatency, z3::mk_and(alone));
     } else {
-      add(TwillFamily::kVariableLatency, !vars.onWarp[op][vl]);
+      writer.add(TwillFamily::kVariableLatency, !onWarp[op][vl]);
     }
   }
 }
@@ -367,93 +309,100 @@ void TwillSmtModel::Impl::buildVariableLatency() {
 // Literals "the value of op is live at absolute cycle tau" for tau in [0, horizon): t(op) <=
 // tau and some consumer starts (plus distance II) after tau. Forced true by those two; only
 // bounded from above (by the register rows), so the other direction is not needed.
-std::vector<z3::expr> TwillSmtModel::Impl::liveLiterals(OpId op) {
+std::vector<z3::expr> liveLiterals(const SmtFrame& frame, const StartLiterals& starts,
+                                   ClauseWriter& writer, OpId op) {
   const Cycle horizon = liveHorizon(frame.graph, op, frame.ii, frame.latency);
   std::vector<z3::expr> live;
   for (Cycle tau = 0; tau < horizon; ++tau) {
-    live.push_back(literal(fmt::format("live_{}_{}", op, tau)));
-    for (EdgeId e : frame.graph.outEdges(op)) readAfterForces(op, e, tau, 0, live.back());
+    live.push_back(writer.literal(fmt::format("live_{}_{}", op, tau)));
+    for (EdgeId e : frame.graph.outEdges(op)) {
+      readAfterForces(frame, starts, writer, op, e, tau, 0, live.back());
+    }
   }
   return live;
 }
 
-void TwillSmtModel::Impl::buildRegisterLimit() {
+void addRegisterLimit(const SmtFrame& frame, const StartLiterals& starts, const OpLiterals& onWarp,
+                      ClauseWriter& writer, BuildClock& clock) {
   if (!frame.machine.registerLimit) return;
   const std::int64_t limit = *frame.machine.registerLimit;
   std::vector<OpId> holders;
   std::vector<std::vector<z3::expr>> live;
   std::int64_t worst = 0;
   for (OpId op = 0; op < frame.graph.numOps(); ++op) {
-    if (outOfTime()) return;
+    if (clock.outOfTime()) return;
     if (frame.graph.regs(op) == 0 || frame.graph.outEdges(op).empty()) continue;
     holders.push_back(op);
-    live.push_back(liveLiterals(op));
+    live.push_back(liveLiterals(frame, starts, writer, op));
     worst += frame.graph.regs(op) *
              static_cast<std::int64_t>((live.back().size() + frame.ii - 1) / frame.ii);
   }
   if (worst <= limit) return;
-  for (int w = 0; w < warps(); ++w) {
-    if (outOfTime()) return;
+  for (int w = 0; w < frame.machine.warps; ++w) {
+    if (clock.outOfTime()) return;
     for (std::int32_t rho = 0; rho < frame.ii; ++rho) {
-      z3::expr_vector terms(context);
+      z3::expr_vector terms(writer.context());
       std::vector<int> weights;
       for (std::size_t h = 0; h < holders.size(); ++h) {
         for (std::size_t tau = static_cast<std::size_t>(rho); tau < live[h].size();
              tau += frame.ii) {
-          terms.push_back(vars.onWarp[holders[h]][w] && live[h][tau]);
+          terms.push_back(onWarp[holders[h]][w] && live[h][tau]);
           weights.push_back(frame.graph.regs(holders[h]));
         }
       }
       if (terms.empty()) continue;
-      add(TwillFamily::kRegisterLimit,
-          z3::pble(terms, weights.data(),
-                   static_cast<int>(std::min<std::int64_t>(limit, INT32_MAX))));
+      writer.add(TwillFamily::kRegisterLimit,
+                 z3::pble(terms, weights.data(),
+                          static_cast<int>(std::min<std::int64_t>(limit, INT32_MAX))));
     }
   }
 }
 
 // An edge between different warp sets also waits out the producer's spill cost.
-void TwillSmtModel::Impl::buildSpillDelay() {
-  const z3::expr spillDelay = family(TwillFamily::kSpillDelay);
+void addSpillDelay(const SmtFrame& frame, const StartLiterals& starts,
+                   const std::vector<z3::expr>& crossEdge, ClauseWriter& writer,
+                   BuildClock& clock) {
+  const z3::expr spillDelay = writer.guard(TwillFamily::kSpillDelay);
   std::size_t cross = 0;
   for (EdgeId e = 0; e < frame.graph.numEdges(); ++e) {
-    if (outOfTime()) return;
+    if (clock.outOfTime()) return;
     const OpId u = frame.graph.edgeSource(e);
     const OpId v = frame.graph.edgeTarget(e);
     if (u == v) continue;
-    const z3::expr& split = vars.crossEdge[cross++];
+    const z3::expr& split = crossEdge[cross++];
     if (frame.graph.spillCost(u) == 0) continue;
     const Cycle slack = static_cast<Cycle>(frame.graph.edgeDistance(e)) * frame.ii -
                         frame.graph.edgeDelay(e) - frame.graph.spillCost(u);
-    precede({spillDelay, split}, u, v, slack);
+    precede(starts, writer, {spillDelay, split}, u, v, slack);
   }
 }
 
 // An op with a blocking input issues when no other op of its warp set is executing: for
 // each other op, sharing a warp excludes the residues at which the other is still busy.
-void TwillSmtModel::Impl::buildBlockingConcurrency() {
-  const z3::expr blockingFamily = family(TwillFamily::kBlockingConcurrency);
+void addBlockingConcurrency(const SmtFrame& frame, const OpLiterals& residue,
+                            const OpLiterals& onWarp, ClauseWriter& writer, BuildClock& clock) {
+  const z3::expr blockingFamily = writer.guard(TwillFamily::kBlockingConcurrency);
+  const std::int32_t ii = frame.ii;
   for (OpId op = 0; op < frame.graph.numOps(); ++op) {
-    if (outOfTime()) return;
+    if (clock.outOfTime()) return;
     bool blocking = false;
     for (EdgeId e : frame.graph.inEdges(op)) blocking = blocking || frame.graph.edgeBlocking(e);
     if (!blocking) continue;
     for (OpId other = 0; other < frame.graph.numOps(); ++other) {
       if (other == op) continue;
-      const z3::expr share = literal(fmt::format("share_{}_{}", op, other));
-      for (int w = 0; w < warps(); ++w)
-        clause({}, {!vars.onWarp[op][w], !vars.onWarp[other][w], share});
+      const z3::expr share = writer.literal(fmt::format("share_{}_{}", op, other));
+      for (int w = 0; w < frame.machine.warps; ++w)
+        writer.clause({}, {!onWarp[op][w], !onWarp[other][w], share});
       const std::int64_t window = std::max<std::int64_t>(1, frame.graph.reservationLength(other));
-      if (window >= frame.ii) {
-        clause({blockingFamily}, {!share});
+      if (window >= ii) {
+        writer.clause({blockingFamily}, {!share});
         continue;
       }
-      for (std::int32_t rho = 0; rho < frame.ii; ++rho) {
+      for (std::int32_t rho = 0; rho < ii; ++rho) {
         for (std::int64_t j = 0; j < window; ++j) {
-          const auto busy =
-              static_cast<std::size_t>((((rho - j) % frame.ii) + frame.ii) % frame.ii);
-          clause({blockingFamily}, {!share, !vars.residue[op][static_cast<std::size_t>(rho)],
-                                    !vars.residue[other][busy]});
+          const auto busy = static_cast<std::size_t>((((rho - j) % ii) + ii) % ii);
+          writer.clause({blockingFamily}, {!share, !residue[op][static_cast<std::size_t>(rho)],
+                                           !residue[other][busy]});
         }
       }
     }
@@ -462,30 +411,60 @@ void TwillSmtModel::Impl::buildBlockingConcurrency() {
 
 // Interchangeable warps (all but the variable-latency warp) are used in order of first use by
 // ops in id order: a warp may hold op i only if the previous warp holds op i or an earlier op.
-// Interchangeable ops start in the order symmetry.hpp gives (guarded: off when a query singles
-// out particular ops).
-void TwillSmtModel::Impl::buildSymmetryBreaking() {
+// Interchangeable ops start in the order symmetry.hpp gives (guarded by vars.opSymmetry: off
+// when a query singles out particular ops).
+void addSymmetryBreaking(const SmtFrame& frame, const SmtVariables& vars, ClauseWriter& writer,
+                         BuildClock& clock) {
   std::vector<int> free;
-  for (int w = 0; w < warps(); ++w) {
+  for (int w = 0; w < frame.machine.warps; ++w) {
     if (!frame.machine.variableLatencyWarp || w != *frame.machine.variableLatencyWarp)
       free.push_back(w);
   }
   std::vector<z3::expr> usedBefore;  // per free warp: some earlier op is on it
-  for (std::size_t j = 0; j < free.size(); ++j) usedBefore.push_back(context.bool_val(false));
+  for (std::size_t j = 0; j < free.size(); ++j) {
+    usedBefore.push_back(writer.context().bool_val(false));
+  }
   for (OpId op = 0; op < frame.graph.numOps(); ++op) {
+    const std::vector<z3::expr>& on = vars.onWarp[op];
     for (std::size_t j = 1; j < free.size(); ++j) {
-      solver.add(
-          z3::implies(vars.onWarp[op][free[j]], usedBefore[j - 1] || vars.onWarp[op][free[j - 1]]));
+      writer.require(z3::implies(on[free[j]], usedBefore[j - 1] || on[free[j - 1]]));
     }
     for (std::size_t j = 0; j < free.size(); ++j) {
-      usedBefore[j] = (usedBefore[j] || vars.onWarp[op][free[j]]).simplify();
+      usedBefore[j] = (usedBefore[j] || on[free[j]]).simplify();
     }
   }
   const SymmetryOrderings symmetries = findSymmetries(frame.graph);
   for (const auto& [first, second] : symmetries.before) {
-    if (outOfTime()) return;
-    precede({vars.opSymmetry}, first, second, 0);
+    if (clock.outOfTime()) return;
+    precede(vars.starts, writer, {vars.opSymmetry}, first, second, 0);
   }
+}
+
+}  // namespace
+
+bool buildSmtModel(const SmtFrame& frame, SmtVariables& vars, ClauseWriter& writer,
+                   const Deadline& deadline) {
+  BuildClock clock(deadline);
+  declareVariables(frame, vars, writer, clock);
+  const StartLiterals& starts = vars.starts;
+  const std::vector<std::function<void()>> families = {
+      [&] { addDependence(frame, starts, writer, clock); },
+      [&] { addCapacity(frame, vars.residue, writer, clock); },
+      [&] { addMemory(frame, starts, writer, clock); },
+      [&] { addWarpUniqueness(frame, vars.onWarp, writer); },
+      [&] { addVariableLatency(frame, vars.onWarp, writer); },
+      [&] { addRegisterLimit(frame, starts, vars.onWarp, writer, clock); },
+      [&] { addSpillDelay(frame, starts, vars.crossEdge, writer, clock); },
+      [&] { addBlockingConcurrency(frame, vars.residue, vars.onWarp, writer, clock); },
+  };
+  for (const auto& addFamily : families) {
+    if (clock.outOfTime()) break;
+    addFamily();
+  }
+  if (frame.options.breakSymmetry && !clock.outOfTime()) {
+    addSymmetryBreaking(frame, vars, writer, clock);
+  }
+  return !clock.stopped();
 }
 
 }  // namespace gaus::exact::detail

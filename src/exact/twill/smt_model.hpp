@@ -1,8 +1,8 @@
 // Internal to the exact engine: the SMT model of joint software pipelining and warp
-// specialization at a fixed (II, L), on Z3 (smt_families.cpp builds it, smt_check.cpp checks it,
-// smt_size.cpp sizes it). The model is built once per (II, L) and checked several times: with
-// families switched off, with a bound on the warps used or on the cross-warp edges, or with groups
-// of ops forced onto one warp set.
+// specialization at a fixed (II, L), on Z3 (smt_encoding.hpp has its pieces: smt_families.cpp
+// builds it, smt_check.cpp checks it, smt_size.cpp sizes it). The model is built once per (II, L)
+// and checked several times: with families switched off, with a bound on the warps used or on the
+// cross-warp edges, or with groups of ops forced onto one warp set.
 #pragma once
 
 #include <memory>
@@ -79,8 +79,8 @@ struct SmtModelSize {
   SmtModelCost cost() const;
 };
 
-// The size of the model build() makes at (ii, latency), counted without Z3 family by family as
-// build() adds them (at least the literals build() adds, and close to them: a row build()
+// The size of the model buildSmtModel makes at (ii, latency), counted without Z3 family by family
+// as buildSmtModel adds them (at least the literals buildSmtModel adds, and close to them: a row it
 // skips as never binding is counted too), so that a model too large for --memory-limit is
 // refused before it is built.
 SmtModelSize estimateSmtModelSize(const Problem& problem, std::int32_t ii, Cycle latency,
@@ -90,7 +90,7 @@ class TwillSmtModel {
  public:
   // The model at (ii, latency) when it can be built, loaded into Z3 and torn down before
   // `deadline`, or why not: its estimated cost (SmtModelSize::cost) is above the time left (the
-  // model is then not built), the deadline passed while it was being built (build() looks at
+  // model is then not built), the deadline passed while it was being built (buildSmtModel looks at
   // the clock between the ops of each constraint family), or what the build left is less than
   // the estimated load and teardown. So a search never starts on a model whose first check
   // cannot end by its deadline. `estimatedSize`: estimateSmtModelSize at the same arguments,
@@ -107,7 +107,6 @@ class TwillSmtModel {
   // monotone in L at a fixed II (L only bounds the starts: every other family is per residue),
   // so a search over L may bisect.
   void setLatency(Cycle latency);
-  Cycle latency() const;
   Cycle builtLatency() const;  // the L the model was built at
 
   SmtAnswer check(const SmtQuery& query);

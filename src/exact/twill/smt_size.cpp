@@ -1,5 +1,5 @@
 // The size and cost of the SMT model before it is built (smt_model.hpp: SmtModelSize): its
-// Boolean variables and literal occurrences counted family by family as build() adds them
+// Boolean variables and literal occurrences counted family by family as buildSmtModel adds them
 // (smt_families.cpp), and the memory and wall time they stand for, measured as the constants
 // below say.
 

@@ -1,4 +1,4 @@
-// A start schedule in the Twill search (TwillOptions::initialSchedule: `gaus schedule --init`,
+// A start schedule in the Twill search (TwillOptions::start: `gaus schedule --init`,
 // raw cycles; docs/exact.md "Warm starts"). Before the II loop it is checked against the
 // problem as asked, kept as the answer of last resort when it verifies, an incumbent in the
 // units solved when it maps onto them exactly, and probed there: the SMT check at its (II, L)
@@ -99,9 +99,9 @@ std::string probeStart(const SearchSetup& setup, std::int32_t rawIi, Cycle rawLa
 
 StartOutcome adoptStart(const SearchSetup& setup, TwillSolution& solution) {
   StartOutcome outcome;
-  if (setup.options.initialSchedule == nullptr) return outcome;
-  const Schedule& start = *setup.options.initialSchedule;
-  const std::string& origin = setup.options.initialScheduleOrigin;
+  if (setup.options.start.schedule == nullptr) return outcome;
+  const Schedule& start = *setup.options.start.schedule;
+  const std::string& origin = setup.options.start.origin;
   if (const auto unfit = whyStartDoesNotFit(setup.problem, start)) {
     solution.result.notes.emplace_back(kStartNote, fmt::format("ignored ({}): {}", origin, *unfit));
     return outcome;

@@ -22,7 +22,6 @@
 #include <gaus/exact/methods.hpp>
 #include <gaus/exact/twill.hpp>
 #include <gaus/heuristic/methods.hpp>
-#include <gaus/io/io.hpp>
 
 #include "kernel_files.hpp"
 #include "run_program.hpp"
@@ -37,7 +36,7 @@ namespace gaus::test {
 // schedule's register split exceeds the SM's file; and fa_fwd_blackwell_fa4, which the tests
 // generate at FA4's schedule (configs/schedules) instead (test_warp_roles.cpp).
 inline std::vector<std::string> builtInKernels() {
-  std::vector<std::string> names = io::builtInKernelNames(sourcePath("."));
+  std::vector<std::string> names = builtInKernelNames();
   std::erase(names, "fa_fwd_blackwell_subtiled");
   std::erase(names, "fa_fwd_blackwell_fa4");
   return names;
@@ -58,11 +57,8 @@ inline std::vector<std::pair<std::string, std::string>> configSchedules() {
 // The pipeline of a built-in kernel at a schedule of configs/schedules.
 inline codegen::Pipeline kernelPipelineAt(const std::string& name, const std::string& schedule) {
   const Instance instance = loadKernel(name);
-  auto read =
-      io::readSchedule(sourcePath("configs/schedules/" + schedule).string(), *instance.graph);
-  INFO(schedule << ": " << (read ? std::string() : read.error()));
-  REQUIRE(read);
-  auto pipeline = codegen::buildPipeline(instance, *read);
+  const Schedule read = loadSchedule(sourcePath("configs/schedules/" + schedule), *instance.graph);
+  auto pipeline = codegen::buildPipeline(instance, read);
   INFO(name << ": " << (pipeline ? std::string() : pipeline.error()));
   REQUIRE(pipeline);
   return std::move(pipeline).value();

@@ -33,9 +33,7 @@ TEST_CASE("Triton loops: the protocols of their Twill and ims schedules pass eve
           "[codegen][protocol][triton]") {
   std::size_t loops = 0, atTwill = 0;
   for (const auto& file : test::sharedBenchmarkFiles("triton-ddg", ".ddg.json")) {
-    auto instances = io::readInstances(file);
-    REQUIRE(instances);
-    for (const Instance& instance : *instances) {
+    for (const Instance& instance : test::loadInstances(file)) {
       ++loops;
       const auto ims = test::methodSchedule(test::heuristicAndExactMethods(), "ims", instance);
       REQUIRE(ims);

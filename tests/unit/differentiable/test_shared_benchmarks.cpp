@@ -9,21 +9,22 @@
 #include <gaus/differentiable/gaus_scheduler.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
-#include <gaus/io/io.hpp>
 
+// First: LibTorch, with its CHECK removed, before Catch2 (which kernel_files.hpp includes).
+// clang-format off
+#include "torch_catch.hpp"
+// clang-format on
+
+#include "kernel_files.hpp"
 #include "scheduler_fixtures.hpp"
 #include "test_support.hpp"
-#include "torch_catch.hpp"
 
 using namespace gaus;
 
 namespace {
 
 Instance readShared(const std::string& relative) {
-  auto instance = io::readInstance(test::sharedPath("benchmarks/" + relative).string());
-  INFO(relative);
-  REQUIRE(instance.ok());
-  return std::move(instance).value();
+  return test::loadInstance(test::sharedPath("benchmarks/" + relative));
 }
 
 Result runVerified(const Problem& problem, const MethodOptions& options) {

@@ -12,7 +12,6 @@
 #include <gaus/exact/modulo_milp.hpp>
 #include <gaus/exact/twill.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
-#include <gaus/io/io.hpp>
 
 #include "kernel_files.hpp"
 #include "test_support.hpp"
@@ -25,11 +24,7 @@ using namespace gaus::exact;
 namespace {
 
 Instance readTriton(const std::string& file) {
-  const auto path = test::sharedPath("benchmarks/triton-ddg/" + file);
-  auto instance = io::readInstance(path.string());
-  INFO(path.string());
-  REQUIRE(instance.ok());
-  return std::move(instance).value();
+  return test::loadInstance(test::sharedPath("benchmarks/triton-ddg/" + file));
 }
 
 // How long a solve with a 1 s limit may take: the limit, the grace before the solving process is
@@ -46,20 +41,15 @@ Problem seed861(const Instance& instance) {
 }
 
 Instance readSeed861() {
-  auto instance =
-      io::readInstance(test::dataPath("differential/modulo-error-ilp-seed861.json").string());
-  REQUIRE(instance.ok());
-  return std::move(instance).value();
+  return test::loadInstance(test::dataPath("differential/modulo-error-ilp-seed861.json"));
 }
 
 // tests/data/twill/fa_blackwell_galloping.yaml (46 ops, 32 warps): II 18 is the modulo MILP's
 // smallest, the joint model's is larger (S's TMEM tile needs a second buffer), so the search
 // gallops L at II 18 on ever larger models (the file says why and how long they took).
 Problem gallopingLoop() {
-  auto instance = io::readInstance(test::dataPath("twill/fa_blackwell_galloping.yaml").string());
-  INFO((instance ? std::string() : instance.error()));
-  REQUIRE(instance.ok());
-  return instance->problem(ProblemKind::kModuloWarp);
+  return test::loadInstance(test::dataPath("twill/fa_blackwell_galloping.yaml"))
+      .problem(ProblemKind::kModuloWarp);
 }
 
 // Two ops a -> b (delay 1) on a machine of `warps` warps and a register limit of `limit`; a's
@@ -103,9 +93,8 @@ TEST_CASE("ilp: a modulo search stopped without a schedule returns iterative mod
   // with its defaults, places the loop at II 32 in about 0.03 s; the search returns that schedule,
   // status timeout (II not proven minimal), within the target of limit + max(1 s, 10 %).
   const auto path = test::sharedPath("benchmarks/hatschet-machsuite/aes2/graph4.graphml");
-  auto instance = io::readInstance(path.string());
-  REQUIRE(instance.ok());
-  const Problem problem = instance->problem(ProblemKind::kModulo);
+  const Instance instance = test::loadInstance(path);
+  const Problem problem = instance.problem(ProblemKind::kModulo);
   const Result ims = heuristic::iterativeModuloSchedule(problem);
   REQUIRE(ims.schedule);
   MethodRegistry registry;
@@ -290,7 +279,7 @@ TEST_CASE(
   // is refused before it is built, the search ends there as a timeout (a larger II needs no
   // smaller a model), and the log and the message say why.
   TwillOptions options;
-  options.totalTimeLimitSeconds = 2.0;
+  options.search.timeLimitSeconds = 2.0;
   options.milp.timeLimitSeconds = 0.3;
   const TwillSolution solution = solveTwill(gallopingLoop(), options);
   INFO(solution.result.message);
@@ -316,7 +305,7 @@ TEST_CASE("twill: a 3 s time_limit holds on a loop that gallops L", "[exact][gua
   // 10 %), and its last attempt a timeout (a refused model or a check stopped). Before the
   // refusal, the checks at L 324 and 612 ran 23 s and 103 s in Z3's load (the file).
   TwillOptions options;
-  options.totalTimeLimitSeconds = 3.0;
+  options.search.timeLimitSeconds = 3.0;
   options.milp.timeLimitSeconds = 0.3;
   const Deadline call(std::nullopt);
   const TwillSolution solution = solveTwill(gallopingLoop(), options);
@@ -376,8 +365,7 @@ TEST_CASE("progress: one line per attempt from the modulo search and from twill"
           "[exact][guards]") {
   // Toy FA (TWILL.md): the search from II = 1 makes two attempts (II = 1 infeasible, II = 2
   // optimal), so two lines; twill logs each (II, L) attempt and reports each as it ends.
-  const auto toy =
-      io::readInstance(test::sourcePath("configs/kernels/toy_fa.yaml").string()).value();
+  const Instance toy = test::loadInstance(test::sourcePath("configs/kernels/toy_fa.yaml"));
   std::vector<std::string> lines;
   ModuloSearchOptions search;
   search.startFromOne = true;

@@ -8,8 +8,8 @@
 #include <gaus/core/verify.hpp>
 #include <gaus/exact/latency_milp.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
-#include <gaus/io/io.hpp>
 
+#include "kernel_files.hpp"
 #include "test_support.hpp"
 
 using namespace gaus;
@@ -24,10 +24,8 @@ int checkFolder(const std::string& folder, const std::vector<std::string>& names
   for (const auto& name : names) {
     const auto path = test::sharedPath("benchmarks/heurigym-operator-scheduling/" + folder + "/" +
                                        name + ".json");
-    auto instance = io::readInstance(path.string());
-    INFO(path.string());
-    REQUIRE(instance.ok());
-    const Problem problem = instance->problem(ProblemKind::kLatency);
+    const Instance instance = test::loadInstance(path);
+    const Problem problem = instance.problem(ProblemKind::kLatency);
     const auto list = heuristic::listSchedule(problem);
     REQUIRE(list.ok());
     const auto listLatency = verify(problem, *list).metrics.latency;
@@ -39,8 +37,8 @@ int checkFolder(const std::string& folder, const std::vector<std::string>& names
     const auto report = verify(problem, *result.schedule);
     REQUIRE(report.ok());
     CHECK(report.metrics.latency <= listLatency);
-    const auto baseline = instance->reference.find("baseline_latency");
-    REQUIRE(baseline != instance->reference.end());
+    const auto baseline = instance.reference.find("baseline_latency");
+    REQUIRE(baseline != instance.reference.end());
     if (result.status == ModelStatus::kOptimal) {
       ++proven;
       CHECK(static_cast<double>(report.metrics.latency) == baseline->second);

@@ -9,8 +9,8 @@
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/exact/modulo_milp.hpp>
-#include <gaus/io/io.hpp>
 
+#include "kernel_files.hpp"
 #include "test_support.hpp"
 
 using namespace gaus;
@@ -19,11 +19,7 @@ using namespace gaus::exact;
 namespace {
 
 Instance readLoop(const std::string& relative) {
-  const auto path = test::sharedPath("benchmarks/" + relative);
-  auto instance = io::readInstance(path.string());
-  INFO(path.string());
-  REQUIRE(instance.ok());
-  return std::move(instance).value();
+  return test::loadInstance(test::sharedPath("benchmarks/" + relative));
 }
 
 std::int64_t minimumIi(const Instance& instance) {
@@ -55,12 +51,9 @@ void checkMinIi(const std::string& loop, std::int64_t expectedMinIi,
 // The raw-cycle search (no normalization) on a Triton loop whose MII is `mii`; its schedule,
 // which must be there, is verified against the problem.
 Result searchTritonRaw(const std::string& spec, std::int64_t mii, double timeLimit) {
-  const auto path = test::sharedPath("benchmarks/triton-ddg/" + spec);
-  auto instance = io::readInstance(path.string());
-  INFO(spec);
-  REQUIRE(instance.ok());
-  const Problem problem = instance->problem(ProblemKind::kModulo);
-  REQUIRE(minimumIi(*instance) == mii);
+  const Instance instance = test::loadInstance(test::sharedPath("benchmarks/triton-ddg/" + spec));
+  const Problem problem = instance.problem(ProblemKind::kModulo);
+  REQUIRE(minimumIi(instance) == mii);
   ModuloSearchOptions options;
   options.normalization.mode = NormalizationMode::kOff;
   options.milp.timeLimitSeconds = timeLimit;

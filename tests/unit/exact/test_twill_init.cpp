@@ -13,7 +13,6 @@
 #include <gaus/exact/exact_figures.hpp>
 #include <gaus/exact/methods.hpp>
 #include <gaus/exact/twill.hpp>
-#include <gaus/io/io.hpp>
 
 #include "kernel_files.hpp"
 #include "test_support.hpp"
@@ -25,7 +24,7 @@ using namespace gaus::exact;
 namespace {
 
 TwillSolution solveFrom(const Problem& problem, const Schedule* start, TwillOptions options = {}) {
-  options.initialSchedule = start;
+  options.start.schedule = start;
   TwillSolution solution = solveTwill(problem, options);
   INFO(solution.result.message);
   for (const auto& attempt : solution.result.attempts) UNSCOPED_INFO(attempt.describe());
@@ -209,7 +208,7 @@ TEST_CASE("twill --init FA forward (Hopper): a start at II 17 gives the answer w
   // not finish, so the answer is the probe's schedule or the start itself, both at II 17 with
   // L at most the start's.
   TwillOptions limited;
-  limited.totalTimeLimitSeconds = 0.05;
+  limited.search.timeLimitSeconds = 0.05;
   const TwillSolution quick = solveFrom(problem, &start, limited);
   REQUIRE(quick.result.status == ModelStatus::kTimeout);
   REQUIRE(quick.result.schedule);

@@ -10,7 +10,6 @@
 #include <gaus/exact/methods.hpp>
 #include <gaus/exact/modulo_milp.hpp>
 #include <gaus/exact/twill.hpp>
-#include <gaus/io/io.hpp>
 
 #include "kernel_files.hpp"
 #include "test_support.hpp"
@@ -22,7 +21,7 @@ using namespace gaus::exact;
 namespace {
 
 TwillSolution solve(const Instance& instance, TwillOptions options = {}) {
-  options.smtTimeLimitSeconds = 120.0;
+  options.smt.timeLimitSeconds = 120.0;
   TwillSolution solution = solveTwill(instance.problem(ProblemKind::kModuloWarp), options);
   INFO(solution.result.message);
   for (const auto& attempt : solution.result.attempts) UNSCOPED_INFO(attempt.describe());
@@ -201,7 +200,7 @@ TEST_CASE("twill FA forward (Hopper, two sub-tiles): I* = ResMII(TC), FA3 ping-p
   // rescale) keep the two sub-tiles on two consumer warps: with the producer, 3 warps.
   const auto fa = test::loadKernel("fa_fwd_hopper");
   TwillOptions options;
-  options.explain = true;
+  options.explain.enabled = true;
   const TwillSolution solution = solve(fa, options);
   REQUIRE(solution.result.status == ModelStatus::kOptimal);
   const std::int64_t resMiiTc = computeResMii(*fa.graph, *fa.machine).value;
@@ -261,8 +260,8 @@ TEST_CASE("twill FA Blackwell ablation: 3 warps are UNSAT at I = 16", "[exact][t
   const std::int32_t smallest = smallestModuloFeasibleIi(fa);
   CHECK(smallest == 16);
   TwillOptions options;
-  options.maxIi = smallest;
-  options.warps = 3;
+  options.search.maxIi = smallest;
+  options.search.warps = 3;
   CHECK(solve(fa, options).result.status == ModelStatus::kInfeasible);
 }
 
@@ -270,7 +269,7 @@ TEST_CASE("twill FA Blackwell ablation: no sub-tiling is UNSAT at its smallest I
           "[exact][twill][.slow]") {
   const auto single = mergedSubTiles(test::loadKernel("fa_fwd_blackwell"));
   TwillOptions options;
-  options.maxIi = smallestModuloFeasibleIi(single);
+  options.search.maxIi = smallestModuloFeasibleIi(single);
   const TwillSolution solution = solve(single, options);
   CHECK(solution.result.status == ModelStatus::kInfeasible);
 }
@@ -285,7 +284,7 @@ TEST_CASE(
   // six stages; L 95 is refuted, so 96 is the least L at I 16.
   const auto fa = test::loadKernel("fa_fwd_blackwell");
   TwillOptions options;
-  options.maxIi = smallestModuloFeasibleIi(fa);
+  options.search.maxIi = smallestModuloFeasibleIi(fa);
   const TwillSolution solution = solve(withSpillCost(fa, 64), options);
   bool refutedWithinStages = false;
   for (const auto& attempt : solution.result.attempts) {
@@ -318,7 +317,7 @@ TEST_CASE("twill search: a blocking wait pushes II above MII, and the explanatio
   builder.setEdgeBlocking(builder.addEdge(a, b, 1, 0), true);
   const auto instance = test::makeInstance(std::move(builder), machine);
   TwillOptions options;
-  options.explain = true;
+  options.explain.enabled = true;
   const TwillSolution solution = solve(instance, options);
   REQUIRE(solution.result.status == ModelStatus::kOptimal);
   CHECK(solution.twill.iiBound.mii == 3);

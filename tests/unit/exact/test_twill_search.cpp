@@ -15,9 +15,9 @@
 #include <gaus/core/verify.hpp>
 #include <gaus/exact/modulo_milp.hpp>
 #include <gaus/exact/twill.hpp>
-#include <gaus/io/io.hpp>
 
 #include "brute_force.hpp"
+#include "kernel_files.hpp"
 #include "test_support.hpp"
 #include "toy_graphs.hpp"
 
@@ -117,7 +117,7 @@ Cycle generousLatency(const Graph& graph, std::int32_t ii) {
 
 TwillSolution solveTiny(const Instance& instance, LatencySearch order) {
   TwillOptions options;
-  options.latencySearch = order;
+  options.search.latencySearch = order;
   const TwillSolution solution = solveTwill(instance.problem(ProblemKind::kModuloWarp), options);
   INFO(instance.graph->name() << ": " << solution.result.message);
   for (const auto& attempt : solution.result.attempts) UNSCOPED_INFO(attempt.describe());
@@ -126,10 +126,7 @@ TwillSolution solveTiny(const Instance& instance, LatencySearch order) {
 }
 
 Instance loadStandIn() {
-  auto instance =
-      io::readInstance(test::sourcePath("configs/kernels/fa_fwd_blackwell_subtiled.yaml").string());
-  REQUIRE(instance.ok());
-  return std::move(instance).value();
+  return test::loadInstance(test::sourcePath("configs/kernels/fa_fwd_blackwell_subtiled.yaml"));
 }
 
 }  // namespace
@@ -214,7 +211,7 @@ TEST_CASE("twill time limit: the stand-in stops within the limit with a timeout"
   // take the MILP's 10 s.
   const Instance instance = loadStandIn();
   TwillOptions options;
-  options.totalTimeLimitSeconds = 1.0;
+  options.search.timeLimitSeconds = 1.0;
   const auto begin = std::chrono::steady_clock::now();
   const TwillSolution solution = solveTwill(instance.problem(ProblemKind::kModuloWarp), options);
   const double seconds =

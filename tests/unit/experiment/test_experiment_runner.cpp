@@ -18,11 +18,11 @@
 #include <gaus/core/analysis.hpp>
 #include <gaus/experiment/experiment_config.hpp>
 #include <gaus/experiment/experiment_runner.hpp>
-#include <gaus/io/io.hpp>
 #include <gaus/report/results.hpp>
 
 #include "experiment_test_support.hpp"
 #include "graph_survey.hpp"
+#include "kernel_files.hpp"
 #include "misbehaving_methods.hpp"
 #include "summary_text.hpp"
 
@@ -114,11 +114,10 @@ TEST_CASE("a batch records every run once with what the method echoed and the ve
                             {"priority", "height"}, {"tie_break", "successors"}});
   // On unlimited units list scheduling meets the critical path, so its latency is the
   // critical path of the graph read back.
-  const auto graph = io::readInstance((batch.output / list.graph.path).string());
-  REQUIRE(graph.ok());
-  const auto order = topologicalOrder(*graph->graph);
+  const Instance graph = test::loadInstance(batch.output / list.graph.path);
+  const auto order = topologicalOrder(*graph.graph);
   CHECK(list.objective->value ==
-        static_cast<double>(criticalPathLength(*graph->graph, asapTimes(*graph->graph, *order))));
+        static_cast<double>(criticalPathLength(*graph.graph, asapTimes(*graph.graph, *order))));
   const auto& sleepy = recordOf(results, "tiny/ops12-seed1~sleepy~s1~r0");
   CHECK(sleepy.seed == 1);
   CHECK(sleepy.seconds.value_or(0) >= 0.1);
@@ -378,12 +377,10 @@ budgets:
   CHECK(list.objective->name == "peak_memory");
   CHECK(list.objective->value > 0);  // every op holds 1 to 4 units of memory
   // The figure is the verifier's peak live memory of the schedule the run wrote.
-  const auto graph = io::readInstance((batch.output / list.graph.path).string());
-  REQUIRE(graph.ok());
-  const auto schedule = io::readSchedule(batch.output / *list.scheduleFile, *graph->graph);
-  REQUIRE(schedule.ok());
+  const Instance graph = test::loadInstance(batch.output / list.graph.path);
+  const Schedule schedule = test::loadSchedule(batch.output / *list.scheduleFile, *graph.graph);
   CHECK(list.objective->value ==
-        computeMetrics(*graph->graph, *graph->machine, *schedule).peakLiveMemory);
+        computeMetrics(*graph.graph, *graph.machine, schedule).peakLiveMemory);
   // list's bound and proof are about latency: not carried over to peak memory.
   CHECK(list.status == report::RunStatus::kFeasible);
   CHECK_FALSE(list.lowerBound.has_value());

@@ -8,9 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include <gaus/experiment/experiment_config.hpp>
-#include <gaus/io/io.hpp>
 #include <gaus/methods/method_catalog.hpp>
 
+#include "kernel_files.hpp"
 #include "run_program.hpp"
 #include "test_support.hpp"
 #include "toy_graphs.hpp"
@@ -89,20 +89,19 @@ TEST_CASE("every option of every method round-trips: the value given is the valu
 TEST_CASE("a run echoes the options its table resolves, defaults included",
           "[experiment][catalog]") {
   const MethodRegistry& catalog = methodCatalog();
-  const auto toy = io::readInstance("toy_fa");
-  REQUIRE(toy.ok());
+  const Instance toy = test::loadKernel("toy_fa");
   // Small settings where a method declares them, so that every method ends quickly.
   const MethodOptions quick = {{"time_limit", "10"}, {"max_steps", "50"}};
   for (const auto& name : catalog.names()) {
     const MethodInfo& method = *catalog.find(name);
     INFO(name);
-    ProblemKind kind = inferProblemKind(*toy->graph, method, false, false);
+    ProblemKind kind = inferProblemKind(*toy.graph, method, false, false);
     // toy_fa is a loop: a method that solves no modulo kind (list, balanced) is refused it
     // unless asked for another kind, as here, its first.
     if (!method.solves(kind)) kind = method.kinds.front();
     // A stage problem (method balanced solves only those) needs its number of stages.
     const Problem problem =
-        toy->problem(kind, kind == ProblemKind::kStages ? std::optional<Cycle>(3) : std::nullopt);
+        toy.problem(kind, kind == ProblemKind::kStages ? std::optional<Cycle>(3) : std::nullopt);
     const AppliedSettings applied = applySettings(method, {}, quick);
     const Result result = catalog.run(name, problem, applied.options);
     INFO(result.message);

@@ -14,18 +14,11 @@
 #include <gaus/core/registry.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/heuristic/methods.hpp>
-#include <gaus/io/io.hpp>
 
+#include "kernel_files.hpp"
 #include "test_support.hpp"
 
 namespace gaus::test {
-
-inline std::vector<Instance> readAllInstances(const std::filesystem::path& file) {
-  auto instances = io::readInstances(file);
-  INFO(file.string());
-  REQUIRE(instances.ok());
-  return std::move(instances).value();
-}
 
 inline const MethodRegistry& heuristicRegistry() {
   static const MethodRegistry registry = [] {

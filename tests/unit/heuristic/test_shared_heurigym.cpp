@@ -34,7 +34,7 @@ TEST_CASE("list on every HeuriGym instance: verified, above the lower bounds, ne
   int atOrBelowBaseline = 0;
   for (const auto& file : files) {
     if (file.filename() == "baseline.json") continue;
-    const auto read = test::readAllInstances(file);
+    const auto read = test::loadInstances(file);
     REQUIRE(read.size() == 1);
     const Instance& instance = read.front();
     INFO(instance.name);

@@ -30,7 +30,7 @@ TEST_CASE("ims on the 91 MachSuite loops: verified, II >= MinII, most at MinII",
   std::int64_t smallestMinIi = std::numeric_limits<std::int64_t>::max();
   std::int64_t largestMinIi = 0;
   for (const auto& file : test::sharedBenchmarkFiles("hatschet-machsuite", ".graphml")) {
-    const auto read = test::readAllInstances(file);
+    const auto read = test::loadInstances(file);
     REQUIRE(read.size() == 1);
     const Instance& instance = read.front();
     ++loops;

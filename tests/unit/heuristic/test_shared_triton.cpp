@@ -84,7 +84,7 @@ TEST_CASE("ims on every Triton loop: verified, II >= MII, compared with the dump
   int loops = 0;
   int atMii = 0;
   for (const auto& file : test::sharedBenchmarkFiles("triton-ddg", ".ddg.json")) {
-    for (const Instance& instance : test::readAllInstances(file)) {
+    for (const Instance& instance : test::loadInstances(file)) {
       INFO(instance.name);
       ++loops;
       const std::int64_t ii = test::scheduleLoopWithIms(instance);

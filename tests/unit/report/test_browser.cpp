@@ -14,11 +14,11 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
-#include <gaus/io/io.hpp>
 #include <gaus/methods/method_catalog.hpp>
 #include <gaus/methods/run_method.hpp>
 #include <gaus/report/report.hpp>
 
+#include "kernel_files.hpp"
 #include "report_test_support.hpp"
 #include "run_program.hpp"
 #include "test_support.hpp"
@@ -162,11 +162,7 @@ TEST_CASE("every view of the Hopper Flash-Attention schedule draws in the browse
   gaus::Problem problem;
   if (gaus::methodCatalog().find("twill")) {
     // Twill's schedule of the built-in kernel (about 3 s), warps included.
-    const auto kernel = gaus::io::findKernelFile("fa_fwd_hopper", gaus::test::sourcePath("."));
-    REQUIRE(kernel);
-    auto read = gaus::io::readInstance(kernel->string());
-    REQUIRE(read.ok());
-    instance = std::move(read).value();
+    instance = gaus::test::loadKernel("fa_fwd_hopper");
     problem = instance.problem(gaus::ProblemKind::kModuloWarp);
     schedule = scheduleWith("twill", problem);
   } else {
@@ -189,10 +185,9 @@ TEST_CASE("a HeuriGym list schedule, a 10,000-op graph and a GauS trace draw in 
           "[browser]") {
   SKIP_WITHOUT_CHROMIUM(chromium)
   const auto folder = gaus::test::scratchFolder("browser-more");
-  auto ewf = gaus::io::readInstance(
-      gaus::test::sharedPath("benchmarks/heurigym-operator-scheduling/small/ewf.json").string());
-  REQUIRE(ewf.ok());
-  const gaus::Problem ewfProblem = ewf->problem(gaus::ProblemKind::kLatency);
+  const gaus::Instance ewf = gaus::test::loadInstance(
+      gaus::test::sharedPath("benchmarks/heurigym-operator-scheduling/small/ewf.json"));
+  const gaus::Problem ewfProblem = ewf.problem(gaus::ProblemKind::kLatency);
   const gaus::Schedule ewfSchedule = scheduleWith("list", ewfProblem);
   checkDrawn(
       visit(*chromium,

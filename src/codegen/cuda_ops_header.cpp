@@ -1,0 +1,163 @@
+// The op interface of the CUDA target: <id>_ops.cuh, which declares the ops the kernel calls
+// (cuda_target.cpp) and the user writes, and the parameter lists they are declared and called
+// with, which the self-test target (selftest_target.cpp) defines its ops by.
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "cuda_text.hpp"
+
+namespace gaus::codegen {
+
+namespace {
+
+// Ops whose value needs a type: kept in registers, or handed between roles without a
+// footprint.
+std::vector<OpId> valueTypes(const Pipeline& pipeline) {
+  const Graph& graph = *pipeline.graph;
+  std::vector<OpId> ops;
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    const std::int32_t ring = pipeline.ringOf[op];
+    const bool staged =
+        ring >= 0 && pipeline.rings[static_cast<std::size_t>(ring)].bytesPerSlot.empty();
+    if (pipeline.valueCopies[op] > 0 || staged) ops.push_back(op);
+  }
+  return ops;
+}
+
+// One line on an op above its declaration: its units, latency and role.
+std::string opSummary(const Pipeline& pipeline, OpId op) {
+  const Graph& graph = *pipeline.graph;
+  std::string text = graph.opName(op);
+  if (!graph.opKind(op).empty()) text += fmt::format(" ({})", graph.opKind(op));
+  std::string units;
+  for (const auto& block : graph.reservation(op)) {
+    units += fmt::format("{}{} {} cycle{}", units.empty() ? "" : ", ",
+                         pipeline.machine->resources[static_cast<std::size_t>(block.resource)].name,
+                         block.length, block.length == 1 ? "" : "s");
+  }
+  text += fmt::format(": {}, latency {}", units.empty() ? "no unit" : units, graph.latency(op));
+  if (graph.streaming(op)) text += ", streaming";
+  text +=
+      fmt::format("; role {}", pipeline.roles[static_cast<std::size_t>(pipeline.roleOf[op])].name);
+  return text;
+}
+
+}  // namespace
+
+namespace detail {
+
+std::vector<const RingPlacement*> cudaTilePlacements(const Pipeline& pipeline, std::int32_t ring) {
+  std::vector<const RingPlacement*> placements;
+  for (const RingPlacement& placement : pipeline.layout.placements) {
+    if (placement.ring == ring && !placement.stagedRegisters) placements.push_back(&placement);
+  }
+  return placements;
+}
+
+std::vector<std::pair<OpId, std::int32_t>> cudaOpInputs(const Pipeline& pipeline, OpId op) {
+  const Graph& graph = *pipeline.graph;
+  std::vector<std::pair<OpId, std::int32_t>> list;
+  for (EdgeId e : graph.inEdges(op)) {
+    const std::pair<OpId, std::int32_t> input{graph.edgeSource(e), graph.edgeDistance(e)};
+    const bool hasValue =
+        pipeline.ringOf[input.first] >= 0 || pipeline.valueCopies[input.first] > 0;
+    if (hasValue && std::find(list.begin(), list.end(), input) == list.end()) {
+      list.push_back(input);
+    }
+  }
+  return list;
+}
+
+std::string cudaInputName(const Pipeline& pipeline, OpId source, std::int32_t distance) {
+  return distance == 0 ? pipeline.opIdentifiers[source]
+                       : fmt::format("{}_d{}", pipeline.opIdentifiers[source], distance);
+}
+
+std::string cudaParameterList(const Pipeline& pipeline, OpId op) {
+  const auto param = [](const std::string& type, const std::string& name) {
+    return fmt::format(", {} {}", type, name);
+  };
+  std::string list = "const Params& params, int iteration";
+  for (const auto& [source, distance] : cudaOpInputs(pipeline, op)) {
+    const std::string name = cudaInputName(pipeline, source, distance);
+    const std::int32_t ring = pipeline.ringOf[source];
+    if (ring < 0 || pipeline.rings[static_cast<std::size_t>(ring)].bytesPerSlot.empty()) {
+      list += param(fmt::format("const {}_value&", pipeline.opIdentifiers[source]), name);
+      continue;
+    }
+    for (const RingPlacement* placement : cudaTilePlacements(pipeline, ring)) {
+      list += placement->memory == MemorySpace::kTensor ? param("std::uint32_t", name + "_tmem")
+                                                        : param("const void*", name);
+    }
+  }
+  const std::string out = pipeline.opIdentifiers[op] + "_out";
+  const std::int32_t ring = pipeline.ringOf[op];
+  if (ring >= 0) {
+    const Ring& filled = pipeline.rings[static_cast<std::size_t>(ring)];
+    if (filled.bytesPerSlot.empty()) {
+      list += param(fmt::format("{}_value&", pipeline.opIdentifiers[op]), out);
+    }
+    for (const RingPlacement* placement : cudaTilePlacements(pipeline, ring)) {
+      list += placement->memory == MemorySpace::kTensor ? param("std::uint32_t", out + "_tmem")
+                                                        : param("void*", out);
+    }
+    if (filled.asyncFill) list += param("std::uint64_t*", "full_barrier");
+  } else if (pipeline.valueCopies[op] > 0) {
+    list += param(fmt::format("{}_value&", pipeline.opIdentifiers[op]), out);
+  }
+  return list;
+}
+
+std::string cudaOpsHeader(const Pipeline& pipeline) {
+  const Graph& graph = *pipeline.graph;
+  std::string out = fmt::format(
+      "// {}_ops.cuh: the ops of the software pipeline of {}, which you write;\n"
+      "// {}_pipeline.cu calls them. Generated by `gaus codegen --target cuda`.\n//\n"
+      "// Every op is a template on the kernel's parameter type (your struct of pointers, TMA\n"
+      "// descriptors and shapes), called by every thread of its role once per iteration with\n"
+      "// the iteration (from 0) and its inputs and output:\n"
+      "// - a tile in shared memory: the address of its slot (const void* to read, void* to\n"
+      "//   write);\n"
+      "// - a tile in tensor memory: the column of its slot in the kernel's tensor-memory\n"
+      "//   allocation (add the allocation's address);\n"
+      "// - a value in registers, or staged through shared memory between roles: a reference\n"
+      "//   to a *_value below (this thread's part);\n"
+      "// - a streaming load also gets the full barrier of its slot: issue the copy from the\n"
+      "//   role's first thread, which has just armed the barrier with the copy's bytes\n"
+      "//   (arrive.expect_tx), so that it completes them there (cp.async.bulk.tensor ...\n"
+      "//   .mbarrier::complete_tx::bytes), as CUTLASS's TMA pipelines do from one thread.\n"
+      "// An input of distance d is the value of iteration - d; when iteration < d it is the\n"
+      "// loop's initial value, which the op supplies itself. An op returns once its reads of\n"
+      "// shared memory are done and its writes are visible to its whole role: the pipeline\n"
+      "// hands the slots on right after.\n#pragma once\n\n#include <cstdint>\n\n"
+      "namespace {} {{\n\n",
+      pipeline.identifier, pipeline.name, pipeline.identifier, pipeline.identifier);
+  const std::vector<OpId> typed = valueTypes(pipeline);
+  if (!typed.empty()) {
+    out +=
+        "// Values held in registers, with the registers per thread the schedule counts.\n"
+        "// Replace a placeholder with your fragment type (a value staged through shared\n"
+        "// memory must keep its size: SharedStorage holds it as the memory layout says).\n";
+  }
+  for (OpId op : typed) {
+    const std::int32_t regs = graph.regs(op);
+    out += regs > 0 ? fmt::format("struct {}_value {{\n  std::uint32_t registers[{}];\n}};\n",
+                                  pipeline.opIdentifiers[op], regs)
+                    : fmt::format("struct {}_value {{}};  // no registers in the model\n",
+                                  pipeline.opIdentifiers[op]);
+  }
+  out += "\nnamespace ops {\n";
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    out += fmt::format("\n// {}\ntemplate <class Params>\n__device__ void {}({});\n",
+                       opSummary(pipeline, op), pipeline.opIdentifiers[op],
+                       cudaParameterList(pipeline, op));
+  }
+  out += fmt::format("\n}}  // namespace ops\n}}  // namespace {}\n", pipeline.identifier);
+  return out;
+}
+
+}  // namespace detail
+
+}  // namespace gaus::codegen
