@@ -2,7 +2,7 @@
 """The graph of folders that the #include lines draw, with its arrows counted.
 
 A node is a folder that holds code: a module (src/<m> and include/gaus/<m> together), an app
-(apps/<app>, and each folder under it), a test folder (tests/unit/<m>, tests/support, ...). An
+(apps/<app>, and each folder under it), the Python bindings (python/src), a test folder (tests/unit/<m>, tests/support, ...). An
 arrow A -> B means some file of A includes a header of B. Only the repository's own headers
 count; system and library headers are left out.
 
@@ -29,13 +29,15 @@ def folder_of(path):
         return "src/" + parts[1]
     if parts[0] == "apps" and len(parts) > 2:
         return "/".join(parts[:-1])
+    if parts[0] == "python" and len(parts) > 2:  # the Python bindings, python/src
+        return "/".join(parts[:2])
     if parts[0] == "tests" and len(parts) > 2:
         return "/".join(parts[:3]) if parts[1] == "unit" and len(parts) > 3 else "/".join(parts[:2])
     return None
 
 
 def code_files():
-    for top in ("src", "include", "apps", "tests"):
+    for top in ("src", "include", "apps", "tests", "python"):
         for directory, _, names in os.walk(os.path.join(ROOT, top)):
             if "/tests/data" in directory or "/tests/fuzz/corpus" in directory:
                 continue

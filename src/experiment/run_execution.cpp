@@ -206,6 +206,8 @@ void fillFromResult(ResultRecord& record, const PlannedRun& run, const MethodCal
   for (const Attempt& attempt : result.attempts) {
     record.attempts.push_back(toRecordAttempt(attempt));
   }
+  for (const auto& [name, value] : result.figures.values())
+    record.figures.emplace_back(name, value);
 }
 
 void writeText(const fs::path& path, const std::string& text) {

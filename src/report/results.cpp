@@ -172,6 +172,16 @@ ResultRecord parseRecord(const Json& line) {
   record.seconds = numberField(line, "seconds");
   record.peakRssBytes = integerField(line, "peak_rss_bytes");
   record.jobs = integerField(line, "jobs");
+  if (const Json* figures = objectField(line, "figures")) {
+    for (const auto& [name, value] : figures->items()) {
+      const auto number = numberField(*figures, name, "figures.");
+      if (!number) {
+        throw FieldError{
+            fmt::format("expected a number for figures.{}, found {}", name, describe(value))};
+      }
+      record.figures.emplace_back(name, *number);
+    }
+  }
   if (const Json* attempts = member(line, "attempts")) {
     if (!attempts->is_array()) {
       throw FieldError{
@@ -355,6 +365,12 @@ std::string formatResultRecord(const ResultRecord& record) {
          {"detail", attempt.detail}});
   }
   line["attempts"] = attempts;
+  OrderedJson figures = OrderedJson::object();
+  // JSON has no infinity or NaN (they would be written as null, which the reader refuses).
+  for (const auto& [name, value] : record.figures) {
+    if (std::isfinite(value)) figures[name] = value;
+  }
+  line["figures"] = figures;
   line["schedule_file"] = orNull(record.scheduleFile);
   line["seed"] = orNull(record.seed);
   line["repeat"] = orNull(record.repeat);

@@ -88,6 +88,10 @@ struct ResultRecord {
   std::optional<std::int64_t> peakRssBytes;
   std::optional<std::int64_t> jobs;
   std::vector<ResultAttempt> attempts;
+  // The figures the method declares (core/figures.hpp; `gaus methods --json` gives each its unit
+  // and doc), by name, in the order the method reported them: what a run cost and did beyond
+  // its objective (GauS's Adam steps, first legal seconds, optimizer wait; ilp's variables).
+  std::vector<std::pair<std::string, double>> figures;
   std::optional<std::string> scheduleFile;  // relative to the results file's folder
   std::optional<std::int64_t> seed;
   std::optional<std::int64_t> repeat;

@@ -118,6 +118,16 @@ TEST_CASE("a batch records every run once with what the method echoed and the ve
   const auto order = topologicalOrder(*graph.graph);
   CHECK(list.objective->value ==
         static_cast<double>(criticalPathLength(*graph.graph, asapTimes(*graph.graph, *order))));
+  // The record carries the method's declared figures: list's critical path is that same length,
+  // and its resource bound is 0 on unlimited units (heuristic_figures.hpp).
+  const auto figure = [&list](std::string_view name) -> std::optional<double> {
+    for (const auto& [declared, value] : list.figures) {
+      if (declared == name) return value;
+    }
+    return std::nullopt;
+  };
+  CHECK(figure("critical_path") == list.objective->value);
+  CHECK(figure("resource_bound") == 0.0);
   const auto& sleepy = recordOf(results, "tiny/ops12-seed1~sleepy~s1~r0");
   CHECK(sleepy.seed == 1);
   CHECK(sleepy.seconds.value_or(0) >= 0.1);

@@ -102,6 +102,7 @@ TEST_CASE("a record written by formatResultRecord reads back field for field", "
   record.jobs = 4;
   record.attempts = {{"horizon", std::nullopt, 31, 30, gaus::report::RunStatus::kFeasible, 9.5,
                       std::nullopt, "D=30"}};
+  record.figures = {{"adam_steps", 812}, {"first_legal_seconds", 0.25}};
   record.scheduleFile = "schedules/ewf.json";
   record.seed = 3;
   record.repeat = 1;
@@ -134,6 +135,7 @@ TEST_CASE("a record written by formatResultRecord reads back field for field", "
   CHECK(back.attempts[0].latency == 31);
   CHECK(back.attempts[0].status == gaus::report::RunStatus::kFeasible);
   CHECK(back.attempts[0].detail == "D=30");
+  CHECK(back.figures == record.figures);  // by name, in the order written
   CHECK(back.scheduleFile == record.scheduleFile);
   CHECK(back.repeat == 1);
   CHECK(back.startedAt == record.startedAt);
