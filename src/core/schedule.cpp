@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <bit>
 
 #include <fmt/format.h>
 
@@ -90,6 +91,17 @@ ScheduleMetrics computeMetrics(const Graph& graph, const Machine& machine,
     for (auto& profile : registers) metrics.peakRegistersPerWarp.push_back(profile.peak());
   }
   return metrics;
+}
+
+WarpSet warpGroup(std::int32_t first, std::int32_t size) {
+  const WarpSet run = size >= kMaxWarps ? ~WarpSet{0} : (WarpSet{1} << size) - 1;
+  return run << first;
+}
+
+bool isWarpGroup(WarpSet set, std::int32_t size) {
+  if (size <= 0 || size > kMaxWarps || std::popcount(set) != size) return false;
+  const int first = std::countr_zero(set);
+  return first % size == 0 && set == warpGroup(first, size);
 }
 
 std::string formatWarpSet(WarpSet set) {

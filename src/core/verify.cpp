@@ -11,6 +11,8 @@
 //   footprint takes max(1, ceil(lifetime / II)) buffers for the whole loop (core ringBuffers),
 //   and the rings of a memory must fit together. Shared and tensor memory are allocated so, and
 //   Twill's model and generated code count so (TWILL.md's "beyond the paper").
+// - An op on several warps (min_warps k > 1) runs on an aligned warp group: k consecutive warps,
+//   the first a multiple of k, as the hardware's warpgroups are (core isWarpGroup).
 // - An op on a warp set of several warps holds its registers on each warp of the set.
 // - Blocking concurrency: an op with a blocking in-edge starts at cycle c on warp w; no other
 //   op on w may be executing at c, where op o executes during [t(o), t(o) + max(1, cycles(o)))
@@ -400,6 +402,12 @@ class Judge {
         fail(ConstraintFamily::kWarpAssignment,
              "op {} is on {} warp(s) {}, but needs exactly min_warps={}", graph_.opName(op), size,
              formatWarpSet(set), graph_.minWarps(op));
+        ok = false;
+      } else if (!isWarpGroup(set, size)) {
+        fail(ConstraintFamily::kWarpAssignment,
+             "op {} is on warps {}, which are not an aligned warp group ({} consecutive warps, "
+             "the first a multiple of {})",
+             graph_.opName(op), formatWarpSet(set), size, size);
         ok = false;
       }
     }

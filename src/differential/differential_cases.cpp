@@ -183,7 +183,7 @@ Expected<DifferentialCase> moduloCase(std::uint64_t seed, CaseRandom& random) {
 
 // A small warp-specialized loop: tensor-core, exp and ALU ops, variable-latency loads on warp 0
 // when the machine has two warps or more, registers against a per-warp limit, a shared memory
-// of a few units, spill costs, ops on two warps and blocking edges.
+// of a few units, spill costs, ops on warp groups of two or four and blocking edges.
 Expected<DifferentialCase> moduloWarpCase(std::uint64_t seed, CaseRandom& random) {
   RandomGraphOptions options;
   options.ops = random.chance(0.7) ? random.between(3, 8) : random.between(9, 12);
@@ -198,7 +198,10 @@ Expected<DifferentialCase> moduloWarpCase(std::uint64_t seed, CaseRandom& random
   if (!generated) return Error{generated.error()};
   Machine machine = std::move(generated->machine);
   machine.name = "warps";
-  machine.warps = random.between(1, 3);
+  // Mostly one to three warps, where the exhaustive search sees every warp set; sometimes the
+  // 8 to 32 warps of a real block, with warp groups of four, where it leans on warp renaming.
+  const bool wide = random.chance(0.25);
+  machine.warps = wide ? random.between(8, 32) : random.between(1, 3);
   const bool isolateLoads = machine.warps >= 2 && random.chance(0.7);
   if (isolateLoads) machine.variableLatencyWarp = 0;
   if (random.chance(0.6)) machine.registerLimit = 32 * random.between(2, 8);
@@ -208,8 +211,10 @@ Expected<DifferentialCase> moduloWarpCase(std::uint64_t seed, CaseRandom& random
     machine.memories.push_back(Memory{"smem", random.between(2, 6)});
   }
   const ResourceId tma = *machine.findResource("TMA");
-  // Warps an op on two warps can use: every warp but the variable-latency one.
-  const std::int32_t sharedWarps = machine.warps - (isolateLoads ? 1 : 0);
+  // Ops on several warps take an aligned group (core isWarpGroup) that avoids the
+  // variable-latency warp: four on a wide machine, two where {0, 1} is free.
+  const std::int32_t groupSize = wide ? 4 : 2;
+  const bool groupFits = wide || (machine.warps >= 2 && !isolateLoads);
   const Graph& base = generated->graph;
   Decoration decoration;
   decoration.op = [&](OpId id, OpAttributes& op) {
@@ -223,7 +228,9 @@ Expected<DifferentialCase> moduloWarpCase(std::uint64_t seed, CaseRandom& random
     if (random.chance(0.5)) op.regs = 32 * random.between(1, 4);
     if (smem && random.chance(0.4)) op.footprints.push_back({*smem, random.between(1, 2)});
     if (random.chance(0.3)) op.spillCost = random.between(1, 2);
-    if (!op.variableLatency && sharedWarps >= 2 && random.chance(0.15)) op.minWarps = 2;
+    if (!op.variableLatency && groupFits && random.chance(wide ? 0.4 : 0.15)) {
+      op.minWarps = groupSize;
+    }
   };
   decoration.edge = [&](EdgeAttributes& edge) { edge.blocking = random.chance(0.15); };
   auto graph = decorate(base, decoration);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <numeric>
 #include <vector>
 
 #include <gaus/core/analysis.hpp>
@@ -293,14 +294,15 @@ class ResidueSearch {
   bool outOfBudget_ = false;
 };
 
-// Warp sets an op may take: `min_warps` warps of the machine; a variable-latency op alone on the
-// variable-latency warp, and no other op on it (the verifier's variable-latency rule).
+// Warp sets an op may take: one warp, or for min_warps k > 1 an aligned group of k warps (core
+// isWarpGroup); a variable-latency op alone on the variable-latency warp, and no other op on it
+// (the verifier's variable-latency rule).
 std::vector<WarpSet> warpSetChoices(const Graph& graph, const Machine& machine, OpId op) {
   std::vector<WarpSet> choices;
-  const std::int32_t warps = std::min(machine.warps, 16);  // small machines only
+  const std::int32_t size = graph.minWarps(op);
   const std::optional<std::int32_t> vl = machine.variableLatencyWarp;
-  for (WarpSet set = 1; set < (WarpSet{1} << warps); ++set) {
-    if (std::popcount(set) != graph.minWarps(op)) continue;
+  for (std::int32_t first = 0; first + size <= machine.warps; first += size) {
+    const WarpSet set = warpGroup(first, size);
     const bool onVl = vl && ((set >> *vl) & 1U) != 0;
     if (graph.variableLatency(op) && vl && set != (WarpSet{1} << *vl)) continue;
     if (!graph.variableLatency(op) && onVl) continue;
@@ -308,6 +310,60 @@ std::vector<WarpSet> warpSetChoices(const Graph& graph, const Machine& machine, 
   }
   return choices;
 }
+
+// Which warp choices are worth trying, given the warps the ops placed so far use. Warps that no
+// rule tells apart give schedules that differ only by renaming: with B the least common multiple
+// of the ops' min_warps, whole aligned blocks of B warps without the variable-latency warp are
+// interchangeable (moving a block keeps every group aligned), and when every op takes one warp or
+// a whole block, so are a block's warps other than the variable-latency one. Renaming the blocks
+// by first use in placement order, then the warps within each block, maps any schedule to one
+// whose every op takes the first unused block (or warp) when it takes an unused one; the search
+// tries only those.
+class WarpRenaming {
+ public:
+  WarpRenaming(const Graph& graph, const Machine& machine) : vl_(machine.variableLatencyWarp) {
+    std::int64_t block = 1;
+    for (OpId op = 0; op < graph.numOps(); ++op) {
+      block = std::lcm(block, static_cast<std::int64_t>(graph.minWarps(op)));
+    }
+    if (block > machine.warps) return;
+    blockSize_ = static_cast<std::int32_t>(block);
+    for (std::int32_t first = 0; first + blockSize_ <= machine.warps; first += blockSize_) {
+      const WarpSet set = warpGroup(first, blockSize_);
+      if (!vl_ || ((set >> *vl_) & 1U) == 0) blocks_.push_back(set);
+    }
+    withinBlocks_ = true;
+    for (OpId op = 0; op < graph.numOps(); ++op) {
+      withinBlocks_ = withinBlocks_ && (graph.minWarps(op) == 1 || graph.minWarps(op) == block);
+    }
+  }
+
+  bool worthTrying(WarpSet set, WarpSet used) const {
+    if (blockSize_ == 0) return true;
+    bool firstUnused = true;
+    for (const WarpSet block : blocks_) {
+      if ((block & used) != 0) continue;
+      if ((set & ~block) == 0) {
+        if (!firstUnused) return false;  // a later unused block: the first one does the same
+        break;
+      }
+      firstUnused = false;
+    }
+    if (!withinBlocks_ || std::popcount(set) != 1) return true;
+    const int warp = std::countr_zero(set);
+    for (int w = warp / blockSize_ * blockSize_; w < warp; ++w) {
+      const bool skipped = (vl_ && w == *vl_) || ((used >> w) & 1U) != 0;
+      if (!skipped && ((used >> warp) & 1U) == 0) return false;  // an earlier unused warp
+    }
+    return true;
+  }
+
+ private:
+  std::optional<std::int32_t> vl_;
+  std::int32_t blockSize_ = 0;
+  std::vector<WarpSet> blocks_;
+  bool withinBlocks_ = false;
+};
 
 class WarpSearch {
  public:
@@ -321,7 +377,8 @@ class WarpSearch {
         nodes_(nodesUsed),
         order_(placementOrder(graph_)),
         table_(graph_, *problem.machine, ii, true),
-        placed_(static_cast<std::size_t>(graph_.numOps()), 0) {
+        placed_(static_cast<std::size_t>(graph_.numOps()), 0),
+        renaming_(graph_, *problem.machine) {
     schedule_.start.assign(static_cast<std::size_t>(graph_.numOps()), 0);
     schedule_.warps = std::vector<WarpSet>(static_cast<std::size_t>(graph_.numOps()), 0);
     schedule_.ii = ii;
@@ -347,7 +404,9 @@ class WarpSearch {
     for (Cycle t = earliestStart(graph_, schedule_, op); t + graph_.duration(op) <= cap_; ++t) {
       if (!table_.tryPlace(op, t)) continue;
       schedule_.start[op] = t;
+      const WarpSet used = usedWarps();
       for (const WarpSet set : choices_[op]) {
+        if (!renaming_.worthTrying(set, used)) continue;
         if (++nodes_ > budget_.nodes) outOfBudget_ = true;
         if (outOfBudget_ || found_) break;
         (*schedule_.warps)[op] = set;
@@ -360,6 +419,14 @@ class WarpSearch {
     }
   }
 
+  WarpSet usedWarps() const {
+    WarpSet used = 0;
+    for (OpId op = 0; op < graph_.numOps(); ++op) {
+      if (placed_[op]) used |= (*schedule_.warps)[op];
+    }
+    return used;
+  }
+
   const Problem& problem_;
   const Graph& graph_;
   std::int32_t ii_;
@@ -369,6 +436,7 @@ class WarpSearch {
   std::vector<OpId> order_;
   UnitTable table_;
   std::vector<char> placed_;
+  WarpRenaming renaming_;
   std::vector<std::vector<WarpSet>> choices_;
   Schedule schedule_;
   std::optional<Schedule> found_;

@@ -25,7 +25,11 @@ const FigureTable& exactFigureTable() {
                                        .add(kCrossWarpEdges, {"twill"})
                                        .add(kCrossEdgesProvenMinimal, {"twill"})
                                        .add(kRoles, {"twill"})
-                                       .add(kFirstSmtScheduleSeconds, {"twill"});
+                                       .add(kFirstSmtScheduleSeconds, {"twill"})
+                                       .add(kMilpSeconds, {"twill"})
+                                       .add(kSmtSeconds, {"twill"})
+                                       .add(kMinimizeSeconds, {"twill"})
+                                       .add(kExplainSeconds, {"twill"});
   return table;
 }
 

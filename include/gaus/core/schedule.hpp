@@ -57,4 +57,13 @@ LiveInterval liveInterval(const Graph& graph, std::span<const Cycle> start, std:
 
 std::string formatWarpSet(WarpSet set);  // "{0,2}"
 
+// The warp sets an op of `size` warps may run on: one warp anywhere, or for size k > 1 an aligned
+// warp group, k consecutive warps whose first is a multiple of k. A warp group is aligned on the
+// hardware (PTX ISA: a warpgroup is four contiguous warps, the first one's rank a multiple of
+// four), and the rule keeps the exact search from telling apart warp sets that overlap partially
+// (docs/exact.md, "Warp groups and warp symmetry").
+bool isWarpGroup(WarpSet set, std::int32_t size);
+// The aligned group of `size` warps that starts at warp `first` (a multiple of size).
+WarpSet warpGroup(std::int32_t first, std::int32_t size);
+
 }  // namespace gaus

@@ -19,7 +19,7 @@ enum class ConstraintFamily : std::uint8_t {
   kPrecedence,           // t(v) + distance * II >= t(u) + delay
   kHorizon,              // t(v) + duration(v) <= D
   kResource,             // units in use per cycle (mod II) <= capacity
-  kWarpAssignment,       // each op on exactly min_warps warps of the machine
+  kWarpAssignment,       // each op on exactly min_warps warps of the machine, an aligned group
   kVariableLatency,      // variable-latency ops alone on the variable-latency warp
   kRegisterLimit,        // live registers per warp and cycle <= limit
   kMemoryCapacity,       // live footprint per memory kind and cycle <= capacity; modulo-warp:

@@ -51,6 +51,17 @@ inline constexpr Figure kRoles{"roles", FigureUnit::kCount, "warp roles (distinc
 inline constexpr Figure kFirstSmtScheduleSeconds{
     "first_smt_schedule_seconds", FigureUnit::kSeconds,
     "from the call's start to the first schedule of the SMT model"};
+// Twill's time per phase: the attempt log's seconds summed by phase. The rest of the call is
+// set-up, normalization, model building and verification.
+inline constexpr Figure kMilpSeconds{"milp_seconds", FigureUnit::kSeconds,
+                                     "in the modulo MILP (CBC), over every II tried"};
+inline constexpr Figure kSmtSeconds{"smt_seconds", FigureUnit::kSeconds,
+                                    "in the SMT checks of the (II, L) search, the start's probe "
+                                    "included"};
+inline constexpr Figure kMinimizeSeconds{"minimize_seconds", FigureUnit::kSeconds,
+                                         "minimizing the warps used and the cross-warp edges"};
+inline constexpr Figure kExplainSeconds{"explain_seconds", FigureUnit::kSeconds,
+                                        "explaining the roles (option explain)"};
 }  // namespace figures
 
 // Which of "ilp" and "twill" reports each figure above.

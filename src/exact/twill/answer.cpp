@@ -98,11 +98,28 @@ void publishFigures(TwillSolution& solution) {
     result.figures.set(f::kTimeUnit, static_cast<double>(twill.units.timeUnit));
   }
   result.bounds.iiProvenOptimal = result.status == ModelStatus::kOptimal;
+  double milpSeconds = 0.0;
+  double smtSeconds = 0.0;
+  double minimizeSeconds = 0.0;
+  double explainSeconds = 0.0;
   for (const Attempt& attempt : result.attempts) {
     if (attempt.phase == "milp" || attempt.phase == "smt" || attempt.phase == "probe") {
       ++result.stats.solverCalls;
     }
+    if (attempt.phase == "milp") {
+      milpSeconds += attempt.seconds;
+    } else if (attempt.phase == "smt" || attempt.phase == "probe") {
+      smtSeconds += attempt.seconds;
+    } else if (attempt.phase.starts_with("minimize")) {
+      minimizeSeconds += attempt.seconds;
+    } else if (attempt.phase == "explain") {
+      explainSeconds += attempt.seconds;
+    }
   }
+  result.figures.set(f::kMilpSeconds, milpSeconds);
+  result.figures.set(f::kSmtSeconds, smtSeconds);
+  result.figures.set(f::kMinimizeSeconds, minimizeSeconds);
+  result.figures.set(f::kExplainSeconds, explainSeconds);
   if (twill.latency) result.figures.set(f::kLatency, static_cast<double>(*twill.latency));
   if (twill.stages) result.figures.set(f::kStages, *twill.stages);
   if (result.schedule) {

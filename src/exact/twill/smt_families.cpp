@@ -48,8 +48,9 @@
 //   over the cycles of one residue. Derived literals (live, "lifetime > k II", cross-warp,
 //   sharing a warp) are only forced true by what implies them: each is bounded from above
 //   only, so the other direction would add clauses without pruning a schedule.
-// - Symmetry breaking: the warps other than the variable-latency warp are interchangeable, so
-//   ops take them in first-use order; interchangeable ops are ordered (symmetry.hpp).
+// - An op on k > 1 warps takes an aligned warp group (core isWarpGroup), one literal per group.
+// - Symmetry breaking: warps, and aligned blocks of warps, that nothing tells apart are used in
+//   first-use order (orderWarps); interchangeable ops are ordered (symmetry.hpp).
 
 //
 // Each family is a function given what it reads (the frame, the literals it constrains) and the
@@ -57,6 +58,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <numeric>
 
 #include <fmt/format.h>
 
@@ -69,6 +71,12 @@
 namespace gaus::exact::detail {
 
 namespace {
+
+// Warp w's literals of ops a and b are warp w - 1's (both inside a warp group, whose warps share
+// one literal), so a clause over them at w repeats the one at w - 1.
+bool sameLiterals(const OpLiterals& onWarp, OpId a, OpId b, int w) {
+  return w > 0 && z3::eq(onWarp[a][w], onWarp[a][w - 1]) && z3::eq(onWarp[b][w], onWarp[b][w - 1]);
+}
 
 // The order, residue and warp literals of every op, the warps used and the cross-warp edges.
 void declareVariables(const SmtFrame& frame, SmtVariables& vars, ClauseWriter& writer,
@@ -100,11 +108,21 @@ void declareVariables(const SmtFrame& frame, SmtVariables& vars, ClauseWriter& w
     writer.require(z3::atmost(row, 1));
     vars.residue.push_back(std::move(residues));
 
+    // An op on k > 1 warps takes an aligned group (core isWarpGroup): one literal per group,
+    // shared by the group's warps, and none for warps past the last whole group.
+    const int groupSize = frame.graph.minWarps(op);
     std::vector<z3::expr> warpsOf;
     z3::expr_vector any(context);
     for (int w = 0; w < warps; ++w) {
-      warpsOf.push_back(writer.literal(fmt::format("w_{}_{}", op, w)));
-      any.push_back(warpsOf.back());
+      const int first = w / groupSize * groupSize;
+      if (first + groupSize > warps) {
+        warpsOf.push_back(context.bool_val(false));
+      } else if (w == first) {
+        warpsOf.push_back(writer.literal(fmt::format("w_{}_{}", op, w)));
+        any.push_back(warpsOf.back());
+      } else {
+        warpsOf.push_back(warpsOf[static_cast<std::size_t>(first)]);
+      }
     }
     // Every op runs somewhere. Structural, not part of the warp-uniqueness family: with that
     // family off an op may be replicated on several warps, but never on none (which would
@@ -125,6 +143,7 @@ void declareVariables(const SmtFrame& frame, SmtVariables& vars, ClauseWriter& w
     if (u == v) continue;
     vars.crossEdge.push_back(writer.literal(fmt::format("cross_{}", e)));
     for (int w = 0; w < warps; ++w) {
+      if (sameLiterals(vars.onWarp, u, v, w)) continue;
       writer.clause({}, {!vars.onWarp[u][w], vars.onWarp[v][w], vars.crossEdge.back()});
       writer.clause({}, {vars.onWarp[u][w], !vars.onWarp[v][w], vars.crossEdge.back()});
     }
@@ -391,8 +410,10 @@ void addBlockingConcurrency(const SmtFrame& frame, const OpLiterals& residue,
     for (OpId other = 0; other < frame.graph.numOps(); ++other) {
       if (other == op) continue;
       const z3::expr share = writer.literal(fmt::format("share_{}_{}", op, other));
-      for (int w = 0; w < frame.machine.warps; ++w)
+      for (int w = 0; w < frame.machine.warps; ++w) {
+        if (sameLiterals(onWarp, op, other, w)) continue;
         writer.clause({}, {!onWarp[op][w], !onWarp[other][w], share});
+      }
       const std::int64_t window = std::max<std::int64_t>(1, frame.graph.reservationLength(other));
       if (window >= ii) {
         writer.clause({blockingFamily}, {!share});
@@ -409,30 +430,75 @@ void addBlockingConcurrency(const SmtFrame& frame, const OpLiterals& residue,
   }
 }
 
-// Interchangeable warps (all but the variable-latency warp) are used in order of first use by
-// ops in id order: a warp may hold op i only if the previous warp holds op i or an earlier op.
-// Interchangeable ops start in the order symmetry.hpp gives (guarded by vars.opSymmetry: off
-// when a query singles out particular ops).
+// Slots (warps, or blocks of warps) that nothing tells apart are used in order of first use by
+// ops in id order: slot j + 1 holds op i only if slot j holds op i or an earlier op.
+// holds[j][op] is "slot j holds op".
+void orderByFirstUse(const std::vector<std::vector<z3::expr>>& holds, ClauseWriter& writer) {
+  if (holds.size() < 2) return;
+  std::vector<z3::expr> usedBefore(holds.size(), writer.context().bool_val(false));
+  for (std::size_t op = 0; op < holds.front().size(); ++op) {
+    for (std::size_t j = 1; j < holds.size(); ++j) {
+      writer.require(z3::implies(holds[j][op], usedBefore[j - 1] || holds[j - 1][op]));
+    }
+    for (std::size_t j = 0; j < holds.size(); ++j) {
+      usedBefore[j] = (usedBefore[j] || holds[j][op]).simplify();
+    }
+  }
+}
+
+// Warp symmetry. Let B be the least common multiple of the ops' min_warps: every aligned warp
+// group lies inside one aligned block of B warps, and moving whole blocks keeps every group
+// aligned. Blocks that lie whole on the machine and hold no variable-latency warp are
+// interchangeable, so they are used in order of first use. When every op takes one warp or a
+// whole block, the warps of a block other than the variable-latency warp are interchangeable
+// as well, and are used in order of first use within their block. Any schedule maps to one that
+// meets both orders: permute the blocks, then the warps within each block (which changes no
+// block's ops). With B = 1 this is the plain first-use order of the warps.
+void orderWarps(const SmtFrame& frame, const SmtVariables& vars, ClauseWriter& writer) {
+  const int warps = frame.machine.warps;
+  const std::optional<int> vl = frame.machine.variableLatencyWarp;
+  const OpId count = frame.graph.numOps();
+  std::int64_t block = 1;
+  bool wholeOrSingle = true;
+  for (OpId op = 0; op < count; ++op) {
+    block = std::lcm(block, static_cast<std::int64_t>(frame.graph.minWarps(op)));
+    if (block > warps) return;
+  }
+  for (OpId op = 0; op < count; ++op) {
+    const int size = frame.graph.minWarps(op);
+    wholeOrSingle = wholeOrSingle && (size == 1 || size == block);
+  }
+  const int blockSize = static_cast<int>(block);
+  auto heldBy = [&](int first, int size) {
+    std::vector<z3::expr> holds;
+    for (OpId op = 0; op < count; ++op) {
+      z3::expr_vector any(writer.context());
+      for (int w = first; w < first + size; ++w) any.push_back(vars.onWarp[op][w]);
+      holds.push_back(z3::mk_or(any).simplify());
+    }
+    return holds;
+  };
+  std::vector<std::vector<z3::expr>> blocks;
+  for (int first = 0; first + blockSize <= warps; first += blockSize) {
+    if (vl && *vl >= first && *vl < first + blockSize) continue;
+    blocks.push_back(heldBy(first, blockSize));
+  }
+  orderByFirstUse(blocks, writer);
+  if (!wholeOrSingle) return;
+  for (int first = 0; first < warps; first += blockSize) {
+    std::vector<std::vector<z3::expr>> inside;
+    for (int w = first; w < std::min(first + blockSize, warps); ++w) {
+      if (!vl || w != *vl) inside.push_back(heldBy(w, 1));
+    }
+    orderByFirstUse(inside, writer);
+  }
+}
+
+// Interchangeable warps are ordered (orderWarps); interchangeable ops start in the order
+// symmetry.hpp gives (guarded by vars.opSymmetry: off when a query singles out particular ops).
 void addSymmetryBreaking(const SmtFrame& frame, const SmtVariables& vars, ClauseWriter& writer,
                          BuildClock& clock) {
-  std::vector<int> free;
-  for (int w = 0; w < frame.machine.warps; ++w) {
-    if (!frame.machine.variableLatencyWarp || w != *frame.machine.variableLatencyWarp)
-      free.push_back(w);
-  }
-  std::vector<z3::expr> usedBefore;  // per free warp: some earlier op is on it
-  for (std::size_t j = 0; j < free.size(); ++j) {
-    usedBefore.push_back(writer.context().bool_val(false));
-  }
-  for (OpId op = 0; op < frame.graph.numOps(); ++op) {
-    const std::vector<z3::expr>& on = vars.onWarp[op];
-    for (std::size_t j = 1; j < free.size(); ++j) {
-      writer.require(z3::implies(on[free[j]], usedBefore[j - 1] || on[free[j - 1]]));
-    }
-    for (std::size_t j = 0; j < free.size(); ++j) {
-      usedBefore[j] = (usedBefore[j] || on[free[j]]).simplify();
-    }
-  }
+  orderWarps(frame, vars, writer);
   const SymmetryOrderings symmetries = findSymmetries(frame.graph);
   for (const auto& [first, second] : symmetries.before) {
     if (clock.outOfTime()) return;

@@ -62,6 +62,14 @@ SmtModelCost SmtModelSize::cost() const {
   return cost;
 }
 
+namespace {
+// Clauses over two ops' warp literals, one per warp where the two are not both the literal of
+// the warp before (the warps of a group share one).
+std::int64_t distinctWarpClauses(const Graph& graph, std::int64_t warps, OpId a, OpId b) {
+  return warps / std::min(graph.minWarps(a), graph.minWarps(b));
+}
+}  // namespace
+
 SmtModelSize estimateSmtModelSize(const Problem& problem, std::int32_t ii, Cycle latency,
                                   const SmtModelOptions& options) {
   const Graph& graph = *problem.graph;
@@ -74,8 +82,9 @@ SmtModelSize estimateSmtModelSize(const Problem& problem, std::int32_t ii, Cycle
   for (OpId op = 0; op < count; ++op) {
     const Cycle last = latency - graph.duration(op);
     cycles[op] = std::max<Cycle>(0, last + 1);
-    // Order and residue literals, the chain and residue clauses, the one-hot row, the warps.
-    size.booleans += std::max<Cycle>(0, last) + ii + warps;
+    // Order and residue literals, the chain and residue clauses, the one-hot row, the warps
+    // (one literal per aligned group an op on several warps may take).
+    size.booleans += std::max<Cycle>(0, last) + ii + warps / graph.minWarps(op);
     size.literals += 2 * std::max<Cycle>(0, last - 1) + 3 * cycles[op] + ii + warps;
     // The dependence family's ASAP and ALAP bounds, warp uniqueness's row, the variable-latency
     // warp's rule.
@@ -87,7 +96,7 @@ SmtModelSize estimateSmtModelSize(const Problem& problem, std::int32_t ii, Cycle
     if (u == v) continue;
     // The cross-edge literal and its clauses, the precedence clauses, the spill delay's.
     size.booleans += 1;
-    size.literals += 6 * warps + 3 * cycles[v];
+    size.literals += 6 * distinctWarpClauses(graph, warps, u, v) + 3 * cycles[v];
     if (graph.spillCost(u) > 0) size.literals += 4 * cycles[v];
   }
   // Capacity: a row per limited unit and residue over the reserved cycles.
@@ -144,7 +153,8 @@ SmtModelSize estimateSmtModelSize(const Problem& problem, std::int32_t ii, Cycle
       if (other == op) continue;
       const std::int64_t window = std::max<std::int64_t>(1, graph.reservationLength(other));
       size.booleans += 1;
-      size.literals += 3 * warps + (window >= ii ? 2 : 4 * ii * window);
+      size.literals +=
+          3 * distinctWarpClauses(graph, warps, op, other) + (window >= ii ? 2 : 4 * ii * window);
     }
   }
   if (options.breakSymmetry) {

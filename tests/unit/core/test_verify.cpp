@@ -197,6 +197,35 @@ TEST_CASE("warp families: a legal warp-specialized schedule verifies", "[core][v
   CHECK(report.ok());
 }
 
+TEST_CASE("warp families: an op on several warps takes an aligned warp group", "[core][verify]") {
+  // One op on 4 warps and one on 2, on 8 warps without a variable-latency warp. Aligned groups
+  // start at a multiple of their size: {4..7} and {2,3} verify; {2..5} and {1,2} are 4 and 2
+  // consecutive warps that start off the multiple, and {0,2} is not consecutive.
+  Machine machine;
+  machine.name = "eight";
+  machine.addResource("TC", 1);
+  machine.warps = 8;
+  GraphBuilder builder("groups");
+  builder.setMinWarps(builder.addOp("quad", 1), 4);
+  builder.setMinWarps(builder.addOp("pair", 1), 2);
+  const auto instance = test::makeInstance(std::move(builder), machine);
+  const auto problem = instance.problem(ProblemKind::kModuloWarp);
+  auto placed = [](WarpSet quad, WarpSet pair) {
+    Schedule schedule;
+    schedule.start = {0, 0};
+    schedule.ii = 1;
+    schedule.warps = std::vector<WarpSet>{quad, pair};
+    return schedule;
+  };
+  CHECK(verify(problem, placed(0xF0, 0b1100)).ok());
+  const auto shifted = verify(problem, placed(0b111100, 0b110));
+  CHECK(shifted.count(ConstraintFamily::kWarpAssignment) == 2);
+  CHECK_THAT(shifted.summary(), Catch::Contains("op quad is on warps {2,3,4,5}, which are not an "
+                                                "aligned warp group (4 consecutive warps, the "
+                                                "first a multiple of 4)"));
+  CHECK(verify(problem, placed(0xF, 0b101)).count(ConstraintFamily::kWarpAssignment) == 1);
+}
+
 TEST_CASE("warp families: one violation per family", "[core][verify]") {
   const auto instance = warpInstance();
   const auto problem = instance.problem(ProblemKind::kModuloWarp);

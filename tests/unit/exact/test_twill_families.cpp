@@ -21,10 +21,12 @@ bool coreHas(const TwillCheck& check, TwillFamily family) {
 }
 
 // Checks (ii, latency) and, on SAT, that the schedule verifies as a modulo-warp schedule.
-TwillCheck checkAndVerify(const Instance& instance, std::int32_t ii, Cycle latency) {
+TwillCheck checkAndVerify(const Instance& instance, std::int32_t ii, Cycle latency,
+                          bool breakSymmetry = true) {
   const Problem problem = instance.problem(ProblemKind::kModuloWarp);
   TwillCheckOptions options;
   options.timeLimitSeconds = 20.0;
+  options.breakSymmetry = breakSymmetry;
   const TwillCheck check = checkTwill(problem, ii, latency, options);
   if (check.status == ModelStatus::kFeasible) {
     REQUIRE(check.schedule);
@@ -119,22 +121,59 @@ TEST_CASE("SMT memory: a value read as it is made still holds a buffer, as the v
   }
 }
 
-TEST_CASE("SMT warp uniqueness: min_warps 2 needs two warps besides the variable-latency one",
+TEST_CASE("SMT warp groups: min_warps 2 takes an aligned pair without the variable-latency warp",
           "[exact][twill][families]") {
-  // Warp 0 is the variable-latency warp, which a fixed-latency op may not use. An op needing a
-  // set of 2 warps fits among 3 warps (1 and 2), not among 2 (only warp 1 is left).
-  for (std::int32_t warps : {3, 2}) {
-    GraphBuilder builder("uniqueness");
+  // Warp 0 is the variable-latency warp, which a fixed-latency op may not use. An op on 2 warps
+  // takes an aligned pair, {0,1} or {2,3}: among 4 warps it gets {2,3}; among 3 the only pair
+  // is {0,1}, which holds warp 0, so the variable-latency family blocks it (warps 1 and 2 are
+  // free but not an aligned pair).
+  for (std::int32_t warps : {4, 3}) {
+    GraphBuilder builder("groups");
     const OpId wide = builder.addOp("wide", 1);
     builder.setMinWarps(wide, 2);
     const auto instance = test::makeInstance(std::move(builder), warpMachine(warps, 0));
     const auto check = checkAndVerify(instance, 1, 1);
-    if (warps == 3) {
+    if (warps == 4) {
       REQUIRE(check.status == ModelStatus::kFeasible);
-      CHECK(std::popcount((*check.schedule->warps)[0]) == 2);
+      CHECK((*check.schedule->warps)[0] == WarpSet{0b1100});
     } else {
       REQUIRE(check.status == ModelStatus::kInfeasible);
-      CHECK(coreHas(check, TwillFamily::kWarpUniqueness));
+      CHECK(coreHas(check, TwillFamily::kVariableLatency));
+    }
+  }
+}
+
+TEST_CASE("SMT warp symmetry: warp groups are renamed, never lost", "[exact][twill][families]") {
+  // Ops a and b on warp groups of 4, c and d on one warp each, on 16 warps with warp 0 for
+  // variable latency: the blocks {4..7}, {8..11} and {12..15} are interchangeable, and so are
+  // the warps of a block. a holds TC and c holds ALU at both residues of II 2, and b and d have
+  // blocking in-edges from them, so b may not share a warp with a, nor d with c (a blocking op
+  // issues only when no other op of its warps executes). Both orders of the model hold at L 2:
+  // a schedule exists with or without them. With them, a (op 0) takes the first block in
+  // first-use order, {4..7}, and b, which may not share it, the next, {8..11}; c and d can go
+  // to several warps (a's block is used by op 0, so its warps are open to later ops).
+  GraphBuilder builder("renamed");
+  const OpId a = builder.addOp("a", 2);
+  const OpId b = builder.addOp("b", 1);
+  const OpId c = builder.addOp("c", 2);
+  const OpId d = builder.addOp("d", 1);
+  builder.setMinWarps(a, 4);
+  builder.setMinWarps(b, 4);
+  builder.addReservation(a, {0, 0, 2, 1});
+  builder.addReservation(c, {1, 0, 2, 1});
+  builder.setEdgeBlocking(builder.addEdge(a, b, 0, 0), true);
+  builder.setEdgeBlocking(builder.addEdge(c, d, 0, 0), true);
+  const auto instance = test::makeInstance(std::move(builder), warpMachine(16, 0));
+  for (const bool symmetry : {true, false}) {
+    INFO("symmetry " << symmetry);
+    const auto check = checkAndVerify(instance, 2, 2, symmetry);
+    REQUIRE(check.status == ModelStatus::kFeasible);
+    const auto& warps = *check.schedule->warps;
+    CHECK((warps[0] & warps[1]) == 0);
+    CHECK((warps[2] & warps[3]) == 0);
+    if (symmetry) {
+      CHECK(warps[0] == WarpSet{0xF0});
+      CHECK(warps[1] == WarpSet{0xF00});
     }
   }
 }

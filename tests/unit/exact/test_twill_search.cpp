@@ -202,6 +202,37 @@ TEST_CASE("twill stand-in: the sub-tiled Blackwell FA has RecMII one above ResMI
   CHECK(atMii.status == ModelStatus::kInfeasible);
 }
 
+TEST_CASE("twill at 32 warps: the stand-in on warps of 32 threads is proven, warp groups aligned",
+          "[exact][twill][search]") {
+  // configs/kernels/fa_fwd_blackwell_subtiled_32w.yaml: the stand-in above on 32 warps of 32
+  // threads (warp 0 for the loads), its tile ops on warp groups of four. I 18 and L 35 are the
+  // 6-warp stand-in's proven answer (docs/benchmarks.md, "The order encoding"), which neither the
+  // warps nor the 255-register limit bind. Its 4 warps there (the load warp, the MMA warp, two
+  // warps of 128 threads for the sub-tiles) are 1 + 1 + 4 + 4 = 10 warps of 32 threads here, and
+  // the search proves 9 impossible; the cross-warp edges, 25, are the search's (24 refuted): the
+  // row statistics (mmax, alpha, lsum) need a warp group here and sit with their sub-tile's
+  // softmax, not with the MMAs as on 6 warps. Every warp group is aligned.
+  const Instance instance =
+      test::loadInstance(test::sourcePath("configs/kernels/fa_fwd_blackwell_subtiled_32w.yaml"));
+  TwillOptions options;
+  options.search.timeLimitSeconds = 120.0;
+  const TwillSolution solution = solveTwill(instance.problem(ProblemKind::kModuloWarp), options);
+  INFO(solution.result.message);
+  for (const auto& attempt : solution.result.attempts) UNSCOPED_INFO(attempt.describe());
+  REQUIRE(solution.result.status == ModelStatus::kOptimal);
+  CHECK(solution.result.verification->ok());
+  CHECK(*solution.ii() == 18);
+  CHECK(*solution.twill.latency == 35);
+  CHECK(solution.twill.assignment.warpsUsed == 10);
+  CHECK(solution.twill.assignment.warpsProvenMinimal);
+  CHECK(solution.twill.assignment.crossWarpEdges == 25);
+  CHECK(solution.twill.assignment.crossEdgesProvenMinimal);
+  const Graph& graph = *instance.graph;
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    CHECK(isWarpGroup((*solution.result.schedule->warps)[op], graph.minWarps(op)));
+  }
+}
+
 TEST_CASE("twill time limit: the stand-in stops within the limit with a timeout",
           "[exact][twill][search]") {
   // Every phase takes its share of the time left (normalization, the MILP, each SMT check,
