@@ -14,6 +14,7 @@
 #include <gaus/exact/exact_figures.hpp>
 #include <gaus/exact/latency_milp.hpp>
 
+#include "latency_sat.hpp"
 #include "milp_solver.hpp"
 #include "normalized_solve.hpp"
 #include "start_schedule.hpp"
@@ -38,7 +39,7 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options,
   // Every cycle holds at most `capacity` units of a resource, so the schedule is at least ResMII
   // long, the resource's reserved unit-cycles over its capacity (0 when no resource is busy).
   const ResMii resourceBound = computeResMii(graph, machine);
-  const Cycle lower = std::max(criticalPath, resourceBound.binding ? resourceBound.value : 0);
+  Cycle lower = std::max(criticalPath, resourceBound.binding ? resourceBound.value : 0);
 
   Result result;
   result.objectiveName = "latency";
@@ -78,6 +79,43 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options,
     return result;
   }
 
+  // The destructive lower bound first (latency_sat.hpp): L below the start refuted one at a
+  // time on the SAT model, each satisfiable check a better start. When it refutes the start's
+  // L - 1, the start is optimal and no MILP is built; otherwise the MILP starts from what it
+  // found, with its bound as L's lower end.
+  if (options.refutationShare > 0 && lower < upper) {
+    const Deadline refutationDeadline(
+        options.timeLimitSeconds > 0
+            ? std::optional<double>(options.refutationShare * deadline.remainingSeconds())
+            : std::nullopt);
+    detail::LatencyRefutation refutation =
+        detail::refuteLatencies(problem, asap, std::min(startLatency - 1, upper), lower,
+                                refutationDeadline, options.memoryLimitBytes);
+    for (Attempt& attempt : refutation.attempts) result.attempts.push_back(std::move(attempt));
+    result.stats.solverCalls += static_cast<std::int64_t>(refutation.attempts.size());
+    if (refutation.refuted) lower = std::max(lower, *refutation.refuted + 1);
+    if (refutation.best) {
+      start = std::move(refutation.best);
+      startLatency = scheduleLatency(graph, start->start);
+      upper = std::min(upper, startLatency);
+    }
+    if (lower > upper) {
+      result.status = ModelStatus::kInfeasible;
+      result.message =
+          fmt::format("no schedule completes within {} cycles (refuted by SAT)", upper);
+      result.bounds.lowerBound = static_cast<double>(lower);
+      return result;
+    }
+    if (startLatency <= upper && lower >= startLatency) {
+      result.schedule = *start;
+      result.objective = static_cast<double>(startLatency);
+      result.status = ModelStatus::kOptimal;
+      result.bounds.lowerBound = static_cast<double>(startLatency);
+      result.bounds.latencyProvenOptimal = true;
+      return result;
+    }
+  }
+
   auto latest = detail::latestStarts(graph, std::nullopt, upper, asap);
   if (!latest) {
     result.status = ModelStatus::kInfeasible;
@@ -109,7 +147,7 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options,
     solution =
         model.model().solve(options.timeLimitSeconds > 0 ? deadline.remainingSeconds() : 0.0);
   }
-  result.stats.solverCalls = 1;
+  result.stats.solverCalls += 1;
   result.stats.iterations = solution.nodes;
   Attempt attempt;
   attempt.phase = "milp";

@@ -104,6 +104,11 @@ OptionTable<IlpOptions> makeIlpTable() {
       .add("latency_bound", &IlpOptions::latencyBound,
            "latency problems: upper bound on L; none: the list schedule's",
            NumericRange::atLeast(0))
+      .add("refute_share", &IlpOptions::refutationShare,
+           "latency problems: share of the time for refuting L below the start, one L at a time, "
+           "on a SAT model with interval energy rows before the MILP (the MILP gets the rest); "
+           "0: the MILP alone",
+           NumericRange::between(0, 1))
       .add(
           "max_ii", [](IlpOptions& o) -> std::optional<std::int32_t>& { return o.search.maxIi; },
           "modulo problems: largest II tried; none: the non-overlapped II",
@@ -283,6 +288,7 @@ Result solveIlp(const Problem& problem, const IlpOptions& options, const RunCont
     latency.timeLimitSeconds =
         remaining(std::min(options.search.milp.timeLimitSeconds, callSeconds));
     latency.latencyBound = options.latencyBound;
+    latency.refutationShare = options.refutationShare;
     latency.useStart = options.search.milp.useStart;
     latency.breakSymmetry = options.search.milp.breakSymmetry;
     latency.maxNonzeros = options.search.milp.maxNonzeros;

@@ -22,6 +22,11 @@ struct LatencyMilpOptions {
   // Upper bound on the latency, which sets every op's latest start. Unset: the latency of a list
   // schedule (or the problem's horizon, when smaller).
   std::optional<Cycle> latencyBound;
+  // Share of the time left (after the list schedule) for refuting L below the start on the
+  // SAT model before the MILP (the destructive lower bound, src/exact/latency_sat.hpp); the
+  // MILP gets the rest. 0: the MILP alone. Without a time limit the refutation runs until it
+  // ends.
+  double refutationShare = 0.3;
   bool useStart = true;       // hand CBC the list schedule as its first incumbent
   bool breakSymmetry = true;  // order twin ops (symmetry.hpp)
   NormalizationOptions normalization;

@@ -10,6 +10,7 @@
 #include <gaus/core/enum_names.hpp>
 #include <gaus/core/option_table.hpp>
 #include <gaus/core/registry.hpp>
+#include <gaus/exact/latency_milp.hpp>
 #include <gaus/exact/modulo_milp.hpp>
 #include <gaus/exact/twill.hpp>
 
@@ -41,6 +42,9 @@ struct IlpOptions {
   std::optional<double> timeLimitSeconds;
   ModuloSearchOptions search;
   std::optional<Cycle> latencyBound;  // latency problems: upper bound on L
+  // Latency problems: share of the time for refuting L below the start on the SAT model before
+  // the MILP (LatencyMilpOptions::refutationShare).
+  double refutationShare = LatencyMilpOptions{}.refutationShare;
   // Runs this method first, through the registry, and starts from its verified schedule as from
   // one given with --init. It gets initShare of time_limit, or without one of milp_time_limit;
   // its time counts against time_limit and, for latency problems, against the one MILP's.

@@ -81,20 +81,6 @@ std::optional<Schedule> decode(const z3::model& model, const SmtFrame& frame,
   return schedule;
 }
 
-z3::check_result checkWithin(z3::solver& solver, const z3::expr_vector& assumptions,
-                             double timeLimitSeconds) {
-  z3::params parameters(solver.ctx());
-  const double ms = std::clamp(timeLimitSeconds * 1000.0, 1.0, 4.0e9);
-  parameters.set("timeout", static_cast<unsigned>(ms));
-  // Relevancy filtering only delays propagation in a model of clauses and cardinality rows.
-  // (It was measured on the integer encoding, where it took the stand-in's first UNSAT checks
-  // from 59 s to 6 s; on this one, with or without it, the stand-in's checks at II 18 take
-  // 1.6-3.6 s in all, noise of the loaded machine.)
-  parameters.set("smt.relevancy", 0U);
-  solver.set(parameters);
-  return solver.check(assumptions);
-}
-
 // What the unsat core of the last check holds: the families among `enabled`, and whether
 // `restriction` is there.
 struct UnsatCore {
@@ -145,6 +131,28 @@ std::vector<TwillFamily> shrinkCore(z3::solver& solver, const ClauseWriter& writ
 }
 
 }  // namespace
+
+z3::check_result checkWithin(z3::solver& solver, const z3::expr_vector& assumptions,
+                             double timeLimitSeconds) {
+  z3::params parameters(solver.ctx());
+  const double ms = std::clamp(timeLimitSeconds * 1000.0, 1.0, 4.0e9);
+  parameters.set("timeout", static_cast<unsigned>(ms));
+  // Relevancy filtering only delays propagation in a model of clauses and cardinality rows.
+  // (It was measured on the integer encoding, where it took the stand-in's first UNSAT checks
+  // from 59 s to 6 s; on this one, with or without it, the stand-in's checks at II 18 take
+  // 1.6-3.6 s in all, noise of the loaded machine.)
+  parameters.set("smt.relevancy", 0U);
+  solver.set(parameters);
+  return solver.check(assumptions);
+}
+
+void setUndecided(z3::solver& solver, SmtAnswer& answer) {
+  answer.reason = solver.reason_unknown();
+  answer.status = answer.reason.find("timeout") != std::string::npos ||
+                          answer.reason.find("canceled") != std::string::npos
+                      ? ModelStatus::kTimeout
+                      : ModelStatus::kUnknown;
+}
 
 std::optional<z3::expr> LatencyCaps::assumption(const SmtFrame& frame, const StartLiterals& starts,
                                                 ClauseWriter& writer) {
@@ -212,11 +220,7 @@ SmtAnswer TwillSmtModel::Impl::check(const SmtQuery& query) {
       answer.coreHasRestriction = core.hasRestriction;
     }
   } else {
-    answer.reason = solver.reason_unknown();
-    answer.status = answer.reason.find("timeout") != std::string::npos ||
-                            answer.reason.find("canceled") != std::string::npos
-                        ? ModelStatus::kTimeout
-                        : ModelStatus::kUnknown;
+    setUndecided(solver, answer);
   }
   answer.seconds = secondsBetween(begin);
   return answer;

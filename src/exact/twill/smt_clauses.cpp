@@ -37,6 +37,13 @@ z3::expr StartLiterals::by(OpId op, Cycle t) const {
   return startsBy_[op][static_cast<std::size_t>(t)];
 }
 
+void precede(const StartLiterals& starts, ClauseWriter& writer,
+             std::initializer_list<z3::expr> guards, OpId u, OpId v, Cycle slack) {
+  for (Cycle t = 0; t <= starts.lastStart(v); ++t) {
+    writer.clause(guards, {!starts.by(v, t), starts.by(u, t + slack)});
+  }
+}
+
 SmtVariables::SmtVariables(z3::context& context)
     : opSymmetry(context.bool_const("op_symmetry")), starts(context) {}
 

@@ -62,6 +62,22 @@ class StartLiterals {
   OpLiterals startsBy_;  // [op][t] for t < lastStart
 };
 
+class ClauseWriter;
+
+// t(u) <= t(v) + slack (an edge u -> v has slack distance II - delay), guarded: for every t,
+// t(v) <= t forces t(u) <= t + slack. Twill's dependence and spill-delay families and the
+// latency problem's SAT model (latency_sat.hpp) write their difference constraints with it.
+void precede(const StartLiterals& starts, ClauseWriter& writer,
+             std::initializer_list<z3::expr> guards, OpId u, OpId v, Cycle slack);
+
+// One check of `solver` under `assumptions`, stopped after `timeLimitSeconds` (Z3's timeout).
+z3::check_result checkWithin(z3::solver& solver, const z3::expr_vector& assumptions,
+                             double timeLimitSeconds);
+
+// The answer of a check that ended neither sat nor unsat: Z3's reason, and kTimeout when its
+// time limit (or a cancel) stopped it, kUnknown for any other reason.
+void setUndecided(z3::solver& solver, SmtAnswer& answer);
+
 // The model's literals, apart from the family guards (ClauseWriter's).
 struct SmtVariables {
   explicit SmtVariables(z3::context& context);

@@ -150,15 +150,6 @@ void declareVariables(const SmtFrame& frame, SmtVariables& vars, ClauseWriter& w
   }
 }
 
-// t(u) <= t(v) + slack (an edge u -> v has slack distance II - delay), guarded: for every t,
-// t(v) <= t forces t(u) <= t + slack.
-void precede(const StartLiterals& starts, ClauseWriter& writer,
-             std::initializer_list<z3::expr> guards, OpId u, OpId v, Cycle slack) {
-  for (Cycle t = 0; t <= starts.lastStart(v); ++t) {
-    writer.clause(guards, {!starts.by(v, t), starts.by(u, t + slack)});
-  }
-}
-
 // The clause "t(op) <= t and the consumer of out-edge e reads after t + offset (its start
 // plus distance II) force `literal`": how liveness and lifetime literals get set.
 void readAfterForces(const SmtFrame& frame, const StartLiterals& starts, ClauseWriter& writer,
