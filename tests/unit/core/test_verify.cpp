@@ -53,6 +53,46 @@ TEST_CASE("toy FA: S:0 P:1 O:2 at II 2 clashes on TC at cycle 0 mod 2", "[core][
                  Catch::Contains("2 units in use > capacity 1") && Catch::Contains("S, O"));
 }
 
+TEST_CASE(
+    "a unit over ten thousand ops: usage counted exactly at each cycle, in either event order",
+    "[core][verify]") {
+  // 10,000 one-cycle ops two to a cycle on a unit of capacity 2 (cycles 0..4,999) fill it
+  // exactly, and one more op at cycle 1,234 makes 3 there: one violation, at that cycle, with a
+  // peak of 3. 20,002 interval events over 5,000 cycles are put in order by counting
+  // (usage_profile.hpp); the same ops on a modulo schedule at II 7 fold onto 7 residues (far
+  // fewer cycles than events, counting again), and at II 1,000,000,007 each op keeps its cycle
+  // but the events lie in a range too wide to count, so they are compared: both fill the unit
+  // exactly without the extra op (10,000 / 7 > 2, so only the huge II verifies then).
+  Machine machine;
+  machine.name = "pair";
+  machine.addResource("ALU", 2);
+  GraphBuilder builder("many");
+  constexpr OpId kFilling = 10000;
+  for (OpId op = 0; op <= kFilling; ++op) {
+    builder.addReservation(builder.addOp("op" + std::to_string(op), 1), {0, 0, 1, 1});
+  }
+  const auto instance = test::makeInstance(std::move(builder), machine);
+  std::vector<Cycle> start;
+  for (OpId op = 0; op < kFilling; ++op) start.push_back(op / 2);
+  start.push_back(1234);
+  Schedule schedule;
+  schedule.start = start;
+  const auto acyclic = verify(instance.problem(ProblemKind::kLatency), schedule);
+  CHECK(acyclic.count(ConstraintFamily::kResource) == 1);
+  CHECK(acyclic.totalViolations == 1);
+  CHECK_THAT(acyclic.summary(), Catch::Contains("cycle 1234") && Catch::Contains("3 units"));
+
+  start.pop_back();
+  start.push_back(1'000'000'000);  // far from the rest, alone at its cycle
+  schedule.start = start;
+  schedule.ii = 7;
+  CHECK(
+      verify(instance.problem(ProblemKind::kModulo), schedule).count(ConstraintFamily::kResource) ==
+      7);
+  schedule.ii = 1'000'000'007;
+  CHECK(verify(instance.problem(ProblemKind::kModulo), schedule).ok());
+}
+
 TEST_CASE("toy FA at an II of a billion: verified without a table per residue", "[core][verify]") {
   // A schedule file may carry any II (fuzzing found one of 1,065,746,980 that made the
   // verifier allocate 8 GB). At that II each op holds its unit alone, so S:0 P:1 O:2, which
