@@ -39,9 +39,11 @@ bool reports(const std::vector<gaus_protocol::Fault>& faults,
 std::vector<gaus_protocol::FaultKind> expectedFaults(ProtocolFault fault) {
   using Kind = gaus_protocol::FaultKind;
   switch (fault) {
-    // A ring one slot short is seen as a wait that observes a later phase, or (the 32-warp
-    // stand-in's mmax ring, read at distances 0 and 1 on other warps) as a read that finds the
-    // next fill in its slot.
+    // A ring one slot short is seen as a wait that observes a later phase, or as a read that
+    // finds the next fill in its slot when the overwritten fill's reader is in the producer's
+    // own role, which reads the slot in program order with no barrier to wait on (the 32-warp
+    // stand-in's mmax1 ring: another role reads it at distance 0, alpha1 beside mmax1 at
+    // distance 1).
     case ProtocolFault::kRingSlotMissing:
       return {Kind::kStall, Kind::kData};
     case ProtocolFault::kWrongArrivalCount:
