@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
@@ -111,11 +113,31 @@ std::vector<std::string> Problem::check() const {
                       "machine '{}'",
                       *machine->variableLatencyWarp, machine->warps, machine->name));
     }
+    // Group sizes already found without a warp group that avoids the variable-latency warp.
+    std::vector<std::int32_t> homeless;
     for (OpId op = 0; op < graph->numOps(); ++op) {
-      if (graph->minWarps(op) > machine->warps) {
+      const std::int32_t size = graph->minWarps(op);
+      if (size > machine->warps) {
         errors.push_back(fmt::format("op {} needs min_warps={}, but machine '{}' has {} warps",
-                                     graph->opName(op), graph->minWarps(op), machine->name,
-                                     machine->warps));
+                                     graph->opName(op), size, machine->name, machine->warps));
+      } else if (size > 1 && !graph->variableLatency(op) && machine->variableLatencyWarp &&
+                 std::find(homeless.begin(), homeless.end(), size) == homeless.end()) {
+        // An aligned group (core isWarpGroup) that holds the variable-latency warp is closed to
+        // every other op: with no other group, the op can run nowhere.
+        const std::int32_t vl = *machine->variableLatencyWarp;
+        bool open = false;
+        for (std::int32_t first = 0; first + size <= machine->warps && !open; first += size) {
+          open = vl < first || vl >= first + size;
+        }
+        if (!open) {
+          homeless.push_back(size);
+          errors.push_back(fmt::format(
+              "op {} needs an aligned group of {} warps ({} consecutive warps, the first a "
+              "multiple of {}), and every such group of machine '{}' ({} warps) holds the "
+              "variable-latency warp {}; give the machine at least {} warps",
+              graph->opName(op), size, size, size, machine->name, machine->warps, vl,
+              (vl / size + 1) * size + size));
+        }
       }
       if (graph->variableLatency(op) && !machine->variableLatencyWarp) {
         errors.push_back(

@@ -137,6 +137,27 @@ TEST_CASE("problem check names every input error", "[core][problem]") {
     REQUIRE(errors.size() == 1);
     CHECK_THAT(errors[0], Catch::Contains("x -> y -> x") || Catch::Contains("y -> x -> y"));
   }
+  SECTION("warp groups: every aligned group holds the variable-latency warp") {
+    // Two ops on 4 warps of a 5-warp machine whose warp 0 runs the loads: the only aligned group
+    // of 4 is {0..3}, closed to them, so they can run nowhere (one error for the size, naming
+    // the first op); 8 warps open {4..7}.
+    GraphBuilder builder("groups");
+    builder.setMinWarps(builder.addOp("softmax", 1), 4);
+    builder.setMinWarps(builder.addOp("rescale", 1), 4);
+    Machine machine;
+    machine.name = "five";
+    machine.warps = 5;
+    machine.variableLatencyWarp = 0;
+    const auto instance = test::makeInstance(std::move(builder), machine);
+    const auto errors = instance.problem(ProblemKind::kModuloWarp).check();
+    REQUIRE(errors.size() == 1);
+    CHECK_THAT(errors[0], Catch::Contains("op softmax needs an aligned group of 4 warps") &&
+                              Catch::Contains("holds the variable-latency warp 0") &&
+                              Catch::Contains("at least 8 warps"));
+    Machine eight = machine;
+    eight.warps = 8;
+    CHECK(rebindMachine(instance, eight)->problem(ProblemKind::kModuloWarp).check().empty());
+  }
   SECTION("latency-bounded without a horizon") {
     const auto instance = test::chainOfFour();
     const auto errors = instance.problem(ProblemKind::kLatencyBounded).check();
