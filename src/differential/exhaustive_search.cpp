@@ -349,11 +349,12 @@ class WarpRenaming {
       }
       firstUnused = false;
     }
-    if (!withinBlocks_ || std::popcount(set) != 1) return true;
+    if (!withinBlocks_ || std::popcount(set) != 1 || (set & used) != 0) return true;
+    // An unused warp: an earlier unused warp of its block (not the variable-latency one) does
+    // the same.
     const int warp = std::countr_zero(set);
     for (int w = warp / blockSize_ * blockSize_; w < warp; ++w) {
-      const bool skipped = (vl_ && w == *vl_) || ((used >> w) & 1U) != 0;
-      if (!skipped && ((used >> warp) & 1U) == 0) return false;  // an earlier unused warp
+      if ((!vl_ || w != *vl_) && ((used >> w) & 1U) == 0) return false;
     }
     return true;
   }
