@@ -402,10 +402,10 @@ class WarpSearch {
       return;
     }
     const OpId op = order_[index];
+    const WarpSet used = usedWarps();  // by the ops placed before this one, whatever its start
     for (Cycle t = earliestStart(graph_, schedule_, op); t + graph_.duration(op) <= cap_; ++t) {
       if (!table_.tryPlace(op, t)) continue;
       schedule_.start[op] = t;
-      const WarpSet used = usedWarps();
       for (const WarpSet set : choices_[op]) {
         if (!renaming_.worthTrying(set, used)) continue;
         if (++nodes_ > budget_.nodes) outOfBudget_ = true;

@@ -45,6 +45,7 @@
 
 #include <fmt/format.h>
 
+#include <gaus/core/memory_limit.hpp>
 #include <gaus/core/verify.hpp>
 
 #include "start_schedule.hpp"
@@ -250,8 +251,9 @@ Expected<std::unique_ptr<LatencySatModel>> LatencySatModel::buildWithin(
     std::int64_t memoryLimitBytes) {
   const SmtModelSize size = estimateLatencySatSize(*problem.graph, *problem.machine, windows);
   if (size.bytes() > memoryLimitBytes) {
-    return Error{fmt::format("would take about {} MB ({} literals), above memory_limit ({} MB)",
-                             size.bytes() >> 20, size.literals, memoryLimitBytes >> 20)};
+    return Error{fmt::format("would take about {} ({} literals), above memory_limit ({})",
+                             formatBytes(size.bytes()), size.literals,
+                             formatBytes(memoryLimitBytes))};
   }
   const SmtModelCost cost = size.cost();
   if (cost.total() > deadline.remainingSeconds()) {
@@ -289,12 +291,7 @@ SmtAnswer LatencySatModel::check(Cycle latency, double timeLimitSeconds) {
     const z3::model model = impl_->solver.get_model();
     Schedule schedule;
     for (OpId op = 0; op < impl_->graph.numOps(); ++op) {
-      Cycle t = 0;
-      while (t < impl_->starts.lastStart(op) &&
-             !model.eval(impl_->starts.by(op, t), true).is_true()) {
-        ++t;
-      }
-      schedule.start.push_back(t);
+      schedule.start.push_back(impl_->starts.startIn(model, op));
     }
     answer.schedule = std::move(schedule);
   } else if (outcome == z3::unsat) {

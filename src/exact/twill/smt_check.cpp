@@ -66,11 +66,7 @@ std::optional<Schedule> decode(const z3::model& model, const SmtFrame& frame,
   schedule.ii = frame.ii;
   std::vector<WarpSet> warpSets;
   for (OpId op = 0; op < frame.graph.numOps(); ++op) {
-    Cycle t = 0;
-    while (t < vars.starts.lastStart(op) && !model.eval(vars.starts.by(op, t), true).is_true()) {
-      ++t;
-    }
-    schedule.start.push_back(t);
+    schedule.start.push_back(vars.starts.startIn(model, op));
     WarpSet set = 0;
     for (std::size_t w = 0; w < vars.onWarp[op].size(); ++w) {
       if (model.eval(vars.onWarp[op][w], true).is_true()) set |= WarpSet{1} << w;

@@ -37,6 +37,12 @@ z3::expr StartLiterals::by(OpId op, Cycle t) const {
   return startsBy_[op][static_cast<std::size_t>(t)];
 }
 
+Cycle StartLiterals::startIn(const z3::model& model, OpId op) const {
+  Cycle t = 0;
+  while (t < lastStart_[op] && !model.eval(by(op, t), true).is_true()) ++t;
+  return t;
+}
+
 void precede(const StartLiterals& starts, ClauseWriter& writer,
              std::initializer_list<z3::expr> guards, OpId u, OpId v, Cycle slack) {
   for (Cycle t = 0; t <= starts.lastStart(v); ++t) {

@@ -55,6 +55,8 @@ class StartLiterals {
   // The literal "t(op) <= t": the constant false before the domain, true from its end on.
   z3::expr by(OpId op, Cycle t) const;
   Cycle lastStart(OpId op) const { return lastStart_[op]; }
+  // The start of op in `model`: the first t whose literal "t(op) <= t" is true.
+  Cycle startIn(const z3::model& model, OpId op) const;
 
  private:
   z3::context& context_;

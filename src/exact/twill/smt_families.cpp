@@ -475,7 +475,8 @@ void orderWarps(const SmtFrame& frame, const SmtVariables& vars, ClauseWriter& w
     blocks.push_back(heldBy(first, blockSize));
   }
   orderByFirstUse(blocks, writer);
-  if (!wholeOrSingle) return;
+  // Blocks of one warp have nothing inside to order.
+  if (!wholeOrSingle || blockSize == 1) return;
   for (int first = 0; first < warps; first += blockSize) {
     std::vector<std::vector<z3::expr>> inside;
     for (int w = first; w < std::min(first + blockSize, warps); ++w) {
