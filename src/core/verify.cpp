@@ -105,7 +105,7 @@ class Judge {
         checkBlockingConcurrency();
       }
     }
-    report_.metrics = computeMetrics(graph_, machine_, schedule_);
+    if (options_.metrics) report_.metrics = computeMetrics(graph_, machine_, schedule_);
     return std::move(report_);
   }
 

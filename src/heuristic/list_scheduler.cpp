@@ -91,15 +91,16 @@ std::vector<double> priorityKeys(ListPriority rule, const ListSchedulerOptions& 
 }  // namespace
 
 // What does not depend on the priority: the checked reservation runs, heights (and ALAP),
-// ASAP and the distance-0 successor counts, and the placement's pending counts.
+// ASAP and the distance-0 successor counts, and the graph as the placement walks it.
 struct ListScheduler::Prepared {
   const Graph& graph;
   const Machine& machine;
-  ReservationRunBuilder runs;
+  ReservationRunBuilder runsByPlace;  // op placementGraph->opAt(p)'s runs are runsOf(p)
   std::vector<Cycle> height;
   std::vector<Cycle> asap;
   std::vector<std::int32_t> successors;
   Cycle criticalPath = 0;
+  std::shared_ptr<const detail::PlacementGraph> placementGraph;
 };
 
 ListScheduler::ListScheduler(std::unique_ptr<const Prepared> prepared)
@@ -116,15 +117,8 @@ Expected<ListScheduler> ListScheduler::prepare(const Problem& problem) {
   const Machine& machine = *problem.machine;
   auto topo = topologicalOrder(graph);
   if (!topo) return Error{"list scheduling: " + topo.error()};
-  auto prepared = std::make_unique<Prepared>(
-      Prepared{graph, machine, ReservationRunBuilder(machine, std::nullopt), {}, {}, {}, 0});
-  prepared->runs.addGraph(graph);
-  for (OpId op = 0; op < graph.numOps(); ++op) {
-    if (auto overfull = describeOverfullRun(prepared->runs.runsOf(op), machine, graph.opName(op),
-                                            std::nullopt)) {
-      return Error{"list scheduling: " + *overfull};
-    }
-  }
+  auto prepared = std::make_unique<Prepared>(Prepared{
+      graph, machine, ReservationRunBuilder(machine, std::nullopt), {}, {}, {}, 0, nullptr});
   // Height gives ALAP too (ALAP = critical path - height).
   auto height = heightsToEnd(graph, *topo);
   if (!height) return Error{"list scheduling: " + height.error()};
@@ -136,6 +130,22 @@ Expected<ListScheduler> ListScheduler::prepare(const Problem& problem) {
   prepared->successors.assign(prepared->height.size(), 0);
   for (EdgeId e = 0; e < graph.numEdges(); ++e) {
     if (graph.edgeDistance(e) == 0) ++prepared->successors[graph.edgeSource(e)];
+  }
+  // Places in ALAP order (height first, the default priority's order), the order every
+  // candidate's placement roughly follows; the reservation runs are kept in that order too.
+  std::vector<double> byHeight(prepared->height.size());
+  for (std::size_t op = 0; op < byHeight.size(); ++op) {
+    byHeight[op] = -static_cast<double>(prepared->height[op]);
+  }
+  prepared->placementGraph = std::make_shared<const detail::PlacementGraph>(
+      graph, detail::orderByKeys(byHeight, std::vector<double>(byHeight.size(), 0.0)));
+  for (std::int32_t place = 0; place < graph.numOps(); ++place) {
+    const OpId op = prepared->placementGraph->opAt(place);
+    prepared->runsByPlace.addOp(graph.reservation(op));
+    if (auto overfull = describeOverfullRun(prepared->runsByPlace.runsOf(place), machine,
+                                            graph.opName(op), std::nullopt)) {
+      return Error{"list scheduling: " + *overfull};
+    }
   }
   return ListScheduler(std::move(prepared));
 }
@@ -151,10 +161,10 @@ Expected<Schedule> ListScheduler::schedule(const ListSchedulerOptions& options) 
   Schedule schedule;
   schedule.start.assign(static_cast<std::size_t>(graph.numOps()), 0);
   std::optional<std::string> failure;
-  detail::ListPlacement placement(graph, std::move(order));
+  detail::ListPlacement placement(p.placementGraph, order);
   placement.run(std::nullopt, options.releaseTime, schedule.start,
-                [&](OpId op, Cycle earliest) -> std::optional<Cycle> {
-                  const auto opRuns = p.runs.runsOf(op);
+                [&](OpId /*op*/, std::int32_t place, Cycle earliest) -> std::optional<Cycle> {
+                  const auto opRuns = p.runsByPlace.runsOf(place);
                   const Cycle start = timeline.earliestFit(opRuns, earliest);
                   if (auto reserved = timeline.reserve(opRuns, start); !reserved) {
                     failure = reserved.error();

@@ -94,7 +94,8 @@ Expected<Schedule> moduloListSchedule(const Graph& graph, const Machine& machine
     ModuloReservationTable table(machine, ii);
     std::optional<OpId> unplaced;
     const bool placedAll = placement.run(
-        ii, lowerBound, schedule.start, [&](OpId op, Cycle earliest) -> std::optional<Cycle> {
+        ii, lowerBound, schedule.start,
+        [&](OpId op, std::int32_t /*place*/, Cycle earliest) -> std::optional<Cycle> {
           // II consecutive cycles cover every residue: no fit there means none anywhere.
           const auto slot = table.earliestFit(runs.runsOf(op), earliest, earliest + ii - 1);
           if (!slot) {

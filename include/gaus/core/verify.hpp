@@ -42,6 +42,10 @@ struct VerifyOptions {
   // Violations are all counted; messages are kept for the first this many (a broken schedule of
   // a 10^6-op graph could otherwise produce millions of lines).
   std::size_t maxMessages = 100;
+  // False: the verdict only, VerificationReport::metrics left empty. A caller that scores the
+  // schedule itself (GauS's candidates, millions of ops each) saves a second pass over the
+  // resources and the live ranges.
+  bool metrics = true;
 };
 
 struct VerificationReport {

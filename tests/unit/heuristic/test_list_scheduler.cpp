@@ -1,5 +1,11 @@
 #include <algorithm>
+#include <cmath>
 #include <functional>
+#include <map>
+#include <numeric>
+#include <random>
+#include <set>
+#include <tuple>
 
 #include <catch2/catch.hpp>
 
@@ -9,6 +15,8 @@
 #include <gaus/heuristic/list_scheduler.hpp>
 
 #include "heuristic_fixtures.hpp"
+#include "list_placement.hpp"
+#include "priorities.hpp"
 
 using namespace gaus;
 using namespace gaus::heuristic;
@@ -322,4 +330,179 @@ TEST_CASE("list: large DAGs of every shape verify within the bounds",
     CHECK(report.metrics.latency >= criticalPathLength(graph, asapTimes(graph, *topo)));
     CHECK(report.metrics.latency <= serialLatency(graph));
   }
+}
+
+namespace {
+
+// The serial list scheduling the scheduler implements, written plainly as a reference: ops in
+// order of (key, ALAP, id), each placed once its distance-0 predecessors are, at the first cycle
+// from its ready time (and release time) where its units fit a per-cycle usage table. No ready
+// heap, no union-find over full cycles, no renumbering: the same schedule, computed slowly.
+std::vector<Cycle> referenceListStarts(const Problem& problem, const std::vector<double>& key,
+                                       const std::vector<Cycle>& release) {
+  const Graph& graph = *problem.graph;
+  const Machine& machine = *problem.machine;
+  const auto opCount = static_cast<std::size_t>(graph.numOps());
+  const auto topo = topologicalOrder(graph);
+  const auto height = heightsToEnd(graph, *topo);
+  const Cycle criticalPath =
+      height->empty() ? 0 : *std::max_element(height->begin(), height->end());
+  std::vector<OpId> order(opCount);
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](OpId a, OpId b) {
+    const Cycle alapA = criticalPath - (*height)[a];
+    const Cycle alapB = criticalPath - (*height)[b];
+    return std::tie(key[a], alapA, a) < std::tie(key[b], alapB, b);
+  });
+  std::vector<std::int32_t> rank(opCount);
+  for (std::size_t k = 0; k < opCount; ++k) rank[order[k]] = static_cast<std::int32_t>(k);
+  std::vector<std::int32_t> pending(opCount, 0);
+  for (EdgeId e = 0; e < graph.numEdges(); ++e) {
+    if (graph.edgeDistance(e) == 0) ++pending[graph.edgeTarget(e)];
+  }
+  std::set<std::int32_t> eligible;
+  for (std::size_t op = 0; op < opCount; ++op) {
+    if (pending[op] == 0) eligible.insert(rank[op]);
+  }
+  std::map<std::pair<ResourceId, Cycle>, std::int64_t> used;
+  std::vector<Cycle> start(opCount, 0);
+  while (!eligible.empty()) {
+    const OpId op = order[*eligible.begin()];
+    eligible.erase(eligible.begin());
+    Cycle ready = release.empty() ? 0 : release[op];
+    for (EdgeId e : graph.inEdges(op)) {
+      if (graph.edgeDistance(e) != 0) continue;
+      ready = std::max<Cycle>(ready, start[graph.edgeSource(e)] + graph.edgeDelay(e));
+    }
+    const auto demandAt = [&](Cycle at) {
+      std::map<std::pair<ResourceId, Cycle>, std::int64_t> demand;
+      for (const ReservationBlock& block : graph.reservation(op)) {
+        if (!machine.resources[block.resource].limited()) continue;
+        for (Cycle c = at + block.begin; c < at + block.begin + block.length; ++c) {
+          demand[{block.resource, c}] += block.units;
+        }
+      }
+      return demand;
+    };
+    const auto fits = [&](Cycle at) {
+      for (const auto& [cell, units] : demandAt(at)) {
+        if (used[cell] + units > *machine.resources[cell.first].capacity) return false;
+      }
+      return true;
+    };
+    Cycle at = ready;
+    while (!fits(at)) ++at;
+    for (const auto& [cell, units] : demandAt(at)) used[cell] += units;
+    start[op] = at;
+    for (EdgeId e : graph.outEdges(op)) {
+      if (graph.edgeDistance(e) == 0 && --pending[graph.edgeTarget(e)] == 0) {
+        eligible.insert(rank[graph.edgeTarget(e)]);
+      }
+    }
+  }
+  return start;
+}
+
+}  // namespace
+
+TEST_CASE("list: custom keys give the plain serial list schedule (whole and fractional keys)",
+          "[heuristic][list][property]") {
+  // The scheduler orders whole-number keys of a narrow range by counting and other keys by
+  // comparison, renumbers the ops into ALAP order for its walk and keeps the eligible ops in a
+  // bitmap tree; none of that may change a start. Reference: referenceListStarts above.
+  int cases = 0;
+  for (int shape = 0; shape < 4; ++shape) {
+    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+      const Problem problem =
+          test::randomProblem(randomShape(shape, 30 + 10 * shape, seed), ProblemKind::kLatency);
+      const auto opCount = static_cast<std::size_t>(problem.graph->numOps());
+      std::mt19937_64 random(seed * 31 + static_cast<std::uint64_t>(shape));
+      for (int keys = 0; keys < 3; ++keys) {
+        // 0: whole keys in a narrow range (counting, many ties); 1: whole keys spread far
+        // (comparison); 2: fractional keys (comparison), with release times.
+        ListSchedulerOptions options;
+        options.priority = ListPriority::kCustom;
+        options.tieBreak = ListPriority::kAlap;
+        for (std::size_t op = 0; op < opCount; ++op) {
+          const auto draw = static_cast<double>(random() % 8);
+          options.customKey.push_back(keys == 0   ? draw
+                                      : keys == 1 ? draw * 1.0e9 - 3.0
+                                                  : draw / 3.0);
+        }
+        if (keys == 2) {
+          for (std::size_t op = 0; op < opCount; ++op) {
+            options.releaseTime.push_back(static_cast<Cycle>(random() % 6));
+          }
+        }
+        INFO("shape " << shape << " seed " << seed << " keys " << keys);
+        const auto schedule = listSchedule(problem, options);
+        REQUIRE(schedule.ok());
+        CHECK(schedule->start ==
+              referenceListStarts(problem, options.customKey, options.releaseTime));
+        ++cases;
+      }
+    }
+  }
+  CHECK(cases == 144);
+}
+
+TEST_CASE("list placement: the rank queue pops the smallest rank, as an ordered set does",
+          "[heuristic][list]") {
+  // Universes around the tree's word boundaries (1, 63-65 ranks: one level; 4,097: three) and
+  // one of 300,000 ranks (four levels), with pushes and pops interleaved at random.
+  for (const std::size_t universe : {std::size_t{1}, std::size_t{63}, std::size_t{64},
+                                     std::size_t{65}, std::size_t{4097}, std::size_t{300000}}) {
+    detail::RankQueue queue(universe);
+    std::set<std::int32_t> reference;
+    std::mt19937_64 random(universe);
+    CHECK(queue.empty());
+    for (int step = 0; step < 20000; ++step) {
+      if (random() % 3 != 0) {
+        const auto rank = static_cast<std::int32_t>(random() % universe);
+        if (reference.insert(rank).second) queue.push(rank);
+      } else if (!reference.empty()) {
+        INFO("universe " << universe << " step " << step);
+        REQUIRE(queue.popSmallest() == *reference.begin());
+        reference.erase(reference.begin());
+      }
+      REQUIRE(queue.empty() == reference.empty());
+    }
+    while (!reference.empty()) {
+      REQUIRE(queue.popSmallest() == *reference.begin());
+      reference.erase(reference.begin());
+    }
+    CHECK(queue.empty());
+  }
+}
+
+TEST_CASE("list ordering: counted and compared orders are (primary, secondary, id)",
+          "[heuristic][list]") {
+  // Expected: std::sort with the three-key comparison, the order's definition. Narrow whole
+  // keys (with -0.0 beside 0.0, equal keys) take the counting path; keys spread past 4x the
+  // count, fractional keys and infinities take the comparison.
+  std::mt19937_64 random(7);
+  const auto expectedOrder = [](const std::vector<double>& primary,
+                                const std::vector<double>& secondary) {
+    std::vector<OpId> order(primary.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](OpId a, OpId b) {
+      return std::tie(primary[a], secondary[a], a) < std::tie(primary[b], secondary[b], b);
+    });
+    return order;
+  };
+  for (int variant = 0; variant < 4; ++variant) {
+    std::vector<double> primary;
+    std::vector<double> secondary;
+    for (int op = 0; op < 2000; ++op) {
+      const auto draw = static_cast<double>(random() % 50) - 20.0;
+      primary.push_back(variant == 0   ? (draw == 0.0 && op % 2 == 0 ? -0.0 : draw)
+                        : variant == 1 ? draw * 1000.0
+                        : variant == 2 ? draw + 0.5
+                                       : (op == 5 ? INFINITY : draw));
+      secondary.push_back(static_cast<double>(random() % 7));
+    }
+    INFO("variant " << variant);
+    CHECK(detail::orderByKeys(primary, secondary) == expectedOrder(primary, secondary));
+  }
+  CHECK(detail::orderByKeys({}, {}).empty());
 }
