@@ -77,6 +77,10 @@ OptionTable<GausOptions> makeTable() {
            "async: seconds of refinement (A, B) per piece of the worker's work; a cut refinement "
            "goes on later while its candidate is the best",
            positive)
+      .add("legalization_threads", &O::legalizationThreads,
+           "async: threads legalizing the rows of one offer side by side (0: on a GPU the "
+           "cores less one, up to the batch; on the CPU one)",
+           nonNegative)
       .add("horizon_slack", &O::horizonSlack,
            "C without a horizon: D = (1 + slack) * the start's latency", nonNegative)
       .add("device", &O::device, {"auto", "cpu", "cuda"}, "where the tensors live")

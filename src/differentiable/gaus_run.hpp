@@ -48,8 +48,8 @@ struct Engine {
       : state(options, context),
         trace(std::move(progress)),
         random(options.seed),
-        worker(options.legalization == LegalizationMode::kAsync, state,
-               options.refineSliceSeconds) {}
+        worker(options.legalization == LegalizationMode::kAsync, state, options.refineSliceSeconds,
+               std::max<std::int64_t>(options.legalizationThreads, 1)) {}
 
   RunState state;
   ProgressTrace trace;

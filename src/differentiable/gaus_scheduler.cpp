@@ -20,8 +20,9 @@
 // random numbers, the worker), gaus_run.hpp. The searches over D and II are rounds
 // (descending_search.hpp): each round is a function of the setup and of the state the previous
 // round left (the best legal schedule so far), and returns the next state, its attempt record
-// and what it reached as a value, so the state the loop carries is in plain sight.#include
-// <algorithm>
+// and what it reached as a value, so the state the loop carries is in plain sight.
+
+#include <algorithm>
 #include <cmath>
 #include <thread>
 
@@ -175,6 +176,13 @@ Result scheduleWithGaus(const Problem& problem, const GausOptions& options,
           std::max<std::int64_t>(estimatedTensorBytes(problem, oneRow, *settings, largest), 1);
       resolved.batch = std::clamp<std::int64_t>(*deviceFreeBytes / 2 / rowBytes, 1, kMaxBatch);
     }
+  }
+  if (resolved.legalizationThreads == 0) {
+    // On a GPU the host's cores are idle but for the optimizer's thread: the rows of an offer
+    // (up to 8) are legalized side by side. On the CPU LibTorch's threads have those cores.
+    const auto cores = static_cast<std::int64_t>(std::max(1u, std::thread::hardware_concurrency()));
+    resolved.legalizationThreads =
+        settings->device.is_cpu() ? 1 : std::clamp<std::int64_t>(cores - 1, 1, resolved.batch);
   }
   if (auto refused = refuseAboveMemoryLimit(
           fmt::format("method gaus: the tensors of {} ops and {} edges (window W = {}, horizon up "

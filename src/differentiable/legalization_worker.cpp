@@ -1,9 +1,13 @@
 #include "legalization_worker.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <exception>
+#include <mutex>
+#include <thread>
 #include <time.h>
+#include <vector>
 
 #include "optimization_rounds.hpp"
 
@@ -27,10 +31,11 @@ double threadCpuSeconds() {
 }  // namespace
 
 LegalizationWorker::LegalizationWorker(bool asynchronous, const RunState& state,
-                                       double sliceSeconds)
+                                       double sliceSeconds, std::int64_t rowThreads)
     : asynchronous_(asynchronous),
       state_(state),
       sliceSeconds_(sliceSeconds),
+      rowThreads_(asynchronous ? std::max<std::int64_t>(rowThreads, 1) : 1),
       attempt_(0),
       shutdown_(false) {
   if (asynchronous_) thread_ = std::thread([this] { workLoop(); });
@@ -196,27 +201,78 @@ void LegalizationWorker::legalizeMeans(const torch::Tensor& means, std::int64_t 
   const torch::Tensor host = means.to(torch::kCPU, torch::kFloat64).contiguous();
   const std::int64_t rows = host.size(0);
   const std::int64_t ops = host.size(1);
-  for (std::int64_t b = 0; b < rows; ++b) {
-    if (attempt != attempt_ || state_.outOfTime()) break;
+  // Each row is legalized on its own: the legalizer and the prepared list scheduler keep no
+  // state between calls.
+  struct RowOutcome {
+    bool done = false;
+    std::optional<Candidate> candidate;
+    double seconds = 0.0;
+    double cpuSeconds = 0.0;
+  };
+  const auto legalizeRow = [&](std::int64_t b) {
     const double* row = host.data_ptr<double>() + b * ops;
     const Clock::time_point began = Clock::now();
     const double cpuBegan = threadCpuSeconds();
-    std::optional<Candidate> candidate = legalize(std::vector<double>(row, row + ops), stop);
-    const double seconds = secondsSince(began);
-    const double cpuSeconds = threadCpuSeconds() - cpuBegan;
-    lock.lock();
+    RowOutcome outcome;
+    outcome.candidate = legalize(std::vector<double>(row, row + ops), stop);
+    outcome.seconds = secondsSince(began);
+    outcome.cpuSeconds = threadCpuSeconds() - cpuBegan;
+    outcome.done = true;
+    return outcome;
+  };
+  // With the lock held.
+  const auto judge = [&](RowOutcome& outcome) {
     ++figures_.legalizedCandidates;
-    figures_.legalizationSeconds += seconds;
-    figures_.candidateSeconds += seconds;
-    figures_.candidateCpuSeconds += cpuSeconds;
-    figures_.longestCandidateSeconds = std::max(figures_.longestCandidateSeconds, seconds);
-    if (candidate && attempt == attempt_ && !figures_.firstLegalSeconds) {
+    figures_.legalizationSeconds += outcome.seconds;
+    figures_.candidateSeconds += outcome.seconds;
+    figures_.candidateCpuSeconds += outcome.cpuSeconds;
+    figures_.longestCandidateSeconds = std::max(figures_.longestCandidateSeconds, outcome.seconds);
+    if (outcome.candidate && attempt == attempt_ && !figures_.firstLegalSeconds) {
       figures_.firstLegalSeconds = state_.elapsedSeconds();
     }
-    consider(std::move(candidate), attempt);
-    lock.unlock();
+    consider(std::move(outcome.candidate), attempt);
+  };
+  const std::int64_t threadCount = std::min<std::int64_t>(rowThreads_, rows);
+  if (threadCount <= 1) {
+    // One row after another, each judged at once: its candidate counts before the next begins.
+    for (std::int64_t b = 0; b < rows; ++b) {
+      if (attempt != attempt_ || state_.outOfTime()) break;
+      RowOutcome outcome = legalizeRow(b);
+      lock.lock();
+      judge(outcome);
+      lock.unlock();
+    }
+    lock.lock();
+    return;
   }
+  // Rows side by side, judged in row order once all are done.
+  std::vector<RowOutcome> outcomes(static_cast<std::size_t>(rows));
+  std::atomic<std::int64_t> nextRow{0};
+  std::exception_ptr failure;
+  std::mutex failureMutex;
+  const auto legalizeRows = [&] {
+    while (true) {
+      const std::int64_t b = nextRow++;
+      if (b >= rows || attempt != attempt_ || state_.outOfTime()) return;
+      try {
+        outcomes[static_cast<std::size_t>(b)] = legalizeRow(b);
+      } catch (...) {
+        std::lock_guard<std::mutex> guard(failureMutex);
+        if (!failure) failure = std::current_exception();
+        nextRow = rows;
+        return;
+      }
+    }
+  };
+  std::vector<std::thread> helpers;
+  for (std::int64_t t = 1; t < threadCount; ++t) helpers.emplace_back(legalizeRows);
+  legalizeRows();
+  for (std::thread& helper : helpers) helper.join();
   lock.lock();
+  if (failure) std::rethrow_exception(failure);
+  for (RowOutcome& outcome : outcomes) {
+    if (outcome.done) judge(outcome);
+  }
 }
 
 void LegalizationWorker::consider(std::optional<Candidate> candidate, std::int64_t attempt) {

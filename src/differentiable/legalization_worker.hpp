@@ -98,8 +98,10 @@ struct LegalizationFigures {
 
 class LegalizationWorker {
  public:
-  // `sliceSeconds`: the time slice of one refinement step (asynchronous mode only).
-  LegalizationWorker(bool asynchronous, const RunState& state, double sliceSeconds);
+  // `sliceSeconds`: the time slice of one refinement step; `rowThreads`: threads that legalize
+  // the rows of one offer side by side (both asynchronous mode only).
+  LegalizationWorker(bool asynchronous, const RunState& state, double sliceSeconds,
+                     std::int64_t rowThreads = 1);
   ~LegalizationWorker();
   LegalizationWorker(const LegalizationWorker&) = delete;
   LegalizationWorker& operator=(const LegalizationWorker&) = delete;
@@ -146,6 +148,7 @@ class LegalizationWorker {
   const bool asynchronous_;
   const RunState& state_;
   const double sliceSeconds_;
+  const std::int64_t rowThreads_;
 
   mutable std::mutex mutex_;
   std::condition_variable wake_;       // the worker: work arrived, or shutdown

@@ -141,6 +141,10 @@ struct GausOptions {
   // means at least this often; a refinement the slice cut goes on in later slices while its
   // candidate is the best.
   double refineSliceSeconds = 1.0;
+  // Async: threads that legalize the rows of one offer side by side (each row is independent).
+  // 0: on a GPU, as many as the rows and the cores less one (the optimizer's) allow; on the CPU,
+  // one (LibTorch's threads have the other cores).
+  std::int64_t legalizationThreads = 0;
   double horizonSlack = 0.5;  // C without a horizon: D = (1 + slack) * the start's latency
 
   // ---- runtime (GAUS.md "Engineering") ----

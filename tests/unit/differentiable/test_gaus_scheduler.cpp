@@ -241,8 +241,9 @@ TEST_CASE(
   CHECK(*improved.objective < serialLatency);
 }
 
-TEST_CASE("legalization modes: async and sync both verify and never do worse than the start",
-          "[differentiable][scheduler]") {
+TEST_CASE(
+    "legalization modes: async, sync and rows side by side verify, never worse than the start",
+    "[differentiable][scheduler]") {
   // Each formulation on two random graphs, with the worker beside the optimizer (async, the
   // default) and on its thread (sync). Whatever the timing, the answer is a verified schedule
   // no worse than the start the run reports as its first attempt (keep-best), and the figures
@@ -255,7 +256,8 @@ TEST_CASE("legalization modes: async and sync both verify and never do worse tha
   for (const Case& c :
        {Case{"L", ProblemKind::kLatency, 0}, Case{"B", ProblemKind::kLatencyBounded, 0},
         Case{"A", ProblemKind::kLatencyBounded, 0}, Case{"C", ProblemKind::kModulo, 3}}) {
-    for (const char* mode : {"async", "sync"}) {
+    // "rows": asynchronous, the two rows of each offer on two threads side by side.
+    for (const std::string mode : {"async", "sync", "rows"}) {
       for (std::uint64_t seed : {6, 7}) {
         INFO(c.formulation << ", " << mode << ", seed " << seed);
         const Instance instance = randomInstance(seed, c.backEdges);
@@ -266,7 +268,8 @@ TEST_CASE("legalization modes: async and sync both verify and never do worse tha
                                     : instance.problem(c.kind);
         MethodOptions options = quickOptions();
         options["formulation"] = c.formulation;
-        options["legalization"] = mode;
+        options["legalization"] = mode == "sync" ? "sync" : "async";
+        if (mode == "rows") options["legalization_threads"] = "2";
         const Result result = differentiable::fixture::gausRegistry().run("gaus", problem, options);
         requireVerified(result);
         REQUIRE(!result.attempts.empty());

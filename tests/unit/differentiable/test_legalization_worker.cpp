@@ -3,6 +3,9 @@
 // every expected best below is read off the offered rows.
 #include <atomic>
 #include <chrono>
+#include <mutex>
+#include <set>
+#include <stdexcept>
 #include <thread>
 
 #include <catch2/catch.hpp>
@@ -131,6 +134,56 @@ TEST_CASE("legalization worker, asynchronous: the latest offer replaces an untak
   CHECK(worker.figures().legalizedCandidates == 2);
   CHECK(worker.figures().droppedOffers == 1);
   CHECK(worker.endAttempt()->objective == 2.0);
+}
+
+TEST_CASE("legalization worker, asynchronous rows side by side: judged in row order",
+          "[differentiable][worker]") {
+  // Six rows on four threads, each row held 30 ms. Judged in row order against 6 to beat, 5, 3
+  // and 2 improve (4, 7 and 6 do not): three improvements, best 2, six legalized, as one thread
+  // gives. The rows ran on more than one thread: four threads start within microseconds of each
+  // other and each row waits 30 ms, so no thread takes all six.
+  const GausOptions options = budget(60);
+  RunState state(options, noContext);
+  LegalizationWorker worker(true, state, 1.0, 4);
+  std::mutex seenMutex;
+  std::set<std::thread::id> threads;
+  AttemptRules rules = objectiveFromFirstRules(6.0);
+  rules.legalize = [&](const std::vector<double>& mu, const StopRequest&) {
+    {
+      std::lock_guard<std::mutex> guard(seenMutex);
+      threads.insert(std::this_thread::get_id());
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    return objectiveFromFirst(mu);
+  };
+  worker.beginAttempt(rules);
+  worker.offer(meansWithFirsts({5, 3, 4, 2, 7, 6}));
+  const std::optional<Candidate> best = worker.finishAttempt();
+  REQUIRE(best);
+  CHECK(best->objective == 2.0);
+  CHECK(worker.status().improvements == 3);
+  CHECK(worker.figures().legalizedCandidates == 6);
+  CHECK(threads.size() > 1);
+  CHECK(worker.endAttempt()->objective == 2.0);
+}
+
+TEST_CASE("legalization worker, asynchronous rows side by side: a throwing row fails the worker",
+          "[differentiable][worker]") {
+  // Row 1 of three throws: the worker reports the failure (its message), as one thread does.
+  const GausOptions options = budget(60);
+  RunState state(options, noContext);
+  LegalizationWorker worker(true, state, 1.0, 3);
+  AttemptRules rules = objectiveFromFirstRules();
+  rules.legalize = [](const std::vector<double>& mu, const StopRequest&) {
+    if (mu.front() == 1.0) throw std::runtime_error("row one is broken");
+    return objectiveFromFirst(mu);
+  };
+  worker.beginAttempt(rules);
+  worker.offer(meansWithFirsts({0, 1, 2}));
+  worker.finishAttempt();
+  REQUIRE(worker.failure().has_value());
+  CHECK(*worker.failure() == "row one is broken");
+  worker.endAttempt();
 }
 
 TEST_CASE("legalization worker: ending an attempt stops its work and drops its late answer",
