@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GPU check of method gaus (docs/gaus.md, "On a GPU"): a fixed table of GauS runs on the GPU
 # of this machine, printed as markdown for docs/benchmarks.md, in about 6 minutes. Each row:
-# Adam steps, ms per step, the first legal schedule, the optimizer's wait share, the GPU memory
+# Adam steps, ms per step, the first legal schedule, the optimizer's wait share, the legalized
+# candidates and the wall seconds of one (rows side by side each count whole), the GPU memory
 # the run took (nvidia-smi, peak above the idle card, per op), the answer against its bound.
 #
 #   scripts/gpu-check.sh [BUNDLE] [WORK_FOLDER]
@@ -89,7 +90,8 @@ answer = f"{objective.get('name', '?')} {objective.get('value', '?'):g}"
 bound = bounds.get("lower_bound")
 print(f"| {name} | {device} | {figure('adam_steps')} | {1000 * figures.get('seconds_per_step', float('nan')):.1f} "
       f"| {figure('first_legal_seconds', '{:.1f} s')} | {figure('optimizer_wait_share', '{:.1%}')} "
-      f"| {figure('legalized_candidates')} | {figure('batch_used')} | {gpu} | {per_op} "
+      f"| {figure('legalized_candidates')} | {figure('seconds_per_candidate', '{:.2f} s')} "
+      f"| {figure('batch_used')} | {gpu} | {per_op} "
       f"| {answer}{'' if verified else ' (NOT VERIFIED)'} | {bound if bound is not None else '-'} "
       f"| {result.get('seconds', 0):.0f} s |")
 sys.exit(0 if verified else 1)
@@ -98,13 +100,15 @@ PYTHON
 
 echo "GPU check of method gaus on $card, $(date -u +%Y-%m-%d), $("$bundle/run" gaus --version | head -1)"
 echo
-echo "| row | device | Adam steps | ms / step | first legal | optimizer wait | candidates | batch | GPU memory | per op | answer | bound | wall |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| row | device | Adam steps | ms / step | first legal | optimizer wait | candidates | s / candidate | batch | GPU memory | per op | answer | bound | wall |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 row L100k-cpu L100k 20 cpu
 row L100k L100k 20 cuda
 row L1M L1M 45 cuda
 row B214k B214k 60 cuda --horizon 24801 -O formulation=B
 row Ltight100k Ltight100k 45 cuda
+# Batch 8 (the GPU rule's choice above) against one row stepping more often, same time.
+row Ltight100k-batch1 Ltight100k 45 cuda -O batch=1
 row L10M L10M 100 cuda
 echo
 echo "work folder: $work"
