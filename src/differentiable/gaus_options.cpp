@@ -36,6 +36,10 @@ OptionTable<GausOptions> makeTable() {
       .add("kappa", &O::kappa,
            "initial sigma = kappa * (ALAP - ASAP), clamped to [sigma_min, sigma_max]", positive)
       .add("sigma_restart", &O::sigmaRestart, "sigma when mu restarts from a schedule", positive)
+      .add("rounding_noise", &O::roundingNoise,
+           "std. dev. (steps) of noise on mu before a candidate is rounded (A, B, L); 0: round "
+           "the means",
+           nonNegative)
       .add("restart_noise", &O::restartNoise, "std. dev. of the noise on mu of batch rows 1..B-1",
            nonNegative)
       .add("tau", &O::tau, "temperature of the smooth maxima (normalized units)", positive)

@@ -202,6 +202,22 @@ std::optional<Candidate> refinedCandidate(const RunSetup& setup, const Schedule&
 
 // Refinement ignores reservations: it applies where no op reserves a limited resource.
 
+// The means with Gaussian noise of `roundingNoise` steps. The noise is drawn from the run's seed
+// and the means themselves, so that rows and offers differ and a synchronous run stays a
+// function of its seed.
+std::vector<double> perturbedMeans(const std::vector<double>& mu, const GausOptions& options) {
+  std::uint64_t seed = options.seed;
+  const std::size_t hashed = std::min<std::size_t>(mu.size(), 64);
+  for (std::size_t i = 0; i < hashed; ++i) {
+    seed = seed * 0x100000001b3ULL ^ std::hash<double>{}(mu[i]);
+  }
+  std::mt19937_64 random(seed);
+  std::normal_distribution<double> noise(0.0, options.roundingNoise);
+  std::vector<double> perturbed(mu);
+  for (double& value : perturbed) value += noise(random);
+  return perturbed;
+}
+
 // `alap`, given with the horizon of A and B: the latest starts at D. Their release times are
 // round(mu_i) clamped into [ASAP_i, ALAP_i], so that where no resource is limited the list
 // schedule is each op at max(its release, its producers' finish), which never passes D; a mean
@@ -212,7 +228,8 @@ std::optional<Candidate> legalizeAcyclicCandidate(const RunSetup& setup,
                                                   std::optional<Cycle> horizon,
                                                   const std::vector<Cycle>* alap,
                                                   const StopRequest& stop) {
-  std::vector<Cycle> rounded = roundedStarts(mu);
+  std::vector<Cycle> rounded = roundedStarts(
+      setup.options.roundingNoise > 0.0 ? perturbedMeans(mu, setup.options) : mu);
   const std::vector<double> priority(rounded.begin(), rounded.end());
   const bool release = useReleaseTimes(setup);
   if (release && alap != nullptr) {

@@ -98,6 +98,9 @@ struct GausOptions {
   double kappa = 1.0 / 6.0;   // initial sigma = clamp(kappa * (ALAP - ASAP), min, max)
   double sigmaRestart = 1.0;  // sigma when mu restarts from a schedule
   double restartNoise = 1.0;  // std. dev. (steps) of the noise on mu of the noisy batch rows
+  // Std. dev. (steps) of Gaussian noise on mu before a candidate is rounded (A, B, L): 0 rounds
+  // the means themselves; more gives the legalization and refinement varied points near them.
+  double roundingNoise = 0.0;
 
   // ---- augmented Lagrangian with Adam (GAUS.md "Augmented Lagrangian") ----
   double learningRate = 0.01;   // lr, in time steps (the paper's setting)
