@@ -228,8 +228,8 @@ std::optional<Candidate> legalizeAcyclicCandidate(const RunSetup& setup,
                                                   std::optional<Cycle> horizon,
                                                   const std::vector<Cycle>* alap,
                                                   const StopRequest& stop) {
-  std::vector<Cycle> rounded = roundedStarts(
-      setup.options.roundingNoise > 0.0 ? perturbedMeans(mu, setup.options) : mu);
+  std::vector<Cycle> rounded =
+      roundedStarts(setup.options.roundingNoise > 0.0 ? perturbedMeans(mu, setup.options) : mu);
   const std::vector<double> priority(rounded.begin(), rounded.end());
   const bool release = useReleaseTimes(setup);
   if (release && alap != nullptr) {

@@ -314,6 +314,23 @@ TEST_CASE("determinism: the same seed gives the same schedule on the CPU",
   requireVerified(second);
   CHECK(first.schedule->start == second.schedule->start);
   CHECK(first.stats.iterations == second.stats.iterations);
+
+  // With rounding noise the candidates differ from round(mu), and the noise is drawn from the
+  // seed and the means: still a function of the seed, still verified, and no worse than the
+  // list start (keep-best).
+  // The horizon holds the list start (twice its latency), so that the start is that schedule.
+  const auto list = heuristic::listSchedule(instance.problem(ProblemKind::kLatency));
+  REQUIRE(list.ok());
+  const Problem roomy =
+      instance.problem(ProblemKind::kLatencyBounded, 2 * latencyOf(instance, *list));
+  options["rounding_noise"] = "2";
+  const Result noisy = differentiable::fixture::gausRegistry().run("gaus", roomy, options);
+  const Result noisyAgain = differentiable::fixture::gausRegistry().run("gaus", roomy, options);
+  requireVerified(noisy);
+  requireVerified(noisyAgain);
+  CHECK(noisy.schedule->start == noisyAgain.schedule->start);
+  CHECK(*noisy.objective <=
+        computeMetrics(*instance.graph, *instance.machine, *list).peakLiveMemory);
 }
 
 TEST_CASE("options: typos and bad values are named, and the result echoes every option",
