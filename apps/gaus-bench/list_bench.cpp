@@ -1,6 +1,9 @@
 // gaus-bench list: list scheduling of a generated DAG (default 1,000,000 ops, ~3,000,000 edges,
 // four op types on limited units): the time of one listSchedule call and the peak resident
-// memory while it runs, then the schedule's latency against its lower bounds and verify().
+// memory while it runs, then the schedule's latency against its lower bounds and verify(), and
+// what one GauS candidate costs on the same graph (the prepared scheduler, one schedule in the
+// order of per-op keys, its verdict). `--id-span 0` lets edges join any two ops, so that the op
+// ids follow no order, as in `gaus generate`'s graphs.
 //
 // The graph is generated in this process before the measurement. The peak-RSS mark is reset
 // after generation (bench_support.hpp resetPeakRss), so the target figure covers the graph

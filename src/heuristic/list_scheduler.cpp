@@ -140,10 +140,12 @@ Expected<ListScheduler> ListScheduler::prepare(const Problem& problem) {
   prepared->placementGraph = std::make_shared<const detail::PlacementGraph>(
       graph, detail::orderByKeys(byHeight, std::vector<double>(byHeight.size(), 0.0)));
   for (std::int32_t place = 0; place < graph.numOps(); ++place) {
-    const OpId op = prepared->placementGraph->opAt(place);
-    prepared->runsByPlace.addOp(graph.reservation(op));
-    if (auto overfull = describeOverfullRun(prepared->runsByPlace.runsOf(place), machine,
-                                            graph.opName(op), std::nullopt)) {
+    prepared->runsByPlace.addOp(graph.reservation(prepared->placementGraph->opAt(place)));
+  }
+  // In op order, so that the op named is the first of the input's.
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    const auto runs = prepared->runsByPlace.runsOf(prepared->placementGraph->placeOf(op));
+    if (auto overfull = describeOverfullRun(runs, machine, graph.opName(op), std::nullopt)) {
       return Error{"list scheduling: " + *overfull};
     }
   }
