@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The GPU check of method gaus (docs/gaus.md, "On a GPU"): a fixed table of GauS runs on the GPU
-# of this machine, printed as markdown for docs/benchmarks.md, in about 6 minutes. Each row:
+# of this machine, printed as markdown for docs/benchmarks.md, in about 7.5 minutes. Each row:
 # Adam steps, ms per step, the first legal schedule, the optimizer's wait share, the legalized
 # candidates and the wall seconds of one (rows side by side each count whole), the GPU memory
 # the run took (nvidia-smi, peak above the idle card, per op), the answer against its bound.
