@@ -179,7 +179,8 @@ Result scheduleWithGaus(const Problem& problem, const GausOptions& options,
   }
   if (resolved.legalizationThreads == 0) {
     // On a GPU the host's cores are idle but for the optimizer's thread: the rows of an offer
-    // (up to 8) are legalized side by side. On the CPU LibTorch's threads have those cores.
+    // are legalized side by side, as many at once as the cores allow. On the CPU LibTorch's threads
+    // have those cores.
     const auto cores = static_cast<std::int64_t>(std::max(1u, std::thread::hardware_concurrency()));
     resolved.legalizationThreads =
         settings->device.is_cpu() ? 1 : std::clamp<std::int64_t>(cores - 1, 1, resolved.batch);

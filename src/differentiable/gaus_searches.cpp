@@ -203,12 +203,12 @@ std::optional<Candidate> refinedCandidate(const RunSetup& setup, const Schedule&
 // Refinement ignores reservations: it applies where no op reserves a limited resource.
 
 // The means with Gaussian noise of `roundingNoise` steps. The noise is drawn from the run's seed
-// and the means themselves, so that rows and offers differ and a synchronous run stays a
-// function of its seed.
+// and the means themselves (64 of them, spread over the ops), so that rows and offers differ and
+// a synchronous run stays a function of its seed.
 std::vector<double> perturbedMeans(const std::vector<double>& mu, const GausOptions& options) {
   std::uint64_t seed = options.seed;
-  const std::size_t hashed = std::min<std::size_t>(mu.size(), 64);
-  for (std::size_t i = 0; i < hashed; ++i) {
+  const std::size_t stride = std::max<std::size_t>(mu.size() / 64, 1);
+  for (std::size_t i = 0; i < mu.size(); i += stride) {
     seed = seed * 0x100000001b3ULL ^ std::hash<double>{}(mu[i]);
   }
   std::mt19937_64 random(seed);

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <exception>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <time.h>
 #include <vector>
@@ -250,6 +251,7 @@ void LegalizationWorker::legalizeMeans(const torch::Tensor& means, std::int64_t 
   std::atomic<std::int64_t> nextRow{0};
   std::exception_ptr failure;
   std::mutex failureMutex;
+  std::int64_t failedRow = rows;  // the first row that threw, if any
   const auto legalizeRows = [&] {
     while (true) {
       const std::int64_t b = nextRow++;
@@ -258,21 +260,30 @@ void LegalizationWorker::legalizeMeans(const torch::Tensor& means, std::int64_t 
         outcomes[static_cast<std::size_t>(b)] = legalizeRow(b);
       } catch (...) {
         std::lock_guard<std::mutex> guard(failureMutex);
-        if (!failure) failure = std::current_exception();
+        if (b < failedRow) {
+          failedRow = b;
+          failure = std::current_exception();
+        }
         nextRow = rows;
         return;
       }
     }
   };
   std::vector<std::thread> helpers;
-  for (std::int64_t t = 1; t < threadCount; ++t) helpers.emplace_back(legalizeRows);
+  try {
+    for (std::int64_t t = 1; t < threadCount; ++t) helpers.emplace_back(legalizeRows);
+  } catch (const std::system_error&) {
+    // No more threads to be had: the ones started and this one share the rows.
+  }
   legalizeRows();
   for (std::thread& helper : helpers) helper.join();
   lock.lock();
-  if (failure) std::rethrow_exception(failure);
-  for (RowOutcome& outcome : outcomes) {
+  // As one thread would: the rows before the first that threw are judged, then it fails.
+  for (std::int64_t b = 0; b < failedRow; ++b) {
+    RowOutcome& outcome = outcomes[static_cast<std::size_t>(b)];
     if (outcome.done) judge(outcome);
   }
+  if (failure) std::rethrow_exception(failure);
 }
 
 void LegalizationWorker::consider(std::optional<Candidate> candidate, std::int64_t attempt) {

@@ -85,11 +85,12 @@ struct AttemptStatus {
 // The run's legalization figures (result figures of method gaus).
 struct LegalizationFigures {
   std::int64_t legalizedCandidates = 0;  // batch rows of offered means legalized
+  // Seconds summed over rows: with rows side by side (rowThreads) the sums exceed wall time.
   double legalizationSeconds = 0.0;      // on legalization, refinement, verification, scoring
   double candidateSeconds = 0.0;         // of that, on offered rows (one refinement slice each)
   double longestCandidateSeconds = 0.0;  // the longest of those rows
-  // The worker thread's CPU time on offered rows: on a loaded machine the wall time above also
-  // counts the time other threads held the cores.
+  // The CPU time of the threads that legalized offered rows: on a loaded machine the wall time
+  // above also counts the time other threads held the cores.
   double candidateCpuSeconds = 0.0;
   double optimizerWaitSeconds = 0.0;        // the optimizer's thread waiting for the worker
   std::int64_t droppedOffers = 0;           // means replaced before the worker took them

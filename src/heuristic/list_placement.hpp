@@ -30,7 +30,7 @@ class RankQueue {
   explicit RankQueue(std::size_t universe) {
     std::size_t words = universe;
     do {
-      words = (words + 63) / 64;
+      words = std::max<std::size_t>((words + 63) / 64, 1);  // an empty universe has one word
       levels_.emplace_back(words, 0);
     } while (words > 1);
   }
@@ -73,8 +73,9 @@ class RankQueue {
 // roughly follow (the list scheduler: ALAP), so that the records and edges of the op placed next
 // are usually next in memory. With op ids that follow no order (a generated graph of 10M ops),
 // walking the graph's own adjacency cost a cache miss or two per op and per edge: its edge ids
-// are in the order they were added. Built once per graph (GauS places millions of ops per
-// candidate, many candidates per run).
+// are in the order they were added. The list scheduler builds it once per graph (GauS places
+// millions of ops per candidate, many candidates per run); the modulo list scheduler, once per
+// call, in its own order.
 class PlacementGraph {
  public:
   struct OutEdge {

@@ -21,8 +21,12 @@ std::optional<std::vector<std::uint32_t>> countableKeys(const std::vector<double
   if (span > countable) return std::nullopt;
   std::vector<std::uint32_t> offsets(keys.size());
   for (std::size_t i = 0; i < keys.size(); ++i) {
+    // The key itself must be whole (an offset of two fractional keys may round to a whole
+    // number and tie keys that differ); whole keys within the span subtract exactly. A NaN
+    // fails both comparisons and lands here too.
+    if (!(keys[i] == std::floor(keys[i]))) return std::nullopt;
     const double offset = keys[i] - *lowest;
-    if (offset != std::floor(offset)) return std::nullopt;
+    if (!(offset >= 0.0 && offset <= span)) return std::nullopt;
     offsets[i] = static_cast<std::uint32_t>(offset);
   }
   return offsets;

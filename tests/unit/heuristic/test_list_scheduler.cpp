@@ -448,10 +448,13 @@ TEST_CASE("list: custom keys give the plain serial list schedule (whole and frac
 
 TEST_CASE("list placement: the rank queue pops the smallest rank, as an ordered set does",
           "[heuristic][list]") {
-  // Universes around the tree's word boundaries (1, 63-65 ranks: one level; 4,097: three) and
-  // one of 300,000 ranks (four levels), with pushes and pops interleaved at random.
-  for (const std::size_t universe : {std::size_t{1}, std::size_t{63}, std::size_t{64},
-                                     std::size_t{65}, std::size_t{4097}, std::size_t{300000}}) {
+  // An empty universe (a graph without ops) is empty. Universes around the tree's word
+  // boundaries (1-64 ranks: one level; 65-4,096: two; 4,097: three) and one of 300,000 ranks
+  // (four levels), with pushes and pops interleaved at random.
+  CHECK(detail::RankQueue(0).empty());
+  for (const std::size_t universe :
+       {std::size_t{1}, std::size_t{63}, std::size_t{64}, std::size_t{65}, std::size_t{4096},
+        std::size_t{4097}, std::size_t{300000}}) {
     detail::RankQueue queue(universe);
     std::set<std::int32_t> reference;
     std::mt19937_64 random(universe);
@@ -479,7 +482,8 @@ TEST_CASE("list ordering: counted and compared orders are (primary, secondary, i
           "[heuristic][list]") {
   // Expected: std::sort with the three-key comparison, the order's definition. Narrow whole
   // keys (with -0.0 beside 0.0, equal keys) take the counting path; keys spread past 4x the
-  // count, fractional keys and infinities take the comparison.
+  // count, fractional keys (thirds: no offset between them is whole) and infinities take the
+  // comparison.
   std::mt19937_64 random(7);
   const auto expectedOrder = [](const std::vector<double>& primary,
                                 const std::vector<double>& secondary) {
@@ -497,7 +501,7 @@ TEST_CASE("list ordering: counted and compared orders are (primary, secondary, i
       const auto draw = static_cast<double>(random() % 50) - 20.0;
       primary.push_back(variant == 0   ? (draw == 0.0 && op % 2 == 0 ? -0.0 : draw)
                         : variant == 1 ? draw * 1000.0
-                        : variant == 2 ? draw + 0.5
+                        : variant == 2 ? draw / 3.0
                                        : (op == 5 ? INFINITY : draw));
       secondary.push_back(static_cast<double>(random() % 7));
     }
@@ -505,4 +509,17 @@ TEST_CASE("list ordering: counted and compared orders are (primary, secondary, i
     CHECK(detail::orderByKeys(primary, secondary) == expectedOrder(primary, secondary));
   }
   CHECK(detail::orderByKeys({}, {}).empty());
+  // Fractional keys whose offsets from the smallest are whole or round to whole: -1000.5, the
+  // double just above 0.5, and 0.5 give offsets 1001, 1001 (rounded) and 1001. The keys differ,
+  // so the order is by key: 0, 2, 1.
+  const std::vector<double> nearlyTied{-1000.5, std::nextafter(0.5, 1.0), 0.5};
+  CHECK(detail::orderByKeys(nearlyTied, {0.0, 0.0, 0.0}) == std::vector<OpId>{0, 2, 1});
+  // A graph without ops schedules to an empty schedule.
+  GraphBuilder builder("empty");
+  Machine machine;
+  machine.name = "none";
+  const auto instance = test::makeInstance(std::move(builder), std::move(machine));
+  const auto empty = listSchedule(instance.problem(ProblemKind::kLatency));
+  REQUIRE(empty.ok());
+  CHECK(empty->start.empty());
 }
