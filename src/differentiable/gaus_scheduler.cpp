@@ -226,7 +226,7 @@ Result scheduleWithGaus(const Problem& problem, const GausOptions& options,
                   setup.formulation == Formulation::kPeakMemory) &&
                  !reservesLimitedResource(problem);
   if (!problem.isModulo()) {
-    auto scheduler = heuristic::ListScheduler::prepare(problem);
+    auto scheduler = heuristic::ListScheduler::prepare(problem, {&setup.order, &setup.asap});
     if (!scheduler) return errorResult("method gaus: " + scheduler.error());
     setup.listScheduler = std::move(scheduler).value();
   }

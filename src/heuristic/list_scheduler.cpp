@@ -109,21 +109,29 @@ ListScheduler::ListScheduler(ListScheduler&&) noexcept = default;
 ListScheduler& ListScheduler::operator=(ListScheduler&&) noexcept = default;
 ListScheduler::~ListScheduler() = default;
 
-Expected<ListScheduler> ListScheduler::prepare(const Problem& problem) {
+Expected<ListScheduler> ListScheduler::prepare(const Problem& problem,
+                                               const KnownGraphAnalysis& known) {
   if (!problem.graph || !problem.machine) {
     return Error{"list scheduling: the problem has no graph or no machine"};
   }
   const Graph& graph = *problem.graph;
   const Machine& machine = *problem.machine;
-  auto topo = topologicalOrder(graph);
-  if (!topo) return Error{"list scheduling: " + topo.error()};
+  std::optional<Expected<std::vector<OpId>>> computedOrder;
+  if (known.topologicalOrder == nullptr) {
+    computedOrder = topologicalOrder(graph);
+    if (!*computedOrder) return Error{"list scheduling: " + computedOrder->error()};
+  }
+  const std::vector<OpId>& topo =
+      known.topologicalOrder != nullptr ? *known.topologicalOrder : computedOrder->value();
   auto prepared = std::make_unique<Prepared>(Prepared{
       graph, machine, ReservationRunBuilder(machine, std::nullopt), {}, {}, {}, 0, nullptr});
   // Height gives ALAP too (ALAP = critical path - height).
-  auto height = heightsToEnd(graph, *topo);
+  auto height = heightsToEnd(graph, topo);
   if (!height) return Error{"list scheduling: " + height.error()};
   prepared->height = std::move(height).value();
-  prepared->asap = asapTimes(graph, *topo);
+  prepared->asap = known.topologicalOrder != nullptr && known.asap != nullptr
+                       ? *known.asap
+                       : asapTimes(graph, topo);
   prepared->criticalPath = prepared->height.empty() ? 0
                                                     : *std::max_element(prepared->height.begin(),
                                                                         prepared->height.end());

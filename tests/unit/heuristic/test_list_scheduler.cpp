@@ -523,3 +523,36 @@ TEST_CASE("list ordering: counted and compared orders are (primary, secondary, i
   REQUIRE(empty.ok());
   CHECK(empty->start.empty());
 }
+
+TEST_CASE(
+    "list: a prepared scheduler given the graph's order and ASAP schedules as one that "
+    "computed them",
+    "[heuristic][list]") {
+  // GauS's setup hands its topological order and ASAP times to prepare; the schedules must be
+  // those of a scheduler that computed its own, for the default priority and for custom keys.
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    const Problem problem =
+        test::randomProblem(randomShape(static_cast<int>(seed), 60, seed), ProblemKind::kLatency);
+    const auto order = topologicalOrder(*problem.graph);
+    REQUIRE(order.ok());
+    const std::vector<Cycle> asap = asapTimes(*problem.graph, *order);
+    auto own = ListScheduler::prepare(problem);
+    auto given = ListScheduler::prepare(problem, {&*order, &asap});
+    REQUIRE(own.ok());
+    REQUIRE(given.ok());
+    ListSchedulerOptions byKey;
+    byKey.priority = ListPriority::kCustom;
+    byKey.tieBreak = ListPriority::kAlap;
+    for (OpId op = 0; op < problem.graph->numOps(); ++op) {
+      byKey.customKey.push_back(static_cast<double>((op * 7919) % 13));
+    }
+    for (const ListSchedulerOptions& options : {ListSchedulerOptions{}, byKey}) {
+      INFO("seed " << seed);
+      const auto a = own->schedule(options);
+      const auto b = given->schedule(options);
+      REQUIRE(a.ok());
+      REQUIRE(b.ok());
+      CHECK(a->start == b->start);
+    }
+  }
+}
