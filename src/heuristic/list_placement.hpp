@@ -108,7 +108,6 @@ class PlacementGraph {
     }
   }
 
-  std::size_t numOps() const { return opAt_.size(); }
   std::size_t numEdges() const { return edges_.size(); }
   OpId opAt(std::int32_t place) const { return opAt_[place]; }
   std::int32_t placeOf(OpId op) const { return placeOf_[op]; }
