@@ -21,7 +21,9 @@ const FigureTable& gausFigureTable() {
                                        .add(kLongestCandidateSeconds, {"gaus"})
                                        .add(kOptimizerWaitSeconds, {"gaus"})
                                        .add(kOptimizerWaitShare, {"gaus"})
-                                       .add(kFirstLegalSeconds, {"gaus"});
+                                       .add(kFirstLegalSeconds, {"gaus"})
+                                       .add(kSplicedRegions, {"gaus"})
+                                       .add(kSpliceImprovements, {"gaus"});
   return table;
 }
 

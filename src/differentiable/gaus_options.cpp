@@ -68,6 +68,9 @@ OptionTable<GausOptions> makeTable() {
       .add("refine", &O::refine,
            "A: refine each legalized schedule by single-op moves and pair swaps between stages; "
            "B: by single-op moves for peak live memory (problems without limited resources)")
+      .add("splice", &O::splice,
+           "B with refine: the best schedule takes, from every other candidate, the ops around "
+           "its peak cycles where the candidate's are lower there")
       .add("release", &O::releaseTimes, {"auto", "on", "off"},
            "legalize never before round(mu): auto (A and B), on, off")
       .add("objective", &O::moduloObjective, kModuloObjectiveNames,

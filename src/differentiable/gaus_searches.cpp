@@ -8,7 +8,11 @@
 // The searches over D and II run rounds (latencyRound, moduloRound): each takes the state the
 // previous round left and returns the next one (descending_search.hpp).
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <deque>
+#include <limits>
+#include <mutex>
 #include <random>
 
 #include <fmt/format.h>
@@ -162,36 +166,150 @@ StartingPoint firstStartingPoint(const RunSetup& setup, const Schedule* start,
   return midpointStart(setup.asap, alap, setup.options);
 }
 
+// B: the attempt's best schedule, refined, taking the regions of every other candidate that
+// lower it (heuristic::LiveMemoryRefiner::splice). On a large graph the peak sits in a few
+// clusters of cycles far apart, and candidates at the same peak differ in which of them are
+// high: no candidate lowers them all at once, and the keep-the-best rule alone never gets past
+// the peak of the refined start (docs/gaus.md, "Splicing candidates"). Shared by the rows the
+// worker legalizes side by side: a row that finds it busy leaves its candidate to the row
+// holding it (the latest kWaitingDonors are kept). Its own refinement, when a slice cut it, is
+// unfinished work the worker resumes like a candidate's.
+class SplicedIncumbent final : public UnfinishedRefinement,
+                               public std::enable_shared_from_this<SplicedIncumbent> {
+ public:
+  SplicedIncumbent(const RunSetup& setup, Cycle horizon, const RunState& state)
+      : setup_(setup), horizon_(horizon), state_(state) {}
+
+  // A legal, scored candidate: it becomes the base when it beats the base, or gives the base its
+  // regions; then the base is refined in a time slice of its own (asynchronous mode). Returns
+  // the base, verified and scored, when that lowered its objective.
+  std::optional<Candidate> absorb(const Candidate& candidate) {
+    std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+    if (!lock.owns_lock()) {
+      std::lock_guard<std::mutex> guard(waitingMutex_);
+      waiting_.push_back(candidate);
+      if (waiting_.size() > kWaitingDonors) waiting_.pop_front();
+      return std::nullopt;
+    }
+    const Clock::time_point sliceEnd =
+        Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                           std::chrono::duration<double>(setup_.options.refineSliceSeconds));
+    const bool sliced = setup_.options.legalization == LegalizationMode::kAsync;
+    return advance(candidate, [this, sliced, sliceEnd] {
+      return state_.outOfTime() || (sliced && Clock::now() >= sliceEnd);
+    });
+  }
+
+  // Regions taken from donors, and times that lowered the base's objective (the figures).
+  std::pair<std::int64_t, std::int64_t> spliceCounts() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return {splicedRegions_, spliceImprovements_};
+  }
+
+  // The worker's slice of the base's refinement (and of the donors waiting).
+  std::optional<Candidate> resume(const StopRequest& stop) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return advance(std::nullopt, stop);
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  static constexpr std::size_t kWaitingDonors = 8;
+
+  // With mutex_ held: takes `donor` and the waiting ones, refines, and returns the base when its
+  // objective fell (unfinished when `stop` cut the refinement).
+  std::optional<Candidate> advance(std::optional<Candidate> donor,
+                                   const std::function<bool()>& stop) {
+    if (!donor) donor = nextWaiting();
+    while (donor && !stop()) {
+      if (!refiner_ || donor->objective < objective_) {
+        refiner_ =
+            std::make_unique<heuristic::LiveMemoryRefiner>(setup_.graph, horizon_, donor->schedule);
+        objective_ = donor->objective;
+        splicedSinceReplaced_ = false;
+      } else if (const std::int64_t regions = refiner_->splice(donor->schedule, stop)) {
+        splicedRegions_ += regions;
+        splicedSinceReplaced_ = true;
+      }
+      donor = nextWaiting();
+    }
+    if (!refiner_) return std::nullopt;
+    const bool done = refiner_->run(stop);
+    if (refiner_->peak() >= objective_) return std::nullopt;
+    std::optional<Candidate> base =
+        scoredCandidate(setup_, setup_.problem, refiner_->result().schedule);
+    if (!base) return std::nullopt;
+    // A fall with no splice since the base was taken whole is the refinement's alone.
+    if (splicedSinceReplaced_) ++spliceImprovements_;
+    splicedSinceReplaced_ = false;
+    objective_ = base->objective;
+    if (!done) base->unfinished = shared_from_this();
+    return base;
+  }
+
+  std::optional<Candidate> nextWaiting() {
+    std::lock_guard<std::mutex> guard(waitingMutex_);
+    if (waiting_.empty()) return std::nullopt;
+    Candidate next = std::move(waiting_.front());
+    waiting_.pop_front();
+    return next;
+  }
+
+  const RunSetup& setup_;
+  Cycle horizon_;
+  const RunState& state_;
+  std::mutex mutex_;  // held while the base changes
+  std::unique_ptr<heuristic::LiveMemoryRefiner> refiner_;
+  // Of the base as last scored (a base taken whole: its donor's).
+  double objective_ = std::numeric_limits<double>::infinity();
+  bool splicedSinceReplaced_ = false;
+  std::int64_t splicedRegions_ = 0;
+  std::int64_t spliceImprovements_ = 0;
+  std::mutex waitingMutex_;
+  std::deque<Candidate> waiting_;  // donors left by rows that found the base busy
+};
+
 // B's refinement of one legal schedule as work that a time slice may cut and a later slice go on
 // with (heuristic::LiveMemoryRefiner keeps its place). The worker resumes it while its
-// candidate is the incumbent.
+// candidate is the incumbent. With a splicer, each schedule it reaches is offered to it, and
+// what the splicer made better is returned instead.
 class LiveMemoryRefinementInProgress final
     : public UnfinishedRefinement,
       public std::enable_shared_from_this<LiveMemoryRefinementInProgress> {
  public:
-  LiveMemoryRefinementInProgress(const RunSetup& setup, const Schedule& legal, Cycle horizon)
-      : setup_(setup), refiner_(setup.graph, horizon, legal) {}
+  LiveMemoryRefinementInProgress(const RunSetup& setup, const Schedule& legal, Cycle horizon,
+                                 SplicedIncumbent* splicer)
+      : setup_(setup), refiner_(setup.graph, horizon, legal), splicer_(splicer) {}
 
   std::optional<Candidate> resume(const StopRequest& stop) override {
     const bool done = refiner_.run(stop);
     std::optional<Candidate> candidate =
         scoredCandidate(setup_, setup_.problem, refiner_.result().schedule);
-    if (candidate && !done) candidate->unfinished = shared_from_this();
+    if (!candidate) return candidate;
+    if (splicer_ != nullptr) {
+      // Strictly better than this candidate, since the base it improved was no worse.
+      if (std::optional<Candidate> spliced = splicer_->absorb(*candidate)) return spliced;
+    }
+    if (!done) candidate->unfinished = shared_from_this();
     return candidate;
   }
 
  private:
   const RunSetup& setup_;
   heuristic::LiveMemoryRefiner refiner_;
+  SplicedIncumbent* splicer_;
 };
 
 // The refinement of a legal schedule for the formulation's objective, until `stop`. A: peak +
 // alpha x communication, i.e. the stage refinement's ratio x peak + communication with ratio =
-// 1 / alpha (cut by `stop`, it returns what it reached). B: peak live memory, resumable.
+// 1 / alpha (cut by `stop`, it returns what it reached). B: peak live memory, resumable, its
+// schedules offered to `splicer` when there is one.
 std::optional<Candidate> refinedCandidate(const RunSetup& setup, const Schedule& legal,
-                                          Cycle horizon, const StopRequest& stop) {
+                                          Cycle horizon, const StopRequest& stop,
+                                          SplicedIncumbent* splicer) {
   if (setup.formulation == Formulation::kPeakMemory) {
-    return std::make_shared<LiveMemoryRefinementInProgress>(setup, legal, horizon)->resume(stop);
+    return std::make_shared<LiveMemoryRefinementInProgress>(setup, legal, horizon, splicer)
+        ->resume(stop);
   }
   heuristic::StageRefinementOptions refinement;
   refinement.ratio = setup.options.alpha > 0.0 ? 1.0 / setup.options.alpha : 1.0e12;
@@ -223,11 +341,9 @@ std::vector<double> perturbedMeans(const std::vector<double>& mu, const GausOpti
 // schedule is each op at max(its release, its producers' finish), which never passes D; a mean
 // outside its window would otherwise push its successors past D, and the fallback without
 // release times would throw away the means' shape.
-std::optional<Candidate> legalizeAcyclicCandidate(const RunSetup& setup,
-                                                  const std::vector<double>& mu,
-                                                  std::optional<Cycle> horizon,
-                                                  const std::vector<Cycle>* alap,
-                                                  const StopRequest& stop) {
+std::optional<Candidate> legalizeAcyclicCandidate(
+    const RunSetup& setup, const std::vector<double>& mu, std::optional<Cycle> horizon,
+    const std::vector<Cycle>* alap, const StopRequest& stop, SplicedIncumbent* splicer = nullptr) {
   std::vector<Cycle> rounded =
       roundedStarts(setup.options.roundingNoise > 0.0 ? perturbedMeans(mu, setup.options) : mu);
   const std::vector<double> priority(rounded.begin(), rounded.end());
@@ -250,7 +366,7 @@ std::optional<Candidate> legalizeAcyclicCandidate(const RunSetup& setup,
   // is seconds).
   if (setup.refine && horizon) {
     if (!verified(setup.problem, *schedule)) return std::nullopt;
-    return refinedCandidate(setup, *schedule, *horizon, stop);
+    return refinedCandidate(setup, *schedule, *horizon, stop, splicer);
   }
   return scoredCandidate(setup, setup.problem, std::move(schedule).value());
 }
@@ -398,19 +514,26 @@ Result optimizeAtHorizon(const RunSetup& setup, Engine& engine) {
   const auto atBound = [bound](const Candidate& candidate) {
     return bound && candidate.objective <= *bound + 1e-9 * std::max(1.0, std::abs(*bound));
   };
+  // The attempt's closures refer to it: endAttempt() (in runAttempt, or below) comes first.
+  std::shared_ptr<SplicedIncumbent> splicer;
+  if (setup.refine && setup.formulation == Formulation::kPeakMemory && setup.options.splice) {
+    splicer = std::make_shared<SplicedIncumbent>(setup, horizon, engine.state);
+  }
+  SplicedIncumbent* const splicing = splicer.get();
   AttemptRules rules;
-  rules.legalize = [&setup, horizon, &alap](const std::vector<double>& mu,
-                                            const StopRequest& stop) {
-    return legalizeAcyclicCandidate(setup, mu, horizon, &alap, stop);
+  rules.legalize = [&setup, horizon, &alap, splicing](const std::vector<double>& mu,
+                                                      const StopRequest& stop) {
+    return legalizeAcyclicCandidate(setup, mu, horizon, &alap, stop, splicing);
   };
   if (best) rules.objectiveToBeat = best->objective;
   if (bound) rules.success = atBound;
   engine.worker.beginAttempt(std::move(rules));
   if (setup.refine && !(best && atBound(*best))) {
     for (const auto& [schedule, name] : starts) {
-      engine.worker.enqueue([&setup, schedule = schedule, horizon](const StopRequest& stop) {
-        return refinedCandidate(setup, schedule, horizon, stop);
-      });
+      engine.worker.enqueue(
+          [&setup, schedule = schedule, horizon, splicing](const StopRequest& stop) {
+            return refinedCandidate(setup, schedule, horizon, stop, splicing);
+          });
     }
   }
   // Synchronously the starts are refined by now, and the best refined one is the attempt's
@@ -455,6 +578,11 @@ Result optimizeAtHorizon(const RunSetup& setup, Engine& engine) {
       outcome.updates, outcome.rounds);
   result.attempts.push_back(std::move(attempt));
   if (outcome.best) best = std::move(outcome.best);
+  if (splicer) {
+    const auto [regions, improvements] = splicer->spliceCounts();
+    result.figures.set(figures::kSplicedRegions, static_cast<double>(regions));
+    result.figures.set(figures::kSpliceImprovements, static_cast<double>(improvements));
+  }
   result.objectiveName =
       setup.formulation == Formulation::kStageWeight ? "stage_objective" : "peak_memory";
   if (!best) {

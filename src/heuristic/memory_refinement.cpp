@@ -34,11 +34,22 @@
 // compound moves can still lower. Every accepted move lowers (peak, cycles at peak, sum of
 // squares) lexicographically, so the search ends, and the result is never worse than its input
 // and a local optimum of single moves.
+//
+// Splicing (splice()) takes a second legal schedule, the donor, and moves to the donor's starts
+// the ops around each cluster of peak cycles (kRegionGap): the ops live or starting there in
+// either schedule, within a margin, closed under the edges that would otherwise break. A large
+// graph's peak is a few such clusters far apart; candidates at the same peak have different ones
+// high, and no single move sequence of the local search joins what two of them got right. The
+// splice is judged by the same figures as a move, so it keeps the search's order and its ending.
+// This is partition crossover in the sense of the genetic-algorithm literature (Whitley et al.):
+// the schedule splits where the two parents' differences are independent, and each part takes the
+// better parent; here the split is by time, and the closure makes the parts independent.
 
 #include <algorithm>
 #include <cmath>
 #include <deque>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include <gaus/heuristic/memory_refinement.hpp>
@@ -56,6 +67,7 @@ class LiveMemoryRefiner::Search {
         live_(static_cast<std::size_t>(std::max<Cycle>(horizon, 1)) + 1, 0.0) {
     affected_.resize(static_cast<std::size_t>(graph_.numOps()));
     neighbours_.resize(static_cast<std::size_t>(graph_.numOps()));
+    inSplice_.assign(static_cast<std::size_t>(graph_.numOps()), 0);
     for (OpId op = 0; op < graph_.numOps(); ++op) {
       std::vector<OpId>& ops = affected_[op];
       std::vector<OpId>& near = neighbours_[op];
@@ -163,8 +175,102 @@ class LiveMemoryRefiner::Search {
     return true;
   }
 
+  // The cycles at the peak, grouped into regions [from, to): cycles at most kRegionGap apart
+  // share one.
+  std::vector<std::pair<Cycle, Cycle>> peakRegions() const {
+    std::vector<std::pair<Cycle, Cycle>> regions;
+    for (Cycle t = 0; t < static_cast<Cycle>(live_.size()); ++t) {
+      if (!atPeak(live_[static_cast<std::size_t>(t)])) continue;
+      if (!regions.empty() && t - regions.back().second < kRegionGap) {
+        regions.back().second = t + 1;
+      } else {
+        regions.emplace_back(t, t + 1);
+      }
+    }
+    return regions;
+  }
+
+  enum class Splice { kNone, kBetter, kPeakFell };
+
+  // Gives the ops around cycles [from, to) the starts of `donor` (a legal schedule; `donorLive`
+  // its live intervals): the ops whose value is live there or that start there, in either
+  // schedule, `margin` cycles either side, and every op that precedence then ties to them (an
+  // edge between an op that takes the donor's start and one that keeps its own must still hold,
+  // or the other op takes the donor's start too). Both schedules are legal, so the result is.
+  // Kept when the figures improve, the ops it moved appended to `moved`.
+  Splice spliceRegion(std::span<const Cycle> donor,
+                      const std::vector<std::pair<Cycle, Cycle>>& donorLive, Cycle from, Cycle to,
+                      Cycle margin, std::vector<OpId>& moved) {
+    const Cycle low = from - margin;
+    const Cycle high = to + margin;
+    const auto touches = [low, high](std::pair<Cycle, Cycle> live) {
+      return live.first < high && std::max(live.second, live.first + 1) > low;
+    };
+    spliced_.clear();
+    const auto take = [this](OpId op) {
+      if (inSplice_[op] != 0) return;
+      inSplice_[op] = 1;
+      spliced_.push_back(op);
+    };
+    for (OpId op = 0; op < graph_.numOps(); ++op) {
+      if (touches(interval(op)) || touches(donorLive[op])) take(op);
+    }
+    // The closure: spliced_ grows while it is walked.
+    bool tooLarge = false;
+    for (std::size_t k = 0; k < spliced_.size() && !tooLarge; ++k) {
+      const OpId u = spliced_[k];
+      for (const EdgeId e : graph_.outEdges(u)) {
+        const OpId w = graph_.edgeTarget(e);
+        if (graph_.edgeDistance(e) == 0 && inSplice_[w] == 0 &&
+            start_[w] < donor[u] + graph_.edgeDelay(e)) {
+          take(w);
+        }
+      }
+      for (const EdgeId e : graph_.inEdges(u)) {
+        const OpId w = graph_.edgeSource(e);
+        if (graph_.edgeDistance(e) == 0 && inSplice_[w] == 0 &&
+            donor[u] < start_[w] + graph_.edgeDelay(e)) {
+          take(w);
+        }
+      }
+      tooLarge = spliced_.size() > kMaxSpliced;
+    }
+    std::vector<std::pair<OpId, Cycle>> undo;
+    if (!tooLarge) {
+      const Figures before = figures();
+      for (const OpId op : spliced_) {
+        if (start_[op] == donor[op]) continue;
+        undo.emplace_back(op, start_[op]);
+        moveTo(op, donor[op]);
+      }
+      const Figures after = figures();
+      if (after.peakFalls || after.better(before)) {
+        for (const auto& [op, previous] : undo) moved.push_back(op);
+        undo.clear();
+        for (const OpId op : spliced_) inSplice_[op] = 0;
+        if (!after.peakFalls) return Splice::kBetter;
+        recomputePeak();
+        return Splice::kPeakFell;
+      }
+      revert(undo);
+    }
+    for (const OpId op : spliced_) inSplice_[op] = 0;
+    return Splice::kNone;
+  }
+
+  std::pair<Cycle, Cycle> interval(std::span<const Cycle> start, OpId op) const {
+    if (graph_.mem(op) == 0.0) return {start[op], start[op]};
+    const LiveInterval live = liveInterval(graph_, start, 0, op);
+    return {live.begin, live.end};
+  }
+
  private:
   static constexpr Cycle kPushReach = 4;
+  // Peak cycles closer than this are one region to splice; a splice reaching further than
+  // kMaxSpliced ops is not tried (it would take most of the donor, whose candidate the worker
+  // judges whole anyway).
+  static constexpr Cycle kRegionGap = 8;
+  static constexpr std::size_t kMaxSpliced = 4096;
   static constexpr std::size_t kMaxPushed = 32;
 
   // Moves `op` to `to` and every op precedence then forces along; false, with nothing changed,
@@ -244,11 +350,7 @@ class LiveMemoryRefiner::Search {
 
   // Op u's value is live from s_u until its last distance-0 reader starts (core's rule; empty
   // without mem).
-  std::pair<Cycle, Cycle> interval(OpId op) const {
-    if (graph_.mem(op) == 0.0) return {start_[op], start_[op]};
-    const LiveInterval live = liveInterval(graph_, start_, 0, op);
-    return {live.begin, live.end};
-  }
+  std::pair<Cycle, Cycle> interval(OpId op) const { return interval(start_, op); }
 
   // Op u's live interval changes from `before` to `after`: only the cells of their symmetric
   // difference change, one cell per end for a move by one cycle.
@@ -312,6 +414,8 @@ class LiveMemoryRefiner::Search {
   std::vector<std::vector<OpId>> affected_;    // per op: itself, then its distinct producers
   std::vector<std::vector<OpId>> neighbours_;  // per op: its distinct distance-0 neighbours
   std::vector<std::pair<Cycle, Cycle>> intervalsBefore_;  // moveTo's scratch
+  std::vector<char> inSplice_;                            // spliceRegion's membership, all 0
+  std::vector<OpId> spliced_;                             // and its ops
 };
 
 LiveMemoryRefiner::LiveMemoryRefiner(const Graph& graph, Cycle horizon, const Schedule& legal,
@@ -385,6 +489,43 @@ bool LiveMemoryRefiner::run(const std::function<bool()>& stop) {
     queueEveryOp();
   }
   return true;
+}
+
+// Regions of `donor` around the peak cycles, each with the narrowest margin that improves the
+// figures, pass after pass while one is taken; the ops a splice moved are queued for run().
+std::int64_t LiveMemoryRefiner::splice(const Schedule& donor, const std::function<bool()>& stop) {
+  std::vector<std::pair<Cycle, Cycle>> donorLive(static_cast<std::size_t>(graph_.numOps()));
+  for (OpId op = 0; op < graph_.numOps(); ++op) donorLive[op] = search_->interval(donor.start, op);
+  std::int64_t taken = 0;
+  std::vector<OpId> moved;
+  bool takenInPass = true;
+  while (takenInPass) {
+    takenInPass = false;
+    for (const auto& [from, to] : search_->peakRegions()) {
+      if (stop && stop()) break;
+      Search::Splice outcome = Search::Splice::kNone;
+      for (const Cycle margin : kSpliceMargins) {
+        outcome = search_->spliceRegion(donor.start, donorLive, from, to, margin, moved);
+        if (outcome != Search::Splice::kNone) break;
+      }
+      if (outcome == Search::Splice::kNone) continue;
+      ++taken;
+      takenInPass = true;
+      if (outcome == Search::Splice::kPeakFell) break;  // the regions are another peak's now
+    }
+    if (stop && stop()) break;
+  }
+  if (taken > 0) {
+    result_.splices += taken;
+    result_.localOptimum = false;
+    movedSinceSweep_ = true;
+    pushing_ = false;
+    for (const OpId u : moved) {
+      queue(u);
+      for (const OpId near : search_->neighbours(u)) queue(near);
+    }
+  }
+  return taken;
 }
 
 const MemoryRefinement& LiveMemoryRefiner::result() {

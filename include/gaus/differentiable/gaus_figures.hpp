@@ -43,6 +43,12 @@ inline constexpr Figure kOptimizerWaitShare{"optimizer_wait_share", FigureUnit::
 inline constexpr Figure kFirstLegalSeconds{
     "first_legal_seconds", FigureUnit::kSeconds,
     "from the run's start to the first legal candidate from offered means"};
+inline constexpr Figure kSplicedRegions{
+    "spliced_regions", FigureUnit::kCount,
+    "B: regions around the best schedule's peak cycles taken from other candidates"};
+inline constexpr Figure kSpliceImprovements{
+    "splice_improvements", FigureUnit::kCount,
+    "B: times splicing and the refinement after it lowered the best schedule's objective"};
 }  // namespace figures
 
 // Which figures method "gaus" reports.

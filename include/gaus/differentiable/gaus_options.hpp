@@ -135,6 +135,9 @@ struct GausOptions {
   // A: refine every legalized schedule by moving single ops and swapping pairs between stages
   // (heuristic::refineStages) where no op reserves a limited resource.
   bool refine = true;
+  // B with refine: the attempt's best schedule takes the regions around its peak cycles from
+  // every other candidate where they are lower there (docs/gaus.md, "Splicing candidates").
+  bool splice = true;
   ModuloObjective moduloObjective = ModuloObjective::kAuto;
   // L and C's outer search: linear (D - 1 after each success, stop at the first failure),
   // bisect, or auto (bisect when the gap to the lower bound exceeds 32).

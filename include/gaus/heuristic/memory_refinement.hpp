@@ -28,6 +28,7 @@ struct MemoryRefinement {
   std::int64_t moves = 0;   // single-op moves applied
   std::int64_t pushes = 0;  // compound moves applied (an op with the ops precedence moves along)
   std::int64_t sweeps = 0;  // passes over every op (the first, and each that checks for moves left)
+  std::int64_t splices = 0;  // regions taken from donors (LiveMemoryRefiner::splice)
   // The search ended because no move lowers (peak, cycles at the peak, sum of squared live
   // memory), not because `stop` said so.
   bool localOptimum = false;
@@ -47,12 +48,23 @@ class LiveMemoryRefiner {
 
   // True when the search ended at a local optimum, false when `stop` ended this slice.
   bool run(const std::function<bool()>& stop);
+  // Takes the starts of `donor`, another legal schedule of the same graph within the same
+  // horizon, for the ops around each cluster of the current schedule's peak cycles, where that
+  // lowers (peak, cycles at the peak, sum of squared live memory); the ops around a cluster are
+  // those live or starting near it in either schedule, and every op precedence ties to them,
+  // so the result stays legal. Where the peak is a few distant clusters, one schedule rarely
+  // has all of them low while different candidates each have some: this combines them
+  // (partition crossover, as in genetic algorithms). Returns the regions taken; a following
+  // run() refines around them. `stop` is polled between regions.
+  std::int64_t splice(const Schedule& donor, const std::function<bool()>& stop);
   // The schedule so far (legal, never worse than the input) and the counters.
   const MemoryRefinement& result();
   double peak() const;
 
  private:
   class Search;
+  // The margins around a region that splice() tries, narrowest first.
+  static constexpr Cycle kSpliceMargins[] = {0, 4, 16};
   void queue(OpId op);
   void queueEveryOp();
 

@@ -463,3 +463,51 @@ TEST_CASE("memory_limit: tensors estimated above it are refused before any is ma
   options["memory_limit"] = "2304";
   requireVerified(differentiable::fixture::gausRegistry().run("gaus", problem, options));
 }
+
+TEST_CASE("splicing in B: the best schedule takes candidates' regions, verified and reported",
+          "[differentiable][scheduler]") {
+  // An and-inverter-like graph (1,200 ops of latency 1 and mem 1 in 150 layers, unlimited
+  // units) at D = the critical path, as the ablation's B rows, in synchronous mode (a function
+  // of the seed). With splicing the answer must verify and be no worse than the refined start
+  // (max_steps=0), and the figures must say how many regions were taken; without it they are
+  // not reported.
+  RandomGraphOptions generator;
+  generator.ops = 1200;
+  generator.averageDegree = 2.0;
+  generator.layered = true;
+  generator.layers = 150;
+  generator.maxLayerSpan = 8;
+  generator.opTypes = {{"AND", 1, 1, 1, std::nullopt, 1.0}};
+  generator.weightedFraction = 1.0;
+  generator.minWeight = 1.0;
+  generator.maxWeight = 1.0;
+  generator.seed = 3;
+  auto generated = generateRandomGraph(generator);
+  REQUIRE(generated.ok());
+  const Instance instance = toInstance(std::move(generated).value());
+  const Problem problem =
+      instance.problem(ProblemKind::kLatencyBounded, criticalPathOf(*instance.graph));
+  MethodOptions options = quickOptions();
+  options["formulation"] = "B";
+  options["legalization"] = "sync";
+  options["batch"] = "1";
+  options["max_steps"] = "0";
+  const Result start = differentiable::fixture::gausRegistry().run("gaus", problem, options);
+  requireVerified(start);
+  options["max_steps"] = "600";
+  const Result spliced = differentiable::fixture::gausRegistry().run("gaus", problem, options);
+  options["splice"] = "false";
+  const Result plain = differentiable::fixture::gausRegistry().run("gaus", problem, options);
+  requireVerified(spliced);
+  requireVerified(plain);
+  INFO("start " << *start.objective << ", spliced " << *spliced.objective << ", plain "
+                << *plain.objective);
+  CHECK(*spliced.objective <= *start.objective);
+  const auto regions = spliced.figures.get(differentiable::figures::kSplicedRegions);
+  const auto improvements = spliced.figures.get(differentiable::figures::kSpliceImprovements);
+  REQUIRE(regions.has_value());
+  REQUIRE(improvements.has_value());
+  CHECK(*regions >= *improvements);
+  CHECK(*regions > 0);
+  CHECK_FALSE(plain.figures.get(differentiable::figures::kSplicedRegions).has_value());
+}
