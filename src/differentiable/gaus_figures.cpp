@@ -23,7 +23,9 @@ const FigureTable& gausFigureTable() {
                                        .add(kOptimizerWaitShare, {"gaus"})
                                        .add(kFirstLegalSeconds, {"gaus"})
                                        .add(kSplicedRegions, {"gaus"})
-                                       .add(kSpliceImprovements, {"gaus"});
+                                       .add(kSpliceImprovements, {"gaus"})
+                                       .add(kWindowSolves, {"gaus"})
+                                       .add(kWindowImprovements, {"gaus"});
   return table;
 }
 

@@ -71,6 +71,9 @@ OptionTable<GausOptions> makeTable() {
       .add("splice", &O::splice,
            "B with refine: the best schedule takes, from every other candidate, the ops around "
            "its peak cycles where the candidate's are lower there")
+      .add("windows", &O::windows,
+           "B with refine: windows around the best schedule's peak clusters re-solved exactly "
+           "(CBC) at each local optimum of its refinement")
       .add("release", &O::releaseTimes, {"auto", "on", "off"},
            "legalize never before round(mu): auto (A and B), on, off")
       .add("objective", &O::moduloObjective, kModuloObjectiveNames,

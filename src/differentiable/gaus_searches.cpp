@@ -21,6 +21,7 @@
 #include <gaus/core/stage_objective.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/differentiable/gaus_figures.hpp>
+#include <gaus/exact/live_memory_windows.hpp>
 #include <gaus/heuristic/balanced_stages.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
@@ -166,138 +167,245 @@ StartingPoint firstStartingPoint(const RunSetup& setup, const Schedule* start,
   return midpointStart(setup.asap, alap, setup.options);
 }
 
-// B: the attempt's best schedule, refined, taking the regions of every other candidate that
-// lower it (heuristic::LiveMemoryRefiner::splice). On a large graph the peak sits in a few
-// clusters of cycles far apart, and candidates at the same peak differ in which of them are
-// high: no candidate lowers them all at once, and the keep-the-best rule alone never gets past
-// the peak of the refined start (docs/gaus.md, "Splicing candidates"). Shared by the rows the
-// worker legalizes side by side: a row that finds it busy leaves its candidate to the row
-// holding it (the latest kWaitingDonors are kept). Its own refinement, when a slice cut it, is
-// unfinished work the worker resumes like a candidate's.
-class SplicedIncumbent final : public UnfinishedRefinement,
-                               public std::enable_shared_from_this<SplicedIncumbent> {
+// B: the attempt's best schedule, improved by what the candidates bring and by exact windows
+// (docs/gaus.md, "Splicing candidates" and "Exact windows"):
+// - every other candidate lends it regions (heuristic::LiveMemoryRefiner::splice): on a large
+//   graph the peak sits in a few clusters of cycles far apart, candidates at the same peak
+//   differ in which of them are high, and the keep-the-best rule alone never gets past the
+//   peak of the refined start;
+// - at a local optimum of the refinement, windows around its peak clusters are re-solved
+//   exactly (exact::LiveMemoryWindowSearch, option `windows`), and what they lower is refined
+//   again.
+// Shared by the rows the worker legalizes side by side: a row that finds it busy leaves its
+// candidate to the row holding it (the latest kWaitingDonors are kept). Its own work, when a
+// slice cut it, is unfinished work the worker resumes like a candidate's refinement.
+class LiveMemoryIncumbent final : public UnfinishedRefinement,
+                                  public std::enable_shared_from_this<LiveMemoryIncumbent> {
  public:
-  SplicedIncumbent(const RunSetup& setup, Cycle horizon, const RunState& state)
+  struct Absorbed {
+    std::optional<Candidate> improved;  // the incumbent, when the candidate lowered it
+    bool unfinished = false;            // work is left for the worker (resume())
+  };
+  struct Figures {
+    std::int64_t splicedRegions = 0;
+    std::int64_t spliceImprovements = 0;  // falls of the objective after splices
+    std::int64_t windowSolves = 0;
+    std::int64_t windowImprovements = 0;  // windows kept
+  };
+
+  LiveMemoryIncumbent(const RunSetup& setup, Cycle horizon, const RunState& state)
       : setup_(setup), horizon_(horizon), state_(state) {}
 
-  // A legal, scored candidate: it becomes the base when it beats the base, or gives the base its
-  // regions; then the base is refined in a time slice of its own (asynchronous mode). Returns
-  // the base, verified and scored, when that lowered its objective.
-  std::optional<Candidate> absorb(const Candidate& candidate) {
+  // A legal, scored candidate: it becomes the incumbent when it beats it (once its own
+  // refinement is `done`: until then the worker refines it and it only lends regions), or gives
+  // the incumbent its regions; then the incumbent is refined in a time slice of its own
+  // (asynchronous mode: one more slice per row; its windows wait for the worker's own slices,
+  // resume(), which alternate with offers, since a window's solve may take seconds).
+  Absorbed absorb(const Candidate& candidate, bool done) {
     std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
     if (!lock.owns_lock()) {
-      std::lock_guard<std::mutex> guard(waitingMutex_);
-      waiting_.push_back(candidate);
-      if (waiting_.size() > kWaitingDonors) waiting_.pop_front();
-      return std::nullopt;
+      leaveWaiting({candidate, done});
+      return {};
     }
     const Clock::time_point sliceEnd =
         Clock::now() + std::chrono::duration_cast<Clock::duration>(
                            std::chrono::duration<double>(setup_.options.refineSliceSeconds));
     const bool sliced = setup_.options.legalization == LegalizationMode::kAsync;
-    return advance(candidate, [this, sliced, sliceEnd] {
-      return state_.outOfTime() || (sliced && Clock::now() >= sliceEnd);
-    });
+    return advance(
+        Donor{candidate, done},
+        [this, sliced, sliceEnd] {
+          return state_.outOfTime() || (sliced && Clock::now() >= sliceEnd);
+        },
+        !sliced);
   }
 
-  // Regions taken from donors, and times that lowered the base's objective (the figures).
-  std::pair<std::int64_t, std::int64_t> spliceCounts() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return {splicedRegions_, spliceImprovements_};
-  }
-
-  // The worker's slice of the base's refinement (and of the donors waiting).
+  // The worker's slice of the incumbent's work: the incumbent, verified and scored, unfinished
+  // while work is left.
   std::optional<Candidate> resume(const StopRequest& stop) override {
     std::lock_guard<std::mutex> lock(mutex_);
-    return advance(std::nullopt, stop);
+    Absorbed absorbed = advance(std::nullopt, stop, true);
+    if (absorbed.improved || !refiner_) return std::move(absorbed.improved);
+    std::optional<Candidate> incumbent =
+        scoredCandidate(setup_, setup_.problem, refiner_->result().schedule);
+    if (incumbent && absorbed.unfinished) incumbent->unfinished = shared_from_this();
+    return incumbent;
+  }
+
+  Figures figures() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Figures total = figures_;
+    if (windows_) {
+      total.windowSolves = windows_->figures().solves;
+      total.windowImprovements = windows_->figures().improvements;
+    }
+    return total;
   }
 
  private:
   using Clock = std::chrono::steady_clock;
   static constexpr std::size_t kWaitingDonors = 8;
 
-  // With mutex_ held: takes `donor` and the waiting ones, refines, and returns the base when its
-  // objective fell (unfinished when `stop` cut the refinement).
-  std::optional<Candidate> advance(std::optional<Candidate> donor,
-                                   const std::function<bool()>& stop) {
-    if (!donor) donor = nextWaiting();
-    while (donor && !stop()) {
-      if (!refiner_ || donor->objective < objective_) {
-        refiner_ =
-            std::make_unique<heuristic::LiveMemoryRefiner>(setup_.graph, horizon_, donor->schedule);
-        objective_ = donor->objective;
-        splicedSinceReplaced_ = false;
-      } else if (const std::int64_t regions = refiner_->splice(donor->schedule, stop)) {
-        splicedRegions_ += regions;
-        splicedSinceReplaced_ = true;
-      }
-      donor = nextWaiting();
+  struct Donor {
+    Candidate candidate;
+    bool done = true;  // its own refinement ended (else it may only lend regions)
+  };
+
+  // With mutex_ held: takes `donor` and the waiting ones, refines, solves windows (when
+  // `windowsNow`; after windows that lowered something, refines and solves again), and returns
+  // the incumbent when its objective fell (unfinished while work is left).
+  Absorbed advance(std::optional<Donor> donor, const std::function<bool()>& stop, bool windowsNow) {
+    while (!stop()) {
+      if (!donor) donor = nextWaiting();
+      if (!donor) break;
+      take(*donor, stop);
+      donor.reset();
     }
-    if (!refiner_) return std::nullopt;
-    const bool done = refiner_->run(stop);
-    if (refiner_->peak() >= objective_) return std::nullopt;
-    std::optional<Candidate> base =
+    if (donor) leaveWaiting(std::move(*donor));  // `stop` came first: for a later slice
+    if (!refiner_) return {};
+    bool finished = false;
+    while (true) {
+      finished = refiner_->run(stop);
+      const bool windowsLeft = setup_.options.windows && !windowsDone_;
+      if (!finished || !windowsLeft || !windowsNow) {
+        finished = finished && !windowsLeft;
+        break;
+      }
+      if (!windows_) {
+        windows_ = std::make_unique<exact::LiveMemoryWindowSearch>(setup_.graph, horizon_,
+                                                                   refiner_->result().schedule);
+      } else if (windowsStale_) {
+        windows_->restart(refiner_->result().schedule);
+      }
+      windowsStale_ = false;
+      const std::int64_t keptBefore = windows_->figures().improvements;
+      const bool windowsFinished = windows_->run(stop, state_.remainingSeconds());
+      if (windows_->figures().improvements > keptBefore) {
+        replace(windows_->schedule());  // refined again from there, then windows again
+        finished = false;
+        if (stop()) break;
+        continue;
+      }
+      windowsDone_ = windowsFinished;
+      finished = windowsFinished;
+      break;
+    }
+    Absorbed absorbed;
+    absorbed.unfinished = !finished || hasWaiting();
+    if (!(refiner_->peak() < objective_)) return absorbed;
+    std::optional<Candidate> incumbent =
         scoredCandidate(setup_, setup_.problem, refiner_->result().schedule);
-    if (!base) return std::nullopt;
-    // A fall with no splice since the base was taken whole is the refinement's alone.
-    if (splicedSinceReplaced_) ++spliceImprovements_;
-    splicedSinceReplaced_ = false;
-    objective_ = base->objective;
-    if (!done) base->unfinished = shared_from_this();
-    return base;
+    if (!incumbent || !(incumbent->objective < objective_)) return absorbed;
+    // A fall with no splice since the last one is the refinement's or the windows' alone.
+    figures_.spliceImprovements += splicedSinceFall_ ? 1 : 0;
+    splicedSinceFall_ = false;
+    objective_ = incumbent->objective;
+    if (absorbed.unfinished) incumbent->unfinished = shared_from_this();
+    absorbed.improved = std::move(incumbent);
+    return absorbed;
   }
 
-  std::optional<Candidate> nextWaiting() {
+  // A better donor whose refinement ended becomes the incumbent; any other lends regions.
+  void take(const Donor& donor, const std::function<bool()>& stop) {
+    const Candidate& candidate = donor.candidate;
+    if (!refiner_ || candidate.objective < objective_) {
+      if (!donor.done) return;  // the worker refines it first; it comes back when done
+      replace(candidate.schedule);
+      objective_ = candidate.objective;
+      splicedSinceFall_ = false;
+      return;
+    }
+    if (!setup_.options.splice) return;
+    if (const std::int64_t regions = refiner_->splice(candidate.schedule, stop)) {
+      figures_.splicedRegions += regions;
+      splicedSinceFall_ = true;
+      dropWindows();
+    }
+  }
+
+  // A new incumbent schedule: refined from scratch, its windows not yet tried.
+  void replace(const Schedule& schedule) {
+    dropWindows();
+    refiner_ = std::make_unique<heuristic::LiveMemoryRefiner>(setup_.graph, horizon_, schedule);
+  }
+
+  // The schedule changed: the window search goes on from it when the refinement is done.
+  void dropWindows() {
+    windowsStale_ = true;
+    windowsDone_ = false;
+  }
+
+  void leaveWaiting(Donor donor) {
+    std::lock_guard<std::mutex> guard(waitingMutex_);
+    waiting_.push_back(std::move(donor));
+    if (waiting_.size() > kWaitingDonors) waiting_.pop_front();
+  }
+
+  std::optional<Donor> nextWaiting() {
     std::lock_guard<std::mutex> guard(waitingMutex_);
     if (waiting_.empty()) return std::nullopt;
-    Candidate next = std::move(waiting_.front());
+    Donor next = std::move(waiting_.front());
     waiting_.pop_front();
     return next;
+  }
+
+  bool hasWaiting() {
+    std::lock_guard<std::mutex> guard(waitingMutex_);
+    return !waiting_.empty();
   }
 
   const RunSetup& setup_;
   Cycle horizon_;
   const RunState& state_;
-  std::mutex mutex_;  // held while the base changes
+  std::mutex mutex_;  // held while the incumbent changes
   std::unique_ptr<heuristic::LiveMemoryRefiner> refiner_;
-  // Of the base as last scored (a base taken whole: its donor's).
+  std::unique_ptr<exact::LiveMemoryWindowSearch> windows_;
+  bool windowsDone_ = false;   // every window around the current peak tried, none lowered it
+  bool windowsStale_ = false;  // the window search holds an older schedule
+  // Of the incumbent as last scored (one taken whole: its donor's).
   double objective_ = std::numeric_limits<double>::infinity();
-  bool splicedSinceReplaced_ = false;
-  std::int64_t splicedRegions_ = 0;
-  std::int64_t spliceImprovements_ = 0;
+  bool splicedSinceFall_ = false;
+  Figures figures_;
   std::mutex waitingMutex_;
-  std::deque<Candidate> waiting_;  // donors left by rows that found the base busy
+  std::deque<Donor> waiting_;  // donors left by rows that found the incumbent busy
 };
 
 // B's refinement of one legal schedule as work that a time slice may cut and a later slice go on
 // with (heuristic::LiveMemoryRefiner keeps its place). The worker resumes it while its
-// candidate is the incumbent. With a splicer, each schedule it reaches is offered to it, and
-// what the splicer made better is returned instead.
+// candidate is the incumbent. With an incumbent (B), each schedule it reaches is offered to it,
+// and what the incumbent made better is returned instead.
 class LiveMemoryRefinementInProgress final
     : public UnfinishedRefinement,
       public std::enable_shared_from_this<LiveMemoryRefinementInProgress> {
  public:
   LiveMemoryRefinementInProgress(const RunSetup& setup, const Schedule& legal, Cycle horizon,
-                                 SplicedIncumbent* splicer)
-      : setup_(setup), refiner_(setup.graph, horizon, legal), splicer_(splicer) {}
+                                 LiveMemoryIncumbent* incumbent)
+      : setup_(setup), refiner_(setup.graph, horizon, legal), incumbent_(incumbent) {}
 
   std::optional<Candidate> resume(const StopRequest& stop) override {
     const bool done = refiner_.run(stop);
     std::optional<Candidate> candidate =
         scoredCandidate(setup_, setup_.problem, refiner_.result().schedule);
     if (!candidate) return candidate;
-    if (splicer_ != nullptr) {
-      // Strictly better than this candidate, since the base it improved was no worse.
-      if (std::optional<Candidate> spliced = splicer_->absorb(*candidate)) return spliced;
+    if (incumbent_ == nullptr) {
+      if (!done) candidate->unfinished = shared_from_this();
+      return candidate;
     }
-    if (!done) candidate->unfinished = shared_from_this();
+    // What the incumbent returns is strictly better than this candidate, since it was no worse.
+    LiveMemoryIncumbent::Absorbed absorbed = incumbent_->absorb(*candidate, done);
+    if (absorbed.improved) return std::move(absorbed.improved);
+    // This refinement goes on first; once it is done, the incumbent's work left.
+    if (!done) {
+      candidate->unfinished = shared_from_this();
+    } else if (absorbed.unfinished) {
+      candidate->unfinished = incumbent_->shared_from_this();
+    }
     return candidate;
   }
 
  private:
   const RunSetup& setup_;
   heuristic::LiveMemoryRefiner refiner_;
-  SplicedIncumbent* splicer_;
+  LiveMemoryIncumbent* incumbent_;
 };
 
 // The refinement of a legal schedule for the formulation's objective, until `stop`. A: peak +
@@ -306,7 +414,7 @@ class LiveMemoryRefinementInProgress final
 // schedules offered to `splicer` when there is one.
 std::optional<Candidate> refinedCandidate(const RunSetup& setup, const Schedule& legal,
                                           Cycle horizon, const StopRequest& stop,
-                                          SplicedIncumbent* splicer) {
+                                          LiveMemoryIncumbent* splicer) {
   if (setup.formulation == Formulation::kPeakMemory) {
     return std::make_shared<LiveMemoryRefinementInProgress>(setup, legal, horizon, splicer)
         ->resume(stop);
@@ -341,9 +449,12 @@ std::vector<double> perturbedMeans(const std::vector<double>& mu, const GausOpti
 // schedule is each op at max(its release, its producers' finish), which never passes D; a mean
 // outside its window would otherwise push its successors past D, and the fallback without
 // release times would throw away the means' shape.
-std::optional<Candidate> legalizeAcyclicCandidate(
-    const RunSetup& setup, const std::vector<double>& mu, std::optional<Cycle> horizon,
-    const std::vector<Cycle>* alap, const StopRequest& stop, SplicedIncumbent* splicer = nullptr) {
+std::optional<Candidate> legalizeAcyclicCandidate(const RunSetup& setup,
+                                                  const std::vector<double>& mu,
+                                                  std::optional<Cycle> horizon,
+                                                  const std::vector<Cycle>* alap,
+                                                  const StopRequest& stop,
+                                                  LiveMemoryIncumbent* splicer = nullptr) {
   std::vector<Cycle> rounded =
       roundedStarts(setup.options.roundingNoise > 0.0 ? perturbedMeans(mu, setup.options) : mu);
   const std::vector<double> priority(rounded.begin(), rounded.end());
@@ -515,15 +626,16 @@ Result optimizeAtHorizon(const RunSetup& setup, Engine& engine) {
     return bound && candidate.objective <= *bound + 1e-9 * std::max(1.0, std::abs(*bound));
   };
   // The attempt's closures refer to it: endAttempt() (in runAttempt, or below) comes first.
-  std::shared_ptr<SplicedIncumbent> splicer;
-  if (setup.refine && setup.formulation == Formulation::kPeakMemory && setup.options.splice) {
-    splicer = std::make_shared<SplicedIncumbent>(setup, horizon, engine.state);
+  std::shared_ptr<LiveMemoryIncumbent> memoryIncumbent;
+  if (setup.refine && setup.formulation == Formulation::kPeakMemory &&
+      (setup.options.splice || setup.options.windows)) {
+    memoryIncumbent = std::make_shared<LiveMemoryIncumbent>(setup, horizon, engine.state);
   }
-  SplicedIncumbent* const splicing = splicer.get();
+  LiveMemoryIncumbent* const improving = memoryIncumbent.get();
   AttemptRules rules;
-  rules.legalize = [&setup, horizon, &alap, splicing](const std::vector<double>& mu,
-                                                      const StopRequest& stop) {
-    return legalizeAcyclicCandidate(setup, mu, horizon, &alap, stop, splicing);
+  rules.legalize = [&setup, horizon, &alap, improving](const std::vector<double>& mu,
+                                                       const StopRequest& stop) {
+    return legalizeAcyclicCandidate(setup, mu, horizon, &alap, stop, improving);
   };
   if (best) rules.objectiveToBeat = best->objective;
   if (bound) rules.success = atBound;
@@ -531,8 +643,8 @@ Result optimizeAtHorizon(const RunSetup& setup, Engine& engine) {
   if (setup.refine && !(best && atBound(*best))) {
     for (const auto& [schedule, name] : starts) {
       engine.worker.enqueue(
-          [&setup, schedule = schedule, horizon, splicing](const StopRequest& stop) {
-            return refinedCandidate(setup, schedule, horizon, stop, splicing);
+          [&setup, schedule = schedule, horizon, improving](const StopRequest& stop) {
+            return refinedCandidate(setup, schedule, horizon, stop, improving);
           });
     }
   }
@@ -578,10 +690,18 @@ Result optimizeAtHorizon(const RunSetup& setup, Engine& engine) {
       outcome.updates, outcome.rounds);
   result.attempts.push_back(std::move(attempt));
   if (outcome.best) best = std::move(outcome.best);
-  if (splicer) {
-    const auto [regions, improvements] = splicer->spliceCounts();
-    result.figures.set(figures::kSplicedRegions, static_cast<double>(regions));
-    result.figures.set(figures::kSpliceImprovements, static_cast<double>(improvements));
+  if (memoryIncumbent) {
+    const LiveMemoryIncumbent::Figures work = memoryIncumbent->figures();
+    if (setup.options.splice) {
+      result.figures.set(figures::kSplicedRegions, static_cast<double>(work.splicedRegions));
+      result.figures.set(figures::kSpliceImprovements,
+                         static_cast<double>(work.spliceImprovements));
+    }
+    if (setup.options.windows) {
+      result.figures.set(figures::kWindowSolves, static_cast<double>(work.windowSolves));
+      result.figures.set(figures::kWindowImprovements,
+                         static_cast<double>(work.windowImprovements));
+    }
   }
   result.objectiveName =
       setup.formulation == Formulation::kStageWeight ? "stage_objective" : "peak_memory";

@@ -37,6 +37,8 @@ class RunState {
   // schedule) goes on under a step budget, so that max_steps=0 still refines the start.
   bool outOfTime() const;
   double elapsedSeconds() const { return deadline_.elapsedSeconds(); }
+  // Seconds left of the run's time limit (infinite without one).
+  double remainingSeconds() const { return deadline_.remainingSeconds(); }
   std::int64_t steps() const { return steps_; }
   void addSteps(std::int64_t steps) { steps_ += steps; }
   double optimizationSeconds = 0.0;  // inside Adam steps and multiplier updates

@@ -266,7 +266,7 @@ class LiveMemoryRefiner::Search {
 
  private:
   static constexpr Cycle kPushReach = 4;
-  // Peak cycles closer than this are one region to splice; a splice reaching further than
+  // Peak cycles at most this far apart are one region to splice; a splice reaching further than
   // kMaxSpliced ops is not tried (it would take most of the donor, whose candidate the worker
   // judges whole anyway).
   static constexpr Cycle kRegionGap = 8;

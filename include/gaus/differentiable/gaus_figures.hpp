@@ -49,6 +49,11 @@ inline constexpr Figure kSplicedRegions{
 inline constexpr Figure kSpliceImprovements{
     "splice_improvements", FigureUnit::kCount,
     "B: times splicing and the refinement after it lowered the best schedule's objective"};
+inline constexpr Figure kWindowSolves{"window_solves", FigureUnit::kCount,
+                                      "B: windows around the best schedule's peak solved exactly"};
+inline constexpr Figure kWindowImprovements{
+    "window_improvements", FigureUnit::kCount,
+    "B: exact windows that lowered the best schedule's peak or its cycles at the peak"};
 }  // namespace figures
 
 // Which figures method "gaus" reports.

@@ -464,13 +464,13 @@ TEST_CASE("memory_limit: tensors estimated above it are refused before any is ma
   requireVerified(differentiable::fixture::gausRegistry().run("gaus", problem, options));
 }
 
-TEST_CASE("splicing in B: the best schedule takes candidates' regions, verified and reported",
+TEST_CASE("B's incumbent: splices and exact windows, verified and reported",
           "[differentiable][scheduler]") {
   // An and-inverter-like graph (1,200 ops of latency 1 and mem 1 in 150 layers, unlimited
   // units) at D = the critical path, as the ablation's B rows, in synchronous mode (a function
-  // of the seed). With splicing the answer must verify and be no worse than the refined start
-  // (max_steps=0), and the figures must say how many regions were taken; without it they are
-  // not reported.
+  // of the seed). Against the refined start (max_steps=0, windows=false): the start with exact
+  // windows, GauS with splices (windows off) and GauS with neither must verify and be no worse,
+  // and each must report the figures of what it ran and only those.
   RandomGraphOptions generator;
   generator.ops = 1200;
   generator.averageDegree = 2.0;
@@ -492,22 +492,36 @@ TEST_CASE("splicing in B: the best schedule takes candidates' regions, verified 
   options["legalization"] = "sync";
   options["batch"] = "1";
   options["max_steps"] = "0";
+  options["windows"] = "false";
   const Result start = differentiable::fixture::gausRegistry().run("gaus", problem, options);
-  requireVerified(start);
+  options["windows"] = "true";
+  const Result windows = differentiable::fixture::gausRegistry().run("gaus", problem, options);
+  options["windows"] = "false";
   options["max_steps"] = "600";
   const Result spliced = differentiable::fixture::gausRegistry().run("gaus", problem, options);
   options["splice"] = "false";
   const Result plain = differentiable::fixture::gausRegistry().run("gaus", problem, options);
-  requireVerified(spliced);
-  requireVerified(plain);
-  INFO("start " << *start.objective << ", spliced " << *spliced.objective << ", plain "
-                << *plain.objective);
+  for (const Result* result : {&start, &windows, &spliced, &plain}) requireVerified(*result);
+  INFO("start " << *start.objective << ", windows " << *windows.objective << ", spliced "
+                << *spliced.objective << ", plain " << *plain.objective);
+  CHECK(*windows.objective <= *start.objective);
   CHECK(*spliced.objective <= *start.objective);
-  const auto regions = spliced.figures.get(differentiable::figures::kSplicedRegions);
-  const auto improvements = spliced.figures.get(differentiable::figures::kSpliceImprovements);
-  REQUIRE(regions.has_value());
-  REQUIRE(improvements.has_value());
-  CHECK(*regions >= *improvements);
-  CHECK(*regions > 0);
-  CHECK_FALSE(plain.figures.get(differentiable::figures::kSplicedRegions).has_value());
+  CHECK(*plain.objective <= *start.objective);
+  using namespace differentiable::figures;
+  const auto figure = [](const Result& result, const Figure& which) {
+    return result.figures.get(which);
+  };
+  // Windows: solved, and each kept window counted among the solves.
+  REQUIRE(figure(windows, kWindowSolves).has_value());
+  CHECK(*figure(windows, kWindowSolves) > 0);
+  CHECK(*figure(windows, kWindowImprovements) <= *figure(windows, kWindowSolves));
+  CHECK_FALSE(figure(start, kWindowSolves).has_value());
+  // Splices: regions taken from the candidates of 600 steps (6 when written), and no more falls
+  // than regions.
+  REQUIRE(figure(spliced, kSplicedRegions).has_value());
+  CHECK(*figure(spliced, kSplicedRegions) > 0);
+  CHECK(*figure(spliced, kSpliceImprovements) <= *figure(spliced, kSplicedRegions));
+  CHECK_FALSE(figure(spliced, kWindowSolves).has_value());
+  CHECK_FALSE(figure(plain, kSplicedRegions).has_value());
+  CHECK_FALSE(figure(plain, kWindowSolves).has_value());
 }

@@ -11,100 +11,12 @@
 #include <gaus/heuristic/list_scheduler.hpp>
 #include <gaus/heuristic/memory_refinement.hpp>
 
+#include "live_memory_reference.hpp"
 #include "toy_graphs.hpp"
 
 using namespace gaus;
 
-namespace {
-
-Problem boundedProblem(const Graph& graph, Cycle horizon, const Machine& machine = {}) {
-  Problem problem;
-  problem.graph = std::make_shared<const Graph>(graph);
-  problem.machine = std::make_shared<const Machine>(machine);
-  problem.kind = ProblemKind::kLatencyBounded;
-  problem.horizon = horizon;
-  return problem;
-}
-
-bool legal(const Problem& problem, const std::vector<Cycle>& start) {
-  VerifyOptions options;
-  options.maxMessages = 0;
-  return verify(problem, Schedule{start, std::nullopt, std::nullopt}, options).ok();
-}
-
-// Live memory per cycle, from the definition (core's liveInterval: a value is live from its
-// op's start until its last distance-0 reader starts), not from the refinement's bookkeeping.
-std::vector<double> profileOf(const Graph& graph, const std::vector<Cycle>& start, Cycle horizon) {
-  std::vector<double> live(static_cast<std::size_t>(horizon) + 1, 0.0);
-  for (OpId op = 0; op < graph.numOps(); ++op) {
-    const LiveInterval interval =
-        liveInterval(graph, Schedule{start, std::nullopt, std::nullopt}, op);
-    for (Cycle t = interval.begin; t < interval.end; ++t) live[t] += graph.mem(op);
-  }
-  return live;
-}
-
-// The refinement's order on schedules: peak, then cycles at the peak, then the sum of squares.
-struct Score {
-  double peak = 0;
-  std::int64_t atPeak = 0;
-  double sumSquares = 0;
-};
-
-Score scoreOf(const Graph& graph, const std::vector<Cycle>& start, Cycle horizon) {
-  const auto live = profileOf(graph, start, horizon);
-  Score score;
-  score.peak = *std::max_element(live.begin(), live.end());
-  for (const double value : live) {
-    score.atPeak += std::abs(value - score.peak) < 1e-9 ? 1 : 0;
-    score.sumSquares += value * value;
-  }
-  return score;
-}
-
-bool lower(const Score& a, const Score& b) {
-  if (a.peak < b.peak - 1e-9) return true;
-  if (a.peak > b.peak + 1e-9) return false;
-  if (a.atPeak != b.atPeak) return a.atPeak < b.atPeak;
-  return a.sumSquares < b.sumSquares - 1e-9 * std::max(1.0, b.sumSquares);
-}
-
-// Smallest peak over every legal schedule: each op's start in [0, D - duration].
-double bruteForcePeak(const Problem& problem) {
-  const Graph& graph = *problem.graph;
-  const Cycle horizon = *problem.horizon;
-  std::vector<Cycle> start(static_cast<std::size_t>(graph.numOps()), 0);
-  double best = 1e300;
-  while (true) {
-    if (legal(problem, start)) best = std::min(best, scoreOf(graph, start, horizon).peak);
-    std::size_t digit = 0;
-    while (digit < start.size() && ++start[digit] > horizon - graph.duration(OpId(digit))) {
-      start[digit++] = 0;
-    }
-    if (digit == start.size()) return best;
-  }
-}
-
-// A random layered graph with mem in [1, 3] on every op and latencies 1-2 on unlimited units.
-RandomInstance layeredMemoryGraph(std::uint64_t seed, std::int32_t ops, double degree,
-                                  std::int32_t layers, std::int32_t span) {
-  RandomGraphOptions options;
-  options.ops = ops;
-  options.averageDegree = degree;
-  options.layered = true;
-  options.layers = layers;
-  options.maxLayerSpan = span;
-  options.opTypes = {{"ALU", 1, 2, 1, std::nullopt, 1.0}};
-  options.weightedFraction = 1.0;
-  options.minWeight = 1.0;
-  options.maxWeight = 3.0;
-  options.seed = seed;
-  auto generated = generateRandomGraph(options);
-  REQUIRE(generated.ok());
-  return std::move(generated).value();
-}
-
-}  // namespace
+using namespace gaus::test;
 
 TEST_CASE("memory refinement by hand: an input moves next to its reader", "[heuristic][memory]") {
   // x -> z and the chain y1 -> y2 -> y3 -> z, every op latency 1 and mem 1, D = 4 = the critical
@@ -130,21 +42,20 @@ TEST_CASE("memory refinement against brute force: legal, never worse, a local op
   int reachedOptimum = 0;
   int cases = 0;
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
-    const auto generated =
-        layeredMemoryGraph(seed, 4 + static_cast<std::int32_t>(seed % 4), 1.2, 3, 2);
-    const Graph& graph = generated.graph;
-    const auto list = heuristic::listSchedule(boundedProblem(graph, 1000, generated.machine));
-    REQUIRE(list.ok());
-    const Cycle horizon = scheduleLatency(graph, list->start) + static_cast<Cycle>(seed % 3);
-    const Problem problem = boundedProblem(graph, horizon, generated.machine);
-    REQUIRE(legal(problem, list->start));
+    const MemoryCase memory = memoryCase(seed, 4 + static_cast<std::int32_t>(seed % 4), 1.2, 3, 2,
+                                         static_cast<Cycle>(seed % 3));
+    const Graph& graph = memory.generated.graph;
+    const Schedule& list = memory.list;
+    const Cycle horizon = memory.horizon;
+    const Problem& problem = memory.problem;
+    REQUIRE(legal(problem, list.start));
 
-    const auto refinement = heuristic::refineLiveMemory(graph, horizon, *list);
+    const auto refinement = heuristic::refineLiveMemory(graph, horizon, list);
     const std::vector<Cycle>& refined = refinement.schedule.start;
     INFO("seed " << seed << ", D " << horizon);
     REQUIRE(legal(problem, refined));
     CHECK(refinement.localOptimum);
-    const Score start = scoreOf(graph, list->start, horizon);
+    const Score start = scoreOf(graph, list.start, horizon);
     const Score result = scoreOf(graph, refined, horizon);
     CHECK(result.peak <= start.peak + 1e-9);
     const double optimum = bruteForcePeak(problem);
@@ -172,14 +83,13 @@ TEST_CASE("memory refinement in slices ends where one run ends", "[heuristic][me
   // two ops (stop says yes at every third question), the search makes the same moves in the
   // same order as one uninterrupted run, so it must end in the same schedule, a local optimum.
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
-    const auto generated = layeredMemoryGraph(seed, 30, 1.5, 8, 3);
-    const Graph& graph = generated.graph;
-    const auto list = heuristic::listSchedule(boundedProblem(graph, 1000, generated.machine));
-    REQUIRE(list.ok());
-    const Cycle horizon = scheduleLatency(graph, list->start) + 2;
-    const auto whole = heuristic::refineLiveMemory(graph, horizon, *list);
+    const MemoryCase memory = memoryCase(seed, 30, 1.5, 8, 3, 2);
+    const Graph& graph = memory.generated.graph;
+    const Schedule& list = memory.list;
+    const Cycle horizon = memory.horizon;
+    const auto whole = heuristic::refineLiveMemory(graph, horizon, list);
 
-    heuristic::LiveMemoryRefiner refiner(graph, horizon, *list);
+    heuristic::LiveMemoryRefiner refiner(graph, horizon, list);
     int questions = 0;
     int slices = 1;
     while (!refiner.run([&questions] { return ++questions % 3 == 0; })) ++slices;
@@ -274,15 +184,14 @@ TEST_CASE("splicing random schedules: legal, and lower whenever a region is take
   std::mt19937_64 random(7);
   int taken = 0;
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
-    const auto generated = layeredMemoryGraph(seed, 300, 1.6, 60, 3);
-    const Graph& graph = generated.graph;
-    const auto list = heuristic::listSchedule(boundedProblem(graph, 1000, generated.machine));
-    REQUIRE(list.ok());
-    const Cycle horizon = scheduleLatency(graph, list->start) + 3;
-    const Problem problem = boundedProblem(graph, horizon, generated.machine);
-    heuristic::LiveMemoryRefiner refiner(graph, horizon, *list);
+    const MemoryCase memory = memoryCase(seed, 300, 1.6, 60, 3, 3);
+    const Graph& graph = memory.generated.graph;
+    const Schedule& list = memory.list;
+    const Cycle horizon = memory.horizon;
+    const Problem& problem = memory.problem;
+    heuristic::LiveMemoryRefiner refiner(graph, horizon, list);
     for (int d = 0; d < 6; ++d) {
-      const Schedule nearby{nearbyLegalStarts(graph, horizon, list->start, random), std::nullopt,
+      const Schedule nearby{nearbyLegalStarts(graph, horizon, list.start, random), std::nullopt,
                             std::nullopt};
       REQUIRE(legal(problem, nearby.start));
       const auto donor = heuristic::refineLiveMemory(graph, horizon, nearby);

@@ -1,0 +1,492 @@
+// Windows of exact re-optimization for peak live memory (formulation B of GauS,
+// include/gaus/exact/live_memory_windows.hpp).
+//
+// Why: on the 100,000-op and-inverter graph of docs/benchmarks.md the local search of
+// heuristic::LiveMemoryRefiner ends at a peak of 68 in five clusters of cycles, and neither its
+// moves nor the regions of 1,100 other candidates (LiveMemoryRefiner::splice) lower any of them
+// for long. The ops around one cluster number about a hundred, each with a few starts left by
+// its fixed neighbours: small enough for a MILP to place them all at once, which is what no
+// sequence of single and compound moves that each must not raise the figures can do.
+//
+// The model of one window [low, high) around a cluster [from, to) of peak cycles:
+// - The ops that start in the window move; every other op keeps its start. A moving op u starts
+//   in [e_u, l_u]: the window, its duration's room before the horizon, and its fixed
+//   neighbours (s_u >= s_p + delay for a fixed producer p, s_u <= s_q - delay for a fixed
+//   successor q), tightened along the moving ops' own edges in topological order.
+// - x[u][t] = 1 when u starts at t (one per op), and s_v - s_u >= delay for every edge between
+//   moving ops (time-indexed, as the latency MILP's; exact/time_indexed.cpp).
+// - The values whose life a move can change are those of the moving ops and of their
+//   producers. Value v is live at t when v has started and some reader has not (core's
+//   liveInterval: from s_v until its last distance-0 reader starts), so with
+//   started(u, t) = sum of x[u][tau] over tau <= t (or 0/1 for a fixed op):
+//   live[v][t] >= started(v, t) - started(r, t) for every reader r, live in [0, 1]. Only the
+//   cycles where v's status can change get a variable: from its earliest start to its latest,
+//   and from its readers' latest earliest start to their latest start; in between v is live
+//   for sure, and that joins the constants (so a fixed producer's long life, or a far reader,
+//   adds no variable and no row).
+// - For every cycle with a variable: the live memory that cannot change there (the other
+//   values', and the certain parts) plus sum of mem_v live[v][t] is at most P; the objective
+//   is P, capped just below the schedule's peak (a relative 1e-4: one below, with whole mems).
+//   Only a placement below the peak helps, and the cap turns most windows that cannot get
+//   there into infeasible models that CBC proves in milliseconds: on the 100,000-op graph a
+//   window of 328 ops that ran out of 30 s with the current placement as its first incumbent
+//   was solved in 18 s with the cap, and 30 others proven infeasible in 0.03-4.7 s each.
+// The solve is bounded by a node limit and a few seconds (MilpModel::solve: a child process,
+// stopped from outside if CBC overruns). A
+// solution is kept when the whole schedule is better in the refinement's order: the peak fell,
+// or the cycles at it are fewer and none rose above it (a cluster whose cycles are certain
+// cannot fall, whatever P the window reaches). Its precedence is checked before it is kept.
+//
+// Windows are tried cluster by cluster, at each half width (narrowest first) until one lowers
+// the cluster; passes over the current peak's clusters repeat while one lowered something, and
+// a pass that lowered nothing ends the search. A window solved to optimality in vain is
+// remembered by a fingerprint of its model and skipped while the model is the same. The search
+// never makes a cycle rise above the peak, so the peak never rises; each kept window lowers the
+// peak or the count of cycles at it.
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <span>
+#include <unordered_set>
+
+#include <gaus/core/analysis.hpp>
+#include <gaus/exact/live_memory_windows.hpp>
+
+#include "milp_solver.hpp"
+
+namespace gaus::exact {
+
+using detail::LinearExpression;
+using detail::MilpModel;
+using detail::VariableId;
+
+class LiveMemoryWindowSearch::Search {
+ public:
+  Search(const Graph& graph, Cycle horizon, const Schedule& legal, LiveMemoryWindowOptions options)
+      : graph_(graph),
+        horizon_(horizon),
+        schedule_(legal),
+        options_(std::move(options)),
+        position_(static_cast<std::size_t>(graph.numOps()), 0),
+        windowIndex_(static_cast<std::size_t>(graph.numOps()), -1) {
+    if (auto order = topologicalOrder(graph)) {
+      for (std::size_t k = 0; k < order->size(); ++k) position_[(*order)[k]] = std::int64_t(k);
+    }
+    recomputeProfile();
+  }
+
+  void restart(const Schedule& legal) {
+    schedule_ = legal;
+    recomputeProfile();
+    inPass_ = false;
+  }
+
+  bool run(const std::function<bool()>& stop, double secondsLeft) {
+    const auto began = std::chrono::steady_clock::now();
+    const auto left = [&] {
+      return secondsLeft -
+             std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    };
+    while (true) {
+      if (!inPass_) {
+        if (peak_ <= kTolerance) return true;
+        clusters_ = peakClusters();
+        nextCluster_ = 0;
+        loweredInPass_ = false;
+        inPass_ = true;
+      }
+      for (; nextCluster_ < clusters_.size(); ++nextCluster_) {
+        const auto [from, to] = clusters_[nextCluster_];
+        for (const Cycle halfWidth : options_.halfWidths) {
+          if (stop && stop()) return false;
+          const double seconds = std::min(options_.secondsPerWindow, left());
+          if (seconds <= 0.0) return false;
+          if (lowerWindow(from, to, halfWidth, seconds)) {
+            loweredInPass_ = true;
+            break;
+          }
+        }
+      }
+      inPass_ = false;
+      // A pass that lowered something changed what the other clusters' windows see.
+      if (!loweredInPass_) return true;
+    }
+  }
+
+  const Schedule& schedule() const { return schedule_; }
+  double peak() const { return peak_; }
+  const LiveMemoryWindowFigures& figures() const { return figures_; }
+
+ private:
+  static constexpr double kTolerance = 1e-9;
+  static constexpr double kCapMargin = 1e-4;  // P's cap below the peak, relative
+  static constexpr Cycle kClusterGap = 8;     // peak cycles at most this far apart share a cluster
+
+  struct MovingOp {
+    OpId op;
+    Cycle earliest;
+    Cycle latest;
+    VariableId firstVariable;  // x[op][earliest]; x[op][t] is firstVariable + t - earliest
+  };
+
+  std::span<const Cycle> starts() const { return schedule_.start; }
+
+  void recomputeProfile() {
+    profile_.assign(static_cast<std::size_t>(std::max<Cycle>(horizon_, 1)) + 1, 0.0);
+    for (OpId op = 0; op < graph_.numOps(); ++op) {
+      if (graph_.mem(op) == 0.0) continue;
+      const LiveInterval live = liveInterval(graph_, starts(), 0, op);
+      for (Cycle t = live.begin; t < live.end; ++t) profile_[t] += graph_.mem(op);
+    }
+    peak_ = *std::max_element(profile_.begin(), profile_.end());
+    atPeak_ = std::count_if(profile_.begin(), profile_.end(), [this](double value) {
+      return std::abs(value - peak_) <= kTolerance * std::max(1.0, peak_);
+    });
+  }
+
+  std::vector<std::pair<Cycle, Cycle>> peakClusters() const {
+    std::vector<std::pair<Cycle, Cycle>> clusters;
+    for (Cycle t = 0; t < static_cast<Cycle>(profile_.size()); ++t) {
+      if (std::abs(profile_[t] - peak_) > kTolerance * std::max(1.0, peak_)) continue;
+      if (!clusters.empty() && t - clusters.back().second < kClusterGap) {
+        clusters.back().second = t + 1;
+      } else {
+        clusters.emplace_back(t, t + 1);
+      }
+    }
+    return clusters;
+  }
+
+  // The moving ops of window [low, high) with their start ranges, in topological order; empty
+  // when there are none, too many, or none can move.
+  std::vector<MovingOp> movingOps(Cycle low, Cycle high) {
+    std::vector<MovingOp> moving;
+    for (OpId op = 0; op < graph_.numOps(); ++op) {
+      if (schedule_.start[op] >= low && schedule_.start[op] < high) {
+        moving.push_back({op, low, std::min(high - 1, horizon_ - graph_.duration(op)), 0});
+      }
+    }
+    if (moving.empty() || static_cast<std::int64_t>(moving.size()) > options_.maxWindowOps) {
+      return {};
+    }
+    std::sort(moving.begin(), moving.end(), [this](const MovingOp& a, const MovingOp& b) {
+      return position_[a.op] < position_[b.op];
+    });
+    for (std::size_t k = 0; k < moving.size(); ++k) {
+      windowIndex_[moving[k].op] = static_cast<std::int32_t>(k);
+    }
+    for (MovingOp& u : moving) {
+      for (const EdgeId e : graph_.inEdges(u.op)) {
+        const OpId p = graph_.edgeSource(e);
+        if (graph_.edgeDistance(e) == 0 && windowIndex_[p] < 0) {
+          u.earliest = std::max(u.earliest, schedule_.start[p] + graph_.edgeDelay(e));
+        }
+      }
+      for (const EdgeId e : graph_.outEdges(u.op)) {
+        const OpId q = graph_.edgeTarget(e);
+        if (graph_.edgeDistance(e) == 0 && windowIndex_[q] < 0) {
+          u.latest = std::min(u.latest, schedule_.start[q] - graph_.edgeDelay(e));
+        }
+      }
+    }
+    for (const MovingOp& u : moving) {
+      for (const EdgeId e : graph_.outEdges(u.op)) {
+        const std::int32_t v = windowIndex_[graph_.edgeTarget(e)];
+        if (graph_.edgeDistance(e) == 0 && v >= 0) {
+          moving[v].earliest = std::max(moving[v].earliest, u.earliest + graph_.edgeDelay(e));
+        }
+      }
+    }
+    for (auto u = moving.rbegin(); u != moving.rend(); ++u) {
+      for (const EdgeId e : graph_.outEdges(u->op)) {
+        const std::int32_t v = windowIndex_[graph_.edgeTarget(e)];
+        if (graph_.edgeDistance(e) == 0 && v >= 0) {
+          u->latest = std::min(u->latest, moving[v].latest - graph_.edgeDelay(e));
+        }
+      }
+    }
+    bool canMove = false;
+    bool consistent = true;
+    for (const MovingOp& u : moving) {
+      const Cycle s = schedule_.start[u.op];
+      consistent = consistent && u.earliest <= s && s <= u.latest;
+      canMove = canMove || u.earliest < u.latest;
+    }
+    if (!canMove || !consistent) {
+      clearWindowIndex(moving);
+      return {};
+    }
+    return moving;
+  }
+
+  void clearWindowIndex(const std::vector<MovingOp>& moving) {
+    for (const MovingOp& u : moving) windowIndex_[u.op] = -1;
+  }
+
+  // Solves the window [from - halfWidth, to + halfWidth) around cluster [from, to); applies its
+  // solution and returns true when it lowers the window below the peak.
+  bool lowerWindow(Cycle from, Cycle to, Cycle halfWidth, double seconds) {
+    const Cycle low = std::max<Cycle>(0, from - halfWidth);
+    const Cycle high = std::min<Cycle>(horizon_, to + halfWidth);
+    std::vector<MovingOp> moving = movingOps(low, high);
+    if (moving.empty()) return false;
+    const bool lowered = solveWindow(moving, seconds);
+    clearWindowIndex(moving);
+    return lowered;
+  }
+
+  bool solveWindow(std::vector<MovingOp>& moving, double seconds) {
+    MilpModel model;
+    const auto moves = [this](OpId op) { return windowIndex_[op] >= 0; };
+    for (MovingOp& u : moving) {
+      u.firstVariable = model.numVariables();
+      for (Cycle t = u.earliest; t <= u.latest; ++t) {
+        model.addVariable(0.0, 1.0, true, 0.0);
+      }
+      LinearExpression once;
+      for (Cycle t = u.earliest; t <= u.latest; ++t)
+        once.add(u.firstVariable + (t - u.earliest), 1);
+      model.addEqual(once, 1.0);
+    }
+    const auto opOf = [&](OpId op) -> const MovingOp& { return moving[windowIndex_[op]]; };
+    // started(u, t) into `row` with `sign`; returns the constant part (a fixed op's 0 or 1).
+    const auto addStarted = [&](LinearExpression& row, OpId op, Cycle t, double sign) -> double {
+      if (!moves(op)) return schedule_.start[op] <= t ? 1.0 : 0.0;
+      const MovingOp& u = opOf(op);
+      for (Cycle tau = u.earliest; tau <= std::min(t, u.latest); ++tau) {
+        row.add(u.firstVariable + (tau - u.earliest), sign);
+      }
+      return 0.0;
+    };
+    for (const MovingOp& u : moving) {
+      for (const EdgeId e : graph_.outEdges(u.op)) {
+        const OpId target = graph_.edgeTarget(e);
+        if (graph_.edgeDistance(e) != 0 || !moves(target)) continue;
+        const MovingOp& v = opOf(target);
+        const Cycle delay = graph_.edgeDelay(e);
+        if (v.earliest >= u.latest + delay) continue;  // the ranges already keep it
+        LinearExpression precedence;
+        for (Cycle t = v.earliest; t <= v.latest; ++t) {
+          precedence.add(v.firstVariable + (t - v.earliest), static_cast<double>(t));
+        }
+        for (Cycle t = u.earliest; t <= u.latest; ++t) {
+          precedence.add(u.firstVariable + (t - u.earliest), -static_cast<double>(t));
+        }
+        model.addGreaterEqual(precedence, static_cast<double>(delay));
+      }
+    }
+
+    // The values a move can change: the moving ops' and their producers'.
+    std::vector<OpId> values;
+    for (const MovingOp& u : moving) {
+      values.push_back(u.op);
+      for (const EdgeId e : graph_.inEdges(u.op)) {
+        if (graph_.edgeDistance(e) == 0) values.push_back(graph_.edgeSource(e));
+      }
+    }
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+
+    // Each value's live status over time: impossible before its earliest start and from its
+    // readers' latest on; certain from its latest start until some reader's earliest start
+    // passed (a reader that surely has not started yet keeps it live). Only the cycles in
+    // between get a variable; the certain ones join the constants.
+    struct Value {
+      OpId op;
+      Cycle minStart;
+      Cycle maxStart;
+      Cycle sureUntil;  // live for sure on [maxStart, sureUntil)
+      Cycle end;        // not live from here on
+      std::vector<OpId> readers;
+    };
+    const auto minStartOf = [&](OpId op) { return moves(op) ? opOf(op).earliest : starts()[op]; };
+    const auto maxStartOf = [&](OpId op) { return moves(op) ? opOf(op).latest : starts()[op]; };
+    std::vector<Value> lifetimes;
+    std::vector<double> movable(profile_.size(), 0.0);  // live memory of the values now
+    std::vector<double> sure(profile_.size(), 0.0);     // and what of it cannot change
+    for (const OpId v : values) {
+      if (graph_.mem(v) == 0.0) continue;
+      Value value{v, minStartOf(v), maxStartOf(v), 0, 0, {}};
+      for (const EdgeId e : graph_.outEdges(v)) {
+        if (graph_.edgeDistance(e) == 0 && graph_.edgeTarget(e) != v) {
+          value.readers.push_back(graph_.edgeTarget(e));
+        }
+      }
+      if (value.readers.empty()) continue;
+      for (const OpId r : value.readers) {
+        value.sureUntil = std::max(value.sureUntil, minStartOf(r));
+        value.end = std::max(value.end, maxStartOf(r));
+      }
+      const LiveInterval now = liveInterval(graph_, starts(), 0, v);
+      for (Cycle t = now.begin; t < now.end; ++t) movable[t] += graph_.mem(v);
+      for (Cycle t = value.maxStart; t < value.sureUntil; ++t) sure[t] += graph_.mem(v);
+      lifetimes.push_back(std::move(value));
+    }
+    struct Live {
+      VariableId variable;
+      Cycle t;
+      double mem;
+    };
+    std::vector<Live> lives;
+    std::vector<Cycle> rowCycles;  // cycles with a variable, each once
+    for (const Value& value : lifetimes) {
+      const OpId v = value.op;
+      const double mem = graph_.mem(v);
+      for (Cycle t = value.minStart; t < value.end; ++t) {
+        if (t >= value.maxStart && t < value.sureUntil) continue;  // certain: a constant
+        const VariableId live = model.addVariable(0.0, 1.0, false, 0.0);
+        lives.push_back({live, t, mem});
+        rowCycles.push_back(t);
+        for (const OpId r : value.readers) {
+          if (maxStartOf(r) <= t) continue;  // r has surely started by t: the row is void
+          LinearExpression row;
+          row.add(live, 1.0);
+          const double startedValue = addStarted(row, v, t, -1.0);
+          const double startedReader = addStarted(row, r, t, 1.0);
+          model.addGreaterEqual(row, startedValue - startedReader);
+        }
+      }
+    }
+    if (lives.empty()) return false;
+    std::sort(rowCycles.begin(), rowCycles.end());
+    rowCycles.erase(std::unique(rowCycles.begin(), rowCycles.end()), rowCycles.end());
+    const auto fixedAt = [&](Cycle t) { return profile_[t] - movable[t] + sure[t]; };
+    // The model is fixed by the moving ops' starts and ranges, the values' spans and readers'
+    // ranges, and the constants of its rows: one solved to optimality without a gain is not
+    // solved again.
+    std::uint64_t fingerprint = 0xcbf29ce484222325ULL;
+    const auto mix = [&fingerprint](std::uint64_t value) {
+      fingerprint = (fingerprint ^ value) * 0x100000001b3ULL;
+    };
+    for (const MovingOp& u : moving) {
+      for (const Cycle value : {Cycle(u.op), starts()[u.op], u.earliest, u.latest}) {
+        mix(static_cast<std::uint64_t>(value));
+      }
+    }
+    for (const Value& value : lifetimes) {
+      mix(static_cast<std::uint64_t>(value.op));
+      for (const OpId r : value.readers) {
+        for (const Cycle c : {Cycle(r), minStartOf(r), maxStartOf(r)}) {
+          mix(static_cast<std::uint64_t>(c));
+        }
+      }
+    }
+    for (const Cycle t : rowCycles) {
+      mix(static_cast<std::uint64_t>(t));
+      mix(std::hash<double>{}(fixedAt(t)));
+    }
+    if (unimprovable_.count(fingerprint) != 0) return false;
+    // Only a placement below the peak helps: P is capped just below it (kCapMargin, well above
+    // CBC's tolerances; with whole mems P is whole, so this is one below), which prunes CBC's
+    // search where the current placement, at the peak, would only be its first incumbent.
+    const VariableId peakVariable =
+        model.addVariable(0.0, peak_ - kCapMargin * std::max(1.0, peak_), false, 1.0);
+    const Cycle first = rowCycles.front();
+    std::vector<LinearExpression> cycleRows(static_cast<std::size_t>(rowCycles.back() - first + 1));
+    for (const Live& live : lives) cycleRows[live.t - first].add(live.variable, live.mem);
+    for (const Cycle t : rowCycles) {
+      LinearExpression& row = cycleRows[t - first];
+      row.add(peakVariable, -1.0);
+      model.addLessEqual(row, -fixedAt(t));
+    }
+    model.setNodeLimit(options_.nodeLimit);
+    const detail::MilpSolution solution = model.solve(seconds);
+    ++figures_.solves;
+    figures_.solveSeconds += solution.seconds;
+    // Infeasible: no placement of the window goes below the peak (P's cap), proven.
+    if (solution.status == ModelStatus::kInfeasible) unimprovable_.insert(fingerprint);
+    if (!solution.hasSolution() || solution.values.empty()) return false;
+    const bool proven = solution.status == ModelStatus::kOptimal;
+
+    const std::vector<Cycle> before = schedule_.start;
+    for (const MovingOp& u : moving) {
+      for (Cycle t = u.earliest; t <= u.latest; ++t) {
+        if (solution.values[u.firstVariable + (t - u.earliest)] > 0.5) schedule_.start[u.op] = t;
+      }
+    }
+    const double peakBefore = peak_;
+    const std::int64_t atPeakBefore = atPeak_;
+    recomputeProfile();
+    // Kept when legal and better in the refinement's order: the peak fell, or as many cycles
+    // at it became fewer, none above it. A window whose certain part holds the peak cannot
+    // lower its cluster, and CBC's tolerances could let a solution through that does not help.
+    const bool better =
+        peak_ < peakBefore - kTolerance * std::max(1.0, peakBefore) ||
+        (peak_ <= peakBefore + kTolerance * std::max(1.0, peakBefore) && atPeak_ < atPeakBefore);
+    if (!better || !keepsPrecedence(moving)) {
+      schedule_.start = before;
+      recomputeProfile();
+      if (proven) unimprovable_.insert(fingerprint);
+      return false;
+    }
+    ++figures_.improvements;
+    return true;
+  }
+
+  // Every distance-0 edge at a moving op holds (the model keeps them; this checks its answer).
+  bool keepsPrecedence(const std::vector<MovingOp>& moving) const {
+    for (const MovingOp& u : moving) {
+      for (const EdgeId e : graph_.outEdges(u.op)) {
+        if (graph_.edgeDistance(e) != 0) continue;
+        if (starts()[graph_.edgeTarget(e)] < starts()[u.op] + graph_.edgeDelay(e)) return false;
+      }
+      for (const EdgeId e : graph_.inEdges(u.op)) {
+        if (graph_.edgeDistance(e) != 0) continue;
+        if (starts()[u.op] < starts()[graph_.edgeSource(e)] + graph_.edgeDelay(e)) return false;
+      }
+    }
+    return true;
+  }
+
+  const Graph& graph_;
+  Cycle horizon_;
+  Schedule schedule_;
+  LiveMemoryWindowOptions options_;
+  std::vector<std::int64_t> position_;     // topological position of each op
+  std::vector<std::int32_t> windowIndex_;  // index among the moving ops, -1 elsewhere
+  std::vector<double> profile_;
+  double peak_ = 0.0;
+  std::int64_t atPeak_ = 0;  // cycles at the peak
+  std::vector<std::pair<Cycle, Cycle>> clusters_;
+  std::size_t nextCluster_ = 0;
+  bool loweredInPass_ = false;
+  bool inPass_ = false;
+  std::unordered_set<std::uint64_t> unimprovable_;  // fingerprints of windows solved in vain
+  LiveMemoryWindowFigures figures_;
+};
+
+}  // namespace gaus::exact
+
+namespace gaus::exact {
+
+LiveMemoryWindowSearch::LiveMemoryWindowSearch(const Graph& graph, Cycle horizon,
+                                               const Schedule& legal,
+                                               LiveMemoryWindowOptions options)
+    : search_(std::make_unique<Search>(graph, horizon, legal, std::move(options))) {}
+
+LiveMemoryWindowSearch::~LiveMemoryWindowSearch() = default;
+
+void LiveMemoryWindowSearch::restart(const Schedule& legal) {
+  search_->restart(legal);
+}
+
+bool LiveMemoryWindowSearch::run(const std::function<bool()>& stop, double secondsLeft) {
+  return search_->run(stop, secondsLeft);
+}
+
+const Schedule& LiveMemoryWindowSearch::schedule() const {
+  return search_->schedule();
+}
+
+double LiveMemoryWindowSearch::peak() const {
+  return search_->peak();
+}
+
+const LiveMemoryWindowFigures& LiveMemoryWindowSearch::figures() const {
+  return search_->figures();
+}
+
+}  // namespace gaus::exact
