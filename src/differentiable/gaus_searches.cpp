@@ -233,7 +233,7 @@ class LiveMemoryIncumbent final : public UnfinishedRefinement,
 
   Figures figures() {
     std::lock_guard<std::mutex> lock(mutex_);
-    Figures total = figures_;
+    Figures total{splicedRegions_, spliceImprovements_, 0, 0};
     if (windows_) {
       total.windowSolves = windows_->figures().solves;
       total.windowImprovements = windows_->figures().improvements;
@@ -296,7 +296,7 @@ class LiveMemoryIncumbent final : public UnfinishedRefinement,
         scoredCandidate(setup_, setup_.problem, refiner_->result().schedule);
     if (!incumbent || !(incumbent->objective < objective_)) return absorbed;
     // A fall with no splice since the last one is the refinement's or the windows' alone.
-    figures_.spliceImprovements += splicedSinceFall_ ? 1 : 0;
+    spliceImprovements_ += splicedSinceFall_ ? 1 : 0;
     splicedSinceFall_ = false;
     objective_ = incumbent->objective;
     if (absorbed.unfinished) incumbent->unfinished = shared_from_this();
@@ -316,7 +316,7 @@ class LiveMemoryIncumbent final : public UnfinishedRefinement,
     }
     if (!setup_.options.splice) return;
     if (const std::int64_t regions = refiner_->splice(candidate.schedule, stop)) {
-      figures_.splicedRegions += regions;
+      splicedRegions_ += regions;
       splicedSinceFall_ = true;
       dropWindows();
     }
@@ -364,7 +364,8 @@ class LiveMemoryIncumbent final : public UnfinishedRefinement,
   // Of the incumbent as last scored (one taken whole: its donor's).
   double objective_ = std::numeric_limits<double>::infinity();
   bool splicedSinceFall_ = false;
-  Figures figures_;
+  std::int64_t splicedRegions_ = 0;
+  std::int64_t spliceImprovements_ = 0;  // the window counts are windows_'s own
   std::mutex waitingMutex_;
   std::deque<Donor> waiting_;  // donors left by rows that found the incumbent busy
 };
