@@ -19,8 +19,11 @@ namespace gaus::exact {
 
 struct LiveMemoryWindowOptions {
   // Half widths of the windows tried around a cluster of peak cycles, narrowest first: the
-  // window is the cluster widened by this many cycles on each side.
-  std::vector<Cycle> halfWidths = {6, 16};
+  // window is the cluster widened by this many cycles on each side. The middle rung matters: on
+  // the 100,000-op graph of docs/benchmarks.md the last cluster could not be lowered at 6
+  // cycles (159 ops, proven), ran out of 30 s at 16 (328 ops, unproven) in two runs of three,
+  // and was lowered at 11 (242 ops) in 5.5 s.
+  std::vector<Cycle> halfWidths = {6, 11, 16};
   // A window with more ops than this is not solved: its model grows with ops x cycles. On the
   // 100,000-op and-inverter graph (docs/benchmarks.md) windows of 110-160 ops are solved or
   // proven infeasible in 0.03-1 s, of 280-390 ops in 0.1-18 s.
