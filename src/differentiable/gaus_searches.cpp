@@ -21,7 +21,7 @@
 #include <gaus/core/stage_objective.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/differentiable/gaus_figures.hpp>
-#include <gaus/exact/live_memory_windows.hpp>
+#include <gaus/milp/live_memory_windows.hpp>
 #include <gaus/heuristic/balanced_stages.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
@@ -174,7 +174,7 @@ StartingPoint firstStartingPoint(const RunSetup& setup, const Schedule* start,
 //   differ in which of them are high, and the keep-the-best rule alone never gets past the
 //   peak of the refined start;
 // - at a local optimum of the refinement, windows around its peak clusters are re-solved
-//   exactly (exact::LiveMemoryWindowSearch, option `windows`), and what they lower is refined
+//   exactly (milp::LiveMemoryWindowSearch, option `windows`), and what they lower is refined
 //   again.
 // Shared by the rows the worker legalizes side by side: a row that finds it busy leaves its
 // candidate to the row holding it (the latest kWaitingDonors are kept). Its own work, when a
@@ -271,7 +271,7 @@ class LiveMemoryIncumbent final : public UnfinishedRefinement,
         break;
       }
       if (!windows_) {
-        windows_ = std::make_unique<exact::LiveMemoryWindowSearch>(setup_.graph, horizon_,
+        windows_ = std::make_unique<milp::LiveMemoryWindowSearch>(setup_.graph, horizon_,
                                                                    refiner_->result().schedule);
       } else if (windowsStale_) {
         windows_->restart(refiner_->result().schedule);
@@ -358,7 +358,7 @@ class LiveMemoryIncumbent final : public UnfinishedRefinement,
   const RunState& state_;
   std::mutex mutex_;  // held while the incumbent changes
   std::unique_ptr<heuristic::LiveMemoryRefiner> refiner_;
-  std::unique_ptr<exact::LiveMemoryWindowSearch> windows_;
+  std::unique_ptr<milp::LiveMemoryWindowSearch> windows_;
   bool windowsDone_ = false;   // every window around the current peak tried, none lowered it
   bool windowsStale_ = false;  // the window search holds an older schedule
   // Of the incumbent as last scored (one taken whole: its donor's).

@@ -27,48 +27,43 @@
 #include <gaus/core/registry.hpp>
 #include <gaus/exact/cost_normalization.hpp>
 
-#include "milp_solver.hpp"
+#include <gaus/milp/milp_model.hpp>
 
 namespace gaus::exact {
 
 namespace {
 
-using detail::LinearExpression;
-using detail::MilpModel;
-using detail::MilpSolution;
-using detail::timeLeftForSolve;
-using detail::VariableId;
 
 // Builds the normalization MILP over `scaled` (values divided by their gcd). Variables 0..k-1 are
 // C', variable k is F. Phase 1 (fStar unset) minimizes F; phase 2 maximizes sum C' with F <= F*;
 // the fallback (sumExactly) minimizes F with the sum fixed at U.
-MilpModel normalizationModel(const std::vector<std::int64_t>& scaled, std::int64_t sumBound,
+milp::MilpModel normalizationModel(const std::vector<std::int64_t>& scaled, std::int64_t sumBound,
                              std::optional<std::int64_t> fStar, bool sumExactly = false) {
-  MilpModel model;
-  const auto count = static_cast<VariableId>(scaled.size());
+  milp::MilpModel model;
+  const auto count = static_cast<milp::VariableId>(scaled.size());
   const double sumCost = fStar ? 1.0 : 0.0;
-  for (VariableId i = 0; i < count; ++i) {
+  for (milp::VariableId i = 0; i < count; ++i) {
     model.addVariable(0, static_cast<double>(sumBound), true, sumCost, fmt::format("c{}", i));
   }
   // F is integral at the optimum (integer data), so declaring it integer loses nothing and lets
   // CBC round its bound up.
-  const VariableId f = model.addVariable(0, fStar ? static_cast<double>(*fStar) : 1e30, true,
+  const milp::VariableId f = model.addVariable(0, fStar ? static_cast<double>(*fStar) : 1e30, true,
                                          fStar ? 0.0 : 1.0, "F");
-  for (VariableId i = 0; i < count; ++i) {
-    for (VariableId j = i + 1; j < count; ++j) {
+  for (milp::VariableId i = 0; i < count; ++i) {
+    for (milp::VariableId j = i + 1; j < count; ++j) {
       // C_i C'_j - C_j C'_i - F <= 0 and C_i C'_j - C_j C'_i + F >= 0.
-      LinearExpression upper;
+      milp::LinearExpression upper;
       upper.add(j, static_cast<double>(scaled[i]));
       upper.add(i, -static_cast<double>(scaled[j]));
-      LinearExpression lower = upper;
+      milp::LinearExpression lower = upper;
       upper.add(f, -1.0);
       lower.add(f, 1.0);
       model.addLessEqual(upper, 0.0);
       model.addGreaterEqual(lower, 0.0);
     }
   }
-  LinearExpression sum;
-  for (VariableId i = 0; i < count; ++i) sum.add(i, 1.0);
+  milp::LinearExpression sum;
+  for (milp::VariableId i = 0; i < count; ++i) sum.add(i, 1.0);
   model.addRow(sum, sumExactly ? static_cast<double>(sumBound) : 1.0,
                static_cast<double>(sumBound));
   model.setMaximize(fStar.has_value());
@@ -171,11 +166,11 @@ Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
   // Each solve gets its own limit, cut to what is left of the caller's.
   const Deadline deadline(options.totalTimeLimitSeconds);
   const auto solveLimit = [&] {
-    return std::min(options.timeLimitSeconds, timeLeftForSolve(deadline));
+    return std::min(options.timeLimitSeconds, milp::timeLeftForSolve(deadline));
   };
 
   // Phase 1: minimize F.
-  MilpModel first = normalizationModel(scaled, options.sumBound, std::nullopt);
+  milp::MilpModel first = normalizationModel(scaled, options.sumBound, std::nullopt);
   const std::vector<double> firstStart = proportionalStart(scaled, options.sumBound);
   first.setStart(firstStart);
   first.setNodeLimit(options.nodeLimit);
@@ -189,23 +184,23 @@ Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
     // Stopped before CBC reported its incumbent: the proportional start is a mapping too.
     firstSolution.values = firstStart;
   }
-  const auto count = static_cast<VariableId>(scaled.size());
+  const auto count = static_cast<milp::VariableId>(scaled.size());
   std::vector<std::int64_t> mapped;
-  for (VariableId i = 0; i < count; ++i) mapped.push_back(firstSolution.integerValue(i));
+  for (milp::VariableId i = 0; i < count; ++i) mapped.push_back(firstSolution.integerValue(i));
   const std::int64_t fStar = crossError(scaled, mapped);
 
   // Phase 2: maximize sum C' at F <= F*, starting from the phase-1 optimum.
-  MilpModel second = normalizationModel(scaled, options.sumBound, fStar);
+  milp::MilpModel second = normalizationModel(scaled, options.sumBound, fStar);
   std::vector<double> secondStart(mapped.begin(), mapped.end());
   secondStart.push_back(static_cast<double>(fStar));
   second.setStart(std::move(secondStart));
   second.setNodeLimit(options.nodeLimit);
-  MilpSolution secondSolution;
+  milp::MilpSolution secondSolution;
   secondSolution.status = ModelStatus::kTimeout;
   if (!deadline.expired()) secondSolution = second.solve(solveLimit());
   if (secondSolution.hasSolution()) {
     std::vector<std::int64_t> better;
-    for (VariableId i = 0; i < count; ++i) better.push_back(secondSolution.integerValue(i));
+    for (milp::VariableId i = 0; i < count; ++i) better.push_back(secondSolution.integerValue(i));
     if (crossError(scaled, better) <= fStar) mapped = std::move(better);
   }
   result.normalized = mapped;
@@ -217,13 +212,13 @@ Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
     // Departure: F is an absolute cross error, which small C' keep small too, so the paper's
     // optimum can map most costs to 0 or 1. Fixing the sum at U compares mappings at one scale;
     // the one with the smaller worst ratio error (then fewer zeros) is kept.
-    MilpModel fixed = normalizationModel(scaled, options.sumBound, std::nullopt, true);
+    milp::MilpModel fixed = normalizationModel(scaled, options.sumBound, std::nullopt, true);
     fixed.setStart(proportionalStart(scaled, options.sumBound, true));
     fixed.setNodeLimit(options.nodeLimit);
     const auto fixedSolution = fixed.solve(solveLimit());
     if (fixedSolution.hasSolution()) {
       std::vector<std::int64_t> candidate;
-      for (VariableId i = 0; i < count; ++i) candidate.push_back(fixedSolution.integerValue(i));
+      for (milp::VariableId i = 0; i < count; ++i) candidate.push_back(fixedSolution.integerValue(i));
       const double error = worstRatioError(result.values, candidate);
       const auto zeros = [](const std::vector<std::int64_t>& v) {
         return std::count(v.begin(), v.end(), 0);

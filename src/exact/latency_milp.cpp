@@ -15,7 +15,7 @@
 #include <gaus/exact/latency_milp.hpp>
 
 #include "latency_sat.hpp"
-#include "milp_solver.hpp"
+#include <gaus/milp/milp_model.hpp>
 #include "normalized_solve.hpp"
 #include "start_schedule.hpp"
 #include "time_indexed.hpp"
@@ -125,7 +125,7 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options,
   const auto symmetries = detail::findSymmetries(graph);
   const detail::SymmetryOrderings* breaking = options.breakSymmetry ? &symmetries : nullptr;
   if (auto refused =
-          detail::refuseLargeModel(fmt::format("the latency MILP (L in [{}, {}])", lower, upper),
+          milp::refuseLargeModel(fmt::format("the latency MILP (L in [{}, {}])", lower, upper),
                                    detail::TimeIndexedModel::estimateSize(
                                        graph, machine, std::nullopt, {asap, *latest}, breaking),
                                    options.maxNonzeros, options.memoryLimitBytes)) {
@@ -141,7 +141,7 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options,
   }
   result.figures.set(figures::kVariables, static_cast<double>(model.shape().variables));
   result.figures.set(figures::kRows, static_cast<double>(model.shape().rows));
-  detail::MilpSolution solution;
+  milp::MilpSolution solution;
   solution.status = ModelStatus::kTimeout;
   if (!deadline.expired()) {
     solution =
@@ -216,7 +216,7 @@ Result solveLatencyMilp(const Problem& problem, const LatencyMilpOptions& option
       problem, normalization, [&](const Problem& solved, std::int64_t timeUnit) {
         LatencyMilpOptions inner = options;
         if (options.timeLimitSeconds > 0)
-          inner.timeLimitSeconds = detail::timeLeftForSolve(deadline);
+          inner.timeLimitSeconds = milp::timeLeftForSolve(deadline);
         if (inner.latencyBound) inner.latencyBound = *inner.latencyBound / timeUnit;
         std::optional<Schedule> initial;
         if (options.initialSchedule) {

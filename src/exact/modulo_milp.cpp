@@ -34,7 +34,7 @@
 #include <gaus/core/registry.hpp>
 #include <gaus/exact/modulo_milp.hpp>
 
-#include "milp_solver.hpp"
+#include <gaus/milp/milp_model.hpp>
 #include "modulo_bounds.hpp"
 #include "residue_links.hpp"
 #include "stage_residue_model.hpp"
@@ -46,8 +46,6 @@ namespace gaus::exact {
 
 namespace {
 
-using detail::MilpModel;
-using detail::MilpSolution;
 // One MILP at a fixed II (the steps are listed at the top of this file). Each step but the last
 // returns false when it has settled the attempt.
 class AttemptAtIi {
@@ -158,10 +156,10 @@ class AttemptAtIi {
       // The time-indexed form needs finite windows: without a bound on L fall back.
       formulation_ = ModuloFormulation::kStageResidue;
     }
-    detail::ModelSize size = sizeOf(formulation_);
+    milp::ModelSize size = sizeOf(formulation_);
     if (size.nonzeros > options_.maxNonzeros && options_.formulation == ModuloFormulation::kAuto &&
         formulation_ == ModuloFormulation::kTimeIndexed) {
-      const detail::ModelSize other = sizeOf(ModuloFormulation::kStageResidue);
+      const milp::ModelSize other = sizeOf(ModuloFormulation::kStageResidue);
       if (other.nonzeros < size.nonzeros) {
         formulation_ = ModuloFormulation::kStageResidue;
         size = other;
@@ -169,7 +167,7 @@ class AttemptAtIi {
     }
     attempt_.formulation = std::string(toString(formulation_));
     attempt_.variables = size.variables;
-    if (auto refused = detail::refuseLargeModel(
+    if (auto refused = milp::refuseLargeModel(
             fmt::format("the modulo MILP at II={} ({})", ii_, attempt_.formulation), size,
             options_.maxNonzeros, options_.memoryLimitBytes)) {
       return fail(attempt_.formulation, *refused);
@@ -186,7 +184,7 @@ class AttemptAtIi {
     return *links_;
   }
 
-  detail::ModelSize sizeOf(ModuloFormulation form) {
+  milp::ModelSize sizeOf(ModuloFormulation form) {
     return form == ModuloFormulation::kTimeIndexed
                ? detail::TimeIndexedModel::estimateSize(graph_, machine_, ii_,
                                                         {earliest_, *latest_}, breaking_)
@@ -195,12 +193,12 @@ class AttemptAtIi {
 
   // Builds the chosen model with the start as CBC's incumbent and solves it in what the
   // heuristics and the building left of the limit (none left is a timeout).
-  MilpSolution solve() {
-    const auto solveWithinLimit = [&](const MilpModel& model) {
+  milp::MilpSolution solve() {
+    const auto solveWithinLimit = [&](const milp::MilpModel& model) {
       if (!deadline_.expired()) {
         return model.solve(options_.timeLimitSeconds > 0 ? deadline_.remainingSeconds() : 0.0);
       }
-      MilpSolution expired;
+      milp::MilpSolution expired;
       expired.status = ModelStatus::kTimeout;
       return expired;
     };
@@ -208,7 +206,7 @@ class AttemptAtIi {
       if (startUsable_) model.model().setStart(model.encode(*start_));
       attempt_.variables = model.shape().variables;
       attempt_.rows = model.shape().rows;
-      MilpSolution solution = solveWithinLimit(model.model());
+      milp::MilpSolution solution = solveWithinLimit(model.model());
       if (solution.hasSolution()) decoded_ = model.decode(solution);
       return solution;
     };
@@ -224,7 +222,7 @@ class AttemptAtIi {
 
   // The status, the schedule (CBC's, or the start when CBC found nothing in time), the bound on
   // L and the detail line.
-  void interpret(const MilpSolution& solution) {
+  void interpret(const milp::MilpSolution& solution) {
     attempt_.call = solution.call;
     attempt_.status = solution.status;
     if (solution.bound) {

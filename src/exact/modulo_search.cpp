@@ -14,7 +14,7 @@
 #include <gaus/exact/modulo_milp.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
 
-#include "milp_solver.hpp"
+#include <gaus/milp/milp_model.hpp>
 #include "normalized_solve.hpp"
 #include "start_schedule.hpp"
 
@@ -125,7 +125,7 @@ Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options,
       return result;
     }
     ModuloMilpOptions milp = options.milp;
-    milp.timeLimitSeconds = std::min(milp.timeLimitSeconds, detail::timeLeftForSolve(deadline));
+    milp.timeLimitSeconds = std::min(milp.timeLimitSeconds, milp::timeLeftForSolve(deadline));
     if (initial && ii == *initial->ii) milp.initialStart = initial->start;
     const ModuloAttempt attempt = solveModuloAtIi(problem, ii, milp);
     ++result.stats.solverCalls;
@@ -175,7 +175,7 @@ Result searchModulo(const Problem& problem, const ModuloSearchOptions& options) 
     // A fixed II: one attempt, from the initial schedule when it verifies at that II.
     Result result;
     ModuloMilpOptions milp = options.milp;
-    milp.timeLimitSeconds = std::min(milp.timeLimitSeconds, detail::timeLeftForSolve(deadline));
+    milp.timeLimitSeconds = std::min(milp.timeLimitSeconds, milp::timeLeftForSolve(deadline));
     if (options.initialSchedule) {
       auto initial = detail::initialInUnits(problem, *options.initialSchedule, 1);
       if (initial) {

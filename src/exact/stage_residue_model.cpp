@@ -42,11 +42,11 @@ StageResidueModel::StageResidueModel(const Graph& graph, const Machine& machine,
                          latencyUpper ? static_cast<double>(*latencyUpper) : 1e30, true, 1.0, "L");
 
   for (OpId op = 0; op < count; ++op) {
-    LinearExpression once;
+    milp::LinearExpression once;
     for (std::int32_t r = 0; r < ii; ++r) once.add(residue(op, r), 1.0);
     model_.addEqual(once, 1.0);
     // Window rows (the stage bounds alone allow the ends of the first and last stages).
-    LinearExpression start = startOf(op, 1.0);
+    milp::LinearExpression start = startOf(op, 1.0);
     model_.addRow(start, static_cast<double>(earliest[op]),
                   latest ? static_cast<double>((*latest)[op]) : 1e30);
   }
@@ -54,8 +54,8 @@ StageResidueModel::StageResidueModel(const Graph& graph, const Machine& machine,
     const OpId u = graph.edgeSource(e);
     const OpId v = graph.edgeTarget(e);
     if (u == v) continue;  // delay <= distance * ii holds once ii >= RecMII
-    LinearExpression row = startOf(v, 1.0);
-    const LinearExpression minus = startOf(u, -1.0);
+    milp::LinearExpression row = startOf(v, 1.0);
+    const milp::LinearExpression minus = startOf(u, -1.0);
     row.variables.insert(row.variables.end(), minus.variables.begin(), minus.variables.end());
     row.coefficients.insert(row.coefficients.end(), minus.coefficients.begin(),
                             minus.coefficients.end());
@@ -68,7 +68,7 @@ StageResidueModel::StageResidueModel(const Graph& graph, const Machine& machine,
   const std::vector<bool> contended = contendedResources(graph, machine);
   for (ResourceId f = 0; f < machine.numResources(); ++f) {
     if (!contended[f]) continue;
-    std::vector<LinearExpression> rows(static_cast<std::size_t>(ii));
+    std::vector<milp::LinearExpression> rows(static_cast<std::size_t>(ii));
     for (OpId op = 0; op < count; ++op) {
       for (const auto& block : graph.reservation(op)) {
         if (block.resource != f) continue;
@@ -87,7 +87,7 @@ StageResidueModel::StageResidueModel(const Graph& graph, const Machine& machine,
     }
   }
   for (OpId op = 0; op < count; ++op) {
-    LinearExpression row = startOf(op, -1.0);
+    milp::LinearExpression row = startOf(op, -1.0);
     row.add(latency_, 1.0);
     model_.addGreaterEqual(row, static_cast<double>(graph.duration(op)));
   }
@@ -97,7 +97,7 @@ StageResidueModel::StageResidueModel(const Graph& graph, const Machine& machine,
   // see the clash (docs/benchmarks.md "Exact engine", MachSuite).
   for (const ResidueLink& link : links) {
     for (std::int32_t slot = 0; slot < ii; ++slot) {
-      LinearExpression row;
+      milp::LinearExpression row;
       row.add(residue(link.to, slot), 1.0);
       for (Cycle k = link.low; k <= link.high; ++k) {
         row.add(residue(link.from, static_cast<std::int32_t>(((slot - k) % ii + ii) % ii)), -1.0);
@@ -107,8 +107,8 @@ StageResidueModel::StageResidueModel(const Graph& graph, const Machine& machine,
   }
   if (symmetries != nullptr) {
     for (const auto& [first, second] : symmetries->before) {
-      LinearExpression row = startOf(first, 1.0);
-      const LinearExpression minus = startOf(second, -1.0);
+      milp::LinearExpression row = startOf(first, 1.0);
+      const milp::LinearExpression minus = startOf(second, -1.0);
       row.variables.insert(row.variables.end(), minus.variables.begin(), minus.variables.end());
       row.coefficients.insert(row.coefficients.end(), minus.coefficients.begin(),
                               minus.coefficients.end());
@@ -117,11 +117,11 @@ StageResidueModel::StageResidueModel(const Graph& graph, const Machine& machine,
   }
 }
 
-ModelSize StageResidueModel::estimateSize(const Graph& graph, const Machine& machine,
+milp::ModelSize StageResidueModel::estimateSize(const Graph& graph, const Machine& machine,
                                           std::int32_t ii, const SymmetryOrderings* symmetries,
                                           const std::vector<ResidueLink>& links) {
   const std::int64_t count = graph.numOps();
-  ModelSize size;
+  milp::ModelSize size;
   size.variables = count * (ii + 1) + 1;
   size.nonzeros = 3 * count * ii;  // residue once, window, L >= M(v) + duration(v)
   for (EdgeId e = 0; e < graph.numEdges(); ++e) {
@@ -152,7 +152,7 @@ std::vector<double> StageResidueModel::encode(const std::vector<Cycle>& start) c
   return values;
 }
 
-std::vector<Cycle> StageResidueModel::decode(const MilpSolution& solution) const {
+std::vector<Cycle> StageResidueModel::decode(const milp::MilpSolution& solution) const {
   std::vector<Cycle> start(static_cast<std::size_t>(graph_.numOps()), 0);
   for (OpId op = 0; op < graph_.numOps(); ++op) {
     std::int32_t best = 0;

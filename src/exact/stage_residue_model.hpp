@@ -14,7 +14,7 @@
 #include <gaus/core/graph.hpp>
 #include <gaus/core/machine.hpp>
 
-#include "milp_solver.hpp"
+#include <gaus/milp/milp_model.hpp>
 #include "residue_links.hpp"
 #include "symmetry.hpp"
 #include "time_indexed.hpp"
@@ -32,23 +32,23 @@ class StageResidueModel {
                     const std::vector<ResidueLink>& links);
 
   // The size the constructor would build, counted row family by row family without building it
-  // (for refuseLargeModel).
-  static ModelSize estimateSize(const Graph& graph, const Machine& machine, std::int32_t ii,
+  // (for milp::refuseLargeModel).
+  static milp::ModelSize estimateSize(const Graph& graph, const Machine& machine, std::int32_t ii,
                                 const SymmetryOrderings* symmetries,
                                 const std::vector<ResidueLink>& links);
 
-  MilpModel& model() { return model_; }
+  milp::MilpModel& model() { return model_; }
   ModelShape shape() const { return {model_.numVariables(), model_.numRows()}; }
   // All variable values of a schedule (for a MIP start); the starts must lie in the windows.
   std::vector<double> encode(const std::vector<Cycle>& start) const;
-  std::vector<Cycle> decode(const MilpSolution& solution) const;
+  std::vector<Cycle> decode(const milp::MilpSolution& solution) const;
 
  private:
-  VariableId residue(OpId op, std::int32_t r) const {
-    return static_cast<VariableId>(firstResidue_[op] + r);
+  milp::VariableId residue(OpId op, std::int32_t r) const {
+    return static_cast<milp::VariableId>(firstResidue_[op] + r);
   }
-  LinearExpression startOf(OpId op, double sign) const {
-    LinearExpression expression;
+  milp::LinearExpression startOf(OpId op, double sign) const {
+    milp::LinearExpression expression;
     expression.add(stage_[op], sign * ii_);
     for (std::int32_t r = 1; r < ii_; ++r) expression.add(residue(op, r), sign * r);
     return expression;
@@ -56,10 +56,10 @@ class StageResidueModel {
 
   const Graph& graph_;
   std::int32_t ii_;
-  std::vector<VariableId> firstResidue_;
-  std::vector<VariableId> stage_;
-  VariableId latency_ = 0;
-  MilpModel model_;
+  std::vector<milp::VariableId> firstResidue_;
+  std::vector<milp::VariableId> stage_;
+  milp::VariableId latency_ = 0;
+  milp::MilpModel model_;
 };
 
 }  // namespace gaus::exact::detail

@@ -40,9 +40,9 @@ TimeIndexedModel::TimeIndexedModel(const Graph& graph, const Machine& machine,
   latency_ = model_.addVariable(static_cast<double>(latencyLower),
                                 static_cast<double>(latencyUpper), true, 1.0, "L");
   auto variable = [&](OpId op, Cycle t) {
-    return static_cast<VariableId>(firstVariable_[op] + (t - windows_.earliest[op]));
+    return static_cast<milp::VariableId>(firstVariable_[op] + (t - windows_.earliest[op]));
   };
-  auto startOf = [&](OpId op, double sign, LinearExpression& row) {
+  auto startOf = [&](OpId op, double sign, milp::LinearExpression& row) {
     for (Cycle t = windows_.earliest[op]; t <= windows_.latest[op]; ++t) {
       if (t != 0) row.add(variable(op, t), sign * static_cast<double>(t));
     }
@@ -50,7 +50,7 @@ TimeIndexedModel::TimeIndexedModel(const Graph& graph, const Machine& machine,
 
   // Each op starts once.
   for (OpId op = 0; op < count; ++op) {
-    LinearExpression row;
+    milp::LinearExpression row;
     for (Cycle t = windows_.earliest[op]; t <= windows_.latest[op]; ++t) {
       row.add(variable(op, t), 1.0);
     }
@@ -72,7 +72,7 @@ TimeIndexedModel::TimeIndexedModel(const Graph& graph, const Machine& machine,
     if (widthU * (widthU + widthV) <= kStrongPrecedenceLimit) {
       // For every tau: u starting at or after tau forbids v before tau + w.
       for (Cycle tau = windows_.earliest[u] + 1; tau <= windows_.latest[u]; ++tau) {
-        LinearExpression row;
+        milp::LinearExpression row;
         for (Cycle s = tau; s <= windows_.latest[u]; ++s) row.add(variable(u, s), 1.0);
         bool any = false;
         for (Cycle s = windows_.earliest[v]; s < tau + w && s <= windows_.latest[v]; ++s) {
@@ -82,7 +82,7 @@ TimeIndexedModel::TimeIndexedModel(const Graph& graph, const Machine& machine,
         if (any) model_.addLessEqual(row, 1.0);
       }
     } else {
-      LinearExpression row;
+      milp::LinearExpression row;
       startOf(v, 1.0, row);
       startOf(u, -1.0, row);
       model_.addGreaterEqual(row, static_cast<double>(w));
@@ -92,7 +92,7 @@ TimeIndexedModel::TimeIndexedModel(const Graph& graph, const Machine& machine,
   // Capacity per resource and cycle (or residue).
   for (ResourceId r = 0; r < machine.numResources(); ++r) {
     if (!machine.resources[r].limited()) continue;
-    std::map<Cycle, LinearExpression> slots;
+    std::map<Cycle, milp::LinearExpression> slots;
     for (OpId op = 0; op < count; ++op) {
       for (const auto& block : graph.reservation(op)) {
         if (block.resource != r) continue;
@@ -109,7 +109,7 @@ TimeIndexedModel::TimeIndexedModel(const Graph& graph, const Machine& machine,
     for (auto& [slot, row] : slots) {
       // Per op, at most one start is chosen: the row can exceed the capacity only if the
       // largest coefficient of each op summed over ops does.
-      std::map<VariableId, double> merged;
+      std::map<milp::VariableId, double> merged;
       for (std::size_t k = 0; k < row.variables.size(); ++k) {
         merged[row.variables[k]] += row.coefficients[k];
       }
@@ -129,7 +129,7 @@ TimeIndexedModel::TimeIndexedModel(const Graph& graph, const Machine& machine,
   // L >= t(v) + duration(v).
   for (OpId op = 0; op < count; ++op) {
     if (windows_.latest[op] + graph.duration(op) <= latencyLower) continue;
-    LinearExpression row;
+    milp::LinearExpression row;
     row.add(latency_, 1.0);
     for (Cycle t = windows_.earliest[op]; t <= windows_.latest[op]; ++t) {
       row.add(variable(op, t), -static_cast<double>(t + graph.duration(op)));
@@ -139,7 +139,7 @@ TimeIndexedModel::TimeIndexedModel(const Graph& graph, const Machine& machine,
 
   if (symmetries != nullptr) {
     for (const auto& [first, second] : symmetries->before) {
-      LinearExpression row;
+      milp::LinearExpression row;
       startOf(first, 1.0, row);
       startOf(second, -1.0, row);
       model_.addLessEqual(row, 0.0);
@@ -161,13 +161,13 @@ std::vector<bool> contendedResources(const Graph& graph, const Machine& machine)
   return contended;
 }
 
-ModelSize TimeIndexedModel::estimateSize(const Graph& graph, const Machine& machine,
+milp::ModelSize TimeIndexedModel::estimateSize(const Graph& graph, const Machine& machine,
                                          std::optional<std::int32_t> ii, const TimeWindows& windows,
                                          const SymmetryOrderings* symmetries) {
   // Upper bounds on the terms of each family of rows, in the constructor's order.
   const auto width = [&](OpId op) { return windows.latest[op] - windows.earliest[op] + 1; };
   const std::vector<bool> contended = contendedResources(graph, machine);
-  ModelSize size;
+  milp::ModelSize size;
   size.variables = 1;
   for (OpId op = 0; op < graph.numOps(); ++op) {
     size.variables += width(op);
@@ -200,7 +200,7 @@ std::vector<double> TimeIndexedModel::encode(const std::vector<Cycle>& start) co
   return values;
 }
 
-std::vector<Cycle> TimeIndexedModel::decode(const MilpSolution& solution) const {
+std::vector<Cycle> TimeIndexedModel::decode(const milp::MilpSolution& solution) const {
   std::vector<Cycle> start(static_cast<std::size_t>(graph_.numOps()), 0);
   for (OpId op = 0; op < graph_.numOps(); ++op) {
     double best = -1.0;

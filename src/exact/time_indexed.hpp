@@ -8,7 +8,7 @@
 #include <gaus/core/graph.hpp>
 #include <gaus/core/machine.hpp>
 
-#include "milp_solver.hpp"
+#include <gaus/milp/milp_model.hpp>
 #include "symmetry.hpp"
 
 namespace gaus::exact::detail {
@@ -36,23 +36,23 @@ class TimeIndexedModel {
                    TimeWindows windows, Cycle latencyLower, Cycle latencyUpper,
                    const SymmetryOrderings* symmetries);
 
-  // The size the constructor would build, counted without building it (for refuseLargeModel).
-  static ModelSize estimateSize(const Graph& graph, const Machine& machine,
+  // The size the constructor would build, counted without building it (for milp::refuseLargeModel).
+  static milp::ModelSize estimateSize(const Graph& graph, const Machine& machine,
                                 std::optional<std::int32_t> ii, const TimeWindows& windows,
                                 const SymmetryOrderings* symmetries);
 
-  MilpModel& model() { return model_; }
+  milp::MilpModel& model() { return model_; }
   ModelShape shape() const { return {model_.numVariables(), model_.numRows()}; }
   // All variable values of a schedule (for a MIP start); the starts must lie in the windows.
   std::vector<double> encode(const std::vector<Cycle>& start) const;
-  std::vector<Cycle> decode(const MilpSolution& solution) const;
+  std::vector<Cycle> decode(const milp::MilpSolution& solution) const;
 
  private:
   const Graph& graph_;
   TimeWindows windows_;
   std::vector<std::int64_t> firstVariable_;  // x[v][t] = firstVariable_[v] + t - earliest[v]
-  VariableId latency_ = 0;
-  MilpModel model_;
+  milp::VariableId latency_ = 0;
+  milp::MilpModel model_;
 };
 
 }  // namespace gaus::exact::detail

@@ -13,7 +13,7 @@
 #include <gaus/core/registry.hpp>
 #include <gaus/core/result.hpp>
 
-namespace gaus::exact::detail {
+namespace gaus::milp {
 
 using VariableId = std::int32_t;
 
@@ -137,4 +137,4 @@ std::optional<std::string> refuseLargeModel(std::string_view what, ModelSize siz
                                             std::int64_t maxNonzeros,
                                             std::int64_t memoryLimitBytes);
 
-}  // namespace gaus::exact::detail
+}  // namespace gaus::milp

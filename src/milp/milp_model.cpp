@@ -7,7 +7,7 @@
 // checks its own limit between branch-and-bound nodes only; its root LP (Clp's idiot crash and
 // primal simplex) and preprocessing do not look at the clock.
 
-#include "milp_solver.hpp"
+#include <gaus/milp/milp_model.hpp>
 
 #include <algorithm>
 #include <cerrno>
@@ -28,7 +28,7 @@
 
 #include <gaus/core/memory_limit.hpp>
 
-namespace gaus::exact::detail {
+namespace gaus::milp {
 
 namespace {
 
@@ -399,4 +399,4 @@ MilpSolution MilpModel::solveHere(double timeLimitSeconds, bool presolve) const 
   return solution;
 }
 
-}  // namespace gaus::exact::detail
+}  // namespace gaus::milp

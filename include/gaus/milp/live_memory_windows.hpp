@@ -15,7 +15,7 @@
 #include <gaus/core/graph.hpp>
 #include <gaus/core/schedule.hpp>
 
-namespace gaus::exact {
+namespace gaus::milp {
 
 struct LiveMemoryWindowOptions {
   // Half widths of the windows tried around a cluster of peak cycles, narrowest first: the
@@ -71,4 +71,4 @@ class LiveMemoryWindowSearch {
   std::unique_ptr<Search> search_;
 };
 
-}  // namespace gaus::exact
+}  // namespace gaus::milp

@@ -1,5 +1,5 @@
 // Windows of exact re-optimization for peak live memory (formulation B of GauS,
-// include/gaus/exact/live_memory_windows.hpp).
+// include/gaus/milp/live_memory_windows.hpp).
 //
 // Why: on the 100,000-op and-inverter graph of docs/benchmarks.md the local search of
 // heuristic::LiveMemoryRefiner ends at a peak of 68 in five clusters of cycles, and neither its
@@ -53,15 +53,15 @@
 #include <unordered_set>
 
 #include <gaus/core/analysis.hpp>
-#include <gaus/exact/live_memory_windows.hpp>
+#include <gaus/milp/live_memory_windows.hpp>
 
-#include "milp_solver.hpp"
+#include <gaus/milp/milp_model.hpp>
 
-namespace gaus::exact {
+namespace gaus::milp {
 
-using detail::LinearExpression;
-using detail::MilpModel;
-using detail::VariableId;
+
+
+
 
 class LiveMemoryWindowSearch::Search {
  public:
@@ -458,9 +458,9 @@ class LiveMemoryWindowSearch::Search {
   LiveMemoryWindowFigures figures_;
 };
 
-}  // namespace gaus::exact
+}  // namespace gaus::milp
 
-namespace gaus::exact {
+namespace gaus::milp {
 
 LiveMemoryWindowSearch::LiveMemoryWindowSearch(const Graph& graph, Cycle horizon,
                                                const Schedule& legal,
@@ -489,4 +489,4 @@ const LiveMemoryWindowFigures& LiveMemoryWindowSearch::figures() const {
   return search_->figures();
 }
 
-}  // namespace gaus::exact
+}  // namespace gaus::milp

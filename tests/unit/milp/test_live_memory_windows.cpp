@@ -1,10 +1,10 @@
-// The windows of exact re-optimization for peak live memory (exact::LiveMemoryWindowSearch):
+// The windows of exact re-optimization for peak live memory (milp::LiveMemoryWindowSearch):
 // against brute force where one window holds the whole schedule, and on larger random graphs
 // where the windows must keep the schedule legal, never raise it, and lower what the local
 // search left.
 #include <catch2/catch.hpp>
 
-#include <gaus/exact/live_memory_windows.hpp>
+#include <gaus/milp/live_memory_windows.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
 #include <gaus/heuristic/memory_refinement.hpp>
 
@@ -27,9 +27,9 @@ TEST_CASE("live-memory windows: one window over the whole schedule is the exact 
     const Schedule& list = memory.list;
     const Cycle horizon = memory.horizon;
     const Problem& problem = memory.problem;
-    exact::LiveMemoryWindowOptions options;
+    milp::LiveMemoryWindowOptions options;
     options.halfWidths = {horizon};
-    exact::LiveMemoryWindowSearch search(graph, horizon, list, options);
+    milp::LiveMemoryWindowSearch search(graph, horizon, list, options);
     REQUIRE(search.run(nullptr));
     INFO("seed " << seed << ", D " << horizon);
     REQUIRE(legal(problem, search.schedule().start));
@@ -64,9 +64,9 @@ TEST_CASE("live-memory windows after the local search: legal, never higher, ofte
     const Cycle horizon = memory.horizon;
     const Problem& problem = memory.problem;
     const auto refined = heuristic::refineLiveMemory(graph, horizon, list);
-    exact::LiveMemoryWindowOptions options;
+    milp::LiveMemoryWindowOptions options;
     options.halfWidths = {3, 6};
-    exact::LiveMemoryWindowSearch search(graph, horizon, refined.schedule, options);
+    milp::LiveMemoryWindowSearch search(graph, horizon, refined.schedule, options);
     REQUIRE(search.run(nullptr));
     INFO("seed " << seed);
     REQUIRE(legal(problem, search.schedule().start));
