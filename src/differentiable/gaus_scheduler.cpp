@@ -52,6 +52,15 @@ Expected<Formulation> resolveFormulation(const Problem& problem, Formulation req
         formulation = Formulation::kLatency;
         break;
       case ProblemKind::kLatencyBounded: {
+        // The stated objective picks the formulation; unset, B where ops have mem.
+        if (problem.objective == ProblemObjective::kPeakMemory) {
+          formulation = Formulation::kPeakMemory;
+          break;
+        }
+        if (problem.objective == ProblemObjective::kStageCost) {
+          formulation = Formulation::kStageWeight;
+          break;
+        }
         bool hasMem = false;
         for (OpId op = 0; op < graph.numOps() && !hasMem; ++op) hasMem = graph.mem(op) != 0.0;
         formulation = hasMem ? Formulation::kPeakMemory : Formulation::kStageWeight;
@@ -78,6 +87,21 @@ Expected<Formulation> resolveFormulation(const Problem& problem, Formulation req
         fmt::format("formulation {} does not fit a {} problem (L: latency, A and B: "
                     "latency-bounded with --horizon, A: stages too, C: modulo)",
                     toString(formulation), toString(problem.kind))};
+  }
+  // A formulation given beside an objective must minimize it.
+  const bool minimizes =
+      problem.objective == ProblemObjective::kMethodDefault ||
+      (problem.objective == ProblemObjective::kPeakMemory &&
+       formulation == Formulation::kPeakMemory) ||
+      (problem.objective == ProblemObjective::kStageCost &&
+       formulation == Formulation::kStageWeight) ||
+      (problem.objective == ProblemObjective::kLatency && formulation == Formulation::kLatency) ||
+      (problem.objective == ProblemObjective::kIi && formulation == Formulation::kModulo);
+  if (!minimizes) {
+    return Error{fmt::format(
+        "formulation {} does not minimize the objective {} (peak_memory: B, stage_cost: A, "
+        "latency: L, ii: C); leave the formulation out to follow the objective",
+        toString(formulation), toString(problem.objective))};
   }
   return formulation;
 }

@@ -18,6 +18,8 @@ const FigureTable& exactFigureTable() {
                                        .add(kNormalizedLatencyProven, {"ilp"})
                                        .add(kListLatency, {"ilp"})
                                        .add(kInitLatency, {"ilp"})
+                                       .add(kStartPeakMemory, {"ilp"})
+                                       .add(kCombinatorialBound, {"ilp"})
                                        .add(kVariables, {"ilp"})
                                        .add(kRows, {"ilp"})
                                        .add(kWarpsUsed, {"twill"})

@@ -10,6 +10,7 @@
 #include <gaus/exact/latency_milp.hpp>
 #include <gaus/exact/methods.hpp>
 #include <gaus/exact/modulo_milp.hpp>
+#include <gaus/exact/peak_memory_milp.hpp>
 
 namespace gaus::exact {
 
@@ -283,7 +284,25 @@ Result solveIlp(const Problem& problem, const IlpOptions& options, const RunCont
   };
 
   Result result;
-  if (problem.kind == ProblemKind::kLatency) {
+  if (problem.kind == ProblemKind::kLatencyBounded) {
+    // Latency-bounded problems: peak memory is ilp's one objective there (the default too).
+    if (problem.objective != ProblemObjective::kMethodDefault &&
+        problem.objective != ProblemObjective::kPeakMemory) {
+      return errorResult(fmt::format(
+          "method ilp does not minimize {} on a latency-bounded problem (it minimizes "
+          "peak_memory there); method gaus does",
+          toString(problem.objective)));
+    }
+    PeakMemoryMilpOptions peak;
+    peak.timeLimitSeconds =
+        remaining(std::min(options.search.milp.timeLimitSeconds, callSeconds));
+    peak.useStart = options.search.milp.useStart;
+    peak.maxNonzeros = options.search.milp.maxNonzeros;
+    peak.memoryLimitBytes = options.search.milp.memoryLimitBytes;
+    peak.initialSchedule = milpContext.initialSchedule;
+    peak.initialScheduleOrigin = initialOrigin;
+    result = solvePeakMemoryMilp(problem, peak);
+  } else if (problem.kind == ProblemKind::kLatency) {
     LatencyMilpOptions latency;
     latency.timeLimitSeconds =
         remaining(std::min(options.search.milp.timeLimitSeconds, callSeconds));
@@ -345,9 +364,9 @@ namespace gaus {
 void registerExactMethods(MethodRegistry& registry) {
   registry.add(makeMethod<exact::IlpOptions>(
       "ilp",
-      "exact MILP on CBC: latency minimization (time-indexed) or modulo scheduling (min II, "
-      "then min L at that II)",
-      {ProblemKind::kLatency, ProblemKind::kModulo}, exact::ilpOptionTable(),
+      "exact MILP on CBC: latency minimization (time-indexed), peak live memory under a horizon "
+      "(latency-bounded, time-indexed) or modulo scheduling (min II, then min L at that II)",
+      {ProblemKind::kLatency, ProblemKind::kLatencyBounded, ProblemKind::kModulo}, exact::ilpOptionTable(),
       exact::exactFigureTable(), exact::solveIlp));
   registry.add(makeMethod<exact::TwillOptions>(
       "twill",

@@ -34,6 +34,13 @@ inline constexpr Figure kListLatency{"list_latency", FigureUnit::kCycles,
                                      "latency of the list schedule (the MIP start's candidate)"};
 inline constexpr Figure kInitLatency{"init_latency", FigureUnit::kCycles,
                                      "latency of the start schedule given (--init or init=)"};
+// The peak-memory MILP (peak_memory_milp.hpp).
+inline constexpr Figure kStartPeakMemory{
+    "start_peak_memory", FigureUnit::kValue,
+    "peak live memory of the MIP start (list + refinement, or the start given)"};
+inline constexpr Figure kCombinatorialBound{
+    "combinatorial_bound", FigureUnit::kValue,
+    "peak-memory bound from the mandatory lifetimes (core's peakLiveMemoryLowerBound)"};
 inline constexpr Figure kVariables{"variables", FigureUnit::kCount, "columns of the MILP"};
 inline constexpr Figure kRows{"rows", FigureUnit::kCount, "rows of the MILP"};
 
