@@ -54,14 +54,9 @@
 
 #include <gaus/core/analysis.hpp>
 #include <gaus/milp/live_memory_windows.hpp>
-
 #include <gaus/milp/milp_model.hpp>
 
 namespace gaus::milp {
-
-
-
-
 
 class LiveMemoryWindowSearch::Search {
  public:
@@ -393,7 +388,7 @@ class LiveMemoryWindowSearch::Search {
       model.addLessEqual(row, -fixedAt(t));
     }
     model.setNodeLimit(options_.nodeLimit);
-    const detail::MilpSolution solution = model.solve(seconds);
+    const MilpSolution solution = model.solve(seconds);
     ++figures_.solves;
     figures_.solveSeconds += solution.seconds;
     // Infeasible: no placement of the window goes below the peak (P's cap), proven.
