@@ -388,6 +388,7 @@ class LiveMemoryWindowSearch::Search {
       model.addLessEqual(row, -fixedAt(t));
     }
     model.setNodeLimit(options_.nodeLimit);
+    model.setSolver(options_.solver);
     const MilpSolution solution = model.solve(seconds);
     ++figures_.solves;
     figures_.solveSeconds += solution.seconds;
