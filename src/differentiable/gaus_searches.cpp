@@ -21,13 +21,13 @@
 #include <gaus/core/stage_objective.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/differentiable/gaus_figures.hpp>
-#include <gaus/milp/live_memory_model.hpp>
-#include <gaus/milp/live_memory_windows.hpp>
 #include <gaus/heuristic/balanced_stages.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
 #include <gaus/heuristic/memory_refinement.hpp>
 #include <gaus/heuristic/stage_refinement.hpp>
+#include <gaus/milp/live_memory_model.hpp>
+#include <gaus/milp/live_memory_windows.hpp>
 
 #include "descending_search.hpp"
 #include "formulation.hpp"
@@ -272,8 +272,10 @@ class LiveMemoryIncumbent final : public UnfinishedRefinement,
         break;
       }
       if (!windows_) {
-        windows_ = std::make_unique<milp::LiveMemoryWindowSearch>(setup_.graph, horizon_,
-                                                                   refiner_->result().schedule);
+        milp::LiveMemoryWindowOptions windowOptions;
+        windowOptions.solver = setup_.options.solver;
+        windows_ = std::make_unique<milp::LiveMemoryWindowSearch>(
+            setup_.graph, horizon_, refiner_->result().schedule, windowOptions);
       } else if (windowsStale_) {
         windows_->restart(refiner_->result().schedule);
       }

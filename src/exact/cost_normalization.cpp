@@ -26,19 +26,17 @@
 
 #include <gaus/core/registry.hpp>
 #include <gaus/exact/cost_normalization.hpp>
-
 #include <gaus/milp/milp_model.hpp>
 
 namespace gaus::exact {
 
 namespace {
 
-
 // Builds the normalization MILP over `scaled` (values divided by their gcd). Variables 0..k-1 are
 // C', variable k is F. Phase 1 (fStar unset) minimizes F; phase 2 maximizes sum C' with F <= F*;
 // the fallback (sumExactly) minimizes F with the sum fixed at U.
 milp::MilpModel normalizationModel(const std::vector<std::int64_t>& scaled, std::int64_t sumBound,
-                             std::optional<std::int64_t> fStar, bool sumExactly = false) {
+                                   std::optional<std::int64_t> fStar, bool sumExactly = false) {
   milp::MilpModel model;
   const auto count = static_cast<milp::VariableId>(scaled.size());
   const double sumCost = fStar ? 1.0 : 0.0;
@@ -48,7 +46,7 @@ milp::MilpModel normalizationModel(const std::vector<std::int64_t>& scaled, std:
   // F is integral at the optimum (integer data), so declaring it integer loses nothing and lets
   // CBC round its bound up.
   const milp::VariableId f = model.addVariable(0, fStar ? static_cast<double>(*fStar) : 1e30, true,
-                                         fStar ? 0.0 : 1.0, "F");
+                                               fStar ? 0.0 : 1.0, "F");
   for (milp::VariableId i = 0; i < count; ++i) {
     for (milp::VariableId j = i + 1; j < count; ++j) {
       // C_i C'_j - C_j C'_i - F <= 0 and C_i C'_j - C_j C'_i + F >= 0.
@@ -174,6 +172,7 @@ Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
   const std::vector<double> firstStart = proportionalStart(scaled, options.sumBound);
   first.setStart(firstStart);
   first.setNodeLimit(options.nodeLimit);
+  first.setSolver(options.solver);
   auto firstSolution = first.solve(solveLimit());
   if (!firstSolution.hasSolution()) {
     if (firstSolution.status != ModelStatus::kTimeout) {
@@ -181,7 +180,7 @@ Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
           "cost normalization MILP over {} values: {} after {:.2f}s", scaled.size(),
           gaus::statusText(firstSolution.call, firstSolution.status), firstSolution.seconds)};
     }
-    // Stopped before CBC reported its incumbent: the proportional start is a mapping too.
+    // Stopped before the solver reported its incumbent: the proportional start is a mapping too.
     firstSolution.values = firstStart;
   }
   const auto count = static_cast<milp::VariableId>(scaled.size());
@@ -195,6 +194,7 @@ Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
   secondStart.push_back(static_cast<double>(fStar));
   second.setStart(std::move(secondStart));
   second.setNodeLimit(options.nodeLimit);
+  second.setSolver(options.solver);
   milp::MilpSolution secondSolution;
   secondSolution.status = ModelStatus::kTimeout;
   if (!deadline.expired()) secondSolution = second.solve(solveLimit());
@@ -215,10 +215,12 @@ Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
     milp::MilpModel fixed = normalizationModel(scaled, options.sumBound, std::nullopt, true);
     fixed.setStart(proportionalStart(scaled, options.sumBound, true));
     fixed.setNodeLimit(options.nodeLimit);
+    fixed.setSolver(options.solver);
     const auto fixedSolution = fixed.solve(solveLimit());
     if (fixedSolution.hasSolution()) {
       std::vector<std::int64_t> candidate;
-      for (milp::VariableId i = 0; i < count; ++i) candidate.push_back(fixedSolution.integerValue(i));
+      for (milp::VariableId i = 0; i < count; ++i)
+        candidate.push_back(fixedSolution.integerValue(i));
       const double error = worstRatioError(result.values, candidate);
       const auto zeros = [](const std::vector<std::int64_t>& v) {
         return std::count(v.begin(), v.end(), 0);

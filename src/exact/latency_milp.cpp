@@ -13,9 +13,9 @@
 #include <gaus/core/registry.hpp>
 #include <gaus/exact/exact_figures.hpp>
 #include <gaus/exact/latency_milp.hpp>
+#include <gaus/milp/milp_model.hpp>
 
 #include "latency_sat.hpp"
-#include <gaus/milp/milp_model.hpp>
 #include "normalized_solve.hpp"
 #include "start_schedule.hpp"
 #include "time_indexed.hpp"
@@ -126,9 +126,9 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options,
   const detail::SymmetryOrderings* breaking = options.breakSymmetry ? &symmetries : nullptr;
   if (auto refused =
           milp::refuseLargeModel(fmt::format("the latency MILP (L in [{}, {}])", lower, upper),
-                                   detail::TimeIndexedModel::estimateSize(
-                                       graph, machine, std::nullopt, {asap, *latest}, breaking),
-                                   options.maxNonzeros, options.memoryLimitBytes)) {
+                                 detail::TimeIndexedModel::estimateSize(
+                                     graph, machine, std::nullopt, {asap, *latest}, breaking),
+                                 options.maxNonzeros, options.memoryLimitBytes)) {
     return errorResult(*refused);
   }
   detail::TimeIndexedModel model(graph, machine, std::nullopt, {asap, *latest}, lower, upper,
@@ -139,6 +139,8 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options,
     if (options.breakSymmetry) detail::orderBySymmetries(symmetries, mipStart);
     model.model().setStart(model.encode(mipStart));
   }
+  model.model().setSolver(options.solver);
+  model.model().setCancel(options.cancel);
   result.figures.set(figures::kVariables, static_cast<double>(model.shape().variables));
   result.figures.set(figures::kRows, static_cast<double>(model.shape().rows));
   milp::MilpSolution solution;
@@ -152,9 +154,9 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options,
   Attempt attempt;
   attempt.phase = "milp";
   attempt.seconds = solution.seconds;
-  attempt.detail =
-      fmt::format("L in [{}, {}], {} variables, {} rows, CBC {}", lower, upper,
-                  model.shape().variables, model.shape().rows, solution.statusWithNote());
+  attempt.detail = fmt::format("L in [{}, {}], {} variables, {} rows, {} {}", lower, upper,
+                               model.shape().variables, model.shape().rows,
+                               milp::toString(options.solver), solution.statusWithNote());
   result.bounds.lowerBound = static_cast<double>(lower);
   if (solution.bound) {
     result.bounds.lowerBound = std::max<double>(lower, std::ceil(*solution.bound - 1e-6));
@@ -177,7 +179,7 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options,
           fmt::format("{}: latency {} not proven optimal (lower bound {}); raise milp_time_limit",
                       solution.status == ModelStatus::kTimeout
                           ? fmt::format("time limit {}s reached", options.timeLimitSeconds)
-                          : std::string("CBC stopped"),
+                          : fmt::format("{} stopped", milp::toString(options.solver)),
                       latency, *result.bounds.lowerBound);
     }
   } else if (solution.status == ModelStatus::kInfeasible) {
@@ -215,8 +217,7 @@ Result solveLatencyMilp(const Problem& problem, const LatencyMilpOptions& option
   Result result = detail::solveWithNormalization(
       problem, normalization, [&](const Problem& solved, std::int64_t timeUnit) {
         LatencyMilpOptions inner = options;
-        if (options.timeLimitSeconds > 0)
-          inner.timeLimitSeconds = milp::timeLeftForSolve(deadline);
+        if (options.timeLimitSeconds > 0) inner.timeLimitSeconds = milp::timeLeftForSolve(deadline);
         if (inner.latencyBound) inner.latencyBound = *inner.latencyBound / timeUnit;
         std::optional<Schedule> initial;
         if (options.initialSchedule) {

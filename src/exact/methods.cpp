@@ -28,6 +28,11 @@ void addModuloMilpOptions(OptionTable<Options>& table, ModuloMilpOptions& (*milp
           "and model building included",
           NumericRange::above(0))
       .add(
+          "solver", [milp](Options& o) -> milp::MilpSolver& { return milp(o).solver; },
+          milp::kMilpSolverNames,
+          "MILP solver of every MILP the method builds (cost normalization included): highs or "
+          "cbc (docs/benchmarks.md, \"HiGHS against CBC\", measures both)")
+      .add(
           "milp_model", [milp](Options& o) -> ModuloFormulation& { return milp(o).formulation; },
           kModuloFormulationNames,
           "modulo MILP: stage-residue, time-indexed, or auto (time-indexed when the windows "
@@ -41,14 +46,14 @@ void addModuloMilpOptions(OptionTable<Options>& table, ModuloMilpOptions& (*milp
           "(stage-residue)")
       .add(
           "start", [milp](Options& o) -> bool& { return milp(o).useStart; },
-          "start CBC from a heuristic schedule (also bounds L)")
+          "start the MILP solver from a heuristic schedule (also bounds L)")
       .add(
           "start_heuristic",
           [milp](Options& o) -> StartHeuristic& { return milp(o).startHeuristic; },
           kStartHeuristicNames, "where the start comes from: greedy, ims, or best (both)")
       .add(
           "max_nonzeros", [milp](Options& o) -> std::int64_t& { return milp(o).maxNonzeros; },
-          "refuse a MILP above this many nonzeros (memory: about 470 bytes each at CBC's root)",
+          "refuse a MILP above this many nonzeros (memory: about 470 bytes each at the root)",
           NumericRange::atLeast(1))
       .add(
           "memory_limit", [milp](Options& o) -> std::int64_t& { return milp(o).memoryLimitBytes; },
@@ -86,7 +91,8 @@ void addNormalizationOptions(OptionTable<Options>& table,
       .add(
           "normalize_nodes",
           [normalization](Options& o) -> std::int64_t& { return normalization(o).nodeLimit; },
-          "CBC nodes per normalization MILP (0: none): a work limit, so that the mapping does not "
+          "branch-and-bound nodes per normalization MILP (0: none): a work limit, so that the "
+          "mapping does not "
           "depend on the machine's load",
           NumericRange::atLeast(0));
 }
@@ -313,11 +319,16 @@ Result solveIlp(const Problem& problem, const IlpOptions& options, const RunCont
     latency.maxNonzeros = options.search.milp.maxNonzeros;
     latency.memoryLimitBytes = options.search.milp.memoryLimitBytes;
     latency.normalization = options.search.normalization;
+    latency.normalization.solver = options.search.milp.solver;
+    latency.solver = options.search.milp.solver;
+    latency.cancel = context.cancel;
     latency.initialSchedule = milpContext.initialSchedule;
     latency.initialScheduleOrigin = initialOrigin;
     result = solveLatencyMilp(problem, latency);
   } else {
     ModuloSearchOptions search = options.search;
+    search.normalization.solver = search.milp.solver;
+    search.milp.cancel = context.cancel;
     if (options.timeLimitSeconds)
       search.totalTimeLimitSeconds = remaining(*options.timeLimitSeconds);
     search.progress = context.progress;
@@ -333,6 +344,8 @@ Result solveTwillMethod(const Problem& problem, const TwillOptions& options,
                         const RunContext& context) {
   TwillOptions twill = options;
   twill.milp.breakSymmetry = twill.smt.breakSymmetry;
+  twill.normalization.solver = twill.milp.solver;
+  twill.milp.cancel = context.cancel;
   twill.progress = context.progress;
   twill.start.schedule = context.initialSchedule;
   Result result = solveTwill(problem, twill).result;
@@ -364,13 +377,16 @@ namespace gaus {
 void registerExactMethods(MethodRegistry& registry) {
   registry.add(makeMethod<exact::IlpOptions>(
       "ilp",
-      "exact MILP on CBC: latency minimization (time-indexed), peak live memory under a horizon "
-      "(latency-bounded, time-indexed) or modulo scheduling (min II, then min L at that II)",
-      {ProblemKind::kLatency, ProblemKind::kLatencyBounded, ProblemKind::kModulo}, exact::ilpOptionTable(),
+      "exact MILP on HiGHS or CBC: latency minimization (time-indexed), peak live memory under a "
+      "horizon (latency-bounded, time-indexed) or modulo scheduling (min II, then min L at that "
+      "II)",
+      {ProblemKind::kLatency, ProblemKind::kLatencyBounded, ProblemKind::kModulo},
+      exact::ilpOptionTable(),
       exact::exactFigureTable(), exact::solveIlp));
   registry.add(makeMethod<exact::TwillOptions>(
       "twill",
-      "joint software pipelining and warp specialization (Twill, OSDI'26): CBC modulo MILP + "
+      "joint software pipelining and warp specialization (Twill, OSDI'26): modulo MILP (HiGHS "
+      "or CBC) + "
       "Z3 SMT per (II, L)",
       {ProblemKind::kModuloWarp}, exact::twillOptionTable(), exact::exactFigureTable(),
       exact::solveTwillMethod));

@@ -238,6 +238,7 @@ class LiveMemoryWindowSearch::Search {
     const std::uint64_t fingerprint = model.fingerprint();
     if (unimprovable_.count(fingerprint) != 0) return false;
     model.model().setNodeLimit(options_.nodeLimit);
+    model.model().setSolver(options_.solver);
     const MilpSolution solution = model.model().solve(seconds);
     ++figures_.solves;
     figures_.solveSeconds += solution.seconds;

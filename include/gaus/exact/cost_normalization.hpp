@@ -14,6 +14,7 @@
 #include <gaus/core/expected.hpp>
 #include <gaus/core/problem.hpp>
 #include <gaus/core/schedule.hpp>
+#include <gaus/milp/milp_model.hpp>
 
 namespace gaus::exact {
 
@@ -58,6 +59,8 @@ struct NormalizationOptions {
   // When the paper's mapping zeroes a cost or distorts a ratio beyond maxRatioError, also solve
   // with the sum fixed at U and keep the better mapping (cost_normalization.cpp).
   bool fixedScaleFallback = true;
+  // The MILP solver of each solve (the method's `-O solver`, which ilp and twill copy here).
+  milp::MilpSolver solver = milp::kDefaultMilpSolver;
 };
 
 // The result of the normalization MILP on a pool of costs.
