@@ -1,3 +1,4 @@
+#include <gaus/core/stage_objective.hpp>
 #include <gaus/exact/exact_figures.hpp>
 
 namespace gaus::exact {
@@ -22,6 +23,8 @@ const FigureTable& exactFigureTable() {
                                        .add(kCombinatorialBound, {"ilp"})
                                        .add(kVariables, {"ilp"})
                                        .add(kRows, {"ilp"})
+                                       .add(gaus::figures::kPeakStageWeight, {"ilp"})
+                                       .add(gaus::figures::kCommunication, {"ilp"})
                                        .add(kWarpsUsed, {"twill"})
                                        .add(kWarpsProvenMinimal, {"twill"})
                                        .add(kCrossWarpEdges, {"twill"})

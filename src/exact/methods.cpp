@@ -11,6 +11,7 @@
 #include <gaus/exact/methods.hpp>
 #include <gaus/exact/modulo_milp.hpp>
 #include <gaus/exact/peak_memory_milp.hpp>
+#include <gaus/exact/stage_milp.hpp>
 
 namespace gaus::exact {
 
@@ -325,6 +326,16 @@ Result solveIlp(const Problem& problem, const IlpOptions& options, const RunCont
     latency.initialSchedule = milpContext.initialSchedule;
     latency.initialScheduleOrigin = initialOrigin;
     result = solveLatencyMilp(problem, latency);
+  } else if (problem.kind == ProblemKind::kStages) {
+    StageMilpOptions stages;
+    stages.timeLimitSeconds =
+        remaining(std::min(options.search.milp.timeLimitSeconds, callSeconds));
+    stages.useStart = options.search.milp.useStart;
+    stages.maxNonzeros = options.search.milp.maxNonzeros;
+    stages.memoryLimitBytes = options.search.milp.memoryLimitBytes;
+    stages.initialSchedule = milpContext.initialSchedule;
+    stages.initialScheduleOrigin = initialOrigin;
+    result = solveStageMilp(problem, stages);
   } else {
     ModuloSearchOptions search = options.search;
     search.normalization.solver = search.milp.solver;
@@ -378,9 +389,10 @@ void registerExactMethods(MethodRegistry& registry) {
   registry.add(makeMethod<exact::IlpOptions>(
       "ilp",
       "exact MILP on HiGHS or CBC: latency minimization (time-indexed), peak live memory under a "
-      "horizon (latency-bounded, time-indexed) or modulo scheduling (min II, then min L at that "
-      "II)",
-      {ProblemKind::kLatency, ProblemKind::kLatencyBounded, ProblemKind::kModulo},
+      "horizon (latency-bounded, time-indexed), modulo scheduling (min II, then min L at that "
+      "II) or stage assignment (GS-Schedule's objective)",
+      {ProblemKind::kLatency, ProblemKind::kLatencyBounded, ProblemKind::kModulo,
+       ProblemKind::kStages},
       exact::ilpOptionTable(),
       exact::exactFigureTable(), exact::solveIlp));
   registry.add(makeMethod<exact::TwillOptions>(

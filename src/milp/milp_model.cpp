@@ -22,28 +22,32 @@ constexpr double kBytesPerNonzero = 470.0;
 }  // namespace
 
 std::optional<std::string> refuseLargeModel(std::string_view what, ModelSize size,
-                                            std::int64_t maxNonzeros,
-                                            std::int64_t memoryLimitBytes) {
+                                            std::int64_t maxNonzeros, std::int64_t memoryLimitBytes,
+                                            std::string_view remedy) {
   const auto estimatedBytes =
       static_cast<std::int64_t>(static_cast<double>(size.nonzeros) * kBytesPerNonzero);
   if (auto refused = refuseAboveMemoryLimit(
           fmt::format("{} ({} variables, {} nonzeros)", what, size.variables, size.nonzeros),
           estimatedBytes, memoryLimitBytes,
-          "normalize the costs (-O normalize=on) or lower -O normalize_sum, which shrinks the "
-          "windows in cycles",
+          remedy.empty() ? "normalize the costs (-O normalize=on) or lower -O normalize_sum, which "
+                           "shrinks the windows in cycles"
+                         : remedy,
           "gaus or a heuristic")) {
     return refused;
   }
   const std::int64_t limit = maxNonzeros;
   if (size.nonzeros <= limit) return std::nullopt;
+  const std::string change =
+      remedy.empty() ? std::string(". The model grows with the costs in cycles: normalize them "
+                                   "(-O normalize=on; a fixed --ii is solved in raw cycles, so "
+                                   "leave II to the search), lower -O normalize_sum if they "
+                                   "already are")
+                     : ": " + std::string(remedy);
   return fmt::format(
-      "{} would have {} variables and {} nonzeros, above max_nonzeros={} (about {:.1f} GB). The "
-      "model "
-      "grows with the costs in cycles: normalize them (-O normalize=on; a fixed --ii is solved in "
-      "raw cycles, so leave II to the search), lower -O normalize_sum if they already are, or "
+      "{} would have {} variables and {} nonzeros, above max_nonzeros={} (about {:.1f} GB){}, or "
       "raise -O max_nonzeros",
       what, size.variables, size.nonzeros, limit,
-      static_cast<double>(size.nonzeros) * kBytesPerNonzero / 1e9);
+      static_cast<double>(size.nonzeros) * kBytesPerNonzero / 1e9, change);
 }
 
 std::int64_t MilpSolution::integerValue(VariableId variable) const {

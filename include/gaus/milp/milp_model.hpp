@@ -183,9 +183,11 @@ struct ModelSize {
 
 // A message saying why a model of `size` is refused (what, how large, the limit and what to
 // change), or nothing when it fits under `maxNonzeros` and its estimated memory (about
-// kBytesPerNonzero bytes per nonzero, milp_model.cpp) under `memoryLimitBytes`.
+// kBytesPerNonzero bytes per nonzero, milp_model.cpp) under `memoryLimitBytes`. `remedy` says
+// what to change, in lower case after a colon; empty: the time-indexed models' advice (normalize
+// the costs, which shrinks the windows in cycles).
 std::optional<std::string> refuseLargeModel(std::string_view what, ModelSize size,
-                                            std::int64_t maxNonzeros,
-                                            std::int64_t memoryLimitBytes);
+                                            std::int64_t maxNonzeros, std::int64_t memoryLimitBytes,
+                                            std::string_view remedy = {});
 
 }  // namespace gaus::milp
