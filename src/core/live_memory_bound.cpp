@@ -38,8 +38,12 @@
 #include <limits>
 #include <numeric>
 
+#include <fmt/format.h>
+
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/gap.hpp>
 #include <gaus/core/live_memory_bound.hpp>
+#include <gaus/core/registry.hpp>
 
 namespace gaus {
 
@@ -395,6 +399,44 @@ Expected<LiveMemoryCutBound> liveMemoryCutBound(const Graph& graph, Cycle horizo
     }
   }
   return bound;
+}
+
+bool hasLiveMemory(const Graph& graph) {
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    if (graph.mem(op) != 0.0) return true;
+  }
+  return false;
+}
+
+double peakMemoryBoundSeconds(std::optional<double> methodTimeLimit) {
+  if (!methodTimeLimit) return kPeakMemoryBoundSeconds;
+  return std::max(0.25, 0.1 * *methodTimeLimit);
+}
+
+std::optional<double> reportPeakMemoryBound(const Problem& problem, Result& result,
+                                            std::optional<double> seconds,
+                                            const std::atomic<bool>* cancel) {
+  if (!problem.horizon || problem.graph == nullptr) return std::nullopt;
+  const Deadline deadline(seconds);
+  const auto stop = [&] {
+    return deadline.expired() || (cancel != nullptr && cancel->load(std::memory_order_relaxed));
+  };
+  auto bound = liveMemoryCutBound(*problem.graph, *problem.horizon, stop);
+  if (!bound) return std::nullopt;
+  const double value = bound->value;
+  result.bounds.lowerBound = std::max(result.bounds.lowerBound.value_or(value), value);
+  std::string note = fmt::format(
+      "{} (min cut over {} cycles, {} settled by the ASAP/ALAP profiles; mandatory lifetimes "
+      "{}) in {:.3f} s",
+      value, bound->cyclesCut, bound->cyclesSkipped, bound->mandatory, deadline.elapsedSeconds());
+  if (!bound->complete) note += ", stopped by its time share: the max over the cycles done";
+  result.notes.emplace_back("bound", std::move(note));
+  const double best = *result.bounds.lowerBound;
+  if (result.objective && result.schedule && meetsBound(*result.objective, best) &&
+      (result.status == ModelStatus::kFeasible || result.status == ModelStatus::kTimeout)) {
+    result.status = ModelStatus::kOptimal;
+  }
+  return best;
 }
 
 }  // namespace gaus

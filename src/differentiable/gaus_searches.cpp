@@ -18,15 +18,16 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/live_memory_bound.hpp>
 #include <gaus/core/stage_objective.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/differentiable/gaus_figures.hpp>
-#include <gaus/milp/live_memory_windows.hpp>
 #include <gaus/heuristic/balanced_stages.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
 #include <gaus/heuristic/memory_refinement.hpp>
 #include <gaus/heuristic/stage_refinement.hpp>
+#include <gaus/milp/live_memory_windows.hpp>
 
 #include "descending_search.hpp"
 #include "formulation.hpp"
@@ -272,7 +273,7 @@ class LiveMemoryIncumbent final : public UnfinishedRefinement,
       }
       if (!windows_) {
         windows_ = std::make_unique<milp::LiveMemoryWindowSearch>(setup_.graph, horizon_,
-                                                                   refiner_->result().schedule);
+                                                                  refiner_->result().schedule);
       } else if (windowsStale_) {
         windows_->restart(refiner_->result().schedule);
       }
@@ -616,9 +617,8 @@ Result optimizeAtHorizon(const RunSetup& setup, Engine& engine) {
     scale = peak > 0 ? peak : 1.0;
   }
   if (setup.formulation == Formulation::kPeakMemory) {
-    if (auto bound = peakLiveMemoryLowerBound(setup.graph, horizon)) {
-      result.bounds.lowerBound = *bound;
-    }
+    // The min-cut bound, within a tenth of the time limit: the search stops at it.
+    reportPeakMemoryBound(problem, result, peakMemoryBoundSeconds(setup.options.timeLimitSeconds));
   }
   // A schedule at the lower bound is optimal: the search ends there, and does not start when
   // a start is there already.

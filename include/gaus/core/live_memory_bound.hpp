@@ -2,11 +2,14 @@
 // (formulation B), which src/core/live_memory_bound.cpp derives; docs/exact.md "Bounds".
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <optional>
 
 #include <gaus/core/expected.hpp>
 #include <gaus/core/graph.hpp>
+#include <gaus/core/problem.hpp>
+#include <gaus/core/result.hpp>
 #include <gaus/core/types.hpp>
 
 namespace gaus {
@@ -29,5 +32,24 @@ struct LiveMemoryCutBound {
 // shorter than the critical path) or on a cycle of distance-0 edges.
 Expected<LiveMemoryCutBound> liveMemoryCutBound(const Graph& graph, Cycle horizon,
                                                 const std::function<bool()>& stop = {});
+
+// Whether some op's value has a size (mem != 0): on such a graph a latency-bounded problem's
+// default objective is the peak live memory (formulation B).
+bool hasLiveMemory(const Graph& graph);
+
+// The seconds a method gives the bound: a tenth of its own limit, at least a quarter second;
+// kPeakMemoryBoundSeconds without a limit (a method that has none, like list, is fast, and the
+// cut search on a 100k-op graph settles most cycles well within it).
+inline constexpr double kPeakMemoryBoundSeconds = 3.0;
+double peakMemoryBoundSeconds(std::optional<double> methodTimeLimit);
+
+// How every method reports formulation B's bound, in one place: the min-cut bound of
+// problem.horizon within `seconds`, raised into result.bounds.lowerBound (the larger of it and
+// a bound the method proved itself: a MILP's dual bound), a note saying what it cost ("bound"),
+// and the status optimal when result.objective meets it. Returns the bound (nullopt when the
+// problem has no horizon, or it is shorter than the critical path).
+std::optional<double> reportPeakMemoryBound(const Problem& problem, Result& result,
+                                            std::optional<double> seconds,
+                                            const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace gaus

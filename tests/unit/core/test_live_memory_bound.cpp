@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <random>
 
 #include <catch2/catch.hpp>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/gap.hpp>
 #include <gaus/core/live_memory_bound.hpp>
 #include <gaus/core/schedule.hpp>
 
@@ -218,4 +220,61 @@ TEST_CASE("a stopped min-cut search returns the bound so far, still valid",
     CHECK(stopped->cyclesCut == 0);
     if (full->cyclesCut > 0) CHECK_FALSE(stopped->complete);
   }
+}
+
+TEST_CASE("reportPeakMemoryBound raises the bound, notes its cost and proves optimality",
+          "[core][live_memory_bound]") {
+  // A chain a -> b -> c with mem 2 on a and b, latencies 1, D = 3: every op is fixed, a live
+  // at 0 and b at 1: peak 2, which the bound proves.
+  GraphBuilder builder;
+  const OpId a = builder.addOp("a", 1);
+  const OpId b = builder.addOp("b", 1);
+  const OpId c = builder.addOp("c", 1);
+  builder.setMem(a, 2);
+  builder.setMem(b, 2);
+  builder.addEdge(a, b);
+  builder.addEdge(b, c);
+  auto graph = std::move(builder).build();
+  REQUIRE(graph.ok());
+  Problem problem;
+  problem.graph = std::make_shared<const Graph>(std::move(graph).value());
+  problem.machine = std::make_shared<const Machine>();
+  problem.kind = ProblemKind::kLatencyBounded;
+  problem.horizon = 3;
+
+  Result result;
+  result.schedule = Schedule{{0, 1, 2}, std::nullopt, std::nullopt};
+  result.objective = 2.0;
+  result.status = ModelStatus::kFeasible;
+  result.bounds.lowerBound = 1.0;  // a weaker bound the method had: the larger one stays
+  CHECK(reportPeakMemoryBound(problem, result, 1.0) == 2.0);
+  CHECK(result.bounds.lowerBound == 2.0);
+  CHECK(result.status == ModelStatus::kOptimal);
+  CHECK(resultGap(result) == 0.0);
+  REQUIRE(result.notes.size() == 1);
+  CHECK(result.notes[0].first == "bound");
+
+  // A value above the bound stays feasible, with its gap (3 - 2) / 3.
+  Result above;
+  above.schedule = result.schedule;
+  above.objective = 3.0;
+  above.status = ModelStatus::kFeasible;
+  above.bounds.lowerBound = 5.0;  // a stronger bound from the method itself is kept
+  reportPeakMemoryBound(problem, above, 1.0);
+  CHECK(above.bounds.lowerBound == 5.0);
+  above.bounds.lowerBound = 2.0;
+  CHECK(resultGap(above) == Approx(1.0 / 3.0));
+}
+
+TEST_CASE("the relative gap: (value - bound) / value, 0 at the bound, none without both",
+          "[core][live_memory_bound]") {
+  CHECK(relativeGap(39.0, 36.0) == Approx(3.0 / 39.0));
+  CHECK(relativeGap(31.0, 31.0) == 0.0);
+  CHECK(relativeGap(31.0, 31.0 - 1e-12) == 0.0);  // a floating-point solver's rounding
+  CHECK_FALSE(relativeGap(std::nullopt, 3.0));
+  CHECK_FALSE(relativeGap(3.0, std::nullopt));
+  CHECK(relativeGap(0.0, 0.0) == 0.0);
+  CHECK_FALSE(relativeGap(0.0, -1.0));
+  CHECK(meetsBound(5.0, 5.0));
+  CHECK_FALSE(meetsBound(5.0, 4.0));
 }
