@@ -57,7 +57,7 @@ void keepInitial(Result& result, const std::optional<Schedule>& initial, const G
 // A search that ends on its time limit without a schedule still returns one when a heuristic
 // finds it at once: iterative modulo scheduling over the whole II range (it always ends with a
 // schedule, at worst the non-overlapped one), given a quarter of the allowance past the limit
-// (max(1 s, 10 %) of it; the CBC solve's grace is half, milp_solver.hpp). The II is then not
+// (max(1 s, 10 %) of it; the CBC solve's grace is half, milp/milp_model.hpp). The II is then not
 // proven minimal and the status stays timeout.
 void fallBackToHeuristic(const Problem& problem, double timeLimitSeconds, Result& result) {
   if (result.schedule || result.status != ModelStatus::kTimeout) return;
