@@ -221,9 +221,28 @@ class CycleCut {
         lastReaderAsap_(lastReaderAsap),
         nodeOf_(static_cast<std::size_t>(graph.numOps()), -1),
         stamp_(static_cast<std::size_t>(graph.numOps()), -1) {
-    byAsap_.resize(static_cast<std::size_t>(graph.numOps()));
-    std::iota(byAsap_.begin(), byAsap_.end(), OpId{0});
-    std::stable_sort(byAsap_.begin(), byAsap_.end(),
+    // The free ops of a cycle t are found without scanning every op: those of mobility up to
+    // kShortMobility by their ASAP in [t - kShortMobility, t] (buckets), the others by a scan
+    // of their own list in ASAP order.
+    Cycle lastAsap = 0;
+    for (OpId op = 0; op < graph.numOps(); ++op) lastAsap = std::max(lastAsap, asap[op]);
+    firstOfAsap_.assign(static_cast<std::size_t>(lastAsap) + 2, 0);
+    for (OpId op = 0; op < graph.numOps(); ++op) {
+      if (alap[op] - asap[op] <= kShortMobility) {
+        ++firstOfAsap_[static_cast<std::size_t>(asap[op]) + 1];
+      } else {
+        longMobility_.push_back(op);
+      }
+    }
+    std::partial_sum(firstOfAsap_.begin(), firstOfAsap_.end(), firstOfAsap_.begin());
+    shortByAsap_.resize(static_cast<std::size_t>(firstOfAsap_.back()));
+    std::vector<std::int64_t> fill(firstOfAsap_.begin(), firstOfAsap_.end() - 1);
+    for (OpId op = 0; op < graph.numOps(); ++op) {
+      if (alap[op] - asap[op] <= kShortMobility) {
+        shortByAsap_[static_cast<std::size_t>(fill[static_cast<std::size_t>(asap[op])]++)] = op;
+      }
+    }
+    std::stable_sort(longMobility_.begin(), longMobility_.end(),
                      [&](OpId a, OpId b) { return asap[a] < asap[b]; });
     for (OpId op = 0; op < graph.numOps(); ++op) infinite_ += graph.mem(op);
     infinite_ = 2.0 * infinite_ + 1.0;
@@ -233,12 +252,22 @@ class CycleCut {
   double flowAt(Cycle t, const std::function<bool()>& stop, bool& stopped) {
     flow_.reset();
     free_.clear();
-    for (const OpId op : byAsap_) {
-      if (asap_[op] > t) break;
+    const auto addIfFree = [&](OpId op) {
       if (alap_[op] > t) {
         nodeOf_[op] = flow_.addNode();
         free_.push_back(op);
       }
+    };
+    const Cycle lastBucket = static_cast<Cycle>(firstOfAsap_.size()) - 2;
+    for (Cycle a = std::max<Cycle>(0, t - kShortMobility); a <= std::min(t, lastBucket); ++a) {
+      for (std::int64_t i = firstOfAsap_[static_cast<std::size_t>(a)];
+           i < firstOfAsap_[static_cast<std::size_t>(a) + 1]; ++i) {
+        addIfFree(shortByAsap_[static_cast<std::size_t>(i)]);
+      }
+    }
+    for (const OpId op : longMobility_) {
+      if (asap_[op] > t) break;
+      addIfFree(op);
     }
     for (const OpId v : free_) {
       addValueArcs(v, t);
@@ -307,7 +336,10 @@ class CycleCut {
   const std::vector<Cycle>& asap_;
   const std::vector<Cycle>& alap_;
   const std::vector<Cycle>& lastReaderAsap_;
-  std::vector<OpId> byAsap_;
+  static constexpr Cycle kShortMobility = 64;
+  std::vector<std::int64_t> firstOfAsap_;  // CSR by ASAP over the ops of short mobility
+  std::vector<OpId> shortByAsap_;
+  std::vector<OpId> longMobility_;    // the others, by ASAP
   std::vector<std::int32_t> nodeOf_;  // the op's node while it is free, else -1
   std::vector<std::int32_t> auxOf_;   // a must(t) producer's auxiliary node, else -1
   std::vector<OpId> settledProducers_;
