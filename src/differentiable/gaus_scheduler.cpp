@@ -30,6 +30,7 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/live_memory_bound.hpp>
 #include <gaus/core/memory_limit.hpp>
 #include <gaus/differentiable/gaus_figures.hpp>
 #include <gaus/differentiable/gaus_scheduler.hpp>
@@ -61,9 +62,7 @@ Expected<Formulation> resolveFormulation(const Problem& problem, Formulation req
           formulation = Formulation::kStageWeight;
           break;
         }
-        bool hasMem = false;
-        for (OpId op = 0; op < graph.numOps() && !hasMem; ++op) hasMem = graph.mem(op) != 0.0;
-        formulation = hasMem ? Formulation::kPeakMemory : Formulation::kStageWeight;
+        formulation = hasLiveMemory(graph) ? Formulation::kPeakMemory : Formulation::kStageWeight;
         break;
       }
       case ProblemKind::kModulo:

@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/live_memory_bound.hpp>
 #include <gaus/core/stage_objective.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/differentiable/gaus_figures.hpp>
@@ -677,9 +678,8 @@ Result optimizeAtHorizon(const RunSetup& setup, Engine& engine) {
     scale = peak > 0 ? peak : 1.0;
   }
   if (setup.formulation == Formulation::kPeakMemory) {
-    if (auto bound = peakLiveMemoryLowerBound(setup.graph, horizon)) {
-      result.bounds.lowerBound = *bound;
-    }
+    // The min-cut bound, within a tenth of the time limit: the search stops at it.
+    reportPeakMemoryBound(problem, result, peakMemoryBoundSeconds(setup.options.timeLimitSeconds));
     const ExactPeakMemory exact = solveWholeGraphExactly(
         setup, horizon, alap, best ? &best->schedule : nullptr,
         result.bounds.lowerBound.value_or(0.0), kExactShare * engine.state.remainingSeconds(),

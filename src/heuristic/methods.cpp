@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/live_memory_bound.hpp>
 #include <gaus/core/registry.hpp>
 #include <gaus/core/stage_objective.hpp>
 #include <gaus/heuristic/balanced_stages.hpp>
@@ -89,7 +90,8 @@ const OptionTable<ImsOptions>& imsOptionTable() {
   return table;
 }
 
-Result runList(const Problem& problem, const ListSchedulerOptions& listOptions, const RunContext&) {
+Result runList(const Problem& problem, const ListSchedulerOptions& listOptions,
+               const RunContext& context) {
   auto schedule = heuristic::listSchedule(problem, listOptions);
   if (!schedule) return errorResult(schedule.error());
   const Graph& graph = *problem.graph;
@@ -138,6 +140,16 @@ Result runList(const Problem& problem, const ListSchedulerOptions& listOptions, 
   result.bounds.latencyProvenOptimal = latency == lowerBound;
   result.status = latency == lowerBound ? ModelStatus::kOptimal : ModelStatus::kFeasible;
   result.schedule = std::move(schedule).value();
+  if (problem.kind == ProblemKind::kLatencyBounded && hasLiveMemory(graph)) {
+    // Within D, on a graph whose values have a size, the objective is the peak live memory
+    // (formulation B, as for gaus and ilp); the latency stays among the figures, and the bound
+    // is the one every method reports for B.
+    result.objectiveName = "peak_memory";
+    result.objective = computeMetrics(graph, *problem.machine, *result.schedule).peakLiveMemory;
+    result.bounds.lowerBound.reset();
+    result.status = ModelStatus::kFeasible;
+    reportPeakMemoryBound(problem, result, peakMemoryBoundSeconds(std::nullopt), context.cancel);
+  }
   return result;
 }
 
