@@ -109,6 +109,9 @@ OptionTable<heuristic::ForceDirectedOptions> makeForceDirectedTable() {
       .add("max_ops", &ForceDirectedOptions::maxOps,
            "larger graphs are refused (FDS costs up to O(n^2 D)), naming the methods that scale",
            NumericRange::atLeast(1))
+      .add("lazy", &ForceDirectedOptions::lazyForces,
+           "latency-bounded: recompute a stale force only when it reaches the top of the heap "
+           "(false: every stale force after each fix, as the paper, O(n^2 D))")
       .add("refine", &ForceDirectedOptions::refine,
            "memory objective without limited resources: refine the FDS schedule by single-op "
            "moves for peak live memory")

@@ -35,6 +35,10 @@ struct ForceDirectedOptions {
   // Graphs with more ops are refused (FDS costs O(n^2 D) force evaluations at worst), naming the
   // methods that scale.
   std::int64_t maxOps = 20000;
+  // Latency-bounded: true takes the op of least force from a heap whose entries are recomputed
+  // when they reach the top with stale inputs; false recomputes every stale force after each
+  // fix (the paper's order, O(n^2 D)).
+  bool lazyForces = true;
   // Memory objective without limited resources: the FDS schedule is then refined by
   // refineLiveMemory's moves (the "start + refinement" of the GauS paper's comparison).
   bool refine = false;
