@@ -137,6 +137,8 @@ class ForceModel {
       end = std::max<Cycle>(end, alap_[op] + graph_.duration(op) + 1);
     }
     cycles_ = end;
+    fixedCount_ = 0;
+    for (OpId op = 0; op < graph_.numOps(); ++op) fixedCount_ += fixed(op) ? 1 : 0;
     ++epoch_;
     cycleChangedAt_.assign(static_cast<std::size_t>(cycles_), epoch_);
     std::fill(frameChangedAt_.begin(), frameChangedAt_.end(), epoch_);
@@ -152,6 +154,7 @@ class ForceModel {
   Cycle asap(OpId op) const { return asap_[op]; }
   Cycle alap(OpId op) const { return alap_[op]; }
   bool fixed(OpId op) const { return asap_[op] == alap_[op]; }
+  OpId fixedCount() const { return fixedCount_; }  // ops whose frame is a single step
   const std::vector<Cycle>& asaps() const { return asap_; }
   std::int64_t epoch() const { return epoch_; }
   std::int64_t evaluations() const { return evaluations_; }
@@ -203,8 +206,10 @@ class ForceModel {
       for (OpId k : changed_) addOccupancy(k, -1.0);
     }
     for (OpId k : changed_) {
+      const bool wasFixed = fixed(k);
       asap_[k] = pendingLo_[k];
       alap_[k] = pendingHi_[k];
+      if (!wasFixed && fixed(k)) ++fixedCount_;
       frameChangedAt_[k] = epoch_;
       marked_[k] = 0;
     }
@@ -456,6 +461,7 @@ class ForceModel {
   std::vector<Profile> profiles_;
   std::size_t profileCount_ = 0;
   std::int64_t evaluations_ = 0;
+  OpId fixedCount_ = 0;
 };
 
 // Progress lines at most once a second, and the stop test.
@@ -510,12 +516,11 @@ ForceRun timeConstrained(const Graph& graph, const Machine& machine, bool memory
     if (!model.fixed(op)) evaluate(op);
   }
   ForceRun run;
-  OpId fixedByForce = 0;
   std::int64_t pops = 0;
   while (!heap.empty()) {
     if (++pops % 64 == 0) {
       if (pace.stop()) break;
-      pace.report(fixedByForce, graph.numOps());
+      pace.report(model.fixedCount(), graph.numOps());
     }
     const Entry top = heap.top();
     heap.pop();
@@ -525,7 +530,6 @@ ForceRun timeConstrained(const Graph& graph, const Machine& machine, bool memory
       continue;
     }
     model.narrow(top.op, top.step, top.step);
-    ++fixedByForce;
     if (!lazy) {
       // The paper's order: every force whose inputs changed is recomputed before the next pick.
       for (OpId op = 0; op < graph.numOps(); ++op) {
