@@ -72,7 +72,7 @@ def schedule(
     ``objective`` is what to minimize (``--objective``: "latency", "ii", "peak_memory",
     "stage_cost"; None: the method's default). ``time_limit`` (seconds) bounds the call; ``progress`` is a callable that receives the
     method's progress lines. The call releases the GIL, and Ctrl-C stops the methods that poll
-    for it (gaus, list, ims, balanced) at their next check and raises KeyboardInterrupt.
+    for it (gaus, list, ims, balanced, fds) at their next check and raises KeyboardInterrupt.
 
     Raises gaus.Error with the command line's message for bad input, an unknown method or option,
     a method that cannot run (its engine is missing) or a schedule that fails verification.

@@ -5,8 +5,8 @@ namespace gaus::heuristic {
 const FigureTable& heuristicFigureTable() {
   using namespace figures;
   static const FigureTable table = FigureTable()
-                                       .add(kLatency, {"list", "ims"})
-                                       .add(kCriticalPath, {"list"})
+                                       .add(kLatency, {"list", "ims", "fds"})
+                                       .add(kCriticalPath, {"list", "fds"})
                                        .add(kResourceBound, {"list"})
                                        .add(kStages, {"ims"})
                                        .add(kMii, {"ims"})
@@ -15,7 +15,9 @@ const FigureTable& heuristicFigureTable() {
                                        .add(kNonOverlappedIi, {"ims"})
                                        .add(kAttempts, {"ims"})
                                        .add(kEvictions, {"ims"})
-                                       .add(kRefinementMoves, {"balanced"})
+                                       .add(kRefinementMoves, {"balanced", "fds"})
+                                       .add(kForceEvaluations, {"fds"})
+                                       .add(kOpsPlacedAtLimit, {"fds"})
                                        .add(kRefinementSwaps, {"balanced"})
                                        .add(kPeakStageWeight, {"balanced"})
                                        .add(kCommunication, {"balanced"});

@@ -1,4 +1,5 @@
-// The "list", "ims" and "balanced" methods: option parsing, bounds and the result each returns.
+// The "list", "ims", "balanced" and "fds" methods: option parsing, bounds and the result each
+// returns.
 
 #include <algorithm>
 #include <limits>
@@ -10,9 +11,11 @@
 #include <gaus/core/registry.hpp>
 #include <gaus/core/stage_objective.hpp>
 #include <gaus/heuristic/balanced_stages.hpp>
+#include <gaus/heuristic/force_directed.hpp>
 #include <gaus/heuristic/heuristic_figures.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
+#include <gaus/heuristic/memory_refinement.hpp>
 #include <gaus/heuristic/methods.hpp>
 #include <gaus/heuristic/stage_refinement.hpp>
 
@@ -28,15 +31,36 @@ using heuristic::ListSchedulerOptions;
 // (GauS's legalization) can give.
 constexpr auto kUserPriorityNames = heuristic::kListPriorityNames.without(ListPriority::kCustom);
 
-OptionTable<ListSchedulerOptions> makeListTable() {
-  OptionTable<ListSchedulerOptions> table("list");
+// The "list" method's options: the scheduler's, and the refinement of a latency-bounded
+// schedule for peak live memory (the "start + refinement" baseline of formulation B).
+struct ListMethodOptions {
+  ListSchedulerOptions scheduling;
+  bool refine = false;
+  std::optional<double> timeLimitSeconds;
+};
+
+OptionTable<ListMethodOptions> makeListTable() {
+  OptionTable<ListMethodOptions> table("list");
   table
-      .add("priority", &ListSchedulerOptions::priority, kUserPriorityNames,
-           "order of the ready ops: height (longest path to the end, larger first), alap "
-           "(same order as height), mobility (ALAP - ASAP, smaller first), successors (more "
-           "successors first)")
-      .add("tie_break", &ListSchedulerOptions::tieBreak, kUserPriorityNames,
-           "rule among ops of equal priority (same choices); the op id breaks what is left");
+      .add(
+          "priority",
+          [](ListMethodOptions & options) -> auto& { return options.scheduling.priority; },
+          kUserPriorityNames,
+          "order of the ready ops: height (longest path to the end, larger first), alap "
+          "(same order as height), mobility (ALAP - ASAP, smaller first), successors (more "
+          "successors first)")
+      .add(
+          "tie_break",
+          [](ListMethodOptions & options) -> auto& { return options.scheduling.tieBreak; },
+          kUserPriorityNames,
+          "rule among ops of equal priority (same choices); the op id breaks what is left")
+      .add("refine", &ListMethodOptions::refine,
+           "latency-bounded problems without limited resources: refine the schedule by "
+           "single-op moves for peak live memory (heuristic::refineLiveMemory); the objective "
+           "is then peak_memory")
+      .add("time_limit", &ListMethodOptions::timeLimitSeconds,
+           "seconds for the whole call (the refinement stops there); none: until no move helps",
+           NumericRange::above(0));
   return table;
 }
 
@@ -75,13 +99,42 @@ OptionTable<heuristic::BalancedStagesOptions> makeBalancedTable() {
   return table;
 }
 
+OptionTable<heuristic::ForceDirectedOptions> makeForceDirectedTable() {
+  using heuristic::ForceDirectedOptions;
+  OptionTable<ForceDirectedOptions> table("fds");
+  table
+      .add("objective", &ForceDirectedOptions::objective, heuristic::kForceObjectiveNames,
+           "latency-bounded problems: what the distribution graphs measure: memory (expected "
+           "live memory per cycle, for peak memory), resources (expected units per resource "
+           "and cycle, the paper's), or auto (memory where some op has mem, else resources)")
+      .add("max_ops", &ForceDirectedOptions::maxOps,
+           "larger graphs are refused (FDS costs up to O(n^2 D)), naming the methods that scale",
+           NumericRange::atLeast(1))
+      .add("lazy", &ForceDirectedOptions::lazyForces,
+           "latency-bounded: recompute a stale force only when it reaches the top of the heap "
+           "(false: every stale force after each fix, as the paper, O(n^2 D))")
+      .add("refine", &ForceDirectedOptions::refine,
+           "memory objective without limited resources: refine the FDS schedule by single-op "
+           "moves for peak live memory")
+      .add("time_limit", &ForceDirectedOptions::timeLimitSeconds,
+           "seconds for the whole call; the ops not yet fixed then start at their ASAP in their "
+           "frames (or by height in list scheduling), as the result says; none: no limit",
+           NumericRange::above(0));
+  return table;
+}
+
+const OptionTable<heuristic::ForceDirectedOptions>& forceDirectedOptionTable() {
+  static const OptionTable<heuristic::ForceDirectedOptions> table = makeForceDirectedTable();
+  return table;
+}
+
 const OptionTable<heuristic::BalancedStagesOptions>& balancedOptionTable() {
   static const OptionTable<heuristic::BalancedStagesOptions> table = makeBalancedTable();
   return table;
 }
 
-const OptionTable<ListSchedulerOptions>& listOptionTable() {
-  static const OptionTable<ListSchedulerOptions> table = makeListTable();
+const OptionTable<ListMethodOptions>& listOptionTable() {
+  static const OptionTable<ListMethodOptions> table = makeListTable();
   return table;
 }
 
@@ -90,9 +143,35 @@ const OptionTable<ImsOptions>& imsOptionTable() {
   return table;
 }
 
-Result runList(const Problem& problem, const ListSchedulerOptions& listOptions,
+// list's refine=true: the schedule refined for peak live memory within the horizon (runList
+// then reports it with that objective and B's bound).
+void refineForMemory(const Problem& problem, const ListMethodOptions& options,
+                     const RunContext& context, Schedule& schedule, Result& result) {
+  const Graph& graph = *problem.graph;
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    for (const ReservationBlock& block : graph.reservation(op)) {
+      if (problem.machine->resources[block.resource].limited()) {
+        result.notes.emplace_back(
+            "refinement", "not run: the refinement ignores reservations, and resource " +
+                              problem.machine->resources[block.resource].name + " is limited");
+        return;
+      }
+    }
+  }
+  const Deadline deadline(options.timeLimitSeconds);
+  heuristic::MemoryRefinementOptions refinement;
+  refinement.stop = [&] { return deadline.expired() || context.cancelled(); };
+  heuristic::MemoryRefinement refined =
+      heuristic::refineLiveMemory(graph, *problem.horizon, schedule, refinement);
+  schedule = std::move(refined.schedule);
+  if (!refined.localOptimum) {
+    result.notes.emplace_back("refinement", "stopped by the time limit before a local optimum");
+  }
+}
+
+Result runList(const Problem& problem, const ListMethodOptions& options,
                const RunContext& context) {
-  auto schedule = heuristic::listSchedule(problem, listOptions);
+  auto schedule = heuristic::listSchedule(problem, options.scheduling);
   if (!schedule) return errorResult(schedule.error());
   const Graph& graph = *problem.graph;
   Result result;
@@ -144,9 +223,11 @@ Result runList(const Problem& problem, const ListSchedulerOptions& listOptions,
     // Within D, on a graph whose values have a size, the objective is the peak live memory
     // (formulation B, as for gaus and ilp); the latency stays among the figures, and the bound
     // is the one every method reports for B.
+    if (options.refine) refineForMemory(problem, options, context, *result.schedule, result);
     result.objectiveName = "peak_memory";
     result.objective = computeMetrics(graph, *problem.machine, *result.schedule).peakLiveMemory;
     result.bounds.lowerBound.reset();
+    result.bounds.latencyProvenOptimal = false;
     result.status = ModelStatus::kFeasible;
     reportPeakMemoryBound(problem, result, peakMemoryBoundSeconds(std::nullopt), context.cancel);
   }
@@ -179,6 +260,11 @@ Result runBalanced(const Problem& problem, const heuristic::BalancedStagesOption
   return result;
 }
 
+Result runForceDirected(const Problem& problem, const heuristic::ForceDirectedOptions& options,
+                        const RunContext& context) {
+  return heuristic::forceDirectedSchedule(problem, options, context);
+}
+
 Result runIms(const Problem& problem, const ImsOptions& options, const RunContext& context) {
   return heuristic::iterativeModuloSchedule(problem, options, context);
 }
@@ -186,7 +272,7 @@ Result runIms(const Problem& problem, const ImsOptions& options, const RunContex
 }  // namespace
 
 void registerHeuristicMethods(MethodRegistry& registry) {
-  registry.add(makeMethod<ListSchedulerOptions>(
+  registry.add(makeMethod<ListMethodOptions>(
       "list", "resource-constrained list scheduling over reservation tables (minimizes latency)",
       {ProblemKind::kLatency, ProblemKind::kLatencyBounded}, listOptionTable(),
       heuristic::heuristicFigureTable(), runList));
@@ -201,6 +287,12 @@ void registerHeuristicMethods(MethodRegistry& registry) {
       "capacity that fits (stage problems; -O refine=true refines it)",
       {ProblemKind::kStages}, balancedOptionTable(), heuristic::heuristicFigureTable(),
       runBalanced));
+  registry.add(makeMethod<heuristic::ForceDirectedOptions>(
+      "fds",
+      "force-directed scheduling (Paulin and Knight 1989): time-constrained at the horizon "
+      "(peak memory or units), force-directed list scheduling for the latency",
+      {ProblemKind::kLatency, ProblemKind::kLatencyBounded}, forceDirectedOptionTable(),
+      heuristic::heuristicFigureTable(), runForceDirected));
 }
 
 }  // namespace gaus

@@ -1,5 +1,5 @@
 // The figures of the heuristic methods (core/figures.hpp): declared here, reported by "list",
-// "ims" and "balanced" as heuristicFigureTable() says.
+// "ims", "balanced" and "fds" as heuristicFigureTable() says.
 #pragma once
 
 #include <gaus/core/figures.hpp>
@@ -29,14 +29,22 @@ inline constexpr Figure kNonOverlappedIi{
 inline constexpr Figure kAttempts{"attempts", FigureUnit::kCount, "IIs tried"};
 inline constexpr Figure kEvictions{"evictions", FigureUnit::kCount,
                                    "ops unscheduled to make room, over every II tried"};
-// The stage refinement of "balanced" (refine=true).
+// Force-directed scheduling ("fds").
+inline constexpr Figure kForceEvaluations{
+    "force_evaluations", FigureUnit::kCount,
+    "ops whose forces were evaluated (each over its whole frame), over the whole run"};
+inline constexpr Figure kOpsPlacedAtLimit{
+    "ops_placed_at_limit", FigureUnit::kCount,
+    "ops placed without forces because the time limit ran out (0: every op by force)"};
+// The stage refinement of "balanced" (refine=true) and the memory refinement of "fds"
+// (refine=true).
 inline constexpr Figure kRefinementMoves{"refinement_moves", FigureUnit::kCount,
-                                         "ops moved to another stage"};
+                                         "ops moved to another stage (balanced) or cycle (fds)"};
 inline constexpr Figure kRefinementSwaps{"refinement_swaps", FigureUnit::kCount,
                                          "pairs of ops that swapped stages"};
 }  // namespace figures
 
-// Which of "list", "ims" and "balanced" reports each figure above.
+// Which of "list", "ims", "balanced" and "fds" reports each figure above.
 const FigureTable& heuristicFigureTable();
 
 }  // namespace gaus::heuristic

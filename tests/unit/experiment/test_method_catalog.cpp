@@ -75,7 +75,7 @@ TEST_CASE("every option of every method round-trips: the value given is the valu
       ++checked;
     }
   }
-  // list 2, ims 5, balanced 2, ilp and twill over ten each, gaus over thirty: a broken
+  // list 4, ims 5, balanced 2, fds 5, ilp and twill over ten each, gaus over thirty: a broken
   // enumeration would check nothing.
   CHECK(checked > 50);
   // The stage problem's method is among them, with both of its options.

@@ -29,6 +29,19 @@ inline const MethodRegistry& heuristicRegistry() {
   return registry;
 }
 
+// The 21 HeuriGym operator-scheduling instances (baseline.json, which holds the ILP baseline's
+// latencies, left out; the reader puts them in each instance's reference), in path order.
+inline std::vector<Instance> heurigymInstances() {
+  std::vector<Instance> instances;
+  for (const auto& file : sharedBenchmarkFiles("heurigym-operator-scheduling", ".json")) {
+    if (file.filename() == "baseline.json") continue;
+    auto read = loadInstances(file);
+    REQUIRE(read.size() == 1);
+    instances.push_back(std::move(read.front()));
+  }
+  return instances;
+}
+
 // The lower bound on II every modulo schedule obeys: max(ResMII, RecMII), from core's analyses
 // (independent of the scheduler).
 inline std::int64_t minimumIi(const Instance& instance) {

@@ -27,15 +27,15 @@ std::string optionValue(const Result& result, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("registry: list, ims and balanced are registered with documented options",
+TEST_CASE("registry: list, ims, balanced and fds are registered with documented options",
           "[heuristic][methods]") {
   const MethodRegistry registry = heuristicRegistry();
-  CHECK(registry.names() == std::vector<std::string>{"balanced", "ims", "list"});
+  CHECK(registry.names() == std::vector<std::string>{"balanced", "fds", "ims", "list"});
   const MethodInfo* list = registry.find("list");
   REQUIRE(list);
   CHECK(list->kinds ==
         std::vector<ProblemKind>{ProblemKind::kLatency, ProblemKind::kLatencyBounded});
-  CHECK(list->options.size() == 2);
+  CHECK(list->options.size() == 4);  // priority, tie_break, refine, time_limit
   const MethodInfo* ims = registry.find("ims");
   REQUIRE(ims);
   CHECK(ims->kinds == std::vector<ProblemKind>{ProblemKind::kModulo});

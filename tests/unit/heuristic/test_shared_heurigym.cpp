@@ -29,14 +29,9 @@ constexpr double kLargestRatio = 1.2;
 
 TEST_CASE("list on every HeuriGym instance: verified, above the lower bounds, near the baseline",
           "[heuristic][list][shared]") {
-  const auto files = test::sharedBenchmarkFiles("heurigym-operator-scheduling", ".json");
   int instances = 0;
   int atOrBelowBaseline = 0;
-  for (const auto& file : files) {
-    if (file.filename() == "baseline.json") continue;
-    const auto read = test::loadInstances(file);
-    REQUIRE(read.size() == 1);
-    const Instance& instance = read.front();
+  for (const Instance& instance : test::heurigymInstances()) {
     INFO(instance.name);
     ++instances;
     const Problem problem = instance.problem(ProblemKind::kLatency);

@@ -1,0 +1,56 @@
+// Force-directed scheduling (Paulin and Knight 1989): the time-constrained form for
+// latency-bounded problems and force-directed list scheduling for latency problems under
+// resources; method "fds". The file src/heuristic/force_directed.cpp says what it implements and
+// where it departs from the paper.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include <gaus/core/enum_names.hpp>
+#include <gaus/core/problem.hpp>
+#include <gaus/core/registry.hpp>
+#include <gaus/core/result.hpp>
+
+namespace gaus::heuristic {
+
+// What the distribution graphs measure, and so what the forces balance.
+enum class ForceObjective {
+  kAuto,       // memory on a latency-bounded problem where some op has mem, else resources
+  kMemory,     // expected live memory per cycle (formulation B's peak live memory)
+  kResources,  // expected units in use per resource and cycle (the paper's distribution graphs)
+};
+inline constexpr auto kForceObjectiveNames = makeEnumNames<ForceObjective>({
+    {ForceObjective::kAuto, "auto"},
+    {ForceObjective::kMemory, "memory"},
+    {ForceObjective::kResources, "resources"},
+});
+inline std::string_view toString(ForceObjective objective) {
+  return kForceObjectiveNames.name(objective);
+}
+
+struct ForceDirectedOptions {
+  ForceObjective objective = ForceObjective::kAuto;
+  // Graphs with more ops are refused (FDS costs O(n^2 D) force evaluations at worst), naming the
+  // methods that scale.
+  std::int64_t maxOps = 20000;
+  // Latency-bounded: true takes the op of least force from a heap whose entries are recomputed
+  // when they reach the top with stale inputs; false recomputes every stale force after each
+  // fix (the paper's order, O(n^2 D)).
+  bool lazyForces = true;
+  // Memory objective without limited resources: the FDS schedule is then refined by
+  // refineLiveMemory's moves (the "start + refinement" of the GauS paper's comparison).
+  bool refine = false;
+  // Seconds for the whole call; past it the ops not yet fixed take their earliest start in
+  // their current frames (latency-bounded) or the height priority (latency), and the result
+  // says so. None: no limit.
+  std::optional<double> timeLimitSeconds;
+};
+
+// The method "fds": kLatencyBounded (time-constrained FDS at the horizon, legalized by list
+// scheduling where the machine limits resources) and kLatency (force-directed list scheduling).
+Result forceDirectedSchedule(const Problem& problem, const ForceDirectedOptions& options,
+                             const RunContext& context = {});
+
+}  // namespace gaus::heuristic
