@@ -393,7 +393,7 @@ class LiveMemoryWindowSearch::Search {
       model.addLessEqual(row, -fixedAt(t));
     }
     model.setNodeLimit(options_.nodeLimit);
-    const detail::MilpSolution solution = model.solve(seconds);
+    const MilpSolution solution = model.solve(seconds);
     ++figures_.solves;
     figures_.solveSeconds += solution.seconds;
     // Infeasible: no placement of the window goes below the peak (P's cap), proven.
