@@ -12,7 +12,7 @@ const FigureTable& exactFigureTable() {
                                        .add(kResMii, {"ilp", "twill"})
                                        .add(kRecMii, {"ilp", "twill"})
                                        .add(kTimeUnit, {"ilp", "twill"})
-                                       .add(kNormalizedMii, {"twill"})
+                                       .add(kNormalizedMii, {"ilp", "twill"})
                                        .add(kNormalizedIi, {"ilp"})
                                        .add(kNormalizedLowerBound, {"ilp"})
                                        .add(kNormalizedIiProven, {"ilp", "twill"})

@@ -360,10 +360,15 @@ Result solveTwillMethod(const Problem& problem, const TwillOptions& options,
   twill.progress = context.progress;
   twill.start.schedule = context.initialSchedule;
   Result result = solveTwill(problem, twill).result;
-  if (!result.bounds.lowerBound) {
-    result.bounds.lowerBound =
-        static_cast<double>(std::max(computeResMii(*problem.graph, *problem.machine).value,
-                                     computeRecMii(*problem.graph).value));
+  const ResMii resMii = computeResMii(*problem.graph, *problem.machine);
+  const RecMii recMii = computeRecMii(*problem.graph);
+  const auto mii = static_cast<double>(std::max(resMii.value, recMii.value));
+  if (!result.bounds.lowerBound) result.bounds.lowerBound = mii;
+  if (result.figures.get(figures::kTimeUnit)) {
+    // Solved in normalized units: the MII figures in cycles (the normalized MII is its figure).
+    result.figures.set(figures::kMii, mii);
+    result.figures.set(figures::kResMii, static_cast<double>(resMii.value));
+    result.figures.set(figures::kRecMii, static_cast<double>(recMii.value));
   }
   if (result.failed() && result.message.empty()) result.message = "twill failed";
   return result;

@@ -13,8 +13,8 @@
 #include <gaus/exact/exact_figures.hpp>
 #include <gaus/exact/modulo_milp.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
-
 #include <gaus/milp/milp_model.hpp>
+
 #include "normalized_solve.hpp"
 #include "start_schedule.hpp"
 
@@ -244,8 +244,21 @@ Result searchModulo(const Problem& problem, const ModuloSearchOptions& options) 
                                                 *problem.graph, result.schedule->start)));
     }
   }
+  if (result.figures.get(figures::kTimeUnit)) {
+    // The MII of the normalized problem means nothing in raw cycles: it stays as the normalized
+    // figure, and the MII figures and the bound are the raw ones.
+    if (const auto normalizedMii = result.figures.get(figures::kMii)) {
+      result.figures.set(figures::kNormalizedMii, *normalizedMii);
+    }
+    const ResMii resMii = computeResMii(*problem.graph, *problem.machine);
+    const RecMii recMii = computeRecMii(*problem.graph);
+    const std::int64_t mii = std::max(resMii.value, recMii.value);
+    result.figures.set(figures::kMii, static_cast<double>(mii));
+    result.figures.set(figures::kResMii, static_cast<double>(resMii.value));
+    result.figures.set(figures::kRecMii, static_cast<double>(recMii.value));
+    result.bounds.lowerBound = static_cast<double>(mii);
+  }
   if (!result.bounds.lowerBound) {
-    // The MII of the normalized problem means nothing in raw cycles: report the raw one.
     result.bounds.lowerBound =
         static_cast<double>(std::max(computeResMii(*problem.graph, *problem.machine).value,
                                      computeRecMii(*problem.graph).value));

@@ -81,11 +81,16 @@ struct CostNormalization {
 
   // C' of a raw value of the pool (0 stays 0); nullopt for a value not in the pool.
   std::optional<std::int64_t> map(std::int64_t raw) const;
+  // True when some cost maps below its raw value. No C' exceeds its raw cost (the MILP bounds
+  // it), so a mapping that shrinks nothing is the identity: solving in its units would change
+  // nothing but the time spent, and callers keep the raw costs then.
+  bool shrinksSomeCost() const;
   // "1000->4, 1500->6 (F*=0, worst ratio error 0%)".
   std::string describe() const;
 };
 
-// Solves the normalization MILP (minimize F, then maximize the sum of C' at F = F*). Duplicates
+// Solves the normalization MILP (minimize F, then maximize the sum of C' at F = F*), with every
+// C' at most its raw cost: costs whose sum already fits U map to themselves, never up. Duplicates
 // and zeros in `costs` are ignored. Fails on a negative cost or when the MILP fails.
 Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
                                            const NormalizationOptions& options = {});

@@ -18,7 +18,7 @@ using gaus::figures::kStages;
 inline constexpr Figure kTimeUnit{"time_unit", FigureUnit::kCycles,
                                   "raw cycles per normalized cycle (present when normalized)"};
 inline constexpr Figure kNormalizedMii{"normalized_mii", FigureUnit::kCycles,
-                                       "MII in normalized units (twill, when normalized)"};
+                                       "MII in normalized units (when normalized)"};
 inline constexpr Figure kNormalizedIi{"normalized_ii", FigureUnit::kCycles,
                                       "the II found, in normalized units"};
 inline constexpr Figure kNormalizedLowerBound{
