@@ -24,6 +24,7 @@ packages=(
   libpng-dev                               # browser test: decodes Chromium's screenshots
   time                                     # gaus-bench startup: /usr/bin/time per command
   python3 python3-venv python3-dev         # the Python package: its build and test venvs
+  python3-pip                              # HiGHS from PyPI (install_highs below)
 )
 if [[ "${1:-}" == "--fuzz" ]]; then
   packages+=(clang libclang-rt-14-dev)     # libFuzzer harnesses of tests/fuzz
