@@ -21,13 +21,13 @@
 #include <gaus/core/stage_objective.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/differentiable/gaus_figures.hpp>
-#include <gaus/milp/live_memory_model.hpp>
-#include <gaus/milp/live_memory_windows.hpp>
 #include <gaus/heuristic/balanced_stages.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
 #include <gaus/heuristic/memory_refinement.hpp>
 #include <gaus/heuristic/stage_refinement.hpp>
+#include <gaus/milp/live_memory_model.hpp>
+#include <gaus/milp/live_memory_windows.hpp>
 
 #include "descending_search.hpp"
 #include "formulation.hpp"
@@ -436,10 +436,12 @@ std::optional<Candidate> refinedCandidate(const RunSetup& setup, const Schedule&
 // bound lifts the mandatory lifetimes' (on ctrl at D = 11: 31, the optimum, where they give 5),
 // so that a search at the optimum says so and ends, and its schedule is taken when it is
 // better. Resources are left out: the model is then a relaxation, its bound still holds, and
-// its schedule is taken only when it verifies. The threshold: ctrl's model (D = 11) has 19,000 nonzeros and is proven in seconds;
-// router's (D = 55) has 420,000 and int2float's (D = 17) 60,000, and CBC proves neither within
-// a minute, so their share would be spent for no bound above the LP's.
-constexpr std::int64_t kExactModelMaxNonzeros = 100'000;
+// its schedule is taken only when it verifies. The threshold, in nonzeros as estimated before
+// the model is built (LiveMemoryModel::estimateSize), measured with CBC at D = the list
+// latency (docs/benchmarks.md): ctrl's model (23,000) is proven in 1.2 s; int2float's (62,000)
+// and router's (450,000) end 60 s with no bound above the mandatory lifetimes', so their share
+// would be spent in vain.
+constexpr std::int64_t kExactModelMaxNonzeros = 40'000;
 constexpr double kExactShare = 0.25;
 
 struct ExactPeakMemory {
@@ -481,9 +483,9 @@ ExactPeakMemory solveWholeGraphExactly(const RunSetup& setup, Cycle horizon,
     }
   }
   attempt.bound = exact.bound;
-  attempt.detail = fmt::format("whole-graph live-memory MILP, {} variables, {} rows, CBC {}",
-                               model.model().numVariables(), model.model().numRows(),
-                               solution.statusWithNote());
+  attempt.detail =
+      fmt::format("whole-graph live-memory MILP, {} variables, {} rows, CBC {}",
+                  model.model().numVariables(), model.model().numRows(), solution.statusWithNote());
   attempts.push_back(std::move(attempt));
   return exact;
 }
@@ -678,10 +680,10 @@ Result optimizeAtHorizon(const RunSetup& setup, Engine& engine) {
     if (auto bound = peakLiveMemoryLowerBound(setup.graph, horizon)) {
       result.bounds.lowerBound = *bound;
     }
-    const ExactPeakMemory exact = solveWholeGraphExactly(
-        setup, horizon, alap, best ? &best->schedule : nullptr,
-        result.bounds.lowerBound.value_or(0.0), kExactShare * engine.state.remainingSeconds(),
-        result.attempts);
+    const ExactPeakMemory exact =
+        solveWholeGraphExactly(setup, horizon, alap, best ? &best->schedule : nullptr,
+                               result.bounds.lowerBound.value_or(0.0),
+                               kExactShare * engine.state.remainingSeconds(), result.attempts);
     if (exact.bound) {
       result.bounds.lowerBound = std::max(result.bounds.lowerBound.value_or(0.0), *exact.bound);
     }

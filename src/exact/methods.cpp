@@ -288,14 +288,13 @@ Result solveIlp(const Problem& problem, const IlpOptions& options, const RunCont
     // Latency-bounded problems: peak memory is ilp's one objective there (the default too).
     if (problem.objective != ProblemObjective::kMethodDefault &&
         problem.objective != ProblemObjective::kPeakMemory) {
-      return errorResult(fmt::format(
-          "method ilp does not minimize {} on a latency-bounded problem (it minimizes "
-          "peak_memory there); method gaus does",
-          toString(problem.objective)));
+      return errorResult(
+          fmt::format("method ilp does not minimize {} on a latency-bounded problem (it minimizes "
+                      "peak_memory there); method gaus does",
+                      toString(problem.objective)));
     }
     PeakMemoryMilpOptions peak;
-    peak.timeLimitSeconds =
-        remaining(std::min(options.search.milp.timeLimitSeconds, callSeconds));
+    peak.timeLimitSeconds = remaining(std::min(options.search.milp.timeLimitSeconds, callSeconds));
     peak.useStart = options.search.milp.useStart;
     peak.maxNonzeros = options.search.milp.maxNonzeros;
     peak.memoryLimitBytes = options.search.milp.memoryLimitBytes;
@@ -366,8 +365,8 @@ void registerExactMethods(MethodRegistry& registry) {
       "ilp",
       "exact MILP on CBC: latency minimization (time-indexed), peak live memory under a horizon "
       "(latency-bounded, time-indexed) or modulo scheduling (min II, then min L at that II)",
-      {ProblemKind::kLatency, ProblemKind::kLatencyBounded, ProblemKind::kModulo}, exact::ilpOptionTable(),
-      exact::exactFigureTable(), exact::solveIlp));
+      {ProblemKind::kLatency, ProblemKind::kLatencyBounded, ProblemKind::kModulo},
+      exact::ilpOptionTable(), exact::exactFigureTable(), exact::solveIlp));
   registry.add(makeMethod<exact::TwillOptions>(
       "twill",
       "joint software pipelining and warp specialization (Twill, OSDI'26): CBC modulo MILP + "

@@ -52,8 +52,7 @@ void StartGrid::encode(std::span<const Cycle> start, std::vector<double>& values
   }
 }
 
-std::vector<Cycle> StartGrid::decode(const MilpSolution& solution,
-                                     std::vector<Cycle> start) const {
+std::vector<Cycle> StartGrid::decode(const MilpSolution& solution, std::vector<Cycle> start) const {
   for (OpId op = 0; op < static_cast<OpId>(first_.size()); ++op) {
     if (!moves(op)) continue;
     double best = -1.0;

@@ -64,25 +64,16 @@ TEST_CASE("live-memory model: every op moving, the optimum is brute force's", "[
   }
 }
 
-TEST_CASE("live-memory model: a fixed op keeps its start, and a cap below the optimum is "
-          "infeasible",
-          "[milp][memory]") {
+TEST_CASE(
+    "live-memory model: a fixed op keeps its start, and a cap below the optimum is "
+    "infeasible",
+    "[milp][memory]") {
   // p1 -> q1 and p2 -> q2, every op 1 cycle, mem 1 on the producers, D = 4. With p1 fixed at 0
   // and q1 at 1, the others moving in [0, 3]: p2 at 2 and q2 at 3 keep one value live at a
   // time, so the peak is 1; capped at 0.5 no placement fits (p1 is live at cycle 0 whatever
   // the others do).
-  GraphBuilder builder("pairs");
-  const OpId p1 = builder.addOp("p1", 1);
-  const OpId q1 = builder.addOp("q1", 1);
-  const OpId p2 = builder.addOp("p2", 1);
-  const OpId q2 = builder.addOp("q2", 1);
-  builder.setMem(p1, 1.0);
-  builder.setMem(p2, 1.0);
-  builder.addEdge(p1, q1);
-  builder.addEdge(p2, q2);
-  auto built = std::move(builder).build();
-  REQUIRE(built.ok());
-  const Graph graph = std::move(built).value();
+  const Graph graph = twoProducerPairs();
+  const OpId p1 = 0, q1 = 1, p2 = 2, q2 = 3;
   const std::vector<Cycle> start = {0, 1, 0, 1};
   milp::LiveMemoryModelInput input;
   input.graph = &graph;
