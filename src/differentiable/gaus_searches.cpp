@@ -443,6 +443,8 @@ std::optional<Candidate> refinedCandidate(const RunSetup& setup, const Schedule&
 // would be spent in vain.
 constexpr std::int64_t kExactModelMaxNonzeros = 40'000;
 constexpr double kExactShare = 0.25;
+// Without a time limit the share is unbounded: the solve then stops here.
+constexpr double kExactMaxSeconds = 60.0;
 
 struct ExactPeakMemory {
   std::optional<Schedule> schedule;
@@ -465,7 +467,7 @@ ExactPeakMemory solveWholeGraphExactly(const RunSetup& setup, Cycle horizon,
   if (size.nonzeros > kExactModelMaxNonzeros || seconds <= 0.0) return {};
   milp::LiveMemoryModel model(input);
   if (start) model.model().setStart(model.encode(start->start));
-  const milp::MilpSolution solution = model.model().solve(seconds);
+  const milp::MilpSolution solution = model.model().solve(std::min(seconds, kExactMaxSeconds));
   Attempt attempt;
   attempt.phase = "exact";
   attempt.horizon = horizon;
