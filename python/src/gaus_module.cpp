@@ -130,8 +130,8 @@ struct MethodRunOutput {
 MethodRunOutput runMethodOn(const Instance& instance, const std::string& method,
                             const std::string& kind, std::optional<Cycle> horizon,
                             std::optional<std::int32_t> ii, std::optional<double> ratio,
-                            const std::string& objective, const MethodOptions& options, const MethodOptions& settings,
-                            std::optional<double> timeLimit,
+                            const std::string& objective, const MethodOptions& options,
+                            const MethodOptions& settings, std::optional<double> timeLimit,
                             const std::optional<std::vector<Cycle>>& initialStarts,
                             nb::object progress) {
   InstanceRunRequest request;
@@ -329,14 +329,15 @@ NB_MODULE(_gaus, module) {
          const std::string& objective, const MethodOptions& options, const MethodOptions& settings,
          std::optional<double> timeLimit, const std::optional<std::vector<Cycle>>& initialStarts,
          nb::object progress) {
-        MethodRunOutput output = runMethodOn(instance, method, kind, horizon, ii, ratio, objective, options,
-                                             settings, timeLimit, initialStarts, progress);
+        MethodRunOutput output = runMethodOn(instance, method, kind, horizon, ii, ratio, objective,
+                                             options, settings, timeLimit, initialStarts, progress);
         return std::make_tuple(std::move(output.json), std::move(output.call),
                                std::move(output.solution), std::move(output.starts));
       },
       nb::arg("instance"), nb::arg("method"), nb::arg("kind"), nb::arg("horizon").none(),
-      nb::arg("ii").none(), nb::arg("ratio").none(), nb::arg("objective"), nb::arg("options"), nb::arg("settings"),
-      nb::arg("time_limit").none(), nb::arg("initial_starts").none(), nb::arg("progress").none());
+      nb::arg("ii").none(), nb::arg("ratio").none(), nb::arg("objective"), nb::arg("options"),
+      nb::arg("settings"), nb::arg("time_limit").none(), nb::arg("initial_starts").none(),
+      nb::arg("progress").none());
   module.def("verify", &verifySchedule, nb::arg("instance"), nb::arg("starts"),
              nb::arg("ii").none(), nb::arg("warps").none(), nb::arg("horizon").none(),
              nb::arg("stages"), nb::arg("max_messages"));

@@ -439,11 +439,15 @@ std::optional<Candidate> refinedCandidate(const RunSetup& setup, const Schedule&
 // bound lifts the mandatory lifetimes' (on ctrl at D = 11: 31, the optimum, where they give 5),
 // so that a search at the optimum says so and ends, and its schedule is taken when it is
 // better. Resources are left out: the model is then a relaxation, its bound still holds, and
-// its schedule is taken only when it verifies. The threshold: ctrl's model (D = 11) has 19,000 nonzeros and is proven in seconds;
-// router's (D = 55) has 420,000 and int2float's (D = 17) 60,000, and CBC proves neither within
-// a minute, so their share would be spent for no bound above the LP's.
-constexpr std::int64_t kExactModelMaxNonzeros = 100'000;
+// its schedule is taken only when it verifies. The threshold, in nonzeros as estimated before
+// the model is built (LiveMemoryModel::estimateSize), measured with CBC at D = the list
+// latency (docs/benchmarks.md): ctrl's model (23,000) is proven in 1.2 s; int2float's (62,000)
+// and router's (450,000) end 60 s with no bound above the mandatory lifetimes', so their share
+// would be spent in vain.
+constexpr std::int64_t kExactModelMaxNonzeros = 40'000;
 constexpr double kExactShare = 0.25;
+// Without a time limit the share is unbounded: the solve then stops here.
+constexpr double kExactMaxSeconds = 60.0;
 
 struct ExactPeakMemory {
   std::optional<Schedule> schedule;
@@ -466,7 +470,7 @@ ExactPeakMemory solveWholeGraphExactly(const RunSetup& setup, Cycle horizon,
   if (size.nonzeros > kExactModelMaxNonzeros || seconds <= 0.0) return {};
   milp::LiveMemoryModel model(input);
   if (start) model.model().setStart(model.encode(start->start));
-  const milp::MilpSolution solution = model.model().solve(seconds);
+  const milp::MilpSolution solution = model.model().solve(std::min(seconds, kExactMaxSeconds));
   Attempt attempt;
   attempt.phase = "exact";
   attempt.horizon = horizon;
@@ -484,9 +488,9 @@ ExactPeakMemory solveWholeGraphExactly(const RunSetup& setup, Cycle horizon,
     }
   }
   attempt.bound = exact.bound;
-  attempt.detail = fmt::format("whole-graph live-memory MILP, {} variables, {} rows, CBC {}",
-                               model.model().numVariables(), model.model().numRows(),
-                               solution.statusWithNote());
+  attempt.detail =
+      fmt::format("whole-graph live-memory MILP, {} variables, {} rows, CBC {}",
+                  model.model().numVariables(), model.model().numRows(), solution.statusWithNote());
   attempts.push_back(std::move(attempt));
   return exact;
 }

@@ -295,14 +295,13 @@ Result solveIlp(const Problem& problem, const IlpOptions& options, const RunCont
     // Latency-bounded problems: peak memory is ilp's one objective there (the default too).
     if (problem.objective != ProblemObjective::kMethodDefault &&
         problem.objective != ProblemObjective::kPeakMemory) {
-      return errorResult(fmt::format(
-          "method ilp does not minimize {} on a latency-bounded problem (it minimizes "
-          "peak_memory there); method gaus does",
-          toString(problem.objective)));
+      return errorResult(
+          fmt::format("method ilp does not minimize {} on a latency-bounded problem (it minimizes "
+                      "peak_memory there); method gaus does",
+                      toString(problem.objective)));
     }
     PeakMemoryMilpOptions peak;
-    peak.timeLimitSeconds =
-        remaining(std::min(options.search.milp.timeLimitSeconds, callSeconds));
+    peak.timeLimitSeconds = remaining(std::min(options.search.milp.timeLimitSeconds, callSeconds));
     peak.useStart = options.search.milp.useStart;
     peak.maxNonzeros = options.search.milp.maxNonzeros;
     peak.memoryLimitBytes = options.search.milp.memoryLimitBytes;

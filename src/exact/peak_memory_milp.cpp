@@ -3,27 +3,29 @@
 // intervals in milp/live_memory_model.cpp with every op moving in its ASAP/ALAP window at D.
 //
 // - The start: the list schedule, when it fits D, refined for peak memory by the local search of
-//   heuristic::refineLiveMemory (on problems without limited resources, which it does not look
-//   at), and the start given (--init, init=gaus), when it verifies; the lowest peak is CBC's
-//   first incumbent and the answer when CBC finds nothing better in time.
+//   heuristic::refineLiveMemory and then by the exact windows of GauS's B search (on problems
+//   without limited resources, which neither looks at), and the start given (--init, init=gaus),
+//   when it verifies; the lowest peak is CBC's first incumbent and the answer when CBC finds
+//   nothing better in time.
 // - The bound: the MILP's, never below the mandatory lifetimes (core's peakLiveMemoryLowerBound,
 //   which is also P's lower bound in the model) and rounded up when every mem is whole.
 // - A model above the nonzero or memory limits is refused with refuseLargeModel's message; the
 //   call still answers with the start and the combinatorial bound.
 
-#include <gaus/exact/peak_memory_milp.hpp>
-
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/exact/exact_figures.hpp>
+#include <gaus/exact/peak_memory_milp.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
 #include <gaus/heuristic/memory_refinement.hpp>
 #include <gaus/milp/live_memory_model.hpp>
+#include <gaus/milp/live_memory_windows.hpp>
 
 namespace gaus::exact {
 
@@ -33,6 +35,12 @@ namespace {
 // optimum in well under a second on the small EPFL circuits, and its peak is what the MILP
 // must beat.
 constexpr double kRefinementShare = 0.2;
+// Share for the exact windows of GauS's B search (milp::LiveMemoryWindowSearch) on the refined
+// start: a large neighbourhood search on the same model, for a better first incumbent. On ctrl
+// at D = 11 they reach 31, the optimum, before the MILP starts (the refined list schedule has
+// 39); on router and int2float they did not lower the start in the share (60 s limit, this
+// 2-core machine under load).
+constexpr double kWindowShare = 0.1;
 
 bool limitsResources(const Problem& problem) {
   for (OpId op = 0; op < problem.graph->numOps(); ++op) {
@@ -82,9 +90,7 @@ Result solvePeakMemoryMilp(const Problem& problem, const PeakMemoryMilpOptions& 
   const auto combinatorial = peakLiveMemoryLowerBound(graph, horizon);
   if (!combinatorial) return errorResult(combinatorial.error());
   const bool whole = wholeMems(graph);
-  const auto roundBound = [whole](double bound) {
-    return whole ? std::ceil(bound - 1e-6) : bound;
-  };
+  const auto roundBound = [whole](double bound) { return whole ? std::ceil(bound - 1e-6) : bound; };
   double bound = roundBound(*combinatorial);
   result.figures.set(figures::kCombinatorialBound, bound);
 
@@ -105,13 +111,19 @@ Result solvePeakMemoryMilp(const Problem& problem, const PeakMemoryMilpOptions& 
     if (limitsResources(problem)) {
       consider(*list);
     } else {
-      const Deadline refinementDeadline(deadline.remainingLimit()
-                                            ? std::optional<double>(kRefinementShare *
-                                                                    options.timeLimitSeconds)
-                                            : std::nullopt);
+      const Deadline refinementDeadline(
+          deadline.remainingLimit()
+              ? std::optional<double>(kRefinementShare * options.timeLimitSeconds)
+              : std::nullopt);
       heuristic::MemoryRefinementOptions refinement;
       refinement.stop = [&refinementDeadline] { return refinementDeadline.expired(); };
-      consider(heuristic::refineLiveMemory(graph, horizon, *list, refinement).schedule);
+      const Schedule refined =
+          heuristic::refineLiveMemory(graph, horizon, *list, refinement).schedule;
+      consider(refined);
+      milp::LiveMemoryWindowSearch windows(graph, horizon, refined);
+      windows.run(nullptr, deadline.remainingLimit() ? kWindowShare * options.timeLimitSeconds
+                                                     : std::numeric_limits<double>::infinity());
+      consider(windows.schedule());
     }
   }
   if (options.initialSchedule != nullptr && !consider(*options.initialSchedule)) {
@@ -143,8 +155,7 @@ Result solvePeakMemoryMilp(const Problem& problem, const PeakMemoryMilpOptions& 
   if (limitsResources(problem)) input.machine = problem.machine.get();
   const milp::ModelSize size = milp::LiveMemoryModel::estimateSize(input);
   if (auto refused = milp::refuseLargeModel(fmt::format("the peak-memory MILP (D = {})", horizon),
-                                            size, options.maxNonzeros,
-                                            options.memoryLimitBytes)) {
+                                            size, options.maxNonzeros, options.memoryLimitBytes)) {
     return answerWithStart(ModelStatus::kFeasible,
                            *refused + (start ? "; returning the start schedule" : ""));
   }
@@ -191,8 +202,8 @@ Result solvePeakMemoryMilp(const Problem& problem, const PeakMemoryMilpOptions& 
   }
   std::string message;
   if (!start) {
-    message = fmt::format("time limit {}s reached before CBC found a schedule",
-                          options.timeLimitSeconds);
+    message =
+        fmt::format("time limit {}s reached before CBC found a schedule", options.timeLimitSeconds);
   } else if (startPeak > bound + 1e-9) {
     message = fmt::format("peak memory {} not proven optimal (lower bound {}); raise time_limit",
                           startPeak, bound);
@@ -201,8 +212,7 @@ Result solvePeakMemoryMilp(const Problem& problem, const PeakMemoryMilpOptions& 
   result.attempts.push_back(attempt);
   // Proven optimal was answered above (the bound meets the peak); CBC's own status otherwise.
   return answerWithStart(
-      solution.status == ModelStatus::kOptimal ? ModelStatus::kFeasible : solution.status,
-      message);
+      solution.status == ModelStatus::kOptimal ? ModelStatus::kFeasible : solution.status, message);
 }
 
 }  // namespace gaus::exact

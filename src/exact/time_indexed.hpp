@@ -7,9 +7,9 @@
 
 #include <gaus/core/graph.hpp>
 #include <gaus/core/machine.hpp>
-
 #include <gaus/milp/milp_model.hpp>
 #include <gaus/milp/time_indexed_rows.hpp>
+
 #include "symmetry.hpp"
 
 namespace gaus::exact::detail {

@@ -1,6 +1,7 @@
-// The time-indexed MILP of peak live memory under a horizon (include/gaus/milp/live_memory_model.hpp):
-// formulation B of GauS (Gao et al., "GauS: Differentiable Scheduling Optimization via Gaussian
-// Reparameterization", 2025) solved exactly, with the verifier's live interval.
+// The time-indexed MILP of peak live memory under a horizon
+// (include/gaus/milp/live_memory_model.hpp): formulation B of GauS (Gao et al., "GauS:
+// Differentiable Scheduling Optimization via Gaussian Reparameterization", 2025) solved exactly,
+// with the verifier's live interval.
 //
 // The model, for a set of moving ops with start windows [e_u, l_u] and every other op fixed:
 // - x[u][t] = 1 when u starts at t (one per op), and s_v >= s_u + delay for every distance-0
@@ -25,14 +26,13 @@
 // constants are then only the sure stretches, and the caller's floor is core's
 // peakLiveMemoryLowerBound (the largest sum of the sure stretches at one cycle).
 
-#include <gaus/milp/live_memory_model.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
 
 #include <gaus/core/schedule.hpp>
+#include <gaus/milp/live_memory_model.hpp>
 
 namespace gaus::milp {
 
@@ -52,7 +52,7 @@ struct Plan {
   std::vector<char> moves;
   std::vector<Cycle> earliest, latest;  // per op (the fixed ops': their start)
   std::vector<Lifetime> lifetimes;
-  std::vector<double> constant;  // per cycle in [0, horizon]: live memory no move changes
+  std::vector<double> constant;   // per cycle in [0, horizon]: live memory no move changes
   std::vector<char> hasVariable;  // per cycle
 };
 

@@ -52,8 +52,7 @@ void StartGrid::encode(std::span<const Cycle> start, std::vector<double>& values
   }
 }
 
-std::vector<Cycle> StartGrid::decode(const MilpSolution& solution,
-                                     std::vector<Cycle> start) const {
+std::vector<Cycle> StartGrid::decode(const MilpSolution& solution, std::vector<Cycle> start) const {
   for (OpId op = 0; op < static_cast<OpId>(first_.size()); ++op) {
     if (!moves(op)) continue;
     double best = -1.0;
@@ -134,19 +133,19 @@ void addCapacityRows(MilpModel& model, const StartGrid& grid, const Graph& graph
         }
         for (Cycle t = grid.earliest(op); t <= grid.latest(op); ++t) {
           for (std::int32_t j = 0; j < block.length; ++j) {
-            use[slotOf(t + block.begin + j)][grid.variable(op, t)] += block.units;
+            const Cycle slot = slotOf(t + block.begin + j);
+            // Terms in the order of ops, starts and cycles, repeats kept (the solver sums them):
+            // the rows the latency and modulo models have always had.
+            slots[slot].row.add(grid.variable(op, t), block.units);
+            use[slot][grid.variable(op, t)] += block.units;
           }
         }
       }
       for (const auto& [slot, terms] : use) {
-        Slot& entry = slots[slot];
         double largest = 0.0;
-        for (const auto& [variable, coefficient] : terms) {
-          entry.row.add(variable, coefficient);
-          largest = std::max(largest, coefficient);
-        }
+        for (const auto& [variable, coefficient] : terms) largest = std::max(largest, coefficient);
         // At most one start per op is chosen.
-        entry.worst += largest;
+        slots[slot].worst += largest;
       }
     }
     const double capacity = *machine.resources[r].capacity;

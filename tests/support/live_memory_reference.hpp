@@ -106,6 +106,24 @@ inline RandomInstance layeredMemoryGraph(std::uint64_t seed, std::int32_t ops, d
   return std::move(generated).value();
 }
 
+// p1 -> q1 and p2 -> q2 (ops 0-3), every op 1 cycle, mem 1 on each producer: a value is live
+// from its producer's start until its reader starts, so the peak is 1 where the pairs can run
+// one after the other (D >= 3) and 2 where both producers must start at 0 (D = 2).
+inline Graph twoProducerPairs() {
+  GraphBuilder builder("pairs");
+  const OpId p1 = builder.addOp("p1", 1);
+  const OpId q1 = builder.addOp("q1", 1);
+  const OpId p2 = builder.addOp("p2", 1);
+  const OpId q2 = builder.addOp("q2", 1);
+  builder.setMem(p1, 1.0);
+  builder.setMem(p2, 1.0);
+  builder.addEdge(p1, q1);
+  builder.addEdge(p2, q2);
+  auto built = std::move(builder).build();
+  REQUIRE(built.ok());
+  return std::move(built).value();
+}
+
 // A layeredMemoryGraph, its list schedule, and the problem at horizon D = the list schedule's
 // latency + `slack`.
 struct MemoryCase {

@@ -51,7 +51,6 @@ struct ProblemRequest {
   ProblemObjective objective = ProblemObjective::kMethodDefault;
 };
 
-
 // The problem `method` is asked on `instance`. A kind the method does not solve is posed all
 // the same: MethodRegistry::run refuses it (a command may refuse it earlier, naming the methods
 // that solve it: MethodRegistry::unsupportedKindMessage).

@@ -89,6 +89,13 @@ TEST_CASE("gaus on one instance of every shared family: verified, no worse than 
     const double listPeak =
         computeMetrics(*instance.graph, *instance.machine, *list).peakLiveMemory;
     CHECK(*result.objective < listPeak);
+    // The whole graph's live-memory model is small here (23,000 nonzeros): GauS solves it in a
+    // share of its time and reports its bound, 31, the optimum that ilp proves
+    // (tests/unit/exact/test_peak_memory.cpp), so it says "optimal".
+    REQUIRE(result.bounds.lowerBound.has_value());
+    CHECK(*result.bounds.lowerBound == Approx(31.0));
+    CHECK(*result.objective == Approx(31.0));
+    CHECK(result.status == ModelStatus::kOptimal);
   }
   SECTION("GS-Schedule rand_graph_sparse_1000_1, formulation A with 10 stages") {
     const Instance instance = readShared("gs-schedule-icml24-rw/rand_graph_sparse_1000_1.gml");

@@ -6,29 +6,16 @@
 #include <gaus/exact/methods.hpp>
 
 #include "kernel_files.hpp"
+#include "live_memory_reference.hpp"
 #include "test_support.hpp"
 
 using namespace gaus;
 
 namespace {
 
-// p1 -> q1 and p2 -> q2, every op 1 cycle, mem 1 on each producer (a value is live from its
-// producer's start until its reader starts).
+// test::twoProducerPairs at horizon D, asked for peak memory.
 Problem twoPairs(Cycle horizon) {
-  GraphBuilder builder("pairs");
-  const OpId p1 = builder.addOp("p1", 1);
-  const OpId q1 = builder.addOp("q1", 1);
-  const OpId p2 = builder.addOp("p2", 1);
-  const OpId q2 = builder.addOp("q2", 1);
-  builder.setMem(p1, 1.0);
-  builder.setMem(p2, 1.0);
-  builder.addEdge(p1, q1);
-  builder.addEdge(p2, q2);
-  Problem problem;
-  problem.graph = std::make_shared<const Graph>(std::move(builder).build().value());
-  problem.machine = std::make_shared<const Machine>();
-  problem.kind = ProblemKind::kLatencyBounded;
-  problem.horizon = horizon;
+  Problem problem = test::boundedProblem(test::twoProducerPairs(), horizon);
   problem.objective = ProblemObjective::kPeakMemory;
   return problem;
 }
@@ -86,7 +73,7 @@ TEST_CASE("objectives: a name that is none, one that does not fit the kind, one 
   CHECK_THAT(refused.message, Catch::Contains("stage_cost") && Catch::Contains("gaus"));
 }
 
-TEST_CASE("ilp peak_memory: ctrl at D = 11 is 31, proven", "[exact][memory][.slow]") {
+TEST_CASE("ilp peak_memory: ctrl at D = 11 is 31, proven", "[exact][memory]") {
   // The EPFL circuit ctrl at the list schedule's latency: 31 was proven by HiGHS and CBC on the
   // same model written by hand (docs/exact.md), and GauS's best schedule has 31.
   const Instance instance =
