@@ -184,10 +184,12 @@ MilpSolution solveInChild(const MilpData& data, const MilpSolveSettings& setting
     _exit(sent ? 0 : 1);
   }
   close(channel[1]);
-  const auto stopAt =
-      begin +
-      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-          std::chrono::duration<double>(timeLimitSeconds + stopGraceSeconds(timeLimitSeconds)));
+  // Without a limit (a solve in a child only for its cancel flag) only a cancel stops it.
+  const auto stopAt = timeLimitSeconds > 0
+                          ? begin + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                        std::chrono::duration<double>(
+                                            timeLimitSeconds + stopGraceSeconds(timeLimitSeconds)))
+                          : std::chrono::steady_clock::time_point::max();
   std::string received;
   bool complete = readUntil(channel[0], stopAt, settings.cancel, received);
   const bool cancelled = !complete && cancelRequested(settings.cancel);
@@ -222,7 +224,7 @@ MilpSolution solveInChild(const MilpData& data, const MilpSolveSettings& setting
       const std::string how = WIFSIGNALED(status)
                                   ? fmt::format("signal {}", WTERMSIG(status))
                                   : fmt::format("exit status {}", WEXITSTATUS(status));
-      if (seconds >= timeLimitSeconds) {
+      if (timeLimitSeconds > 0 && seconds >= timeLimitSeconds) {
         solution.status = ModelStatus::kTimeout;
       } else {
         solution.call = CallStatus::kError;
