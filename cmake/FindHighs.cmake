@@ -16,16 +16,25 @@ endif()
 set(HIGHS_ROOT "" CACHE PATH "Prefix of a HiGHS install; empty: ask python3 for the highsbox wheel")
 set(_highs_prefix "${HIGHS_ROOT}")
 if(NOT _highs_prefix)
+  # The first interpreter that has the wheel: the python3 on the PATH (setup.sh's), then one a
+  # caller named (a Python package build passes its own, e.g. a venv without the wheel), then
+  # Debian's.
   find_program(GAUS_HIGHS_PYTHON NAMES python3)
-  if(GAUS_HIGHS_PYTHON)
+  set(_highs_pythons "${GAUS_HIGHS_PYTHON}" "${Python_EXECUTABLE}" "${Python3_EXECUTABLE}"
+                     /usr/bin/python3)
+  foreach(_highs_python IN LISTS _highs_pythons)
+    if(NOT _highs_python OR NOT EXISTS "${_highs_python}")
+      continue()
+    endif()
     execute_process(
-      COMMAND "${GAUS_HIGHS_PYTHON}" -c "import highsbox; print(highsbox.highs_dist_dir())"
+      COMMAND "${_highs_python}" -c "import highsbox; print(highsbox.highs_dist_dir())"
       OUTPUT_VARIABLE _highs_prefix OUTPUT_STRIP_TRAILING_WHITESPACE
       ERROR_QUIET RESULT_VARIABLE _highs_python_result)
-    if(NOT _highs_python_result EQUAL 0)
-      set(_highs_prefix "")
+    if(_highs_python_result EQUAL 0 AND _highs_prefix)
+      break()
     endif()
-  endif()
+    set(_highs_prefix "")
+  endforeach()
 endif()
 
 find_library(HIGHS_LIBRARY NAMES highs HINTS "${_highs_prefix}/lib" "${_highs_prefix}/lib64"

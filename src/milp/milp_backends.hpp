@@ -22,4 +22,20 @@ ColumnMatrix columnMajor(const MilpData& data);
 MilpSolution solveWithCbc(const MilpData& data, const MilpSolveSettings& settings);
 MilpSolution solveWithHighs(const MilpData& data, const MilpSolveSettings& settings);
 
+// A solver as child_solve.cpp runs it.
+struct ChildSolver {
+  const char* name;  // for the notes: "CBC", "HiGHS"
+  // Solves in the calling process (in the child, with `cancel` the child's own flag).
+  MilpSolution (*solveHere)(const MilpData& data, const MilpSolveSettings& settings);
+  // Whether the solver stops when settings.cancel is set: a cancel is then passed on to the
+  // child, which returns its incumbent; otherwise the child is killed at once.
+  bool interruptible;
+};
+
+// `solver` in a forked child that is killed at the limit plus stopGraceSeconds (a killed solve
+// is a timeout without a solution) or on a cancel request (child_solve.cpp). `crashed` is set
+// when the child died before its limit.
+MilpSolution solveInChild(const MilpData& data, const MilpSolveSettings& settings,
+                          const ChildSolver& solver);
+
 }  // namespace gaus::milp

@@ -32,8 +32,9 @@ inline std::string_view toString(MilpSolver solver) {
 }
 
 // The default solver, chosen on the measurements of docs/benchmarks.md ("HiGHS against CBC"):
-// HiGHS proved more of the project's MILPs optimal, and faster, than CBC, and it can be stopped
-// from outside (a cancel request, the time limit) in-process without a child.
+// on the HeuriGym latency proofs and the MachSuite modulo loops HiGHS proved 105 of 112 optimal
+// against CBC's 102, was the faster on 92 of the 101 both proved, never found a worse value, and
+// a cancel request stops it with its incumbent (CBC's child is killed without one).
 inline constexpr MilpSolver kDefaultMilpSolver = MilpSolver::kHighs;
 
 using VariableId = std::int32_t;

@@ -3,6 +3,10 @@
 // instance is Triton's FA dump in raw cycles (shared/benchmarks/triton-ddg/case3_FA), where a
 // 1 s limit used to run for over a minute in CBC's root LP (docs/exact.md, "Time limits and
 // model size").
+#include <atomic>
+#include <chrono>
+#include <thread>
+
 #include <catch2/catch.hpp>
 
 #include <gaus/core/registry.hpp>
@@ -28,9 +32,9 @@ Instance readTriton(const std::string& file) {
 }
 
 // How long a solve with a 1 s limit may take: the limit, the grace before the solving process is
-// stopped (0.5 x max(1 s, 10 % of the limit) = 0.5 s, include/gaus/milp/milp_model.hpp) and 1 s to tear
-// the model down on a loaded machine. Every other exact test goes through the same child process
-// and checks its answers, so this file checks only the stop.
+// stopped (0.5 x max(1 s, 10 % of the limit) = 0.5 s, include/gaus/milp/milp_model.hpp) and 1 s to
+// tear the model down on a loaded machine. Every other exact test goes through the same child
+// process and checks its answers, so this file checks only the stop.
 constexpr double kOneSecondLimitReturnsWithin = 1.0 + 0.5 + 1.0;
 
 // The differential check's seed 861 (tests/data/differential): 31 ops, a fixed II of 14.
@@ -113,11 +117,13 @@ TEST_CASE("ilp: a modulo search stopped without a schedule returns iterative mod
 TEST_CASE("modulo MILP: a CBC crash is solved again without presolve", "[exact][guards][.slow]") {
   // Seed 861 at II 14 in the stage/residue form: Clp aborts (ClpNonLinearCost.cpp:1064) after
   // about 8 s of CBC's search; the retry with presolve off proves L = 29, the value the
-  // time-indexed form proves on the same model without a crash.
+  // time-indexed form proves on the same model without a crash. The abort is CBC's (Clp's), so
+  // the test runs on CBC; HiGHS, the default, proves L = 29 without one (checked last).
   const Instance instance = readSeed861();
   ModuloMilpOptions options;
   options.timeLimitSeconds = 120.0;
   options.formulation = ModuloFormulation::kStageResidue;
+  options.solver = milp::MilpSolver::kCbc;
   const ModuloAttempt crashed = solveModuloAtIi(seed861(instance), 14, options);
   INFO(crashed.detail);
   CHECK(crashed.status == ModelStatus::kOptimal);
@@ -128,6 +134,12 @@ TEST_CASE("modulo MILP: a CBC crash is solved again without presolve", "[exact][
   const ModuloAttempt reference = solveModuloAtIi(seed861(instance), 14, options);
   CHECK(reference.status == ModelStatus::kOptimal);
   CHECK(reference.latency == 29);
+
+  options.formulation = ModuloFormulation::kStageResidue;
+  options.solver = milp::MilpSolver::kHighs;
+  const ModuloAttempt onHighs = solveModuloAtIi(seed861(instance), 14, options);
+  CHECK(onHighs.status == ModelStatus::kOptimal);
+  CHECK(onHighs.latency == 29);
 }
 
 TEST_CASE("modulo MILP: a 1 s limit holds on Triton FA at II 1325 in raw cycles",
@@ -173,9 +185,9 @@ TEST_CASE("modulo MILP: a model above max_nonzeros is refused before it is built
 
 TEST_CASE("memory_limit: a MILP estimated above it is refused before it is built, a failed call",
           "[exact][guards]") {
-  // Toy FA at II 2: a few dozen nonzeros, about 470 bytes each (src/milp/milp_model.cpp), so a 1-byte
-  // limit refuses it and the default (90 % of physical memory) does not. A refusal is a failed
-  // call (CallStatus error), as the max_nonzeros guard's: it says nothing about the problem
+  // Toy FA at II 2: a few dozen nonzeros, about 470 bytes each (src/milp/milp_model.cpp), so a
+  // 1-byte limit refuses it and the default (90 % of physical memory) does not. A refusal is a
+  // failed call (CallStatus error), as the max_nonzeros guard's: it says nothing about the problem
   // (not infeasible) and no solver ran out of time (not a timeout), and the message says what to
   // change.
   const Instance toy = test::toyFlashAttention();
@@ -386,5 +398,40 @@ TEST_CASE("progress: one line per attempt from the modulo search and from twill"
   REQUIRE(lines.size() == solution.result.attempts.size());
   for (std::size_t i = 0; i < lines.size(); ++i) {
     CHECK(lines[i] == "twill: " + solution.result.attempts[i].describe());
+  }
+}
+
+TEST_CASE("ilp: a cancel request from another thread ends the latency MILP at once",
+          "[exact][guards][shared]") {
+  // HeuriGym jpeg_idct with the MILP alone (refute_share=0): neither solver proves it within
+  // 30 s (docs/benchmarks.md, "HiGHS against CBC"), so with a 60 s limit only the cancel flag,
+  // set 0.5 s in, can end the call early. RunContext::cancel reaches the MILP (MilpModel::
+  // setCancel): the call returns a timeout with the list start, verified, within a second or
+  // two of the request, on each solver.
+  const Instance instance = test::loadInstance(
+      test::sharedPath("benchmarks/heurigym-operator-scheduling/medium/jpeg_idct.json"));
+  const Problem problem = instance.problem(ProblemKind::kLatency);
+  MethodRegistry registry;
+  registerExactMethods(registry);
+  for (const char* solver : {"highs", "cbc"}) {
+    INFO(solver);
+    std::atomic<bool> cancel{false};
+    RunContext context;
+    context.cancel = &cancel;
+    std::thread canceller([&cancel] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(500));
+      cancel.store(true);
+    });
+    const auto begin = std::chrono::steady_clock::now();
+    const Result result = registry.run(
+        "ilp", problem, {{"time_limit", "60"}, {"refute_share", "0"}, {"solver", solver}}, context);
+    const double seconds = secondsSince(begin);
+    canceller.join();
+    INFO(result.message);
+    CHECK_FALSE(result.failed());
+    CHECK(result.status == ModelStatus::kTimeout);
+    REQUIRE(result.schedule);
+    CHECK(verify(problem, *result.schedule).ok());
+    CHECK(seconds < 2.5);
   }
 }
