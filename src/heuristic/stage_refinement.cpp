@@ -269,7 +269,12 @@ class StageSearch {
     const double newA = load_[a] - shift;
     const double newB = load_[b] + shift;
     const double newPeak = std::max({peakWithout(a, b), newA, newB, 0.0});
-    const double squares = newA * newA + newB * newB - load_[a] * load_[a] - load_[b] * load_[b];
+    // newA^2 + newB^2 - a^2 - b^2 without the difference of large squares, and 0 when the
+    // step only trades rounding: with fractional weights the loads drift in their last bits,
+    // and a step and its reverse could both seem to lower the squares, forever.
+    const double balance = shift + load_[b] - load_[a];
+    const double rounding = kTolerance * (std::abs(load_[a]) + std::abs(load_[b]));
+    const double squares = std::abs(balance) <= rounding ? 0.0 : 2.0 * shift * balance;
     return {options_.ratio * (newPeak - peak()), squares};
   }
 

@@ -17,40 +17,16 @@
 #include <gaus/exact/stage_milp.hpp>
 #include <gaus/heuristic/methods.hpp>
 
+#include "stage_graphs.hpp"
+
 using namespace gaus;
 using namespace gaus::exact;
 
 namespace {
 
-struct StageGraphSpec {
-  std::vector<double> weights;
-  std::vector<std::pair<OpId, OpId>> edges;
-  std::vector<double> comm;  // per edge
-};
-
-Graph stageGraphOf(const StageGraphSpec& spec) {
-  GraphBuilder builder("stages");
-  for (std::size_t op = 0; op < spec.weights.size(); ++op) {
-    builder.setWeight(builder.addOp("op" + std::to_string(op), 1), spec.weights[op]);
-  }
-  for (std::size_t e = 0; e < spec.edges.size(); ++e) {
-    const EdgeId edge = builder.addEdge(spec.edges[e].first, spec.edges[e].second, 0, 0);
-    builder.setEdgeComm(edge, spec.comm[e]);
-  }
-  auto graph = std::move(builder).build();
-  REQUIRE(graph.ok());
-  return std::move(graph).value();
-}
-
-Problem stageProblem(const Graph& graph, Cycle stages, double ratio) {
-  Problem problem;
-  problem.graph = std::make_shared<const Graph>(graph);
-  problem.machine = std::make_shared<const Machine>();
-  problem.kind = ProblemKind::kStages;
-  problem.horizon = stages;
-  problem.stageRatio = ratio;
-  return problem;
-}
+using test::stageGraphOf;
+using test::StageGraphSpec;
+using test::stageProblem;
 
 double objectiveOf(const Problem& problem, const Schedule& schedule) {
   return gsScheduleObjective(stageFigures(*problem.graph, schedule), problem.stageRatio);
