@@ -96,12 +96,17 @@ class Result:
 
     @property
     def bounds(self):
-        """{"lower_bound", "ii_proven_optimal", "latency_proven_optimal", "ii_bound"?}."""
+        """{"lower_bound", "gap", "ii_proven_optimal", "latency_proven_optimal", "ii_bound"?}."""
         return dict(self._record["bounds"])
 
     @property
     def lower_bound(self):
         return self._record["bounds"]["lower_bound"]
+
+    @property
+    def gap(self):
+        """(objective - lower bound) / objective: 0 when proven optimal, None without either."""
+        return self._record["bounds"].get("gap")
 
     @property
     def seconds(self):

@@ -40,6 +40,20 @@ Graph randomDag(std::mt19937_64& random, std::int32_t ops, bool halves) {
   return std::move(graph).value();
 }
 
+// A random DAG and a horizon `slack` cycles beyond its critical path.
+struct RandomCase {
+  Graph graph;
+  Cycle horizon = 0;
+};
+
+RandomCase randomCase(std::mt19937_64& random, std::int32_t ops, bool halves, Cycle slack) {
+  Graph graph = randomDag(random, ops, halves);
+  const auto order = topologicalOrder(graph);
+  REQUIRE(order.ok());
+  const Cycle horizon = criticalPathLength(graph, asapTimes(graph, *order)) + slack;
+  return {std::move(graph), horizon};
+}
+
 struct Windows {
   std::vector<Cycle> asap;
   std::vector<Cycle> alap;
@@ -124,11 +138,8 @@ TEST_CASE("the min-cut bound equals the brute-force per-cycle minimum over close
   std::mt19937_64 random(41);
   std::int32_t aboveMandatory = 0;
   for (int instance = 0; instance < 300; ++instance) {
-    const std::int32_t ops = 3 + instance % 8;
-    const Graph graph = randomDag(random, ops, instance % 2 == 1);
-    const auto order = topologicalOrder(graph);
-    const Cycle horizon =
-        criticalPathLength(graph, asapTimes(graph, *order)) + static_cast<Cycle>(instance % 4);
+    const auto [graph, horizon] =
+        randomCase(random, 3 + instance % 8, instance % 2 == 1, static_cast<Cycle>(instance % 4));
     const auto bound = liveMemoryCutBound(graph, horizon);
     REQUIRE(bound.ok());
     INFO("instance " << instance << ", D=" << horizon);
@@ -152,11 +163,8 @@ TEST_CASE("the min-cut bound never exceeds the brute-force optimum over every sc
   std::mt19937_64 random(7);
   std::int32_t tight = 0;
   for (int instance = 0; instance < 400; ++instance) {
-    const std::int32_t ops = 3 + instance % 4;
-    const Graph graph = randomDag(random, ops, instance % 3 == 0);
-    const auto order = topologicalOrder(graph);
-    const Cycle horizon =
-        criticalPathLength(graph, asapTimes(graph, *order)) + static_cast<Cycle>(instance % 3);
+    const auto [graph, horizon] =
+        randomCase(random, 3 + instance % 4, instance % 3 == 0, static_cast<Cycle>(instance % 3));
     const auto bound = liveMemoryCutBound(graph, horizon);
     REQUIRE(bound.ok());
     const double optimum = bruteForceOptimum(graph, horizon);
@@ -207,9 +215,7 @@ TEST_CASE("a stopped min-cut search returns the bound so far, still valid",
           "[core][live_memory_bound]") {
   std::mt19937_64 random(3);
   for (int instance = 0; instance < 50; ++instance) {
-    const Graph graph = randomDag(random, 8, false);
-    const auto order = topologicalOrder(graph);
-    const Cycle horizon = criticalPathLength(graph, asapTimes(graph, *order)) + 2;
+    const auto [graph, horizon] = randomCase(random, 8, false, 2);
     const auto full = liveMemoryCutBound(graph, horizon);
     const auto stopped = liveMemoryCutBound(graph, horizon, [] { return true; });
     REQUIRE(full.ok());
