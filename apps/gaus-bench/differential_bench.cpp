@@ -4,6 +4,7 @@
 // with each other and, on small cases, with exhaustive enumeration. A disagreement is shrunk
 // and written as a reproducer, and fails the run.
 //   gaus-bench differential --instances 10000              the benchmark form
+//   gaus-bench differential --family stages --max-ops 8    tiny cases, every one enumerated
 //   gaus-bench differential --replay tests/data/differential   every reproducer again
 
 #include <iostream>
@@ -30,7 +31,8 @@ using differential::Disagreement;
 struct DifferentialFlags {
   std::int64_t instances = 1000;
   std::uint64_t firstSeed = 1;
-  std::string family;  // empty: the family each seed draws
+  std::string family;       // empty: the family each seed draws
+  std::int32_t maxOps = 0;  // 0: the families' own sizes (3 to 40 ops)
   double timeLimit = 1.0;
   std::int32_t exhaustiveMaxOps = 8;
   std::int64_t exhaustiveNodes = 2'000'000;
@@ -103,8 +105,11 @@ class DifferentialRun {
                             options_.timeLimitSeconds, options_.methodSeed,
                             options_.exhaustiveMaxOps, options_.budget.nodes));
     if (flags_.replay.empty()) {
-      report.note("seeds", fmt::format("{} to {}", flags_.firstSeed,
-                                       flags_.firstSeed + flags_.instances - 1));
+      report.note(
+          "seeds",
+          fmt::format("{} to {}{}", flags_.firstSeed, flags_.firstSeed + flags_.instances - 1,
+                      flags_.maxOps > 0 ? fmt::format(", 3 to {} ops each", flags_.maxOps)
+                                        : std::string()));
     }
     report.add("instances", static_cast<double>(instances_));
     report.add({"disagreements", static_cast<double>(found_.size()), "", 0.0, std::nullopt});
@@ -254,7 +259,8 @@ Report runDifferential(const DifferentialFlags& flags) {
   }
   for (std::int64_t i = 0; i < flags.instances; ++i) {
     const std::uint64_t seed = flags.firstSeed + static_cast<std::uint64_t>(i);
-    auto differentialCase = differential::generateCase(seed, family);
+    auto differentialCase = differential::generateCase(
+        seed, family, flags.maxOps > 0 ? std::optional<std::int32_t>(flags.maxOps) : std::nullopt);
     if (!differentialCase) {
       throw std::runtime_error(fmt::format("seed {}: {}", seed, differentialCase.error()));
     }
@@ -282,6 +288,9 @@ void addDifferentialSuite(CLI::App& app, BenchOptions& options) {
       ->capture_default_str();
   command->add_option("--family", flags->family,
                       "Only this family: latency, latency-bounded, modulo, modulo-warp, stages");
+  command->add_option("--max-ops", flags->maxOps,
+                      "Tiny cases only: 3 to this many ops each, all within the exhaustive "
+                      "references' reach (0: the families' own sizes)");
   command->add_option("--time-limit", flags->timeLimit, "Seconds per method run")
       ->capture_default_str();
   command

@@ -58,9 +58,12 @@ std::string describeIi(const Result& result, std::int32_t ii) {
 // "MII 16: ResMII (TC) = 16 >= RecMII (cycle pv0 -> rescale0 -> pv0) = 5", in the units the
 // search used.
 std::string describeMii(const Instance& instance, const Result& result) {
+  // The "mii" figure is in cycles; the search's own MII, with normalized costs, is its figure.
+  const bool normalized = figureOr(result, "time_unit", 1) != 1;
   std::string text =
-      fmt::format("MII {}: {}", figureOr(result, "mii", 0), result.bounds.iiBoundReason);
-  if (figureOr(result, "time_unit", 1) != 1) {
+      fmt::format("MII {}: {}", figureOr(result, normalized ? "normalized_mii" : "mii", 0),
+                  result.bounds.iiBoundReason);
+  if (normalized) {
     // The raw bounds, for comparison with the raw I above.
     const Graph& graph = *instance.graph;
     text += fmt::format(" (normalized units); raw ResMII {}, RecMII {} cycles",

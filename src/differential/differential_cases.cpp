@@ -31,8 +31,11 @@ class CaseRandom {
   std::mt19937_64 engine_;
 };
 
-// Three cases in five are small enough for the exhaustive references.
-std::int32_t drawOpCount(CaseRandom& random, std::int32_t largest) {
+// Three cases in five are small enough for the exhaustive references; with `maxOps` every case
+// has 3 to maxOps ops.
+std::int32_t drawOpCount(CaseRandom& random, std::int32_t largest,
+                         std::optional<std::int32_t> maxOps) {
+  if (maxOps) return random.between(3, std::max(3, *maxOps));
   return random.chance(0.6) ? random.between(3, 8) : random.between(9, largest);
 }
 
@@ -134,8 +137,10 @@ Expected<DifferentialCase> assemble(std::uint64_t seed, Family family, Drawn dra
   return result;
 }
 
-Expected<DifferentialCase> latencyCase(std::uint64_t seed, CaseRandom& random) {
-  auto drawn = drawUnitGraph(random, unitGraphOptions(random, drawOpCount(random, 40), seed));
+Expected<DifferentialCase> latencyCase(std::uint64_t seed, CaseRandom& random,
+                                       std::optional<std::int32_t> maxOps) {
+  auto drawn =
+      drawUnitGraph(random, unitGraphOptions(random, drawOpCount(random, 40, maxOps), seed));
   if (!drawn) return Error{drawn.error()};
   return assemble(seed, Family::kLatency, std::move(drawn).value(), ProblemKind::kLatency);
 }
@@ -143,8 +148,9 @@ Expected<DifferentialCase> latencyCase(std::uint64_t seed, CaseRandom& random) {
 // Memory weights on the values (integers, so that peak memories compare exactly) and a horizon
 // between the critical path (or the units' bound) and three cycles beyond; one case in twenty
 // gets a horizon below the critical path, where every method must say infeasible.
-Expected<DifferentialCase> latencyBoundedCase(std::uint64_t seed, CaseRandom& random) {
-  RandomGraphOptions options = unitGraphOptions(random, drawOpCount(random, 40), seed);
+Expected<DifferentialCase> latencyBoundedCase(std::uint64_t seed, CaseRandom& random,
+                                              std::optional<std::int32_t> maxOps) {
+  RandomGraphOptions options = unitGraphOptions(random, drawOpCount(random, 40, maxOps), seed);
   auto drawn = drawUnitGraph(random, options);
   if (!drawn) return Error{drawn.error()};
   Decoration memory;
@@ -165,8 +171,9 @@ Expected<DifferentialCase> latencyBoundedCase(std::uint64_t seed, CaseRandom& ra
   return result;
 }
 
-Expected<DifferentialCase> moduloCase(std::uint64_t seed, CaseRandom& random) {
-  RandomGraphOptions options = unitGraphOptions(random, drawOpCount(random, 40), seed);
+Expected<DifferentialCase> moduloCase(std::uint64_t seed, CaseRandom& random,
+                                      std::optional<std::int32_t> maxOps) {
+  RandomGraphOptions options = unitGraphOptions(random, drawOpCount(random, 40, maxOps), seed);
   options.backEdges = random.between(1, 3);
   options.maxDistance = 2;
   auto drawn = drawUnitGraph(random, options);
@@ -184,9 +191,12 @@ Expected<DifferentialCase> moduloCase(std::uint64_t seed, CaseRandom& random) {
 // A small warp-specialized loop: tensor-core, exp and ALU ops, variable-latency loads on warp 0
 // when the machine has two warps or more, registers against a per-warp limit, a shared memory
 // of a few units, spill costs, ops on warp groups of two or four and blocking edges.
-Expected<DifferentialCase> moduloWarpCase(std::uint64_t seed, CaseRandom& random) {
+Expected<DifferentialCase> moduloWarpCase(std::uint64_t seed, CaseRandom& random,
+                                          std::optional<std::int32_t> maxOps) {
   RandomGraphOptions options;
-  options.ops = random.chance(0.7) ? random.between(3, 8) : random.between(9, 12);
+  options.ops = maxOps               ? random.between(3, std::max(3, *maxOps))
+                : random.chance(0.7) ? random.between(3, 8)
+                                     : random.between(9, 12);
   options.seed = seed;
   options.averageDegree = 0.8 + 0.2 * random.between(0, 4);
   options.backEdges = random.between(0, 2);
@@ -241,9 +251,10 @@ Expected<DifferentialCase> moduloWarpCase(std::uint64_t seed, CaseRandom& random
 
 // GS-Schedule's random workloads in small: weights on most nodes, communication on half the
 // edges, no resources; posed as the stage problem (ProblemKind::kStages) with 1 to 6 stages.
-Expected<DifferentialCase> stagesCase(std::uint64_t seed, CaseRandom& random) {
+Expected<DifferentialCase> stagesCase(std::uint64_t seed, CaseRandom& random,
+                                      std::optional<std::int32_t> maxOps) {
   RandomGraphOptions options;
-  options.ops = drawOpCount(random, 40);
+  options.ops = drawOpCount(random, 40, maxOps);
   options.seed = seed;
   options.averageDegree = 0.8 + 0.2 * random.between(0, 6);
   options.opTypes = {{"OP", 1, 1, 1, std::nullopt, 1.0}};
@@ -283,7 +294,8 @@ DifferentialCase caseOf(std::uint64_t seed, Family family, const Problem& proble
   return result;
 }
 
-Expected<DifferentialCase> generateCase(std::uint64_t seed, std::optional<Family> family) {
+Expected<DifferentialCase> generateCase(std::uint64_t seed, std::optional<Family> family,
+                                        std::optional<std::int32_t> maxOps) {
   CaseRandom random(seed);
   // Latency and modulo problems have the most methods to compare, warps the fewest.
   const std::int32_t draw = random.between(0, 19);
@@ -294,15 +306,15 @@ Expected<DifferentialCase> generateCase(std::uint64_t seed, std::optional<Family
                                    : Family::kStages;
   switch (family.value_or(drawn)) {
     case Family::kLatency:
-      return latencyCase(seed, random);
+      return latencyCase(seed, random, maxOps);
     case Family::kLatencyBounded:
-      return latencyBoundedCase(seed, random);
+      return latencyBoundedCase(seed, random, maxOps);
     case Family::kModulo:
-      return moduloCase(seed, random);
+      return moduloCase(seed, random, maxOps);
     case Family::kModuloWarp:
-      return moduloWarpCase(seed, random);
+      return moduloWarpCase(seed, random, maxOps);
     case Family::kStages:
-      return stagesCase(seed, random);
+      return stagesCase(seed, random, maxOps);
   }
   return Error{"unknown family"};
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/stage_objective.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/differential/exhaustive_search.hpp>
 
@@ -188,11 +189,16 @@ class AcyclicSearch {
       answer_.minLatency = report.metrics.latency;
       answer_.best = schedule_;
     }
-    if (enumerateAll_) {
-      answer_.minPeakMemory =
-          std::min(answer_.minPeakMemory.value_or(report.metrics.peakLiveMemory),
-                   report.metrics.peakLiveMemory);
+    if (!enumerateAll_) return;
+    keepSmaller(answer_.minPeakMemory, report.metrics.peakLiveMemory);
+    if (problem_.kind == ProblemKind::kStages) {
+      keepSmaller(answer_.minStageObjective,
+                  gsScheduleObjective(stageFigures(graph_, schedule_), problem_.stageRatio));
     }
+  }
+
+  void keepSmaller(std::optional<ObjectiveOptimum>& optimum, double value) const {
+    if (!optimum || value < optimum->value) optimum = ObjectiveOptimum{value, schedule_};
   }
 
   const Problem& problem_;

@@ -257,6 +257,7 @@ Result searchModulo(const Problem& problem, const ModuloSearchOptions& options) 
     result.figures.set(figures::kResMii, static_cast<double>(resMii.value));
     result.figures.set(figures::kRecMii, static_cast<double>(recMii.value));
     result.bounds.lowerBound = static_cast<double>(mii);
+    result.bounds.iiBoundReason = describeIiBound(*problem.graph, *problem.machine, resMii, recMii);
   }
   if (!result.bounds.lowerBound) {
     result.bounds.lowerBound =

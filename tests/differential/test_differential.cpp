@@ -22,6 +22,39 @@ using namespace gaus::differential;
 
 namespace {
 
+Schedule startsAt(std::vector<Cycle> starts) {
+  Schedule schedule;
+  schedule.start = std::move(starts);
+  return schedule;
+}
+
+// a -> b and c -> d, every op one cycle, no unit limited; a and c hold 4 bytes each.
+Instance twoValuesOfFourBytes() {
+  GraphBuilder builder("two_values");
+  const OpId a = builder.addOp("a", 1);
+  const OpId b = builder.addOp("b", 1);
+  const OpId c = builder.addOp("c", 1);
+  const OpId d = builder.addOp("d", 1);
+  builder.setMem(a, 4);
+  builder.setMem(c, 4);
+  builder.addEdge(a, b);
+  builder.addEdge(c, d);
+  return test::makeInstance(std::move(builder), Machine{});
+}
+
+// a (weight 3) -> b (1) with communication, c (2) beside them.
+Instance weightsInTwoStages() {
+  GraphBuilder builder("three_stages");
+  const OpId a = builder.addOp("a", 1);
+  const OpId b = builder.addOp("b", 1);
+  const OpId c = builder.addOp("c", 1);
+  builder.setWeight(a, 3);
+  builder.setWeight(b, 1);
+  builder.setWeight(c, 2);
+  builder.setEdgeComm(builder.addEdge(a, b, 0), 1.0);
+  return test::makeInstance(std::move(builder), Machine{});
+}
+
 // Runs the check on `count` seeds of `family` from `firstSeed` and names every disagreement.
 // Returns how many claims (optimal, infeasible, bounds) were compared.
 std::int64_t checkSeeds(Family family, std::uint64_t firstSeed, std::int64_t count,
@@ -43,6 +76,30 @@ std::int64_t checkSeeds(Family family, std::uint64_t firstSeed, std::int64_t cou
     }
   }
   return claims;
+}
+
+// Tiny cases (3 to `maxOps` ops) of `family`, every one enumerated: the methods that solve the
+// kind are held to the exhaustive optimum of the objective each reports. Returns how many
+// enumerations were complete.
+std::int64_t requireExhaustiveAgreement(Family family, std::uint64_t firstSeed, std::int64_t count,
+                                        std::int32_t maxOps) {
+  CheckOptions options;
+  options.timeLimitSeconds = 0.5;
+  std::int64_t complete = 0;
+  for (std::uint64_t seed = firstSeed; seed < firstSeed + count; ++seed) {
+    auto differentialCase = generateCase(seed, family, maxOps);
+    REQUIRE(differentialCase.ok());
+    REQUIRE(differentialCase->problem.graph->numOps() <= maxOps);
+    const CaseOutcome outcome = checkCase(*differentialCase, options, methodCatalog());
+    CHECK(!outcome.runs.empty());
+    complete += outcome.exhaustiveComplete ? 1 : 0;
+    for (const Disagreement& disagreement : outcome.disagreements) {
+      FAIL_CHECK(fmt::format("tiny seed {} ({}): {} ({} against {}): {}", seed, toString(family),
+                             disagreement.check, disagreement.method, disagreement.witness,
+                             disagreement.message));
+    }
+  }
+  return complete;
 }
 
 void requireAgreement(Family family, std::uint64_t firstSeed, std::int64_t count) {
@@ -100,6 +157,43 @@ TEST_CASE("exhaustive references on hand-computed instances") {
     CHECK(verify(problem, *optimum.best).ok());
   }
 
+  SECTION("latency-bounded: two values of 4 bytes need 8 at D = 2 and 4 at D = 3") {
+    // a -> b and c -> d, every op one cycle, no unit limited, a and c holding 4 bytes each. A
+    // value lives from its op's start to its consumer's start. At D = 2, a and c start at 0 and
+    // b and d at 1, so both values are live in cycle 0: peak 8. At D = 3 (a:0, b:1, c:1, d:2)
+    // they are live one after the other: peak 4, which no schedule beats (a's value is live for
+    // at least a cycle). The latency is 2 in both.
+    const Instance instance = twoValuesOfFourBytes();
+    for (const auto& [horizon, peak] : {std::pair<Cycle, double>{2, 8.0}, {3, 4.0}}) {
+      INFO("D = " << horizon);
+      const Problem problem = instance.problem(ProblemKind::kLatencyBounded, horizon);
+      const AcyclicOptimum optimum = searchAcyclic(problem, horizon, true);
+      REQUIRE(optimum.complete);
+      CHECK(optimum.minLatency == 2);
+      REQUIRE(optimum.minPeakMemory);
+      CHECK(optimum.minPeakMemory->value == peak);
+      const auto report = verify(problem, optimum.minPeakMemory->witness);
+      CHECK(report.ok());
+      CHECK(report.metrics.peakLiveMemory == peak);
+      CHECK_FALSE(optimum.minStageObjective);  // not a stage problem
+    }
+  }
+
+  SECTION("stages: a (3) -> b (1) with communication and c (2) in 2 stages: 301") {
+    // Total weight 6 in 2 stages: the peak is at least 3, and only {a} | {b, c} reaches it,
+    // which crosses the comm edge a -> b once: 100 x 3 + 1 = 301. Keeping a and b together
+    // weighs at least 4 (400). So 301 is the optimum on GS-Schedule's scale.
+    const Instance instance = weightsInTwoStages();
+    const Problem problem = instance.problem(ProblemKind::kStages, 2);
+    const AcyclicOptimum optimum = searchAcyclic(problem, 2, true);
+    REQUIRE(optimum.complete);
+    REQUIRE(optimum.minStageObjective);
+    CHECK(optimum.minStageObjective->value == 301.0);
+    const Schedule& witness = optimum.minStageObjective->witness;
+    CHECK(verify(problem, witness).ok());
+    CHECK(witness.start == std::vector<Cycle>{0, 1, 1});
+  }
+
   SECTION("a search gives up at its node budget and says so") {
     const Instance instance = test::toyFlashAttention();
     const ModuloOptimum optimum = searchModulo(instance.problem(ProblemKind::kModulo), 8, {1});
@@ -124,6 +218,81 @@ TEST_CASE("differential check: modulo-warp cases agree across methods and with e
 }
 TEST_CASE("differential check: stage cases agree across methods and with enumeration") {
   requireAgreement(Family::kStages, 1, 50);
+}
+
+// A method that claims too much on B and A is caught by the enumeration, through the registry
+// like any method: the check is generic over the methods that declare the kind.
+TEST_CASE(
+    "differential check: an optimal claim above the brute-force optimum of B or A is caught") {
+  // Each problem is the hand-computed one of "exhaustive references" above; the method answers
+  // a verified but suboptimal schedule and claims it optimal, with its value as the bound.
+  struct Overclaim {
+    Problem problem;
+    Schedule schedule;
+    std::string objective;
+    double claimed = 0;
+    double optimum = 0;
+  };
+  std::vector<Overclaim> cases;
+  {
+    // B at D = 3: a, c at 0 and b, d at 1 hold both values in cycle 0, peak 8; the optimum is 4.
+    const Instance instance = twoValuesOfFourBytes();
+    cases.push_back({instance.problem(ProblemKind::kLatencyBounded, 3), startsAt({0, 1, 0, 1}),
+                     "peak_memory", 8.0, 4.0});
+  }
+  {
+    // A in 2 stages: a and b together in stage 0 weigh 4, so 100 x 4 = 400; the optimum is 301.
+    const Instance instance = weightsInTwoStages();
+    cases.push_back({instance.problem(ProblemKind::kStages, 2), startsAt({0, 0, 1}),
+                     "stage_objective", 400.0, 301.0});
+  }
+  for (const Overclaim& overclaim : cases) {
+    INFO(overclaim.objective);
+    REQUIRE(verify(overclaim.problem, overclaim.schedule).ok());
+    MethodInfo method;
+    method.name = "overclaiming";
+    method.kinds = {overclaim.problem.kind};
+    method.resolveOptions = [](const MethodOptions&) -> Expected<OptionValues> {
+      return OptionValues{};
+    };
+    method.run = [&overclaim](const Problem&, const MethodOptions&, const RunContext&) {
+      Result result;
+      result.schedule = overclaim.schedule;
+      result.objectiveName = overclaim.objective;
+      result.objective = overclaim.claimed;
+      result.bounds.lowerBound = overclaim.claimed;
+      result.status = ModelStatus::kOptimal;
+      return result;
+    };
+    MethodRegistry registry;
+    registry.add(method);
+    const Family family =
+        overclaim.problem.kind == ProblemKind::kStages ? Family::kStages : Family::kLatencyBounded;
+    const CaseOutcome outcome =
+        checkCase(caseOf(1, family, overclaim.problem, "overclaim"), CheckOptions{}, registry);
+    REQUIRE(outcome.runs.size() == 1);
+    CHECK(outcome.exhaustiveComplete);
+    // Both the optimal claim and the bound disagree with the optimum.
+    std::int32_t caught = 0;
+    for (const Disagreement& disagreement : outcome.disagreements) {
+      INFO(disagreement.message);
+      CHECK(disagreement.check == "exhaustive");
+      CHECK(disagreement.method == "overclaiming");
+      CHECK_THAT(disagreement.message, Catch::Contains(fmt::format("{}", overclaim.optimum)));
+      ++caught;
+    }
+    CHECK(caught == 2);
+  }
+}
+
+// B and A against brute force: 20 tiny cases each in the default suite (`gaus-bench differential
+// --family latency-bounded|stages --max-ops 8` runs the 1,000 of docs/benchmarks.md). Most of
+// them must be enumerated completely, or the check would compare nothing.
+TEST_CASE("differential check: tiny latency-bounded cases agree with brute force on peak memory") {
+  CHECK(requireExhaustiveAgreement(Family::kLatencyBounded, 1, 20, 6) >= 10);
+}
+TEST_CASE("differential check: tiny stage cases agree with brute force on the stage objective") {
+  CHECK(requireExhaustiveAgreement(Family::kStages, 1, 20, 6) >= 10);
 }
 
 // The disagreements the check found, shrunk (tests/data/differential/), each fixed: every method

@@ -44,9 +44,11 @@ struct DifferentialCase {
 
 // The case of `seed`, of `family` when given, else of the family the seed draws. Sizes run from
 // 3 to 40 ops (up to 12 with warps); three cases in five have at most 8 ops, small enough for
-// the exhaustive references.
+// the exhaustive references. With `maxOps` every case has 3 to maxOps ops (tiny cases, all
+// within the exhaustive references' reach; another draw than without it).
 Expected<DifferentialCase> generateCase(std::uint64_t seed,
-                                        std::optional<Family> family = std::nullopt);
+                                        std::optional<Family> family = std::nullopt,
+                                        std::optional<std::int32_t> maxOps = std::nullopt);
 
 // A case around a problem read back from a reproducer (the instance is the problem's graph and
 // machine).

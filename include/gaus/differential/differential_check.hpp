@@ -6,11 +6,14 @@
 //   schedule on the same objective;
 // - no `infeasible` answer stands beside a verified schedule;
 // - every lower bound is at most every verified schedule's value of its objective;
-// - on cases of at most 8 ops with a small horizon, proven answers equal the exhaustive ones.
+// - on cases of at most 8 ops with a small horizon, proven answers equal the exhaustive ones,
+//   no lower bound exceeds the exhaustive optimum and no verified value is below it; on
+//   latency-bounded (B) and stage (A) problems the optimum is taken of each objective a method
+//   may report (latency, peak_memory, stage_objective), and each method is held to its own.
 // Objectives are matched by name: latency, ii and peak_memory are recomputed by the verifier
-// from any method's schedule, so a claim on them is compared with every schedule; an objective
-// the verifier does not compute (GauS's stage objective) is compared between methods that
-// report it. The registry is iterated: a new method, or a new problem kind a method solves, is
+// from any method's schedule, so a claim on them is compared with every schedule, and so is a
+// stage problem's stage_objective (core/stage_objective.hpp's, which every stage method
+// reports). The registry is iterated: a new method, or a new problem kind a method solves, is
 // covered without touching this file.
 #pragma once
 

@@ -1,10 +1,11 @@
 // Exhaustive references for the differential check (docs/benchmarks.md, "Differential check"):
 // enumerate start times (and warp sets) of a small problem and let verify() judge every complete
-// assignment, so the reference shares no code with the methods it checks. A partial assignment
-// is cut off only where verify() would reject every completion of it (a precedence edge between
-// placed ops, a resource over capacity in some cycle, the horizon or latency cap), so the cuts
-// never hide a legal schedule. Every search counts its nodes and gives up at a budget; an answer
-// is a proof only when `complete`.
+// assignment, so the reference shares no search code with the methods it checks (the objectives
+// are the verifier's metrics and core's stage objective, the definitions every method reports). A
+// partial assignment is cut off only where verify() would reject every completion of it (a
+// precedence edge between placed ops, a resource over capacity in some cycle, the horizon or
+// latency cap), so the cuts never hide a legal schedule. Every search counts its nodes and gives up
+// at a budget; an answer is a proof only when `complete`.
 #pragma once
 
 #include <cstdint>
@@ -19,19 +20,31 @@ struct SearchBudget {
   std::int64_t nodes = 2'000'000;  // start times (or residues) tried before giving up
 };
 
-// Acyclic problems (latency, latency-bounded): schedules with every op done by `latencyCap`
-// (and by the problem's horizon).
+// The smallest value of one objective over every legal schedule a search visited, and a
+// verified schedule that has it.
+struct ObjectiveOptimum {
+  double value = 0;
+  Schedule witness;
+};
+
+// Acyclic problems (latency, latency-bounded, stages): schedules with every op done by
+// `latencyCap` (and by the problem's horizon; a stage problem's starts are its stages).
 struct AcyclicOptimum {
   bool complete = false;  // every schedule within the cap was judged
   std::int64_t nodes = 0;
   std::optional<Schedule> best;  // a verified schedule of the smallest latency found
   std::optional<Cycle> minLatency;
-  // With enumerateAll: the smallest peak live memory over every legal schedule (else unset).
-  std::optional<double> minPeakMemory;
+  // With enumerateAll: the smallest peak live memory over every legal schedule (formulation B's
+  // objective; else unset).
+  std::optional<ObjectiveOptimum> minPeakMemory;
+  // With enumerateAll on a stage problem: the smallest stage objective over every legal stage
+  // assignment, on GS-Schedule's scale (core/stage_objective.hpp: stageRatio x peak stage
+  // weight + communication; formulation A's objective); else unset.
+  std::optional<ObjectiveOptimum> minStageObjective;
 };
 
 // With enumerateAll every legal schedule within the cap is visited (for objectives other than
-// latency); without, branch and bound on the latency.
+// latency: peak memory, the stage objective); without, branch and bound on the latency.
 AcyclicOptimum searchAcyclic(const Problem& problem, Cycle latencyCap, bool enumerateAll,
                              const SearchBudget& budget = {});
 
