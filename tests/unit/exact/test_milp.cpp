@@ -258,25 +258,34 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("normalization: ChStone dfsin/graph1 as a latency problem is solved in cycles",
-          "[.slow][exact][normalization][latency]") {
-  // HatScheT's dfsin loop body 1 (tests/data/hatschet/README.md): 2,651 ops whose costs are 1,
-  // 2, 5 and a 65-cycle divider, so normalize=auto normalizes. The pool fits U = 300 (sum 73):
-  // it maps to itself, and ilp solves the raw problem, as with normalize=off. Before the bound
-  // on C' the pool became 4, 8, 20, 260 at a time unit of 1, and `gaus schedule --kind latency
-  // --method ilp --time-limit 20` answered 812 (203 in its units) with no bound, and list_latency
-  // 812. CP-SAT proves 202 optimal (GauS finds 202): every answer is at least 202 and every
-  // sound bound at most 202.
-  const Instance instance =
-      test::loadInstance(test::dataPath("hatschet/chstone_dfsin_graph1.graphml"));
-  const Problem problem = instance.problem(ProblemKind::kLatency);
-  REQUIRE(problem.graph->numOps() == 2651);
-  const std::vector<std::int64_t> pool = costPool(*problem.graph);
-  REQUIRE(pool == std::vector<std::int64_t>{1, 2, 5, 65});
+TEST_CASE("normalization: a pool that fits U (ChStone dfsin's 1, 2, 5, 65) is solved in cycles",
+          "[exact][normalization][latency]") {
+  // HatScheT's ChStone dfsin loop body 1 (2,651 ops) has the costs 1, 2, 5 and a 65-cycle
+  // divider, so normalize=auto normalizes. The pool fits U = 300 (sum 73): it must map to itself,
+  // and ilp must solve the raw problem, as with normalize=off. Before C' was bounded by C the
+  // pool became 4, 8, 20, 260 at a time unit of 1, and `gaus schedule --kind latency --method
+  // ilp --time-limit 20` answered 812 (203 in its units) with no bound (docs/exact.md). The
+  // graph here is a generated stand-in with the same four costs on limited units, small enough
+  // for the default suite.
+  const std::vector<std::int64_t> pool = {1, 2, 5, 65};
   const auto mapping = normalizeCosts(pool);
   REQUIRE(mapping.ok());
   CHECK(mapping->normalized == pool);
   CHECK_FALSE(mapping->shrinksSomeCost());
+
+  RandomGraphOptions options;
+  options.ops = 40;
+  options.averageDegree = 1.5;
+  options.opTypes = {{"ALU", 1, 1, 1, 2, 4.0},
+                     {"MUL", 2, 2, 1, 1, 2.0},
+                     {"MEM", 5, 5, 1, 1, 1.0},
+                     {"DIV", 65, 65, 0, 1, 0.3}};
+  options.seed = 3;
+  auto generated = generateRandomGraph(options);
+  REQUIRE(generated.ok());
+  const Instance instance = toInstance(std::move(generated).value());
+  const Problem problem = instance.problem(ProblemKind::kLatency);
+  REQUIRE(costPool(*problem.graph) == pool);
 
   MethodRegistry registry;
   registerExactMethods(registry);
@@ -284,16 +293,13 @@ TEST_CASE("normalization: ChStone dfsin/graph1 as a latency problem is solved in
   INFO(result.message);
   REQUIRE(result.schedule);
   CHECK(result.verified());
+  // Solved raw: no time unit, and the answer never longer than its own list start, in cycles.
   CHECK_FALSE(result.figures.get(exact::figures::kTimeUnit));
   const double listLatency = result.figures.get(exact::figures::kListLatency).value_or(0.0);
-  WARN(fmt::format("dfsin/graph1: ilp latency {}, bound {}, list latency {}, status {}",
-                   result.objective.value_or(-1.0), result.bounds.lowerBound.value_or(-1.0),
-                   listLatency, result.statusText()));
-  CHECK(*result.objective >= 202);
+  CHECK(listLatency > 0);
   CHECK(*result.objective <= listLatency);
-  CHECK(listLatency < 812);  // the raw list schedule, not the stretched one
   REQUIRE(result.bounds.lowerBound);
-  CHECK(*result.bounds.lowerBound <= 202);
+  CHECK(*result.bounds.lowerBound <= *result.objective);
   auto order = topologicalOrder(*problem.graph);
   REQUIRE(order.ok());
   CHECK(*result.bounds.lowerBound >=
