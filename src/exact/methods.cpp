@@ -267,6 +267,29 @@ InitRun runInitMethod(const Problem& problem, const IlpOptions& options, const R
   return run;
 }
 
+// What one call of ilp hands every one-MILP model (latency, peak memory, stages): its time, its
+// start and where that came from, and the cancel flag.
+struct MilpCall {
+  double timeLimitSeconds = 0.0;
+  const Schedule* initialSchedule = nullptr;
+  std::string initialScheduleOrigin;
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+// The settings the one-MILP models share, from ilp's options and the call (each model's options
+// struct names them alike).
+template <class ModelOptions>
+void applyMilpCall(ModelOptions& model, const IlpOptions& options, const MilpCall& call) {
+  model.timeLimitSeconds = call.timeLimitSeconds;
+  model.useStart = options.search.milp.useStart;
+  model.maxNonzeros = options.search.milp.maxNonzeros;
+  model.memoryLimitBytes = options.search.milp.memoryLimitBytes;
+  model.solver = options.search.milp.solver;
+  model.cancel = call.cancel;
+  model.initialSchedule = call.initialSchedule;
+  model.initialScheduleOrigin = call.initialScheduleOrigin;
+}
+
 Result solveIlp(const Problem& problem, const IlpOptions& options, const RunContext& context) {
   const double callSeconds =
       options.timeLimitSeconds.value_or(options.search.milp.timeLimitSeconds);
@@ -290,6 +313,8 @@ Result solveIlp(const Problem& problem, const IlpOptions& options, const RunCont
     return std::max(seconds - initSeconds, 0.01);
   };
 
+  const MilpCall milpCall{remaining(std::min(options.search.milp.timeLimitSeconds, callSeconds)),
+                          milpContext.initialSchedule, initialOrigin, context.cancel};
   Result result;
   if (problem.kind == ProblemKind::kLatencyBounded) {
     // Latency-bounded problems: peak memory is ilp's one objective there (the default too).
@@ -301,39 +326,20 @@ Result solveIlp(const Problem& problem, const IlpOptions& options, const RunCont
                       toString(problem.objective)));
     }
     PeakMemoryMilpOptions peak;
-    peak.timeLimitSeconds = remaining(std::min(options.search.milp.timeLimitSeconds, callSeconds));
-    peak.useStart = options.search.milp.useStart;
-    peak.maxNonzeros = options.search.milp.maxNonzeros;
-    peak.memoryLimitBytes = options.search.milp.memoryLimitBytes;
-    peak.initialSchedule = milpContext.initialSchedule;
-    peak.initialScheduleOrigin = initialOrigin;
+    applyMilpCall(peak, options, milpCall);
     result = solvePeakMemoryMilp(problem, peak);
   } else if (problem.kind == ProblemKind::kLatency) {
     LatencyMilpOptions latency;
-    latency.timeLimitSeconds =
-        remaining(std::min(options.search.milp.timeLimitSeconds, callSeconds));
+    applyMilpCall(latency, options, milpCall);
     latency.latencyBound = options.latencyBound;
     latency.refutationShare = options.refutationShare;
-    latency.useStart = options.search.milp.useStart;
     latency.breakSymmetry = options.search.milp.breakSymmetry;
-    latency.maxNonzeros = options.search.milp.maxNonzeros;
-    latency.memoryLimitBytes = options.search.milp.memoryLimitBytes;
     latency.normalization = options.search.normalization;
     latency.normalization.solver = options.search.milp.solver;
-    latency.solver = options.search.milp.solver;
-    latency.cancel = context.cancel;
-    latency.initialSchedule = milpContext.initialSchedule;
-    latency.initialScheduleOrigin = initialOrigin;
     result = solveLatencyMilp(problem, latency);
   } else if (problem.kind == ProblemKind::kStages) {
     StageMilpOptions stages;
-    stages.timeLimitSeconds =
-        remaining(std::min(options.search.milp.timeLimitSeconds, callSeconds));
-    stages.useStart = options.search.milp.useStart;
-    stages.maxNonzeros = options.search.milp.maxNonzeros;
-    stages.memoryLimitBytes = options.search.milp.memoryLimitBytes;
-    stages.initialSchedule = milpContext.initialSchedule;
-    stages.initialScheduleOrigin = initialOrigin;
+    applyMilpCall(stages, options, milpCall);
     result = solveStageMilp(problem, stages);
   } else {
     ModuloSearchOptions search = options.search;

@@ -1,16 +1,17 @@
 // Peak live memory under a horizon D solved exactly (include/gaus/exact/peak_memory_milp.hpp):
-// formulation B of GauS (Gao et al., 2025), as the time-indexed model of the verifier's live
+// formulation B of GauS (Cai et al., arXiv 2602.20427), as the time-indexed model of the verifier's live
 // intervals in milp/live_memory_model.cpp with every op moving in its ASAP/ALAP window at D.
 //
 // - The start: the list schedule, when it fits D, refined for peak memory by the local search of
 //   heuristic::refineLiveMemory and then by the exact windows of GauS's B search (on problems
 //   without limited resources, which neither looks at), and the start given (--init, init=gaus),
-//   when it verifies; the lowest peak is CBC's first incumbent and the answer when CBC finds
+//   when it verifies; the lowest peak is the solver's first incumbent and the answer when it finds
 //   nothing better in time.
-// - The bound: the MILP's, never below the mandatory lifetimes (core's peakLiveMemoryLowerBound,
-//   which is also P's lower bound in the model) and rounded up when every mem is whole.
+// - The bound: the MILP's, never below the min-cut bound every method reports for B (core's
+//   liveMemoryCutBound, within its share of the time; it is also P's lower bound in the model,
+//   which lifts the LP relaxation's) and rounded up when every mem is whole.
 // - A model above the nonzero or memory limits is refused with refuseLargeModel's message; the
-//   call still answers with the start and the combinatorial bound.
+//   call still answers with the start and the min-cut bound.
 
 #include <algorithm>
 #include <cmath>
@@ -19,6 +20,7 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/live_memory_bound.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/exact/exact_figures.hpp>
 #include <gaus/exact/peak_memory_milp.hpp>
@@ -87,12 +89,23 @@ Result solvePeakMemoryMilp(const Problem& problem, const PeakMemoryMilpOptions& 
     result.message = alap.error();
     return result;
   }
-  const auto combinatorial = peakLiveMemoryLowerBound(graph, horizon);
-  if (!combinatorial) return errorResult(combinatorial.error());
   const bool whole = wholeMems(graph);
   const auto roundBound = [whole](double bound) { return whole ? std::ceil(bound - 1e-6) : bound; };
-  double bound = roundBound(*combinatorial);
+  // The min-cut bound, in the share of the time every method gives it.
+  const Deadline cutDeadline(peakMemoryBoundSeconds(
+      options.timeLimitSeconds > 0 ? std::optional<double>(options.timeLimitSeconds)
+                                   : std::nullopt));
+  const auto cut = liveMemoryCutBound(graph, horizon, [&] {
+    return cutDeadline.expired() ||
+           (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed));
+  });
+  if (!cut) return errorResult(cut.error());
+  double bound = roundBound(cut->value);
   result.figures.set(figures::kCombinatorialBound, bound);
+  result.notes.emplace_back(
+      "bound", fmt::format("min cut {} (mandatory lifetimes {}) in {:.3f} s{}", cut->value,
+                           cut->mandatory, cutDeadline.elapsedSeconds(),
+                           cut->complete ? "" : ", stopped by its time share"));
 
   // The start: the lowest peak among the refined list schedule and the one given.
   std::optional<Schedule> start;
@@ -120,7 +133,9 @@ Result solvePeakMemoryMilp(const Problem& problem, const PeakMemoryMilpOptions& 
       const Schedule refined =
           heuristic::refineLiveMemory(graph, horizon, *list, refinement).schedule;
       consider(refined);
-      milp::LiveMemoryWindowSearch windows(graph, horizon, refined);
+      milp::LiveMemoryWindowOptions windowOptions;
+      windowOptions.solver = options.solver;
+      milp::LiveMemoryWindowSearch windows(graph, horizon, refined, windowOptions);
       windows.run(nullptr, deadline.remainingLimit() ? kWindowShare * options.timeLimitSeconds
                                                      : std::numeric_limits<double>::infinity());
       consider(windows.schedule());
@@ -154,8 +169,11 @@ Result solvePeakMemoryMilp(const Problem& problem, const PeakMemoryMilpOptions& 
   input.peakFloor = bound;
   if (limitsResources(problem)) input.machine = problem.machine.get();
   const milp::ModelSize size = milp::LiveMemoryModel::estimateSize(input);
-  if (auto refused = milp::refuseLargeModel(fmt::format("the peak-memory MILP (D = {})", horizon),
-                                            size, options.maxNonzeros, options.memoryLimitBytes)) {
+  if (auto refused = milp::refuseLargeModel(
+          fmt::format("the peak-memory MILP (D = {})", horizon), size, options.maxNonzeros,
+          options.memoryLimitBytes,
+          "the model grows with ops x their ASAP-ALAP slack at D: use method gaus (whose exact "
+          "windows solve parts of it) or raise -O max_nonzeros")) {
     return answerWithStart(ModelStatus::kFeasible,
                            *refused + (start ? "; returning the start schedule" : ""));
   }
@@ -163,6 +181,9 @@ Result solvePeakMemoryMilp(const Problem& problem, const PeakMemoryMilpOptions& 
   result.figures.set(figures::kVariables, static_cast<double>(model.model().numVariables()));
   result.figures.set(figures::kRows, static_cast<double>(model.model().numRows()));
   if (start && options.useStart) model.model().setStart(model.encode(start->start));
+  model.model().setSolver(options.solver);
+  model.model().setCancel(options.cancel);
+  const std::string solverName(milp::toString(options.solver));
   milp::MilpSolution solution;
   solution.status = ModelStatus::kTimeout;
   if (!deadline.expired()) solution = model.model().solve(milp::timeLeftForSolve(deadline));
@@ -172,11 +193,11 @@ Result solvePeakMemoryMilp(const Problem& problem, const PeakMemoryMilpOptions& 
   attempt.phase = "milp";
   attempt.horizon = horizon;
   attempt.seconds = solution.seconds;
-  attempt.detail = fmt::format("D = {}, {} variables, {} rows, {} nonzeros at most, CBC {}",
+  attempt.detail = fmt::format("D = {}, {} variables, {} rows, {} nonzeros at most, {} {}",
                                horizon, model.model().numVariables(), model.model().numRows(),
-                               size.nonzeros, solution.statusWithNote());
+                               size.nonzeros, solverName, solution.statusWithNote());
   if (solution.call == CallStatus::kError) {
-    return errorResult("peak-memory MILP: CBC failed (" + solution.note + ")");
+    return errorResult("peak-memory MILP: " + solverName + " failed (" + solution.note + ")");
   }
   if (const auto proven = model.boundOf(solution)) bound = std::max(bound, *proven);
   std::optional<Schedule> found;
@@ -193,24 +214,25 @@ Result solvePeakMemoryMilp(const Problem& problem, const PeakMemoryMilpOptions& 
   attempt.bound = bound;
   if (solution.status == ModelStatus::kInfeasible) {
     // The windows hold every schedule within D, so only a cap could make the model
-    // infeasible, and there is none: CBC's claim is not trusted with a start at hand.
+    // infeasible, and there is none: the solver's claim is not trusted with a start at hand.
     attempt.status = ModelStatus::kUnknown;
     result.attempts.push_back(attempt);
     return answerWithStart(start ? ModelStatus::kFeasible : ModelStatus::kInfeasible,
-                           start ? "CBC claimed the model infeasible; returning the start schedule"
+                           start ? solverName + " claimed the model infeasible; returning the start schedule"
                                  : fmt::format("no schedule completes within D = {}", horizon));
   }
   std::string message;
   if (!start) {
     message =
-        fmt::format("time limit {}s reached before CBC found a schedule", options.timeLimitSeconds);
+        fmt::format("time limit {}s reached before {} found a schedule", options.timeLimitSeconds,
+                    solverName);
   } else if (startPeak > bound + 1e-9) {
     message = fmt::format("peak memory {} not proven optimal (lower bound {}); raise time_limit",
                           startPeak, bound);
   }
   attempt.status = start && startPeak <= bound + 1e-9 ? ModelStatus::kOptimal : solution.status;
   result.attempts.push_back(attempt);
-  // Proven optimal was answered above (the bound meets the peak); CBC's own status otherwise.
+  // Proven optimal was answered above (the bound meets the peak); the solver's own status otherwise.
   return answerWithStart(
       solution.status == ModelStatus::kOptimal ? ModelStatus::kFeasible : solution.status, message);
 }

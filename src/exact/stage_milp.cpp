@@ -25,7 +25,7 @@
 // average when the weights are integers, P then integer too).
 //
 // The start is GS-Schedule's greedy balanced cut refined by the stage refinement (or the
-// initial schedule when better): CBC's first incumbent, and the answer when CBC finds nothing
+// initial schedule when better): the solver's first incumbent, and the answer when it finds nothing
 // better. When the start meets the bound no model is built.
 
 #include <algorithm>
@@ -60,7 +60,7 @@ bool integralWeights(const Graph& graph) {
 }
 
 // Every objective value is an integer when the weights, the comm weights and the ratio are:
-// CBC's bound can then be rounded up.
+// The solver's bound can then be rounded up.
 bool integralObjective(const Problem& problem) {
   const Graph& graph = *problem.graph;
   if (problem.stageRatio != std::floor(problem.stageRatio) || !integralWeights(graph)) return false;
@@ -210,7 +210,7 @@ Expected<Schedule> startSchedule(const Problem& problem, const StageMilpOptions&
       const bool initialIsBetter = initialObjective < refinedObjective;
       result.notes.emplace_back(
           "initial schedule",
-          fmt::format("{} has objective {}, the refined balanced cut {}: the {} is CBC's start",
+          fmt::format("{} has objective {}, the refined balanced cut {}: the {} is the solver's start",
                       options.initialScheduleOrigin, initialObjective, refinedObjective,
                       initialIsBetter ? "first" : "second"));
       if (initialIsBetter) start = *options.initialSchedule;
@@ -253,6 +253,8 @@ Result solveStageMilp(const Problem& problem, const StageMilpOptions& options) {
   if (options.useStart) {
     model.model().setStart(model.encode(*start, stageFigures(graph, *start).peakStageWeight));
   }
+  model.model().setSolver(options.solver);
+  model.model().setCancel(options.cancel);
   result.figures.set(figures::kVariables, static_cast<double>(model.model().numVariables()));
   result.figures.set(figures::kRows, static_cast<double>(model.model().numRows()));
 
@@ -268,14 +270,16 @@ Result solveStageMilp(const Problem& problem, const StageMilpOptions& options) {
   attempt.phase = "milp";
   attempt.seconds = solution.seconds;
   attempt.detail =
-      fmt::format("{} ops x {} stages, {} variables, {} rows, CBC {}", graph.numOps(), stages,
-                  model.model().numVariables(), model.model().numRows(), solution.statusWithNote());
+      fmt::format("{} ops x {} stages, {} variables, {} rows, {} {}", graph.numOps(), stages,
+                  model.model().numVariables(), model.model().numRows(),
+                  milp::toString(options.solver), solution.statusWithNote());
   if (solution.call == CallStatus::kError) {
-    return errorResult("stage MILP: CBC failed (" + solution.note + ")");
+    return errorResult(fmt::format("stage MILP: {} failed ({})", milp::toString(options.solver),
+                                   solution.note));
   }
   if (solution.hasSolution()) {
     Schedule solved = model.decode(solution);
-    // The verifier's objective decides, not CBC's: CBC's incumbent is never worse than its
+    // The verifier's objective decides, not the solver's: its incumbent is never worse than its
     // start, but a rounding of its values could be.
     if (verify(problem, solved).ok() &&
         objectiveOf(problem, solved) < objectiveOf(problem, *start)) {
@@ -285,7 +289,7 @@ Result solveStageMilp(const Problem& problem, const StageMilpOptions& options) {
   }
   double bound = trivialBound;
   if (solution.status == ModelStatus::kOptimal) {
-    // CBC proved that nothing is below its incumbent, which is the result or ties with it.
+    // The solver proved that nothing is below its incumbent, which is the result or ties with it.
     bound = *result.objective;
   } else if (solution.bound) {
     const double solverBound =
@@ -301,7 +305,7 @@ Result solveStageMilp(const Problem& problem, const StageMilpOptions& options) {
     result.message =
         fmt::format("stage objective {} not proven optimal (lower bound {}){}", *result.objective,
                     *result.bounds.lowerBound,
-                    solution.status == ModelStatus::kTimeout ? "; the time limit stopped CBC" : "");
+                    solution.status == ModelStatus::kTimeout ? "; the time limit stopped the solver" : "");
   }
   attempt.status = result.status;
   attempt.bound = result.bounds.lowerBound;

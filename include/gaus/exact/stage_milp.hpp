@@ -5,6 +5,7 @@
 // graphs: src/exact/stage_milp.cpp says what the model is and why it has that form.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -13,6 +14,7 @@
 #include <gaus/core/result.hpp>
 #include <gaus/core/schedule.hpp>
 #include <gaus/exact/model_limits.hpp>
+#include <gaus/milp/milp_model.hpp>
 
 namespace gaus::exact {
 
@@ -34,6 +36,9 @@ struct StageMilpOptions {
   // otherwise it is ignored with a note in Result::notes.
   const Schedule* initialSchedule = nullptr;
   std::string initialScheduleOrigin = "--init";  // where it came from, for the notes
+  milp::MilpSolver solver = milp::kDefaultMilpSolver;  // `-O solver`
+  // Set from another thread to stop promptly (RunContext::cancel; not owned, may be null).
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // Minimizes problem.stageRatio x peak stage weight + communication over the stage schedules of
