@@ -21,11 +21,12 @@
 // GauS's legalization passes its means), and the result says so, or that it misses D.
 //
 // Latency problems (the latency under resources): the paper's force-directed list scheduling,
-// a list scheduler that fills cycle after cycle. The latency bound starts at
-// the critical path; at each cycle the ready ops are placed where their reservations fit, those
-// whose deferral has the largest force first (ops without mobility before all); an op that does
-// not fit is deferred (its frame starts a cycle later), and where it has no mobility left the
-// bound grows by one cycle and every frame with it.
+// a list scheduler that fills cycle after cycle, rather than the time-constrained FDS at a bound
+// taken from a list schedule. The latency bound starts at the critical path; at each cycle the
+// ready ops are placed where their reservations fit, those whose deferral has the largest force
+// first (ops without mobility before all); an op that does not fit is deferred (its frame starts
+// a cycle later), and where it has no mobility left the bound grows by one cycle and every frame
+// with it. The forces use the resource distribution graphs.
 //
 // Departures from the paper:
 // - Lazy forces (the default): the op to fix comes from a heap of each op's least force, and an
@@ -33,7 +34,8 @@
 //   reads changed. The paper recomputes every force at each step (O(n^2 D) work), which takes
 //   minutes beyond a few hundred ops; an op whose force fell since its last evaluation may wait
 //   in the heap. Option lazy=false recomputes, after each fix, every force whose inputs changed,
-//   which picks as the paper does.
+//   and so picks as the paper does; on the EPFL circuits it is no better and up to 100 times
+//   slower (docs/benchmarks.md).
 // - The memory distribution graph is this project's; the paper has the resource graphs only.
 // - Ties (equal forces) go to the earliest step, then to the smaller op id: runs repeat exactly.
 // - Time limit: the ops not fixed when it runs out start at their ASAP within their frames
@@ -42,8 +44,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <queue>
 #include <span>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -102,6 +106,19 @@ class NeighbourLists {
   std::vector<std::int64_t> offset_;
   std::vector<Neighbour> items_;
 };
+
+// The distribution graphs hold a double per cycle and resource (one row for memory): past this
+// many cells (128 MiB) a run is refused, since building them alone would take seconds per op.
+constexpr double kMaxDistributionCells = 16.0 * 1024 * 1024;
+
+std::optional<std::string> distributionTooLarge(Cycle cycles, ResourceId rows) {
+  const double cells = static_cast<double>(cycles) * std::max<double>(1.0, rows);
+  if (cells <= kMaxDistributionCells) return std::nullopt;
+  return fmt::format(
+      "fds: the distribution graphs of {} cycles x {} rows ({:.3g} cells) exceed {:.3g}; use "
+      "list or gaus on schedules this long",
+      cycles, std::max<ResourceId>(1, rows), cells, kMaxDistributionCells);
+}
 
 // P(start <= t) for a start uniform in [lo, hi].
 double frameCdf(Cycle lo, Cycle hi, Cycle t) {
@@ -639,6 +656,9 @@ Expected<ForceRun> forceDirectedList(const Graph& graph, const Machine& machine,
         // Paulin and Knight: an op without mobility that must wait lengthens the schedule by a
         // cycle, which widens every open frame.
         ++bound;
+        if (auto tooLarge = distributionTooLarge(bound, machine.numResources())) {
+          return Error{*tooLarge};
+        }
         std::vector<Cycle> asap = model.asaps();
         for (OpId op : deferred) asap[op] = cycle + 1;
         for (OpId op : topo) {
@@ -803,8 +823,7 @@ Result forceDirectedSchedule(const Problem& problem, const ForceDirectedOptions&
   if (graph.numOps() > options.maxOps) {
     return errorResult(fmt::format(
         "fds: {} ops exceed max_ops={} (force-directed scheduling costs up to O(n^2 D)); use "
-        "list (with gaus's refine for peak memory) or gaus on graphs this large, or raise "
-        "max_ops",
+        "list (-O refine=true for peak memory) or gaus on graphs this large, or raise max_ops",
         graph.numOps(), options.maxOps));
   }
   // Checks the input as the list scheduler does (units beyond a capacity, cycles), and gives
@@ -816,7 +835,18 @@ Result forceDirectedSchedule(const Problem& problem, const ForceDirectedOptions&
   Pace pace(deadline, context);
   if (problem.kind == ProblemKind::kLatencyBounded) {
     if (!problem.horizon) return errorResult("fds: a latency-bounded problem needs a horizon");
+    // The memory graph has one row; the resource graphs one per resource (checked for both).
+    if (auto tooLarge = distributionTooLarge(*problem.horizon, problem.machine->numResources())) {
+      return errorResult(*tooLarge);
+    }
     return latencyBounded(problem, options, *topo, *lister, pace);
+  }
+  // Force-directed list scheduling ends near the list schedule's latency.
+  auto listed = lister->schedule();
+  if (!listed) return errorResult(listed.error());
+  if (auto tooLarge = distributionTooLarge(scheduleLatency(graph, listed->start),
+                                           problem.machine->numResources())) {
+    return errorResult(*tooLarge);
   }
   return latency(problem, *topo, pace);
 }

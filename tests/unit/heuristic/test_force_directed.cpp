@@ -164,7 +164,7 @@ TEST_CASE("fds under limited resources: the list scheduler legalizes, or it says
   CHECK(legalized > 0);
 }
 
-TEST_CASE("fds is deterministic, refuses graphs past max_ops, and keeps the time limit",
+TEST_CASE("fds is deterministic, refuses what it cannot run, and keeps the time limit",
           "[heuristic][fds]") {
   RandomGraphOptions options;
   options.ops = 400;
@@ -190,6 +190,19 @@ TEST_CASE("fds is deterministic, refuses graphs past max_ops, and keeps the time
   CHECK(refused.failed());
   CHECK_THAT(refused.message, Catch::Contains("400 ops exceed max_ops=100") &&
                                   Catch::Contains("list") && Catch::Contains("gaus"));
+
+  // A horizon of 2^30 cycles would need a distribution graph of a billion doubles: refused.
+  GraphBuilder builder("far");
+  const OpId from = builder.addOp("from", 1);
+  const OpId to = builder.addOp("to", 1);
+  builder.addEdge(from, to, 1 << 30);
+  auto far = std::move(builder).build();
+  REQUIRE(far.ok());
+  const Result tooLong =
+      test::heuristicRegistry().run("fds", test::boundedProblem(*far, (Cycle{1} << 30) + 1), {});
+  CHECK(tooLong.failed());
+  CHECK_THAT(tooLong.message,
+             Catch::Contains("distribution graphs") && Catch::Contains("use list or gaus"));
 
   // A limit far below one evaluation round: the ops left start at their ASAP in their frames,
   // which is legal, and the result says how many.
