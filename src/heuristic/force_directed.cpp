@@ -726,32 +726,46 @@ Result latencyBounded(const Problem& problem, const ForceDirectedOptions& option
   const bool limited = usesLimitedResource(graph, machine);
   if (limited && !verify(problem, schedule).ok()) {
     // FDS balances the units but does not count them: the list scheduler places the ops in the
-    // order of their FDS starts, never earlier (release times), and, should that miss D,
-    // without release times.
-    ListSchedulerOptions legalization;
-    legalization.priority = ListPriority::kCustom;
-    legalization.tieBreak = ListPriority::kAlap;
-    legalization.customKey.assign(schedule.start.begin(), schedule.start.end());
-    legalization.releaseTime = schedule.start;
+    // order of their FDS starts, never earlier (release times); should that miss D, in that
+    // order without release times; then by height with the FDS starts breaking ties; and last
+    // in list's own order, which meets D wherever the method list does.
+    ListSchedulerOptions inFdsOrder;
+    inFdsOrder.priority = ListPriority::kCustom;
+    inFdsOrder.tieBreak = ListPriority::kAlap;
+    inFdsOrder.customKey.assign(schedule.start.begin(), schedule.start.end());
+    ListSchedulerOptions released = inFdsOrder;
+    released.releaseTime = schedule.start;
+    ListSchedulerOptions byHeight = inFdsOrder;
+    byHeight.priority = ListPriority::kHeight;
+    byHeight.tieBreak = ListPriority::kCustom;
+    const std::pair<const ListSchedulerOptions*, const char*> attempts[] = {
+        {&released, "in the order of their FDS starts, none earlier than its FDS start"},
+        {&inFdsOrder, "in the order of their FDS starts (with release times it missed D)"},
+        {&byHeight, "by height, ties broken by the FDS starts (in their order it missed D)"},
+        {nullptr, "in list's own order (every order of the FDS starts missed D)"},
+    };
     std::optional<Schedule> legal;
-    for (int attempt = 0; attempt < 2 && !legal; ++attempt) {
-      if (attempt == 1) legalization.releaseTime.clear();
-      auto listed = lister.schedule(legalization);
+    for (const auto& [listOptions, how] : attempts) {
+      auto listed = lister.schedule(listOptions != nullptr ? *listOptions : ListSchedulerOptions{});
       if (!listed) return errorResult(listed.error());
-      if (scheduleLatency(graph, listed->start) <= horizon) legal = std::move(listed).value();
+      if (scheduleLatency(graph, listed->start) > horizon) continue;
+      legal = std::move(listed).value();
+      result.notes.emplace_back(
+          "legalization",
+          fmt::format("the FDS starts exceed a resource's capacity; list scheduling placed the "
+                      "ops {}",
+                      how));
+      break;
     }
     if (!legal) {
       result.status = ModelStatus::kUnknown;
       result.message = fmt::format(
           "fds: the FDS schedule needs more units than the machine has, and list scheduling in "
-          "its order exceeds the horizon D={}; an exact method may still meet D",
+          "its order, by height or in list's order exceeds the horizon D={}; an exact method "
+          "may still meet D",
           horizon);
       return result;
     }
-    result.notes.emplace_back(
-        "legalization",
-        "the FDS starts exceed a resource's capacity; list scheduling placed the "
-        "ops in the order of their FDS starts");
     schedule = std::move(*legal);
   }
   if (memory && options.refine && !limited) {
