@@ -250,6 +250,13 @@ TEST_CASE("fds on latency problems: force-directed list scheduling on every Heur
     if (baseline != instance.reference.end()) {
       CHECK(static_cast<double>(latency) <= 1.25 * baseline->second);
     }
+    // Latency-bounded at D = list's latency: the legalization's last order is list's own, so
+    // a schedule always comes back.
+    const auto list = heuristic::listSchedule(problem);
+    REQUIRE(list.ok());
+    const Result bounded =
+        runFds(instance.problem(ProblemKind::kLatencyBounded, scheduleLatency(graph, list->start)));
+    CHECK(bounded.schedule);
   }
   CHECK(instances == 21);
 }
