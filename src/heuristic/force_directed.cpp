@@ -296,7 +296,7 @@ class ForceModel {
     bool after = false;  // a successor (its ASAP follows), else a predecessor (its ALAP)
     std::vector<double> values;
     std::vector<double> suffix;  // suffix[i] = sum of values[i..]
-    double current = 0.0;        // sum over the frame of the current weights
+    double current = 0.0;        // weighted() over the current frame
   };
 
   void setPending(OpId op, Cycle lo, Cycle hi) {
