@@ -9,6 +9,8 @@
 // file). A run that ends before its limit with a status other than timeout did not test the
 // limit: it is reported as "finished before the limit", not as a pass. Each row has the load
 // average at its end, since the figures are only as good as the machine's load lets them be.
+// A method that solves MILPs (it declares the option `solver`) runs once per MILP solver, so that
+// the limits are measured on HiGHS and on CBC alike.
 
 #include <algorithm>
 #include <cstdio>
@@ -41,6 +43,8 @@ struct LimitsFlags {
   std::string gaus = GAUS_BINARY;
   std::string methods;  // comma-separated filter; empty: every method of the catalog
   std::string inputs;   // comma-separated filter of Workload::key; empty: every input
+  // The MILP solvers a method with the option `solver` runs on, one row each.
+  std::vector<std::string> solvers = {"highs", "cbc"};
   bool commands = true;
 };
 
@@ -212,18 +216,24 @@ Report runLimitsBench(const LimitsFlags& flags) {
       if (!method->solves(workload.kind)) continue;
       const Instance instance = readWorkload(workload);
       const Problem problem = poseWorkload(workload, instance);
+      const std::vector<std::string> solvers =
+          method->declares("solver") ? flags.solvers : std::vector<std::string>{""};
       for (double limit : flags.limits) {
-        for (int run = 0; run < flags.runs; ++run) {
-          MethodOptions settings{{"time_limit", fmt::format("{:g}", limit)}};
-          const Stopwatch clock;
-          const Result result = runMethod(catalog, problem, {name, {}, settings});
-          const double seconds = clock.seconds();
-          const bool limited = method->declares("time_limit");
-          rows.push_back({name + (limited ? "" : " (declares no time_limit)"),
-                          fmt::format("{} ({})", workload.name, toString(workload.kind)), limit,
-                          seconds, std::string(result.statusText()),
-                          result.schedule ? "verified" : "none"});
-          if (result.failed()) rows.back().status += ": " + result.message.substr(0, 80);
+        for (const std::string& solver : solvers) {
+          for (int run = 0; run < flags.runs; ++run) {
+            MethodOptions settings{{"time_limit", fmt::format("{:g}", limit)}};
+            if (!solver.empty()) settings["solver"] = solver;
+            const Stopwatch clock;
+            const Result result = runMethod(catalog, problem, {name, {}, settings});
+            const double seconds = clock.seconds();
+            const bool limited = method->declares("time_limit");
+            rows.push_back({name + (solver.empty() ? "" : " (solver=" + solver + ")") +
+                                (limited ? "" : " (declares no time_limit)"),
+                            fmt::format("{} ({})", workload.name, toString(workload.kind)), limit,
+                            seconds, std::string(result.statusText()),
+                            result.schedule ? "verified" : "none"});
+            if (result.failed()) rows.back().status += ": " + result.message.substr(0, 80);
+          }
         }
       }
     }
@@ -290,6 +300,10 @@ void addLimitsSuite(CLI::App& app, BenchOptions& options) {
   command->add_option("--inputs", flags->inputs,
                       "Inputs to measure on, comma-separated: invert, invert-bounded, aes2, "
                       "fa_fwd_blackwell, galloping, gs1000 (default: every input)");
+  command
+      ->add_option("--solvers", flags->solvers,
+                   "MILP solvers of the methods that take -O solver, one row each")
+      ->capture_default_str();
   command->add_flag("!--no-commands", flags->commands,
                     "Skip the gaus schedule, gaus twill and gaus run rows");
   command->add_option("--shared", flags->shared, "Folder holding benchmarks/")

@@ -54,6 +54,7 @@ struct MethodRunFlags {
   std::optional<std::int32_t> ii;
   std::optional<Cycle> horizon;
   std::optional<double> ratio;  // --kind stages: weight of the peak stage weight
+  std::string objective;        // --objective: what the method minimizes (empty: its default)
   // Settings: each becomes the option of the same name for a method that declares it, unless
   // -O already sets it (a method's own option wins).
   std::optional<double> timeLimit;

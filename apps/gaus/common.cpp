@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <gaus/core/gap.hpp>
 #include <gaus/core/option_table.hpp>
 
 #include "command.hpp"
@@ -179,6 +180,24 @@ std::string describeStartTimes(const Graph& graph, const Schedule& schedule, std
   return text;
 }
 
+namespace {
+
+// "peak memory 39, bound 36 (gap 7.7 %)", or "...: proven optimal" where the value meets it.
+std::string describeValueAndBound(const Result& result) {
+  const double bound = *result.bounds.lowerBound;
+  if (!result.objective) return fmt::format("lower bound {}", bound);
+  std::string name = result.objectiveName;
+  std::replace(name.begin(), name.end(), '_', ' ');
+  const std::optional<double> gap = resultGap(result);
+  if (gap && *gap == 0.0) {
+    return fmt::format("{} {}, bound {}: proven optimal", name, *result.objective, bound);
+  }
+  return fmt::format("{} {}, bound {}{}", name, *result.objective, bound,
+                     gap ? fmt::format(" (gap {:.1f} %)", 100.0 * *gap) : std::string());
+}
+
+}  // namespace
+
 std::string describeResult(const Instance& instance, const Result& result) {
   std::string text = fmt::format("{}: {}", instance.name, result.statusText());
   if (result.objective) {
@@ -188,9 +207,7 @@ std::string describeResult(const Instance& instance, const Result& result) {
   if (!result.message.empty()) text += "\n" + result.message;
   if (result.schedule && result.schedule->ii) text += fmt::format("\nII {}", *result.schedule->ii);
   if (!result.bounds.iiBoundReason.empty()) text += " (" + result.bounds.iiBoundReason + ")";
-  if (result.bounds.lowerBound) {
-    text += fmt::format("\nlower bound {}", *result.bounds.lowerBound);
-  }
+  if (result.bounds.lowerBound) text += "\n" + describeValueAndBound(result);
   for (const auto& [title, note] : result.notes) {
     text += note.find('\n') == std::string::npos ? fmt::format("\n{}: {}", title, note)
                                                  : fmt::format("\n{}:\n{}", title, note);

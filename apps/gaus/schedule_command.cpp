@@ -33,6 +33,13 @@ void MethodRunFlags::addTo(CLI::App& command, bool withMethod) {
   command.add_option("--ii", ii, "Fixed initiation interval (modulo)");
   command.add_option("--horizon", horizon,
                      "Horizon D: every op completes by D (--kind stages: D stages, 0..D-1)");
+  command.add_option(
+      "--objective", objective,
+      "What to minimize: default (the method's own), latency (latency problems), ii (modulo), "
+      "peak_memory (latency-bounded: peak live memory, GauS formulation B) or stage_cost "
+      "(latency-bounded or stages: peak stage weight, formulation A). A method that optimizes "
+      "refuses an objective it cannot minimize, naming those that can; a heuristic without one "
+      "(list, ims, ...) schedules as always and reports the figures (docs/formats.md)");
   command.add_option("--ratio", ratio,
                      "--kind stages: objective = RATIO x peak stage weight + crossings "
                      "(default 100, GS-Schedule's)");
@@ -108,6 +115,7 @@ MethodRun runMethodCommand(const MethodRunFlags& flags) {
   request.horizon = flags.horizon;
   request.ii = flags.ii;
   request.ratio = flags.ratio;
+  request.objective = flags.objective;
   if (!flags.quiet) {
     // Said before the run starts, so that a long run does not hide them.
     for (const auto& ignored :

@@ -49,6 +49,7 @@ def schedule(
     horizon=None,
     ii=None,
     ratio=None,
+    objective=None,
     init=None,
     progress=None,
     memory_limit=None,
@@ -68,7 +69,8 @@ def schedule(
     verifier judges its schedule. Keyword arguments after the settings are the method's own
     options (``-O KEY=VALUE``; gaus.methods() lists them): ``schedule(g, "gaus", steps=200)``.
 
-    ``time_limit`` (seconds) bounds the call; ``progress`` is a callable that receives the
+    ``objective`` is what to minimize (``--objective``: "latency", "ii", "peak_memory",
+    "stage_cost"; None: the method's default). ``time_limit`` (seconds) bounds the call; ``progress`` is a callable that receives the
     method's progress lines. The call releases the GIL, and Ctrl-C stops the methods that poll
     for it (gaus, list, ims, balanced, fds) at their next check and raises KeyboardInterrupt.
 
@@ -102,6 +104,7 @@ def schedule(
         horizon,
         ii,
         ratio,
+        objective or "",
         own,
         settings,
         float(time_limit) if time_limit is not None else None,

@@ -130,7 +130,7 @@ struct MethodRunOutput {
 MethodRunOutput runMethodOn(const Instance& instance, const std::string& method,
                             const std::string& kind, std::optional<Cycle> horizon,
                             std::optional<std::int32_t> ii, std::optional<double> ratio,
-                            const MethodOptions& options, const MethodOptions& settings,
+                            const std::string& objective, const MethodOptions& options, const MethodOptions& settings,
                             std::optional<double> timeLimit,
                             const std::optional<std::vector<Cycle>>& initialStarts,
                             nb::object progress) {
@@ -141,6 +141,7 @@ MethodRunOutput runMethodOn(const Instance& instance, const std::string& method,
   request.horizon = horizon;
   request.ii = ii;
   request.ratio = ratio;
+  request.objective = objective;
   std::optional<Schedule> start;
   if (initialStarts) {
     start = makeSchedule(instance, *initialStarts, std::nullopt, std::nullopt);
@@ -325,16 +326,16 @@ NB_MODULE(_gaus, module) {
       "run_method",
       [](const Instance& instance, const std::string& method, const std::string& kind,
          std::optional<Cycle> horizon, std::optional<std::int32_t> ii, std::optional<double> ratio,
-         const MethodOptions& options, const MethodOptions& settings,
+         const std::string& objective, const MethodOptions& options, const MethodOptions& settings,
          std::optional<double> timeLimit, const std::optional<std::vector<Cycle>>& initialStarts,
          nb::object progress) {
-        MethodRunOutput output = runMethodOn(instance, method, kind, horizon, ii, ratio, options,
+        MethodRunOutput output = runMethodOn(instance, method, kind, horizon, ii, ratio, objective, options,
                                              settings, timeLimit, initialStarts, progress);
         return std::make_tuple(std::move(output.json), std::move(output.call),
                                std::move(output.solution), std::move(output.starts));
       },
       nb::arg("instance"), nb::arg("method"), nb::arg("kind"), nb::arg("horizon").none(),
-      nb::arg("ii").none(), nb::arg("ratio").none(), nb::arg("options"), nb::arg("settings"),
+      nb::arg("ii").none(), nb::arg("ratio").none(), nb::arg("objective"), nb::arg("options"), nb::arg("settings"),
       nb::arg("time_limit").none(), nb::arg("initial_starts").none(), nb::arg("progress").none());
   module.def("verify", &verifySchedule, nb::arg("instance"), nb::arg("starts"),
              nb::arg("ii").none(), nb::arg("warps").none(), nb::arg("horizon").none(),

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/option_table.hpp>
 #include <gaus/core/problem.hpp>
 
 namespace gaus {
@@ -30,6 +31,39 @@ constexpr ProblemKind kAllProblemKinds[] = {ProblemKind::kLatency, ProblemKind::
                                             ProblemKind::kStages};
 
 }  // namespace
+
+Expected<ProblemObjective> parseProblemObjective(std::string_view text) {
+  if (text.empty()) return ProblemObjective::kMethodDefault;
+  if (const auto objective = kProblemObjectiveNames.parse(text)) return *objective;
+  const std::vector<std::string> names = kProblemObjectiveNames.names();
+  return Error{fmt::format("--objective '{}'{}: expected {}", text,
+                           option_text::didYouMean(text, names), option_text::listChoices(names))};
+}
+
+bool objectiveFits(ProblemObjective objective, ProblemKind kind) {
+  switch (objective) {
+    case ProblemObjective::kMethodDefault:
+      return true;
+    case ProblemObjective::kLatency:
+      return kind == ProblemKind::kLatency;
+    case ProblemObjective::kIi:
+      return kind == ProblemKind::kModulo || kind == ProblemKind::kModuloWarp;
+    case ProblemObjective::kPeakMemory:
+      return kind == ProblemKind::kLatencyBounded;
+    case ProblemObjective::kStageCost:
+      return kind == ProblemKind::kLatencyBounded || kind == ProblemKind::kStages;
+  }
+  return false;
+}
+
+std::string kindsForObjective(ProblemObjective objective) {
+  std::string kinds;
+  for (ProblemKind kind : kAllProblemKinds) {
+    if (!objectiveFits(objective, kind)) continue;
+    kinds += (kinds.empty() ? "" : ", ") + std::string(toString(kind));
+  }
+  return kinds;
+}
 
 std::optional<ProblemKind> parseProblemKind(std::string_view text) {
   for (ProblemKind kind : kAllProblemKinds) {
@@ -95,6 +129,11 @@ std::vector<std::string> Problem::check() const {
     if (!(stageRatio > 0.0)) {
       errors.push_back(fmt::format("stage ratio {} must be positive (--ratio)", stageRatio));
     }
+  }
+  if (!objectiveFits(objective, kind)) {
+    errors.push_back(fmt::format("objective {} does not fit a {} problem (it fits: {})",
+                                 toString(objective), toString(kind),
+                                 kindsForObjective(objective)));
   }
   if (ii && *ii <= 0) errors.push_back(fmt::format("II={} must be positive", *ii));
   if (ii && !isModulo()) {

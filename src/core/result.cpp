@@ -1,5 +1,9 @@
+#include <algorithm>
+#include <cmath>
+
 #include <fmt/format.h>
 
+#include <gaus/core/gap.hpp>
 #include <gaus/core/result.hpp>
 
 namespace gaus {
@@ -15,6 +19,17 @@ std::string Attempt::describe() const {
   if (bound) text += fmt::format(" bound {}", *bound);
   if (!detail.empty()) text += " (" + detail + ")";
   return text;
+}
+
+bool meetsBound(double value, double bound) {
+  return value <= bound + 1e-9 * std::max(1.0, std::abs(bound));
+}
+
+std::optional<double> relativeGap(std::optional<double> value, std::optional<double> bound) {
+  if (!value || !bound) return std::nullopt;
+  if (meetsBound(*value, *bound)) return 0.0;
+  if (*value == 0.0) return std::nullopt;
+  return (*value - *bound) / std::abs(*value);
 }
 
 Result errorResult(std::string message) {

@@ -73,7 +73,9 @@ OptionTable<GausOptions> makeTable() {
            "its peak cycles where the candidate's are lower there")
       .add("windows", &O::windows,
            "B with refine: windows around the best schedule's peak clusters re-solved exactly "
-           "(CBC) at each local optimum of its refinement")
+           "(MILP) at each local optimum of its refinement")
+      .add("solver", &O::solver, milp::kMilpSolverNames,
+           "B with windows: the MILP solver of the windows, highs or cbc")
       .add("release", &O::releaseTimes, {"auto", "on", "off"},
            "legalize never before round(mu): auto (A and B), on, off")
       .add("objective", &O::moduloObjective, kModuloObjectiveNames,

@@ -30,6 +30,7 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/live_memory_bound.hpp>
 #include <gaus/core/memory_limit.hpp>
 #include <gaus/differentiable/gaus_figures.hpp>
 #include <gaus/differentiable/gaus_scheduler.hpp>
@@ -52,9 +53,16 @@ Expected<Formulation> resolveFormulation(const Problem& problem, Formulation req
         formulation = Formulation::kLatency;
         break;
       case ProblemKind::kLatencyBounded: {
-        bool hasMem = false;
-        for (OpId op = 0; op < graph.numOps() && !hasMem; ++op) hasMem = graph.mem(op) != 0.0;
-        formulation = hasMem ? Formulation::kPeakMemory : Formulation::kStageWeight;
+        // The stated objective picks the formulation; unset, B where ops have mem.
+        if (problem.objective == ProblemObjective::kPeakMemory) {
+          formulation = Formulation::kPeakMemory;
+          break;
+        }
+        if (problem.objective == ProblemObjective::kStageCost) {
+          formulation = Formulation::kStageWeight;
+          break;
+        }
+        formulation = hasLiveMemory(graph) ? Formulation::kPeakMemory : Formulation::kStageWeight;
         break;
       }
       case ProblemKind::kModulo:
@@ -78,6 +86,21 @@ Expected<Formulation> resolveFormulation(const Problem& problem, Formulation req
         fmt::format("formulation {} does not fit a {} problem (L: latency, A and B: "
                     "latency-bounded with --horizon, A: stages too, C: modulo)",
                     toString(formulation), toString(problem.kind))};
+  }
+  // A formulation given beside an objective must minimize it.
+  const bool minimizes =
+      problem.objective == ProblemObjective::kMethodDefault ||
+      (problem.objective == ProblemObjective::kPeakMemory &&
+       formulation == Formulation::kPeakMemory) ||
+      (problem.objective == ProblemObjective::kStageCost &&
+       formulation == Formulation::kStageWeight) ||
+      (problem.objective == ProblemObjective::kLatency && formulation == Formulation::kLatency) ||
+      (problem.objective == ProblemObjective::kIi && formulation == Formulation::kModulo);
+  if (!minimizes) {
+    return Error{fmt::format(
+        "formulation {} does not minimize the objective {} (peak_memory: B, stage_cost: A, "
+        "latency: L, ii: C); leave the formulation out to follow the objective",
+        toString(formulation), toString(problem.objective))};
   }
   return formulation;
 }

@@ -18,15 +18,17 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/live_memory_bound.hpp>
 #include <gaus/core/stage_objective.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/differentiable/gaus_figures.hpp>
-#include <gaus/milp/live_memory_windows.hpp>
 #include <gaus/heuristic/balanced_stages.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
 #include <gaus/heuristic/memory_refinement.hpp>
 #include <gaus/heuristic/stage_refinement.hpp>
+#include <gaus/milp/live_memory_model.hpp>
+#include <gaus/milp/live_memory_windows.hpp>
 
 #include "descending_search.hpp"
 #include "formulation.hpp"
@@ -271,8 +273,10 @@ class LiveMemoryIncumbent final : public UnfinishedRefinement,
         break;
       }
       if (!windows_) {
-        windows_ = std::make_unique<milp::LiveMemoryWindowSearch>(setup_.graph, horizon_,
-                                                                   refiner_->result().schedule);
+        milp::LiveMemoryWindowOptions windowOptions;
+        windowOptions.solver = setup_.options.solver;
+        windows_ = std::make_unique<milp::LiveMemoryWindowSearch>(
+            setup_.graph, horizon_, refiner_->result().schedule, windowOptions);
       } else if (windowsStale_) {
         windows_->restart(refiner_->result().schedule);
       }
@@ -428,6 +432,64 @@ std::optional<Candidate> refinedCandidate(const RunSetup& setup, const Schedule&
 }
 
 // Refinement ignores reservations: it applies where no op reserves a limited resource.
+
+// B's exact bound (docs/gaus.md, "The exact bound on small problems"): where the whole graph's
+// live-memory model (milp::LiveMemoryModel, every op moving in its ASAP/ALAP window) is small,
+// it is solved in a share of the time left, from the best start as CBC's first incumbent. Its
+// bound lifts the mandatory lifetimes' (on ctrl at D = 11: 31, the optimum, where they give 5),
+// so that a search at the optimum says so and ends, and its schedule is taken when it is
+// better. Resources are left out: the model is then a relaxation, its bound still holds, and
+// its schedule is taken only when it verifies. The threshold: ctrl's model (D = 11) has 19,000 nonzeros and is proven in seconds;
+// router's (D = 55) has 420,000 and int2float's (D = 17) 60,000, and CBC proves neither within
+// a minute, so their share would be spent for no bound above the LP's.
+constexpr std::int64_t kExactModelMaxNonzeros = 100'000;
+constexpr double kExactShare = 0.25;
+
+struct ExactPeakMemory {
+  std::optional<Schedule> schedule;
+  std::optional<double> bound;
+};
+
+ExactPeakMemory solveWholeGraphExactly(const RunSetup& setup, Cycle horizon,
+                                       const std::vector<Cycle>& alap, const Schedule* start,
+                                       double floor, double seconds,
+                                       std::vector<Attempt>& attempts) {
+  milp::LiveMemoryModelInput input;
+  input.graph = &setup.graph;
+  input.horizon = horizon;
+  input.start = start ? std::span<const Cycle>(start->start) : std::span<const Cycle>(setup.asap);
+  for (OpId op = 0; op < setup.graph.numOps(); ++op) {
+    input.moving.push_back({op, setup.asap[op], alap[op]});
+  }
+  input.peakFloor = floor;
+  const milp::ModelSize size = milp::LiveMemoryModel::estimateSize(input);
+  if (size.nonzeros > kExactModelMaxNonzeros || seconds <= 0.0) return {};
+  milp::LiveMemoryModel model(input);
+  if (start) model.model().setStart(model.encode(start->start));
+  const milp::MilpSolution solution = model.model().solve(seconds);
+  Attempt attempt;
+  attempt.phase = "exact";
+  attempt.horizon = horizon;
+  attempt.seconds = solution.seconds;
+  attempt.status = solution.hasSolution() && solution.status == ModelStatus::kOptimal
+                       ? ModelStatus::kOptimal
+                       : solution.status;
+  ExactPeakMemory exact;
+  if (solution.call == CallStatus::kOk) {
+    exact.bound = model.boundOf(solution);
+    if (solution.hasSolution() && !solution.values.empty()) {
+      Schedule schedule;
+      schedule.start = model.decode(solution);
+      if (verified(setup.problem, schedule)) exact.schedule = std::move(schedule);
+    }
+  }
+  attempt.bound = exact.bound;
+  attempt.detail = fmt::format("whole-graph live-memory MILP, {} variables, {} rows, CBC {}",
+                               model.model().numVariables(), model.model().numRows(),
+                               solution.statusWithNote());
+  attempts.push_back(std::move(attempt));
+  return exact;
+}
 
 // The means with Gaussian noise of `roundingNoise` steps. The noise is drawn from the run's seed
 // and the means themselves (64 of them, spread over the ops), so that rows and offers differ and
@@ -616,8 +678,21 @@ Result optimizeAtHorizon(const RunSetup& setup, Engine& engine) {
     scale = peak > 0 ? peak : 1.0;
   }
   if (setup.formulation == Formulation::kPeakMemory) {
-    if (auto bound = peakLiveMemoryLowerBound(setup.graph, horizon)) {
-      result.bounds.lowerBound = *bound;
+    // The min-cut bound, within a tenth of the time limit: the search stops at it.
+    reportPeakMemoryBound(problem, result, peakMemoryBoundSeconds(setup.options.timeLimitSeconds));
+    const ExactPeakMemory exact = solveWholeGraphExactly(
+        setup, horizon, alap, best ? &best->schedule : nullptr,
+        result.bounds.lowerBound.value_or(0.0), kExactShare * engine.state.remainingSeconds(),
+        result.attempts);
+    if (exact.bound) {
+      result.bounds.lowerBound = std::max(result.bounds.lowerBound.value_or(0.0), *exact.bound);
+    }
+    if (exact.schedule) {
+      const double objective = objectiveOf(setup, *exact.schedule);
+      if (!best || objective < best->objective) {
+        best = Candidate{*exact.schedule, objective, nullptr};
+        startName = "exact model";
+      }
     }
   }
   // A schedule at the lower bound is optimal: the search ends there, and does not start when

@@ -14,6 +14,10 @@
 // - When the result zeroes a cost or distorts a ratio beyond NormalizationOptions::
 //   maxRatioError, a third solve minimizes F with the sum fixed at U, and the mapping with the
 //   smaller worst ratio error is kept (see the comment at that solve).
+// - Each C' is bounded by its raw cost C (not by U alone): the paper's second solve maximizes the
+//   sum up to U, which scales costs that already fit U up (1, 2, 5, 65 became 4, 8, 20, 260, and
+//   the schedule came back four times longer). With the bound, such costs map to themselves and
+//   the callers solve in raw cycles (CostNormalization::shrinksSomeCost).
 // - CBC instead of SCIP.
 
 #include <algorithm>
@@ -26,29 +30,32 @@
 
 #include <gaus/core/registry.hpp>
 #include <gaus/exact/cost_normalization.hpp>
-
 #include <gaus/milp/milp_model.hpp>
 
 namespace gaus::exact {
 
 namespace {
 
-
 // Builds the normalization MILP over `scaled` (values divided by their gcd). Variables 0..k-1 are
 // C', variable k is F. Phase 1 (fStar unset) minimizes F; phase 2 maximizes sum C' with F <= F*;
-// the fallback (sumExactly) minimizes F with the sum fixed at U.
-milp::MilpModel normalizationModel(const std::vector<std::int64_t>& scaled, std::int64_t sumBound,
-                             std::optional<std::int64_t> fStar, bool sumExactly = false) {
+// the fallback (sumExactly) minimizes F with the sum fixed at U, or at the sum of the raw costs
+// when that is smaller. Each C' is at most its raw cost (`raw`): normalization exists to shrink
+// costs, and a C' above its cost would only stretch the schedule (phase 2 scaled the costs
+// 1, 2, 5, 65 up to 4, 8, 20, 260 before this bound).
+milp::MilpModel normalizationModel(const std::vector<std::int64_t>& scaled,
+                                   const std::vector<std::int64_t>& raw, std::int64_t sumBound,
+                                   std::optional<std::int64_t> fStar, bool sumExactly = false) {
   milp::MilpModel model;
   const auto count = static_cast<milp::VariableId>(scaled.size());
   const double sumCost = fStar ? 1.0 : 0.0;
   for (milp::VariableId i = 0; i < count; ++i) {
-    model.addVariable(0, static_cast<double>(sumBound), true, sumCost, fmt::format("c{}", i));
+    model.addVariable(0, static_cast<double>(std::min(sumBound, raw[static_cast<std::size_t>(i)])),
+                      true, sumCost, fmt::format("c{}", i));
   }
   // F is integral at the optimum (integer data), so declaring it integer loses nothing and lets
   // CBC round its bound up.
   const milp::VariableId f = model.addVariable(0, fStar ? static_cast<double>(*fStar) : 1e30, true,
-                                         fStar ? 0.0 : 1.0, "F");
+                                               fStar ? 0.0 : 1.0, "F");
   for (milp::VariableId i = 0; i < count; ++i) {
     for (milp::VariableId j = i + 1; j < count; ++j) {
       // C_i C'_j - C_j C'_i - F <= 0 and C_i C'_j - C_j C'_i + F >= 0.
@@ -64,8 +71,9 @@ milp::MilpModel normalizationModel(const std::vector<std::int64_t>& scaled, std:
   }
   milp::LinearExpression sum;
   for (milp::VariableId i = 0; i < count; ++i) sum.add(i, 1.0);
-  model.addRow(sum, sumExactly ? static_cast<double>(sumBound) : 1.0,
-               static_cast<double>(sumBound));
+  const double sumLimit = static_cast<double>(
+      std::min(sumBound, std::accumulate(raw.begin(), raw.end(), std::int64_t{0})));
+  model.addRow(sum, sumExactly ? sumLimit : 1.0, sumLimit);
   model.setMaximize(fStar.has_value());
   return model;
 }
@@ -82,18 +90,28 @@ std::int64_t crossError(const std::vector<std::int64_t>& scaled,
   return worst;
 }
 
-// A start: C' proportional to C, rounded down, with the sum at most U (exactly U when asked: the
-// remainder goes to the largest value).
+// A start: C' proportional to C, rounded down, with the sum at most U and each C' at most its raw
+// cost (the sum exactly min(U, sum of the raw costs) when asked: the remainder goes to the
+// largest values, up to their raw costs).
 std::vector<double> proportionalStart(const std::vector<std::int64_t>& scaled,
-                                      std::int64_t sumBound, bool sumExactly = false) {
+                                      const std::vector<std::int64_t>& raw, std::int64_t sumBound,
+                                      bool sumExactly = false) {
   const double total = std::accumulate(scaled.begin(), scaled.end(), 0.0);
+  const std::int64_t sumLimit =
+      std::min(sumBound, std::accumulate(raw.begin(), raw.end(), std::int64_t{0}));
   std::vector<std::int64_t> mapped;
-  for (std::int64_t value : scaled) {
-    mapped.push_back(static_cast<std::int64_t>(std::floor(value * sumBound / total)));
+  for (std::size_t i = 0; i < scaled.size(); ++i) {
+    const auto proportional =
+        static_cast<std::int64_t>(std::floor(static_cast<double>(scaled[i] * sumBound) / total));
+    mapped.push_back(std::min(proportional, raw[i]));
   }
-  const std::int64_t sum = std::accumulate(mapped.begin(), mapped.end(), std::int64_t{0});
+  std::int64_t sum = std::accumulate(mapped.begin(), mapped.end(), std::int64_t{0});
   if (sumExactly) {
-    mapped.back() += sumBound - sum;
+    for (std::size_t i = mapped.size(); i-- > 0 && sum < sumLimit;) {
+      const std::int64_t added = std::min(sumLimit - sum, raw[i] - mapped[i]);
+      mapped[i] += added;
+      sum += added;
+    }
   } else if (sum == 0) {
     mapped.back() = 1;
   }
@@ -128,6 +146,13 @@ std::optional<std::int64_t> CostNormalization::map(std::int64_t raw) const {
   const auto it = std::lower_bound(values.begin(), values.end(), raw);
   if (it == values.end() || *it != raw) return std::nullopt;
   return normalized[static_cast<std::size_t>(it - values.begin())];
+}
+
+bool CostNormalization::shrinksSomeCost() const {
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (std::max<std::int64_t>(1, normalized[i]) < values[i]) return true;
+  }
+  return false;
 }
 
 std::string CostNormalization::describe() const {
@@ -170,10 +195,11 @@ Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
   };
 
   // Phase 1: minimize F.
-  milp::MilpModel first = normalizationModel(scaled, options.sumBound, std::nullopt);
-  const std::vector<double> firstStart = proportionalStart(scaled, options.sumBound);
+  milp::MilpModel first = normalizationModel(scaled, result.values, options.sumBound, std::nullopt);
+  const std::vector<double> firstStart = proportionalStart(scaled, result.values, options.sumBound);
   first.setStart(firstStart);
   first.setNodeLimit(options.nodeLimit);
+  first.setSolver(options.solver);
   auto firstSolution = first.solve(solveLimit());
   if (!firstSolution.hasSolution()) {
     if (firstSolution.status != ModelStatus::kTimeout) {
@@ -181,7 +207,7 @@ Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
           "cost normalization MILP over {} values: {} after {:.2f}s", scaled.size(),
           gaus::statusText(firstSolution.call, firstSolution.status), firstSolution.seconds)};
     }
-    // Stopped before CBC reported its incumbent: the proportional start is a mapping too.
+    // Stopped before the solver reported its incumbent: the proportional start is a mapping too.
     firstSolution.values = firstStart;
   }
   const auto count = static_cast<milp::VariableId>(scaled.size());
@@ -190,11 +216,12 @@ Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
   const std::int64_t fStar = crossError(scaled, mapped);
 
   // Phase 2: maximize sum C' at F <= F*, starting from the phase-1 optimum.
-  milp::MilpModel second = normalizationModel(scaled, options.sumBound, fStar);
+  milp::MilpModel second = normalizationModel(scaled, result.values, options.sumBound, fStar);
   std::vector<double> secondStart(mapped.begin(), mapped.end());
   secondStart.push_back(static_cast<double>(fStar));
   second.setStart(std::move(secondStart));
   second.setNodeLimit(options.nodeLimit);
+  second.setSolver(options.solver);
   milp::MilpSolution secondSolution;
   secondSolution.status = ModelStatus::kTimeout;
   if (!deadline.expired()) secondSolution = second.solve(solveLimit());
@@ -212,13 +239,16 @@ Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
     // Departure: F is an absolute cross error, which small C' keep small too, so the paper's
     // optimum can map most costs to 0 or 1. Fixing the sum at U compares mappings at one scale;
     // the one with the smaller worst ratio error (then fewer zeros) is kept.
-    milp::MilpModel fixed = normalizationModel(scaled, options.sumBound, std::nullopt, true);
-    fixed.setStart(proportionalStart(scaled, options.sumBound, true));
+    milp::MilpModel fixed =
+        normalizationModel(scaled, result.values, options.sumBound, std::nullopt, true);
+    fixed.setStart(proportionalStart(scaled, result.values, options.sumBound, true));
     fixed.setNodeLimit(options.nodeLimit);
+    fixed.setSolver(options.solver);
     const auto fixedSolution = fixed.solve(solveLimit());
     if (fixedSolution.hasSolution()) {
       std::vector<std::int64_t> candidate;
-      for (milp::VariableId i = 0; i < count; ++i) candidate.push_back(fixedSolution.integerValue(i));
+      for (milp::VariableId i = 0; i < count; ++i)
+        candidate.push_back(fixedSolution.integerValue(i));
       const double error = worstRatioError(result.values, candidate);
       const auto zeros = [](const std::vector<std::int64_t>& v) {
         return std::count(v.begin(), v.end(), 0);

@@ -1,3 +1,4 @@
+#include <gaus/core/stage_objective.hpp>
 #include <gaus/exact/exact_figures.hpp>
 
 namespace gaus::exact {
@@ -11,15 +12,19 @@ const FigureTable& exactFigureTable() {
                                        .add(kResMii, {"ilp", "twill"})
                                        .add(kRecMii, {"ilp", "twill"})
                                        .add(kTimeUnit, {"ilp", "twill"})
-                                       .add(kNormalizedMii, {"twill"})
+                                       .add(kNormalizedMii, {"ilp", "twill"})
                                        .add(kNormalizedIi, {"ilp"})
                                        .add(kNormalizedLowerBound, {"ilp"})
                                        .add(kNormalizedIiProven, {"ilp", "twill"})
                                        .add(kNormalizedLatencyProven, {"ilp"})
                                        .add(kListLatency, {"ilp"})
                                        .add(kInitLatency, {"ilp"})
+                                       .add(kStartPeakMemory, {"ilp"})
+                                       .add(kCombinatorialBound, {"ilp"})
                                        .add(kVariables, {"ilp"})
                                        .add(kRows, {"ilp"})
+                                       .add(gaus::figures::kPeakStageWeight, {"ilp"})
+                                       .add(gaus::figures::kCommunication, {"ilp"})
                                        .add(kWarpsUsed, {"twill"})
                                        .add(kWarpsProvenMinimal, {"twill"})
                                        .add(kCrossWarpEdges, {"twill"})

@@ -11,11 +11,12 @@
 
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/registry.hpp>
+#include <gaus/core/verify.hpp>
 #include <gaus/exact/exact_figures.hpp>
 #include <gaus/exact/latency_milp.hpp>
+#include <gaus/milp/milp_model.hpp>
 
 #include "latency_sat.hpp"
-#include <gaus/milp/milp_model.hpp>
 #include "normalized_solve.hpp"
 #include "start_schedule.hpp"
 #include "time_indexed.hpp"
@@ -126,9 +127,9 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options,
   const detail::SymmetryOrderings* breaking = options.breakSymmetry ? &symmetries : nullptr;
   if (auto refused =
           milp::refuseLargeModel(fmt::format("the latency MILP (L in [{}, {}])", lower, upper),
-                                   detail::TimeIndexedModel::estimateSize(
-                                       graph, machine, std::nullopt, {asap, *latest}, breaking),
-                                   options.maxNonzeros, options.memoryLimitBytes)) {
+                                 detail::TimeIndexedModel::estimateSize(
+                                     graph, machine, std::nullopt, {asap, *latest}, breaking),
+                                 options.maxNonzeros, options.memoryLimitBytes)) {
     return errorResult(*refused);
   }
   detail::TimeIndexedModel model(graph, machine, std::nullopt, {asap, *latest}, lower, upper,
@@ -139,6 +140,8 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options,
     if (options.breakSymmetry) detail::orderBySymmetries(symmetries, mipStart);
     model.model().setStart(model.encode(mipStart));
   }
+  model.model().setSolver(options.solver);
+  model.model().setCancel(options.cancel);
   result.figures.set(figures::kVariables, static_cast<double>(model.shape().variables));
   result.figures.set(figures::kRows, static_cast<double>(model.shape().rows));
   milp::MilpSolution solution;
@@ -152,9 +155,9 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options,
   Attempt attempt;
   attempt.phase = "milp";
   attempt.seconds = solution.seconds;
-  attempt.detail =
-      fmt::format("L in [{}, {}], {} variables, {} rows, CBC {}", lower, upper,
-                  model.shape().variables, model.shape().rows, solution.statusWithNote());
+  attempt.detail = fmt::format("L in [{}, {}], {} variables, {} rows, {} {}", lower, upper,
+                               model.shape().variables, model.shape().rows,
+                               milp::toString(options.solver), solution.statusWithNote());
   result.bounds.lowerBound = static_cast<double>(lower);
   if (solution.bound) {
     result.bounds.lowerBound = std::max<double>(lower, std::ceil(*solution.bound - 1e-6));
@@ -177,7 +180,7 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options,
           fmt::format("{}: latency {} not proven optimal (lower bound {}); raise milp_time_limit",
                       solution.status == ModelStatus::kTimeout
                           ? fmt::format("time limit {}s reached", options.timeLimitSeconds)
-                          : std::string("CBC stopped"),
+                          : fmt::format("{} stopped", milp::toString(options.solver)),
                       latency, *result.bounds.lowerBound);
     }
   } else if (solution.status == ModelStatus::kInfeasible) {
@@ -202,6 +205,55 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options,
   return result;
 }
 
+// The answer of a solve in normalized units restated in cycles (normalized_solve.hpp leaves
+// this to the caller): the list and initial latencies of the raw schedules, the raw critical
+// path and resource bound as the lower bound, and the better raw start (the list schedule, or
+// the initial schedule when it verifies and is shorter) in place of a mapped-back schedule that
+// is longer: ilp never answers worse than the start it would have in raw cycles.
+void restateInCycles(const Problem& problem, const LatencyMilpOptions& options, Result& result) {
+  const Graph& graph = *problem.graph;
+  auto order = topologicalOrder(graph);
+  if (!order) return;
+  const Cycle criticalPath = criticalPathLength(graph, asapTimes(graph, *order));
+  const ResMii resourceBound = computeResMii(graph, *problem.machine);
+  const Cycle lower = std::max(criticalPath, resourceBound.binding ? resourceBound.value : 0);
+  result.bounds.lowerBound = static_cast<double>(lower);
+
+  std::optional<Schedule> start = detail::greedySchedule(problem, std::nullopt);
+  std::string origin = "the list schedule";
+  std::optional<Cycle> startLatency;
+  if (start) {
+    startLatency = scheduleLatency(graph, start->start);
+    result.figures.set(figures::kListLatency, static_cast<double>(*startLatency));
+  }
+  if (options.initialSchedule && verify(problem, *options.initialSchedule).ok()) {
+    const Cycle initialLatency = scheduleLatency(graph, options.initialSchedule->start);
+    result.figures.set(figures::kInitLatency, static_cast<double>(initialLatency));
+    if (!startLatency || initialLatency < *startLatency) {
+      start = *options.initialSchedule;
+      startLatency = initialLatency;
+      origin = options.initialScheduleOrigin;
+    }
+  }
+  if (start && problem.horizon && *startLatency > *problem.horizon) start.reset();
+  const std::optional<Cycle> answerLatency =
+      result.schedule ? std::optional<Cycle>(scheduleLatency(graph, result.schedule->start))
+                      : std::nullopt;
+  if (start && (!answerLatency || *startLatency < *answerLatency)) {
+    result.message += fmt::format(
+        "{}{} (latency {}) beats the answer in normalized units{} and is returned",
+        result.message.empty() ? "" : "; ", origin, *startLatency,
+        answerLatency ? fmt::format(" ({} in raw cycles)", *answerLatency) : std::string());
+    result.schedule = std::move(start);
+    if (result.status != ModelStatus::kTimeout) result.status = ModelStatus::kFeasible;
+  }
+  if (result.schedule && scheduleLatency(graph, result.schedule->start) == lower) {
+    // The raw bound meets the answer: optimal in cycles, whatever the normalized solve proved.
+    result.status = ModelStatus::kOptimal;
+    result.bounds.latencyProvenOptimal = true;
+  }
+}
+
 }  // namespace
 
 Result solveLatencyMilp(const Problem& problem, const LatencyMilpOptions& options) {
@@ -215,8 +267,7 @@ Result solveLatencyMilp(const Problem& problem, const LatencyMilpOptions& option
   Result result = detail::solveWithNormalization(
       problem, normalization, [&](const Problem& solved, std::int64_t timeUnit) {
         LatencyMilpOptions inner = options;
-        if (options.timeLimitSeconds > 0)
-          inner.timeLimitSeconds = milp::timeLeftForSolve(deadline);
+        if (options.timeLimitSeconds > 0) inner.timeLimitSeconds = milp::timeLeftForSolve(deadline);
         if (inner.latencyBound) inner.latencyBound = *inner.latencyBound / timeUnit;
         std::optional<Schedule> initial;
         if (options.initialSchedule) {
@@ -235,6 +286,7 @@ Result solveLatencyMilp(const Problem& problem, const LatencyMilpOptions& option
         "initial schedule",
         fmt::format("ignored ({}): {}", options.initialScheduleOrigin, ignoredInitial));
   }
+  if (result.figures.get(figures::kTimeUnit)) restateInCycles(problem, options, result);
   if (result.schedule) {
     result.objective = static_cast<double>(scheduleLatency(*problem.graph, result.schedule->start));
   }

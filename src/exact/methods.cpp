@@ -10,6 +10,8 @@
 #include <gaus/exact/latency_milp.hpp>
 #include <gaus/exact/methods.hpp>
 #include <gaus/exact/modulo_milp.hpp>
+#include <gaus/exact/peak_memory_milp.hpp>
+#include <gaus/exact/stage_milp.hpp>
 
 namespace gaus::exact {
 
@@ -27,6 +29,11 @@ void addModuloMilpOptions(OptionTable<Options>& table, ModuloMilpOptions& (*milp
           "and model building included",
           NumericRange::above(0))
       .add(
+          "solver", [milp](Options& o) -> milp::MilpSolver& { return milp(o).solver; },
+          milp::kMilpSolverNames,
+          "MILP solver of every MILP the method builds (cost normalization included): highs or "
+          "cbc (docs/benchmarks.md, \"HiGHS against CBC\", measures both)")
+      .add(
           "milp_model", [milp](Options& o) -> ModuloFormulation& { return milp(o).formulation; },
           kModuloFormulationNames,
           "modulo MILP: stage-residue, time-indexed, or auto (time-indexed when the windows "
@@ -40,14 +47,14 @@ void addModuloMilpOptions(OptionTable<Options>& table, ModuloMilpOptions& (*milp
           "(stage-residue)")
       .add(
           "start", [milp](Options& o) -> bool& { return milp(o).useStart; },
-          "start CBC from a heuristic schedule (also bounds L)")
+          "start the MILP solver from a heuristic schedule (also bounds L)")
       .add(
           "start_heuristic",
           [milp](Options& o) -> StartHeuristic& { return milp(o).startHeuristic; },
           kStartHeuristicNames, "where the start comes from: greedy, ims, or best (both)")
       .add(
           "max_nonzeros", [milp](Options& o) -> std::int64_t& { return milp(o).maxNonzeros; },
-          "refuse a MILP above this many nonzeros (memory: about 470 bytes each at CBC's root)",
+          "refuse a MILP above this many nonzeros (memory: about 470 bytes each at the root)",
           NumericRange::atLeast(1))
       .add(
           "memory_limit", [milp](Options& o) -> std::int64_t& { return milp(o).memoryLimitBytes; },
@@ -85,7 +92,8 @@ void addNormalizationOptions(OptionTable<Options>& table,
       .add(
           "normalize_nodes",
           [normalization](Options& o) -> std::int64_t& { return normalization(o).nodeLimit; },
-          "CBC nodes per normalization MILP (0: none): a work limit, so that the mapping does not "
+          "branch-and-bound nodes per normalization MILP (0: none): a work limit, so that the "
+          "mapping does not "
           "depend on the machine's load",
           NumericRange::atLeast(0));
 }
@@ -283,7 +291,25 @@ Result solveIlp(const Problem& problem, const IlpOptions& options, const RunCont
   };
 
   Result result;
-  if (problem.kind == ProblemKind::kLatency) {
+  if (problem.kind == ProblemKind::kLatencyBounded) {
+    // Latency-bounded problems: peak memory is ilp's one objective there (the default too).
+    if (problem.objective != ProblemObjective::kMethodDefault &&
+        problem.objective != ProblemObjective::kPeakMemory) {
+      return errorResult(fmt::format(
+          "method ilp does not minimize {} on a latency-bounded problem (it minimizes "
+          "peak_memory there); method gaus does",
+          toString(problem.objective)));
+    }
+    PeakMemoryMilpOptions peak;
+    peak.timeLimitSeconds =
+        remaining(std::min(options.search.milp.timeLimitSeconds, callSeconds));
+    peak.useStart = options.search.milp.useStart;
+    peak.maxNonzeros = options.search.milp.maxNonzeros;
+    peak.memoryLimitBytes = options.search.milp.memoryLimitBytes;
+    peak.initialSchedule = milpContext.initialSchedule;
+    peak.initialScheduleOrigin = initialOrigin;
+    result = solvePeakMemoryMilp(problem, peak);
+  } else if (problem.kind == ProblemKind::kLatency) {
     LatencyMilpOptions latency;
     latency.timeLimitSeconds =
         remaining(std::min(options.search.milp.timeLimitSeconds, callSeconds));
@@ -294,11 +320,26 @@ Result solveIlp(const Problem& problem, const IlpOptions& options, const RunCont
     latency.maxNonzeros = options.search.milp.maxNonzeros;
     latency.memoryLimitBytes = options.search.milp.memoryLimitBytes;
     latency.normalization = options.search.normalization;
+    latency.normalization.solver = options.search.milp.solver;
+    latency.solver = options.search.milp.solver;
+    latency.cancel = context.cancel;
     latency.initialSchedule = milpContext.initialSchedule;
     latency.initialScheduleOrigin = initialOrigin;
     result = solveLatencyMilp(problem, latency);
+  } else if (problem.kind == ProblemKind::kStages) {
+    StageMilpOptions stages;
+    stages.timeLimitSeconds =
+        remaining(std::min(options.search.milp.timeLimitSeconds, callSeconds));
+    stages.useStart = options.search.milp.useStart;
+    stages.maxNonzeros = options.search.milp.maxNonzeros;
+    stages.memoryLimitBytes = options.search.milp.memoryLimitBytes;
+    stages.initialSchedule = milpContext.initialSchedule;
+    stages.initialScheduleOrigin = initialOrigin;
+    result = solveStageMilp(problem, stages);
   } else {
     ModuloSearchOptions search = options.search;
+    search.normalization.solver = search.milp.solver;
+    search.milp.cancel = context.cancel;
     if (options.timeLimitSeconds)
       search.totalTimeLimitSeconds = remaining(*options.timeLimitSeconds);
     search.progress = context.progress;
@@ -314,13 +355,20 @@ Result solveTwillMethod(const Problem& problem, const TwillOptions& options,
                         const RunContext& context) {
   TwillOptions twill = options;
   twill.milp.breakSymmetry = twill.smt.breakSymmetry;
+  twill.normalization.solver = twill.milp.solver;
+  twill.milp.cancel = context.cancel;
   twill.progress = context.progress;
   twill.start.schedule = context.initialSchedule;
   Result result = solveTwill(problem, twill).result;
-  if (!result.bounds.lowerBound) {
-    result.bounds.lowerBound =
-        static_cast<double>(std::max(computeResMii(*problem.graph, *problem.machine).value,
-                                     computeRecMii(*problem.graph).value));
+  const ResMii resMii = computeResMii(*problem.graph, *problem.machine);
+  const RecMii recMii = computeRecMii(*problem.graph);
+  const auto mii = static_cast<double>(std::max(resMii.value, recMii.value));
+  if (!result.bounds.lowerBound) result.bounds.lowerBound = mii;
+  if (result.figures.get(figures::kTimeUnit)) {
+    // Solved in normalized units: the MII figures in cycles (the normalized MII is its figure).
+    result.figures.set(figures::kMii, mii);
+    result.figures.set(figures::kResMii, static_cast<double>(resMii.value));
+    result.figures.set(figures::kRecMii, static_cast<double>(recMii.value));
   }
   if (result.failed() && result.message.empty()) result.message = "twill failed";
   return result;
@@ -345,13 +393,17 @@ namespace gaus {
 void registerExactMethods(MethodRegistry& registry) {
   registry.add(makeMethod<exact::IlpOptions>(
       "ilp",
-      "exact MILP on CBC: latency minimization (time-indexed) or modulo scheduling (min II, "
-      "then min L at that II)",
-      {ProblemKind::kLatency, ProblemKind::kModulo}, exact::ilpOptionTable(),
+      "exact MILP on HiGHS or CBC: latency minimization (time-indexed), peak live memory under a "
+      "horizon (latency-bounded, time-indexed), modulo scheduling (min II, then min L at that "
+      "II) or stage assignment (GS-Schedule's objective)",
+      {ProblemKind::kLatency, ProblemKind::kLatencyBounded, ProblemKind::kModulo,
+       ProblemKind::kStages},
+      exact::ilpOptionTable(),
       exact::exactFigureTable(), exact::solveIlp));
   registry.add(makeMethod<exact::TwillOptions>(
       "twill",
-      "joint software pipelining and warp specialization (Twill, OSDI'26): CBC modulo MILP + "
+      "joint software pipelining and warp specialization (Twill, OSDI'26): modulo MILP (HiGHS "
+      "or CBC) + "
       "Z3 SMT per (II, L)",
       {ProblemKind::kModuloWarp}, exact::twillOptionTable(), exact::exactFigureTable(),
       exact::solveTwillMethod));

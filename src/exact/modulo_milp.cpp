@@ -33,8 +33,8 @@
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/registry.hpp>
 #include <gaus/exact/modulo_milp.hpp>
-
 #include <gaus/milp/milp_model.hpp>
+
 #include "modulo_bounds.hpp"
 #include "residue_links.hpp"
 #include "stage_residue_model.hpp"
@@ -204,6 +204,8 @@ class AttemptAtIi {
     };
     const auto solveModel = [&](auto& model) {
       if (startUsable_) model.model().setStart(model.encode(*start_));
+      model.model().setSolver(options_.solver);
+      model.model().setCancel(options_.cancel);
       attempt_.variables = model.shape().variables;
       attempt_.rows = model.shape().rows;
       milp::MilpSolution solution = solveWithinLimit(model.model());
@@ -235,13 +237,14 @@ class AttemptAtIi {
         attempt_.latencyLowerBound = attempt_.latency;
       }
     } else if (attempt_.status == ModelStatus::kTimeout && startUsable_) {
-      // CBC found nothing better in time; the start is still a schedule.
+      // The solver found nothing better in time; the start is still a schedule.
       keepSchedule(*start_);
     }
     if (attempt_.call == CallStatus::kError) {
-      attempt_.detail = fmt::format("CBC failed at II={}", ii_);
+      attempt_.detail = fmt::format("{} failed at II={}", milp::toString(options_.solver), ii_);
     } else if (attempt_.status == ModelStatus::kInfeasible) {
-      attempt_.detail = fmt::format("CBC proved no modulo schedule exists at II={}", ii_);
+      attempt_.detail = fmt::format("{} proved no modulo schedule exists at II={}",
+                                    milp::toString(options_.solver), ii_);
     } else if (attempt_.status == ModelStatus::kTimeout) {
       attempt_.detail =
           attempt_.latency
@@ -250,8 +253,8 @@ class AttemptAtIi {
               : fmt::format("time limit {:.3g}s at II={}: nothing found, nothing proven",
                             options_.timeLimitSeconds, ii_);
     } else if (attempt_.status == ModelStatus::kFeasible) {
-      attempt_.detail =
-          fmt::format("CBC stopped at II={} before proving L={} minimal", ii_, *attempt_.latency);
+      attempt_.detail = fmt::format("{} stopped at II={} before proving L={} minimal",
+                                    milp::toString(options_.solver), ii_, *attempt_.latency);
     }
     if (!solution.note.empty()) attempt_.detail += " (" + solution.note + ")";
   }

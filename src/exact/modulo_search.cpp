@@ -13,8 +13,8 @@
 #include <gaus/exact/exact_figures.hpp>
 #include <gaus/exact/modulo_milp.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
-
 #include <gaus/milp/milp_model.hpp>
+
 #include "normalized_solve.hpp"
 #include "start_schedule.hpp"
 
@@ -57,7 +57,7 @@ void keepInitial(Result& result, const std::optional<Schedule>& initial, const G
 // A search that ends on its time limit without a schedule still returns one when a heuristic
 // finds it at once: iterative modulo scheduling over the whole II range (it always ends with a
 // schedule, at worst the non-overlapped one), given a quarter of the allowance past the limit
-// (max(1 s, 10 %) of it; the CBC solve's grace is half, milp_solver.hpp). The II is then not
+// (max(1 s, 10 %) of it; the CBC solve's grace is half, milp/milp_model.hpp). The II is then not
 // proven minimal and the status stays timeout.
 void fallBackToHeuristic(const Problem& problem, double timeLimitSeconds, Result& result) {
   if (result.schedule || result.status != ModelStatus::kTimeout) return;
@@ -244,8 +244,21 @@ Result searchModulo(const Problem& problem, const ModuloSearchOptions& options) 
                                                 *problem.graph, result.schedule->start)));
     }
   }
+  if (result.figures.get(figures::kTimeUnit)) {
+    // The MII of the normalized problem means nothing in raw cycles: it stays as the normalized
+    // figure, and the MII figures and the bound are the raw ones.
+    if (const auto normalizedMii = result.figures.get(figures::kMii)) {
+      result.figures.set(figures::kNormalizedMii, *normalizedMii);
+    }
+    const ResMii resMii = computeResMii(*problem.graph, *problem.machine);
+    const RecMii recMii = computeRecMii(*problem.graph);
+    const std::int64_t mii = std::max(resMii.value, recMii.value);
+    result.figures.set(figures::kMii, static_cast<double>(mii));
+    result.figures.set(figures::kResMii, static_cast<double>(resMii.value));
+    result.figures.set(figures::kRecMii, static_cast<double>(recMii.value));
+    result.bounds.lowerBound = static_cast<double>(mii);
+  }
   if (!result.bounds.lowerBound) {
-    // The MII of the normalized problem means nothing in raw cycles: report the raw one.
     result.bounds.lowerBound =
         static_cast<double>(std::max(computeResMii(*problem.graph, *problem.machine).value,
                                      computeRecMii(*problem.graph).value));

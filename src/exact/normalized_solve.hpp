@@ -11,12 +11,17 @@
 namespace gaus::exact::detail {
 
 // Calls `solve(problem, timeUnit)` on the problem itself (timeUnit 1) or on its normalized
-// restatement. In the latter case the schedule is mapped back to raw cycles, the mapping and its
-// warnings open the log, "time_unit" is added to the extra figures, and a kOptimal answer
-// becomes kFeasible. Whatever the status, the lower bound and the optimality flags (which hold
-// in normalized units only) move to the extra figures "normalized_lower_bound",
-// "normalized_ii_proven" and "normalized_latency_proven" (1 or 0). `solve` receives the time unit
-// to scale its own raw-cycle options.
+// restatement. The problem itself is solved when the options do not ask to normalize, and when
+// the mapping shrinks no cost (costs that fit the sum bound map to themselves; a note says so).
+// Otherwise the schedule is mapped back to raw cycles, the mapping and its warnings open the
+// log, "time_unit" is added to the extra figures, a kOptimal answer becomes kFeasible and a
+// kInfeasible one kUnknown (the normalized problem is the tighter one). Whatever the status, the
+// lower bound and the optimality flags (which hold in normalized units only) move to the extra
+// figures "normalized_lower_bound", "normalized_ii_proven" and "normalized_latency_proven" (1 or
+// 0), and the attempts' II, L and bound move into their details, marked as normalized. The
+// caller restates what else it reported in cycles (figures, a raw bound) and keeps a raw start
+// that beats the mapped-back answer. `solve` receives the time unit to scale its own raw-cycle
+// options.
 Result solveWithNormalization(
     const Problem& problem, const NormalizationOptions& options,
     const std::function<Result(const Problem&, std::int64_t timeUnit)>& solve);

@@ -65,7 +65,7 @@ StageResidueModel::StageResidueModel(const Graph& graph, const Machine& machine,
   // Capacity per unit and residue: op v holds block (f, begin, length, units) at residues
   // (r_v + begin + j) mod ii, i.e. residue rho of the unit is held when r_v = rho - begin - j.
   // Resources whose units suffice for every op at once need no rows.
-  const std::vector<bool> contended = contendedResources(graph, machine);
+  const std::vector<bool> contended = milp::contendedResources(graph, machine);
   for (ResourceId f = 0; f < machine.numResources(); ++f) {
     if (!contended[f]) continue;
     std::vector<milp::LinearExpression> rows(static_cast<std::size_t>(ii));
@@ -127,7 +127,7 @@ milp::ModelSize StageResidueModel::estimateSize(const Graph& graph, const Machin
   for (EdgeId e = 0; e < graph.numEdges(); ++e) {
     if (graph.edgeSource(e) != graph.edgeTarget(e)) size.nonzeros += 2 * ii;
   }
-  const std::vector<bool> contended = contendedResources(graph, machine);
+  const std::vector<bool> contended = milp::contendedResources(graph, machine);
   for (OpId op = 0; op < graph.numOps(); ++op) {
     for (const auto& block : graph.reservation(op)) {
       if (contended[block.resource]) size.nonzeros += static_cast<std::int64_t>(ii) * block.length;

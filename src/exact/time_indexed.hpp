@@ -9,6 +9,7 @@
 #include <gaus/core/machine.hpp>
 
 #include <gaus/milp/milp_model.hpp>
+#include <gaus/milp/time_indexed_rows.hpp>
 #include "symmetry.hpp"
 
 namespace gaus::exact::detail {
@@ -22,10 +23,6 @@ struct ModelShape {
   std::int64_t variables = 0;
   std::int64_t rows = 0;
 };
-
-// Per resource: limited, and the ops' total demand exceeds its capacity, so that capacity rows
-// are needed (a resource with enough units for every op at once never binds).
-std::vector<bool> contendedResources(const Graph& graph, const Machine& machine);
 
 class TimeIndexedModel {
  public:
@@ -50,9 +47,9 @@ class TimeIndexedModel {
  private:
   const Graph& graph_;
   TimeWindows windows_;
-  std::vector<std::int64_t> firstVariable_;  // x[v][t] = firstVariable_[v] + t - earliest[v]
-  milp::VariableId latency_ = 0;
   milp::MilpModel model_;
+  milp::StartGrid grid_;  // x[v][t]
+  milp::VariableId latency_ = 0;
 };
 
 }  // namespace gaus::exact::detail

@@ -122,6 +122,11 @@ Expected<PosedProblem> posePlannedProblem(const PlannedRun& run, const MethodInf
   if (!horizon) return Error{horizon.error()};
   request.horizon = *horizon;
   if (spec.kind && *spec.kind != "inferred") request.kind = *parseProblemKind(*spec.kind);
+  // The objective the runner compares on is the one every method is asked to minimize
+  // ("method": each its own); Problem::check refuses one that does not fit the kind.
+  if (spec.objective && *spec.objective != "method") {
+    request.objective = *kProblemObjectiveNames.parse(*spec.objective);
+  }
   posed.problem = poseProblem(instance, method, request);
   return posed;
 }

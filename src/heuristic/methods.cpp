@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/live_memory_bound.hpp>
 #include <gaus/core/registry.hpp>
 #include <gaus/core/stage_objective.hpp>
 #include <gaus/heuristic/balanced_stages.hpp>
@@ -142,8 +143,8 @@ const OptionTable<ImsOptions>& imsOptionTable() {
   return table;
 }
 
-// list's refine=true: the schedule refined for peak live memory within the horizon, reported
-// with that objective and its lower bound.
+// list's refine=true: the schedule refined for peak live memory within the horizon (runList
+// then reports it with that objective and B's bound).
 void refineForMemory(const Problem& problem, const ListMethodOptions& options,
                      const RunContext& context, Schedule& schedule, Result& result) {
   const Graph& graph = *problem.graph;
@@ -166,15 +167,6 @@ void refineForMemory(const Problem& problem, const ListMethodOptions& options,
   if (!refined.localOptimum) {
     result.notes.emplace_back("refinement", "stopped by the time limit before a local optimum");
   }
-  result.objectiveName = "peak_memory";
-  result.objective = computeMetrics(graph, *problem.machine, schedule).peakLiveMemory;
-  result.bounds = {};
-  if (auto bound = peakLiveMemoryLowerBound(graph, *problem.horizon)) {
-    result.bounds.lowerBound = *bound;
-  }
-  result.status = result.bounds.lowerBound && *result.objective <= *result.bounds.lowerBound
-                      ? ModelStatus::kOptimal
-                      : ModelStatus::kFeasible;
 }
 
 Result runList(const Problem& problem, const ListMethodOptions& options,
@@ -227,8 +219,17 @@ Result runList(const Problem& problem, const ListMethodOptions& options,
   result.bounds.latencyProvenOptimal = latency == lowerBound;
   result.status = latency == lowerBound ? ModelStatus::kOptimal : ModelStatus::kFeasible;
   result.schedule = std::move(schedule).value();
-  if (options.refine && problem.kind == ProblemKind::kLatencyBounded) {
-    refineForMemory(problem, options, context, *result.schedule, result);
+  if (problem.kind == ProblemKind::kLatencyBounded && hasLiveMemory(graph)) {
+    // Within D, on a graph whose values have a size, the objective is the peak live memory
+    // (formulation B, as for gaus and ilp); the latency stays among the figures, and the bound
+    // is the one every method reports for B.
+    if (options.refine) refineForMemory(problem, options, context, *result.schedule, result);
+    result.objectiveName = "peak_memory";
+    result.objective = computeMetrics(graph, *problem.machine, *result.schedule).peakLiveMemory;
+    result.bounds.lowerBound.reset();
+    result.bounds.latencyProvenOptimal = false;
+    result.status = ModelStatus::kFeasible;
+    reportPeakMemoryBound(problem, result, peakMemoryBoundSeconds(std::nullopt), context.cancel);
   }
   return result;
 }

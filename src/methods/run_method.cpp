@@ -19,7 +19,9 @@ Problem poseProblem(const Instance& instance, const MethodInfo& method,
                     const ProblemRequest& request) {
   const ProblemKind kind = request.kind.value_or(inferProblemKind(
       *instance.graph, method, request.ii.has_value(), request.horizon.has_value()));
-  return instance.problem(kind, request.horizon, request.ii);
+  Problem problem = instance.problem(kind, request.horizon, request.ii);
+  problem.objective = request.objective;
+  return problem;
 }
 
 Result runMethod(const Problem& problem, const MethodCall& call, const RunContext& context) {
@@ -79,7 +81,10 @@ Expected<InstanceRun> runMethodOnInstance(const MethodRegistry& registry, const 
                                        request.ii.has_value(), request.horizon.has_value());
   if (!kind) return Error{kind.error()};
   run.kind = *kind;
-  Problem problem = poseProblem(instance, **method, {run.kind, request.horizon, request.ii});
+  const auto objective = parseProblemObjective(request.objective);
+  if (!objective) return Error{objective.error()};
+  Problem problem =
+      poseProblem(instance, **method, {run.kind, request.horizon, request.ii, *objective});
   if (request.ratio) {
     if (run.kind != ProblemKind::kStages) {
       return Error{

@@ -13,24 +13,14 @@
 //   in [e_u, l_u]: the window, its duration's room before the horizon, and its fixed
 //   neighbours (s_u >= s_p + delay for a fixed producer p, s_u <= s_q - delay for a fixed
 //   successor q), tightened along the moving ops' own edges in topological order.
-// - x[u][t] = 1 when u starts at t (one per op), and s_v - s_u >= delay for every edge between
-//   moving ops (time-indexed, as the latency MILP's; exact/time_indexed.cpp).
-// - The values whose life a move can change are those of the moving ops and of their
-//   producers. Value v is live at t when v has started and some reader has not (core's
-//   liveInterval: from s_v until its last distance-0 reader starts), so with
-//   started(u, t) = sum of x[u][tau] over tau <= t (or 0/1 for a fixed op):
-//   live[v][t] >= started(v, t) - started(r, t) for every reader r, live in [0, 1]. Only the
-//   cycles where v's status can change get a variable: from its earliest start to its latest,
-//   and from its readers' latest earliest start to their latest start; in between v is live
-//   for sure, and that joins the constants (so a fixed producer's long life, or a far reader,
-//   adds no variable and no row).
-// - For every cycle with a variable: the live memory that cannot change there (the other
-//   values', and the certain parts) plus sum of mem_v live[v][t] is at most P; the objective
-//   is P, capped just below the schedule's peak (a relative 1e-4: one below, with whole mems).
-//   Only a placement below the peak helps, and the cap turns most windows that cannot get
-//   there into infeasible models that CBC proves in milliseconds: on the 100,000-op graph a
-//   window of 328 ops that ran out of 30 s with the current placement as its first incumbent
-//   was solved in 18 s with the cap, and 30 others proven infeasible in 0.03-4.7 s each.
+// - The window is then the live-memory model of milp/live_memory_model.cpp with these ops
+//   moving: x[u][t], precedence between moving ops, a live status per value and cycle where a
+//   move can change it, and P over the cycles with a variable; the objective is P, capped just
+//   below the schedule's peak (a relative 1e-4: one below, with whole mems). Only a placement
+//   below the peak helps, and the cap turns most windows that cannot get there into infeasible
+//   models that CBC proves in milliseconds: on the 100,000-op graph a window of 328 ops that
+//   ran out of 30 s with the current placement as its first incumbent was solved in 18 s with
+//   the cap, and 30 others proven infeasible in 0.03-4.7 s each.
 // The solve is bounded by a node limit and a few seconds (MilpModel::solve: a child process,
 // stopped from outside if CBC overruns). A
 // solution is kept when the whole schedule is better in the refinement's order: the peak fell,
@@ -53,15 +43,10 @@
 #include <unordered_set>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/milp/live_memory_model.hpp>
 #include <gaus/milp/live_memory_windows.hpp>
 
-#include <gaus/milp/milp_model.hpp>
-
 namespace gaus::milp {
-
-
-
-
 
 class LiveMemoryWindowSearch::Search {
  public:
@@ -129,7 +114,6 @@ class LiveMemoryWindowSearch::Search {
     OpId op;
     Cycle earliest;
     Cycle latest;
-    VariableId firstVariable;  // x[op][earliest]; x[op][t] is firstVariable + t - earliest
   };
 
   std::span<const Cycle> starts() const { return schedule_.start; }
@@ -166,7 +150,7 @@ class LiveMemoryWindowSearch::Search {
     std::vector<MovingOp> moving;
     for (OpId op = 0; op < graph_.numOps(); ++op) {
       if (schedule_.start[op] >= low && schedule_.start[op] < high) {
-        moving.push_back({op, low, std::min(high - 1, horizon_ - graph_.duration(op)), 0});
+        moving.push_back({op, low, std::min(high - 1, horizon_ - graph_.duration(op))});
       }
     }
     if (moving.empty() || static_cast<std::int64_t>(moving.size()) > options_.maxWindowOps) {
@@ -238,162 +222,24 @@ class LiveMemoryWindowSearch::Search {
     return lowered;
   }
 
-  bool solveWindow(std::vector<MovingOp>& moving, double seconds) {
-    MilpModel model;
-    const auto moves = [this](OpId op) { return windowIndex_[op] >= 0; };
-    for (MovingOp& u : moving) {
-      u.firstVariable = model.numVariables();
-      for (Cycle t = u.earliest; t <= u.latest; ++t) {
-        model.addVariable(0.0, 1.0, true, 0.0);
-      }
-      LinearExpression once;
-      for (Cycle t = u.earliest; t <= u.latest; ++t)
-        once.add(u.firstVariable + (t - u.earliest), 1);
-      model.addEqual(once, 1.0);
-    }
-    const auto opOf = [&](OpId op) -> const MovingOp& { return moving[windowIndex_[op]]; };
-    // started(u, t) into `row` with `sign`; returns the constant part (a fixed op's 0 or 1).
-    const auto addStarted = [&](LinearExpression& row, OpId op, Cycle t, double sign) -> double {
-      if (!moves(op)) return schedule_.start[op] <= t ? 1.0 : 0.0;
-      const MovingOp& u = opOf(op);
-      for (Cycle tau = u.earliest; tau <= std::min(t, u.latest); ++tau) {
-        row.add(u.firstVariable + (tau - u.earliest), sign);
-      }
-      return 0.0;
-    };
-    for (const MovingOp& u : moving) {
-      for (const EdgeId e : graph_.outEdges(u.op)) {
-        const OpId target = graph_.edgeTarget(e);
-        if (graph_.edgeDistance(e) != 0 || !moves(target)) continue;
-        const MovingOp& v = opOf(target);
-        const Cycle delay = graph_.edgeDelay(e);
-        if (v.earliest >= u.latest + delay) continue;  // the ranges already keep it
-        LinearExpression precedence;
-        for (Cycle t = v.earliest; t <= v.latest; ++t) {
-          precedence.add(v.firstVariable + (t - v.earliest), static_cast<double>(t));
-        }
-        for (Cycle t = u.earliest; t <= u.latest; ++t) {
-          precedence.add(u.firstVariable + (t - u.earliest), -static_cast<double>(t));
-        }
-        model.addGreaterEqual(precedence, static_cast<double>(delay));
-      }
-    }
-
-    // The values a move can change: the moving ops' and their producers'.
-    std::vector<OpId> values;
-    for (const MovingOp& u : moving) {
-      values.push_back(u.op);
-      for (const EdgeId e : graph_.inEdges(u.op)) {
-        if (graph_.edgeDistance(e) == 0) values.push_back(graph_.edgeSource(e));
-      }
-    }
-    std::sort(values.begin(), values.end());
-    values.erase(std::unique(values.begin(), values.end()), values.end());
-
-    // Each value's live status over time: impossible before its earliest start and from its
-    // readers' latest on; certain from its latest start until some reader's earliest start
-    // passed (a reader that surely has not started yet keeps it live). Only the cycles in
-    // between get a variable; the certain ones join the constants.
-    struct Value {
-      OpId op;
-      Cycle minStart;
-      Cycle maxStart;
-      Cycle sureUntil;  // live for sure on [maxStart, sureUntil)
-      Cycle end;        // not live from here on
-      std::vector<OpId> readers;
-    };
-    const auto minStartOf = [&](OpId op) { return moves(op) ? opOf(op).earliest : starts()[op]; };
-    const auto maxStartOf = [&](OpId op) { return moves(op) ? opOf(op).latest : starts()[op]; };
-    std::vector<Value> lifetimes;
-    std::vector<double> movable(profile_.size(), 0.0);  // live memory of the values now
-    std::vector<double> sure(profile_.size(), 0.0);     // and what of it cannot change
-    for (const OpId v : values) {
-      if (graph_.mem(v) == 0.0) continue;
-      Value value{v, minStartOf(v), maxStartOf(v), 0, 0, {}};
-      for (const EdgeId e : graph_.outEdges(v)) {
-        if (graph_.edgeDistance(e) == 0 && graph_.edgeTarget(e) != v) {
-          value.readers.push_back(graph_.edgeTarget(e));
-        }
-      }
-      if (value.readers.empty()) continue;
-      for (const OpId r : value.readers) {
-        value.sureUntil = std::max(value.sureUntil, minStartOf(r));
-        value.end = std::max(value.end, maxStartOf(r));
-      }
-      const LiveInterval now = liveInterval(graph_, starts(), 0, v);
-      for (Cycle t = now.begin; t < now.end; ++t) movable[t] += graph_.mem(v);
-      for (Cycle t = value.maxStart; t < value.sureUntil; ++t) sure[t] += graph_.mem(v);
-      lifetimes.push_back(std::move(value));
-    }
-    struct Live {
-      VariableId variable;
-      Cycle t;
-      double mem;
-    };
-    std::vector<Live> lives;
-    std::vector<Cycle> rowCycles;  // cycles with a variable, each once
-    for (const Value& value : lifetimes) {
-      const OpId v = value.op;
-      const double mem = graph_.mem(v);
-      for (Cycle t = value.minStart; t < value.end; ++t) {
-        if (t >= value.maxStart && t < value.sureUntil) continue;  // certain: a constant
-        const VariableId live = model.addVariable(0.0, 1.0, false, 0.0);
-        lives.push_back({live, t, mem});
-        rowCycles.push_back(t);
-        for (const OpId r : value.readers) {
-          if (maxStartOf(r) <= t) continue;  // r has surely started by t: the row is void
-          LinearExpression row;
-          row.add(live, 1.0);
-          const double startedValue = addStarted(row, v, t, -1.0);
-          const double startedReader = addStarted(row, r, t, 1.0);
-          model.addGreaterEqual(row, startedValue - startedReader);
-        }
-      }
-    }
-    if (lives.empty()) return false;
-    std::sort(rowCycles.begin(), rowCycles.end());
-    rowCycles.erase(std::unique(rowCycles.begin(), rowCycles.end()), rowCycles.end());
-    const auto fixedAt = [&](Cycle t) { return profile_[t] - movable[t] + sure[t]; };
-    // The model is fixed by the moving ops' starts and ranges, the values' spans and readers'
-    // ranges, and the constants of its rows: one solved to optimality without a gain is not
-    // solved again.
-    std::uint64_t fingerprint = 0xcbf29ce484222325ULL;
-    const auto mix = [&fingerprint](std::uint64_t value) {
-      fingerprint = (fingerprint ^ value) * 0x100000001b3ULL;
-    };
-    for (const MovingOp& u : moving) {
-      for (const Cycle value : {Cycle(u.op), starts()[u.op], u.earliest, u.latest}) {
-        mix(static_cast<std::uint64_t>(value));
-      }
-    }
-    for (const Value& value : lifetimes) {
-      mix(static_cast<std::uint64_t>(value.op));
-      for (const OpId r : value.readers) {
-        for (const Cycle c : {Cycle(r), minStartOf(r), maxStartOf(r)}) {
-          mix(static_cast<std::uint64_t>(c));
-        }
-      }
-    }
-    for (const Cycle t : rowCycles) {
-      mix(static_cast<std::uint64_t>(t));
-      mix(std::hash<double>{}(fixedAt(t)));
-    }
-    if (unimprovable_.count(fingerprint) != 0) return false;
+  bool solveWindow(const std::vector<MovingOp>& moving, double seconds) {
+    LiveMemoryModelInput input;
+    input.graph = &graph_;
+    input.horizon = horizon_;
+    input.start = schedule_.start;
+    for (const MovingOp& u : moving) input.moving.push_back({u.op, u.earliest, u.latest});
     // Only a placement below the peak helps: P is capped just below it (kCapMargin, well above
     // CBC's tolerances; with whole mems P is whole, so this is one below), which prunes CBC's
     // search where the current placement, at the peak, would only be its first incumbent.
-    const VariableId peakVariable =
-        model.addVariable(0.0, peak_ - kCapMargin * std::max(1.0, peak_), false, 1.0);
-    const Cycle first = rowCycles.front();
-    std::vector<LinearExpression> cycleRows(static_cast<std::size_t>(rowCycles.back() - first + 1));
-    for (const Live& live : lives) cycleRows[live.t - first].add(live.variable, live.mem);
-    for (const Cycle t : rowCycles) {
-      LinearExpression& row = cycleRows[t - first];
-      row.add(peakVariable, -1.0);
-      model.addLessEqual(row, -fixedAt(t));
-    }
-    model.setNodeLimit(options_.nodeLimit);
-    const MilpSolution solution = model.solve(seconds);
+    input.peakCap = peak_ - kCapMargin * std::max(1.0, peak_);
+    LiveMemoryModel model(input);
+    if (model.empty()) return false;
+    // A window solved to optimality in vain is not solved again while its model is the same.
+    const std::uint64_t fingerprint = model.fingerprint();
+    if (unimprovable_.count(fingerprint) != 0) return false;
+    model.model().setNodeLimit(options_.nodeLimit);
+    model.model().setSolver(options_.solver);
+    const MilpSolution solution = model.model().solve(seconds);
     ++figures_.solves;
     figures_.solveSeconds += solution.seconds;
     // Infeasible: no placement of the window goes below the peak (P's cap), proven.
@@ -402,11 +248,7 @@ class LiveMemoryWindowSearch::Search {
     const bool proven = solution.status == ModelStatus::kOptimal;
 
     const std::vector<Cycle> before = schedule_.start;
-    for (const MovingOp& u : moving) {
-      for (Cycle t = u.earliest; t <= u.latest; ++t) {
-        if (solution.values[u.firstVariable + (t - u.earliest)] > 0.5) schedule_.start[u.op] = t;
-      }
-    }
+    schedule_.start = model.decode(solution);
     const double peakBefore = peak_;
     const std::int64_t atPeakBefore = atPeak_;
     recomputeProfile();

@@ -33,6 +33,8 @@ th[data-order="ascending"]::after { content: " \25B2"; font-size: 10px; }
 th[data-order="descending"]::after { content: " \25BC"; font-size: 10px; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.best { font-weight: bold; }
+span.proven { color: #1b6e20; font-size: 0.85em; }
+span.gap { color: #555; font-size: 0.85em; }
 td.missing, span.missing { color: #8a8a8a; }
 td.status-error, td.status-crashed, td.status-out_of_memory { color: #b00020; }
 td.status-timeout, td.status-infeasible, td.status-unknown { color: #8a5a00; }
@@ -134,28 +136,38 @@ std::string methodsSection(const ReportSummary& summary) {
   return html;
 }
 
+// ", gap 7.7 %" after a value, ", proven optimal" where it meets the best bound.
+std::string gapText(std::optional<double> gap) {
+  if (!gap) return {};
+  if (*gap == 0.0) return "<br><span class=\"proven\">proven optimal</span>";
+  return fmt::format("<br><span class=\"gap\">gap {:.1f} %</span>", 100.0 * *gap);
+}
+
 std::string problemsSection(const ReportSummary& summary) {
   std::vector<std::string> labels;
   for (const auto& method : summary.methods) labels.push_back(method.label);
   std::string html = "<h2>Per problem</h2>\n";
   html +=
       "<p class=\"explain\">Each method's best verified objective on the problem (all objectives "
-      "are minimized) with its ratio to the best known value in brackets, and its median wall "
-      "seconds; the best value of the row is in bold. <b>source</b> says whether the best known "
-      "value is the best run or the reference. A grey status stands where a method has no "
-      "verified result.</p>\n";
+      "are minimized) with its ratio to the best known value in brackets, its gap to the best "
+      "bound (value - bound) / value, or <i>proven optimal</i> where the value meets the bound, "
+      "and its median wall seconds; the best value of the row is in bold. <b>source</b> says "
+      "whether the best known value is the best run or the reference; <b>best bound</b> is the "
+      "largest lower bound any run proved on the objective. A grey status stands where a method "
+      "has no verified result.</p>\n";
   html +=
       "<div class=\"wide\"><table class=\"sortable\" id=\"problems\"><thead><tr><th>graph</th>"
-      "<th>problem</th><th>objective</th><th>best known</th><th>source</th><th>reference</th>";
+      "<th>problem</th><th>objective</th><th>best known</th><th>source</th><th>reference</th>"
+      "<th>best bound</th>";
   for (const auto& label : labels) {
-    html += fmt::format("<th>{0}<br>value (ratio)</th><th>{0}<br>s</th>", escape(label));
+    html += fmt::format("<th>{0}<br>value (ratio), gap</th><th>{0}<br>s</th>", escape(label));
   }
   html += "</tr></thead><tbody>\n";
   for (const auto& problem : summary.problems) {
-    html += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td>{}<td>{}</td>{}",
-                        escape(problem.graph), escape(problem.problem),
-                        escape(problem.objectiveName), numberCell(problem.bestKnown),
-                        toString(problem.bestSource), numberCell(problem.reference));
+    html += fmt::format(
+        "<tr><td>{}</td><td>{}</td><td>{}</td>{}<td>{}</td>{}{}", escape(problem.graph),
+        escape(problem.problem), escape(problem.objectiveName), numberCell(problem.bestKnown),
+        toString(problem.bestSource), numberCell(problem.reference), numberCell(problem.bestBound));
     for (const auto& label : labels) {
       const auto cell = std::find_if(problem.cells.begin(), problem.cells.end(),
                                      [&label](const ProblemCell& c) { return c.label == label; });
@@ -164,9 +176,10 @@ std::string problemsSection(const ReportSummary& summary) {
         continue;
       }
       if (cell->value) {
-        html += fmt::format("<td class=\"num{}\" data-value=\"{:.10g}\">{}{}</td>",
+        html += fmt::format("<td class=\"num{}\" data-value=\"{:.10g}\">{}{}{}</td>",
                             cell->best ? " best" : "", *cell->value, formatValue(cell->value),
-                            cell->ratio ? fmt::format(" ({:.3f})", *cell->ratio) : std::string());
+                            cell->ratio ? fmt::format(" ({:.3f})", *cell->ratio) : std::string(),
+                            gapText(cell->gap));
       } else {
         html += fmt::format("<td class=\"missing status-{0}\" data-value=\"\">{0}</td>",
                             escape(cell->status));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include <gaus/core/gap.hpp>
 #include <gaus/core/option_table.hpp>
 #include <gaus/core/warp_roles.hpp>
 #include <gaus/io/io.hpp>
@@ -120,6 +121,8 @@ nlohmann::json resultToJson(const Instance& instance, const Result& result) {
   json["solver_calls"] = result.stats.solverCalls;
   nlohmann::json bounds;
   bounds["lower_bound"] = optionalToJson(result.bounds.lowerBound);
+  // (objective - lower bound) / objective: 0 when proven optimal, null without either.
+  bounds["gap"] = optionalToJson(resultGap(result));
   bounds["ii_proven_optimal"] = result.bounds.iiProvenOptimal;
   bounds["latency_proven_optimal"] = result.bounds.latencyProvenOptimal;
   if (!result.bounds.iiBoundReason.empty()) bounds["ii_bound"] = result.bounds.iiBoundReason;

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include <gaus/core/gap.hpp>
+
 #include "report_tables.hpp"
 
 namespace gaus::report {
@@ -148,6 +150,14 @@ ReportSummary summarizeResults(const ResultsFile& results) {
         problem.reference = record->reference;
       }
     }
+    // Bounds on the problem's objective only: a run that reports another objective, or none
+    // (whose bound may be on its own default objective), bounds something else.
+    for (const ResultRecord* record : runs.all) {
+      if (!record->lowerBound || !record->objective) continue;
+      if (record->objective->name != problem.objectiveName) continue;
+      problem.bestBound =
+          std::max(problem.bestBound.value_or(*record->lowerBound), *record->lowerBound);
+    }
     std::optional<double> bestRun;
     for (const auto& [label, records] : runs.byLabel) {
       ProblemCell cell;
@@ -186,6 +196,7 @@ ReportSummary summarizeResults(const ResultsFile& results) {
     for (auto& cell : problem.cells) {
       MethodSummary& method = methods[cell.label];
       cell.best = cell.value && sameValue(*cell.value, *bestRun);
+      cell.gap = relativeGap(cell.value, problem.bestBound);
       if (cell.value && problem.bestKnown) {
         cell.ratio = ratioTo(*cell.value, *problem.bestKnown);
         if (cell.ratio) {

@@ -17,6 +17,7 @@
 #include <gaus/core/option_table.hpp>
 #include <gaus/core/registry.hpp>
 #include <gaus/core/schedule.hpp>
+#include <gaus/milp/milp_model.hpp>
 
 namespace gaus::differentiable {
 
@@ -138,9 +139,11 @@ struct GausOptions {
   // B with refine: the attempt's best schedule takes the regions around its peak cycles from
   // every other candidate where they are lower there (docs/gaus.md, "Splicing candidates").
   bool splice = true;
-  // B with refine: windows around the best schedule's peak clusters re-solved exactly (CBC) at
+  // B with refine: windows around the best schedule's peak clusters re-solved exactly (a MILP) at
   // each local optimum of its refinement (docs/gaus.md, "Exact windows").
   bool windows = true;
+  // The MILP solver of those windows.
+  milp::MilpSolver solver = milp::kDefaultMilpSolver;
   ModuloObjective moduloObjective = ModuloObjective::kAuto;
   // L and C's outer search: linear (D - 1 after each success, stop at the first failure),
   // bisect, or auto (bisect when the gap to the lower bound exceeds 32).

@@ -14,6 +14,7 @@
 #include <gaus/core/expected.hpp>
 #include <gaus/core/problem.hpp>
 #include <gaus/core/schedule.hpp>
+#include <gaus/milp/milp_model.hpp>
 
 namespace gaus::exact {
 
@@ -58,6 +59,8 @@ struct NormalizationOptions {
   // When the paper's mapping zeroes a cost or distorts a ratio beyond maxRatioError, also solve
   // with the sum fixed at U and keep the better mapping (cost_normalization.cpp).
   bool fixedScaleFallback = true;
+  // The MILP solver of each solve (the method's `-O solver`, which ilp and twill copy here).
+  milp::MilpSolver solver = milp::kDefaultMilpSolver;
 };
 
 // The result of the normalization MILP on a pool of costs.
@@ -78,11 +81,16 @@ struct CostNormalization {
 
   // C' of a raw value of the pool (0 stays 0); nullopt for a value not in the pool.
   std::optional<std::int64_t> map(std::int64_t raw) const;
+  // True when some cost maps below its raw value. No C' exceeds its raw cost (the MILP bounds
+  // it), so a mapping that shrinks nothing is the identity: solving in its units would change
+  // nothing but the time spent, and callers keep the raw costs then.
+  bool shrinksSomeCost() const;
   // "1000->4, 1500->6 (F*=0, worst ratio error 0%)".
   std::string describe() const;
 };
 
-// Solves the normalization MILP (minimize F, then maximize the sum of C' at F = F*). Duplicates
+// Solves the normalization MILP (minimize F, then maximize the sum of C' at F = F*), with every
+// C' at most its raw cost: costs whose sum already fits U map to themselves, never up. Duplicates
 // and zeros in `costs` are ignored. Fails on a negative cost or when the MILP fails.
 Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
                                            const NormalizationOptions& options = {});

@@ -18,7 +18,7 @@ using gaus::figures::kStages;
 inline constexpr Figure kTimeUnit{"time_unit", FigureUnit::kCycles,
                                   "raw cycles per normalized cycle (present when normalized)"};
 inline constexpr Figure kNormalizedMii{"normalized_mii", FigureUnit::kCycles,
-                                       "MII in normalized units (twill, when normalized)"};
+                                       "MII in normalized units (when normalized)"};
 inline constexpr Figure kNormalizedIi{"normalized_ii", FigureUnit::kCycles,
                                       "the II found, in normalized units"};
 inline constexpr Figure kNormalizedLowerBound{
@@ -34,6 +34,13 @@ inline constexpr Figure kListLatency{"list_latency", FigureUnit::kCycles,
                                      "latency of the list schedule (the MIP start's candidate)"};
 inline constexpr Figure kInitLatency{"init_latency", FigureUnit::kCycles,
                                      "latency of the start schedule given (--init or init=)"};
+// The peak-memory MILP (peak_memory_milp.hpp).
+inline constexpr Figure kStartPeakMemory{
+    "start_peak_memory", FigureUnit::kValue,
+    "peak live memory of the MIP start (list + refinement, or the start given)"};
+inline constexpr Figure kCombinatorialBound{
+    "combinatorial_bound", FigureUnit::kValue,
+    "peak-memory bound from the mandatory lifetimes (core's peakLiveMemoryLowerBound)"};
 inline constexpr Figure kVariables{"variables", FigureUnit::kCount, "columns of the MILP"};
 inline constexpr Figure kRows{"rows", FigureUnit::kCount, "rows of the MILP"};
 

@@ -1,7 +1,8 @@
-// Acyclic, resource-constrained latency minimization as a time-indexed MILP on CBC (TWILL.md
+// Acyclic, resource-constrained latency minimization as a time-indexed MILP (TWILL.md
 // section 2, last paragraph): the exact baseline for the HeuriGym operator-scheduling set.
 #pragma once
 
+#include <atomic>
 #include <optional>
 #include <string>
 
@@ -35,6 +36,11 @@ struct LatencyMilpOptions {
   // ignored with a note in Result::notes.
   const Schedule* initialSchedule = nullptr;
   std::string initialScheduleOrigin = "--init";  // where it came from, for the notes
+  // The MILP solver (`-O solver`; ilp copies it into `normalization` too).
+  milp::MilpSolver solver = milp::kDefaultMilpSolver;
+  // Set from another thread to stop the MILP promptly (RunContext::cancel; not owned, may be
+  // null): the result is then a timeout with the best schedule found.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // Minimizes max over ops of start + duration under resources (edges of distance > 0 ignored).

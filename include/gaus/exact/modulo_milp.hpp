@@ -3,6 +3,7 @@
 // from MII = max(ResMII, RecMII) upward.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <optional>
 #include <string>
@@ -15,6 +16,7 @@
 #include <gaus/core/result.hpp>
 #include <gaus/exact/cost_normalization.hpp>
 #include <gaus/exact/model_limits.hpp>
+#include <gaus/milp/milp_model.hpp>
 
 namespace gaus::exact {
 
@@ -71,6 +73,12 @@ struct ModuloMilpOptions {
   std::int64_t memoryLimitBytes = defaultMemoryLimitBytes();
   // Upper bound on L (e.g. from a heuristic); tightens the windows like the greedy start does.
   std::optional<Cycle> latencyBound;
+  // The MILP solver (`-O solver`); ilp and twill carry it into the cost normalization and the
+  // latency MILP too.
+  milp::MilpSolver solver = milp::kDefaultMilpSolver;
+  // Set from another thread to stop a solve promptly (RunContext::cancel; not owned, may be
+  // null): the attempt then ends as a timeout.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // One MILP at a fixed II, in the one status model (core/result.hpp): call kError when the model

@@ -50,8 +50,9 @@ struct ProblemSpec {
   std::optional<HorizonPolicy> horizon;
   std::optional<IiPolicy> ii;
   // The figure of the verified schedule recorded as the objective, so that methods with
-  // different objectives are compared on one ("latency", "ii", "peak_memory"); "method": the
-  // method's own objective.
+  // different objectives are compared on one ("latency", "ii", "peak_memory"), and the objective
+  // every method of the run is asked to minimize (Problem::objective: a heuristic without one
+  // reports the figure); "method": the method's own objective.
   std::optional<std::string> objective;
 
   // `over` on top of this: the keys `over` sets win.

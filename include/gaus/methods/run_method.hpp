@@ -42,12 +42,15 @@ Expected<MethodCall> prepareMethodCall(const MethodRegistry& registry,
                                        const MethodRequest& request);
 
 // What to pose on a graph beyond it: the kind (unset: inferProblemKind, for every method
-// alike), the horizon D, the fixed II.
+// alike), the horizon D, the fixed II, the objective (Problem::check refuses one that does not
+// fit the kind).
 struct ProblemRequest {
   std::optional<ProblemKind> kind;
   std::optional<Cycle> horizon;
   std::optional<std::int32_t> ii;
+  ProblemObjective objective = ProblemObjective::kMethodDefault;
 };
+
 
 // The problem `method` is asked on `instance`. A kind the method does not solve is posed all
 // the same: MethodRegistry::run refuses it (a command may refuse it earlier, naming the methods
@@ -83,6 +86,7 @@ struct InstanceRunRequest {
   std::optional<Cycle> horizon;
   std::optional<std::int32_t> ii;
   std::optional<double> ratio;  // stage problems: the weight of the peak stage weight
+  std::string objective;        // an objective's name (--objective); empty: the method's default
   // The caller's time limit, counted from when the caller started (loading the engine and the
   // input come out of it): unless the method's own options set time_limit, the method gets what
   // is left (docs/benchmarks.md, "Limits that hold").

@@ -1,9 +1,9 @@
 // Exact re-optimization of a legal acyclic schedule for peak live memory (formulation B of GauS)
 // in windows of time: the ops that start in a window around a cluster of peak cycles move, every
-// other op keeps its start, and a small MILP on CBC finds the window's best placement. A large
-// neighbourhood search (LNS) whose neighbourhoods are solved exactly: it lowers peaks that the
-// local moves of heuristic::LiveMemoryRefiner and the splices of other candidates leave. The file
-// src/exact/live_memory_windows.cpp says what the model is and why.
+// other op keeps its start, and a small MILP (HiGHS or CBC) finds the window's best placement. A
+// large neighbourhood search (LNS) whose neighbourhoods are solved exactly: it lowers peaks that
+// the local moves of heuristic::LiveMemoryRefiner and the splices of other candidates leave. The
+// file src/milp/live_memory_windows.cpp says what the model is and why.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +14,7 @@
 
 #include <gaus/core/graph.hpp>
 #include <gaus/core/schedule.hpp>
+#include <gaus/milp/milp_model.hpp>
 
 namespace gaus::milp {
 
@@ -28,16 +29,18 @@ struct LiveMemoryWindowOptions {
   // 100,000-op and-inverter graph (docs/benchmarks.md) windows of 110-160 ops are solved or
   // proven infeasible in 0.03-1 s, of 280-390 ops in 0.1-18 s.
   std::int64_t maxWindowOps = 400;
-  // Branch-and-bound nodes and seconds per window (MilpModel::solve: CBC in a child process,
-  // stopped from outside past the limit); CBC's incumbent at a limit is used when it helps.
+  // Branch-and-bound nodes and seconds per window (MilpModel::solve holds the limit on both
+  // solvers); the solver's incumbent at a limit is used when it helps.
   std::int64_t nodeLimit = 500;
   double secondsPerWindow = 30.0;
+  // The solver of every window (GauS's `-O solver`).
+  MilpSolver solver = kDefaultMilpSolver;
 };
 
 struct LiveMemoryWindowFigures {
   std::int64_t solves = 0;        // window MILPs solved
   std::int64_t improvements = 0;  // windows whose solution lowered the cycles at the peak
-  double solveSeconds = 0.0;      // in CBC
+  double solveSeconds = 0.0;      // in the MILP solver
 };
 
 // The search as work that can stop and go on, as heuristic::LiveMemoryRefiner: run() works until

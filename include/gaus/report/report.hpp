@@ -46,6 +46,9 @@ struct ProblemCell {
   std::int64_t verified = 0;
   std::optional<double> value;  // best verified objective
   std::optional<double> ratio;  // value / best known
+  // (value - best bound) / value (core's relativeGap): 0 where proven optimal, by its own bound
+  // or another method's.
+  std::optional<double> gap;
   std::optional<double> medianSeconds;
   std::string status;  // of the run that gave the value, else of its last run
   bool best = false;   // holds the lowest value among the methods
@@ -60,6 +63,8 @@ struct ProblemSummary {
   std::optional<double> bestKnown;
   BestKnownSource bestSource = BestKnownSource::kNone;
   std::optional<double> reference;
+  // The largest lower bound any run proved on the problem's objective: no schedule is below it.
+  std::optional<double> bestBound;
   std::vector<ProblemCell> cells;  // one per method label that ran on it, in label order
 };
 

@@ -35,11 +35,13 @@ Expected<Problem> problemAsAsked(const Problem& input, const TwillOptions& optio
   return problem;
 }
 
-// Normalized costs when they are large (nothing when they are not), within a third of the time
-// left each of its MILPs (three solves at most).
+// Normalized costs when they are large (nothing when they are not, or when the mapping shrinks
+// no cost: costs that fit the sum bound map to themselves, and the raw problem is solved; `kept`
+// says so), within a third of the time left each of its MILPs (three solves at most).
 Expected<std::optional<NormalizedProblem>> normalizeIfLarge(const Problem& problem,
                                                             const TwillOptions& options,
-                                                            const Deadline& deadline) {
+                                                            const Deadline& deadline,
+                                                            std::string& kept) {
   auto normalize = shouldNormalize(problem, options.normalization);
   if (!normalize) return Error{normalize.error()};
   if (!*normalize) return std::optional<NormalizedProblem>();
@@ -48,6 +50,13 @@ Expected<std::optional<NormalizedProblem>> normalizeIfLarge(const Problem& probl
       std::min(normalization.timeLimitSeconds, deadline.remainingSeconds() / 3.0);
   auto made = normalizeProblem(problem, normalization);
   if (!made) return Error{made.error()};
+  if (!made->normalization.shrinksSomeCost()) {
+    kept = fmt::format(
+        "{}: the raw costs are kept (they fit the sum bound U={}; normalization "
+        "never scales a cost up)",
+        made->normalization.describe(), normalization.sumBound);
+    return std::optional<NormalizedProblem>();
+  }
   return std::optional<NormalizedProblem>(std::move(made).value());
 }
 
@@ -65,11 +74,13 @@ std::optional<SearchSetup> setUpSearch(const Problem& input, const TwillOptions&
     failCall(solution, problem.error());
     return std::nullopt;
   }
-  auto normalized = normalizeIfLarge(*problem, options, deadline);
+  std::string keptRawCosts;
+  auto normalized = normalizeIfLarge(*problem, options, deadline, keptRawCosts);
   if (!normalized) {
     failCall(solution, normalized.error());
     return std::nullopt;
   }
+  if (!keptRawCosts.empty()) solution.result.notes.emplace_back("normalized costs", keptRawCosts);
   SearchSetup setup{*problem, *problem, std::move(normalized).value(), options, {}, {}, deadline};
   if (setup.normalized) {
     // The search runs on `work` in normalized units.

@@ -28,7 +28,7 @@ Instance readTriton(const std::string& file) {
 }
 
 // How long a solve with a 1 s limit may take: the limit, the grace before the solving process is
-// stopped (0.5 x max(1 s, 10 % of the limit) = 0.5 s, src/exact/milp_solver.hpp) and 1 s to tear
+// stopped (0.5 x max(1 s, 10 % of the limit) = 0.5 s, include/gaus/milp/milp_model.hpp) and 1 s to tear
 // the model down on a loaded machine. Every other exact test goes through the same child process
 // and checks its answers, so this file checks only the stop.
 constexpr double kOneSecondLimitReturnsWithin = 1.0 + 0.5 + 1.0;
@@ -173,7 +173,7 @@ TEST_CASE("modulo MILP: a model above max_nonzeros is refused before it is built
 
 TEST_CASE("memory_limit: a MILP estimated above it is refused before it is built, a failed call",
           "[exact][guards]") {
-  // Toy FA at II 2: a few dozen nonzeros, about 470 bytes each (milp_solver.cpp), so a 1-byte
+  // Toy FA at II 2: a few dozen nonzeros, about 470 bytes each (src/milp/milp_model.cpp), so a 1-byte
   // limit refuses it and the default (90 % of physical memory) does not. A refusal is a failed
   // call (CallStatus error), as the max_nonzeros guard's: it says nothing about the problem
   // (not infeasible) and no solver ran out of time (not a timeout), and the message says what to

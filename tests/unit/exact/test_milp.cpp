@@ -1,5 +1,6 @@
 // The CBC models: cost normalization, the acyclic latency MILP and the modulo MILP with its
 // search over II. References are brute-force enumerations judged by gaus::verify.
+#include <algorithm>
 #include <numeric>
 
 #include <catch2/catch.hpp>
@@ -9,11 +10,14 @@
 #include <gaus/core/random_graph.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/exact/cost_normalization.hpp>
+#include <gaus/exact/exact_figures.hpp>
 #include <gaus/exact/latency_milp.hpp>
+#include <gaus/exact/methods.hpp>
 #include <gaus/exact/modulo_milp.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
 
 #include "brute_force.hpp"
+#include "kernel_files.hpp"
 #include "latency_sat.hpp"
 #include "toy_graphs.hpp"
 
@@ -34,9 +38,11 @@ std::int64_t crossError(const std::vector<std::int64_t>& values,
   return worst;
 }
 
-// Minimum F over every C' in [0, U]^k with 1 <= sum <= U, and the largest sum reaching it.
+// Minimum F over every C' with 0 <= C'_i <= min(U, raw_i) and 1 <= sum <= U, and the largest sum
+// reaching it (a C' never exceeds its raw cost: cost_normalization.cpp).
 std::pair<std::int64_t, std::int64_t> bruteForceNormalization(
-    const std::vector<std::int64_t>& values, std::int64_t sumBound) {
+    const std::vector<std::int64_t>& values, const std::vector<std::int64_t>& raw,
+    std::int64_t sumBound) {
   std::int64_t bestF = std::numeric_limits<std::int64_t>::max();
   std::int64_t bestSum = 0;
   std::vector<std::int64_t> mapped(values.size(), 0);
@@ -51,7 +57,7 @@ std::pair<std::int64_t, std::int64_t> bruteForceNormalization(
       }
       return;
     }
-    for (std::int64_t c = 0; sum + c <= sumBound; ++c) {
+    for (std::int64_t c = 0; sum + c <= sumBound && c <= raw[index]; ++c) {
       mapped[index] = c;
       enumerate(index + 1, sum + c);
     }
@@ -100,7 +106,7 @@ TEST_CASE("normalization: F* and the tie-break match brute force on small pools"
     REQUIRE(result->values == pool);  // already sorted and distinct
     std::vector<std::int64_t> scaled;
     for (auto value : pool) scaled.push_back(value / result->divisor);
-    const auto [bestF, bestSum] = bruteForceNormalization(scaled, options.sumBound);
+    const auto [bestF, bestSum] = bruteForceNormalization(scaled, pool, options.sumBound);
     CHECK(result->provenOptimal);
     CHECK(result->worstCrossError == bestF);
     CHECK(crossError(scaled, result->normalized) == bestF);
@@ -130,29 +136,203 @@ TEST_CASE("normalization: scaling every cost by k gives the same C'", "[exact][n
   CHECK(exact->worstRatioError == Approx(0.0));
 }
 
+TEST_CASE("normalization: no cost ever maps above its raw value", "[exact][normalization]") {
+  // Pools whose sum fits U = 300 have the exact mapping C' = C (F = 0), which the tie-break would
+  // have scaled up to the largest sum <= U: ChStone dfsin's 1, 2, 5, 65 became 4, 8, 20, 260 and
+  // its schedule four times longer. Bounded by the raw costs, they map to themselves, and the
+  // mapping shrinks nothing (the callers then solve in raw cycles).
+  const std::vector<std::vector<std::int64_t>> fitting = {
+      {1, 2, 5, 65}, {1, 100}, {2, 4, 130}, {7}, {3, 60, 64, 65, 66}};
+  for (const auto& pool : fitting) {
+    INFO("pool " << fmt::format("{}", fmt::join(pool, ",")));
+    const auto result = normalizeCosts(pool);
+    REQUIRE(result.ok());
+    CHECK(result->normalized == pool);
+    CHECK(result->worstCrossError == 0);
+    CHECK_FALSE(result->shrinksSomeCost());
+  }
+  // Pools above U shrink: every C' is at most its cost, some strictly (1000 + 1500 > 300 maps to
+  // 120 + 180, the exact ratio 2:3 at the largest sum <= 300), and the one-value pool {1000} maps
+  // to U = 300, not above.
+  const std::vector<std::vector<std::int64_t>> large = {
+      {1000, 1500}, {1000}, {1, 2, 300}, {517, 1199, 1325, 64, 256}};
+  for (const auto& pool : large) {
+    INFO("pool " << fmt::format("{}", fmt::join(pool, ",")));
+    const auto result = normalizeCosts(pool);
+    REQUIRE(result.ok());
+    for (std::size_t i = 0; i < pool.size(); ++i) CHECK(result->normalized[i] <= pool[i]);
+    CHECK(result->shrinksSomeCost());
+  }
+  CHECK(normalizeCosts(std::vector<std::int64_t>{1000, 1500})->normalized ==
+        std::vector<std::int64_t>{120, 180});
+  CHECK(normalizeCosts(std::vector<std::int64_t>{1000})->normalized ==
+        std::vector<std::int64_t>{300});
+}
+
+TEST_CASE("normalization: ilp on costs that fit the sum bound answers in cycles",
+          "[exact][normalization][latency]") {
+  // a (1 cycle) -> div (65, the largest cost, so normalize=auto normalizes) -> b (2), and c (5)
+  // beside them; a, b and c share one ALU. The critical path a, div, b is 1 + 65 + 2 = 68 and
+  // c fits on the ALU while div runs (a:0, div:1, c:1, b:66), so the optimum is 68, proven by
+  // the critical path. Before the bound on C', auto scaled every cost by 4 and answered 272
+  // (68 in its units) with no bound.
+  Machine machine;
+  machine.name = "alu_div";
+  const ResourceId alu = machine.addResource("ALU", 1);
+  const ResourceId div = machine.addResource("DIV", 1);
+  GraphBuilder builder("fits_sum_bound");
+  const OpId a = builder.addOp("a", 1);
+  const OpId d = builder.addOp("div", 65);
+  const OpId b = builder.addOp("b", 2);
+  const OpId c = builder.addOp("c", 5);
+  for (OpId op : {a, b, c}) builder.addReservation(op, {alu, 0, 1, 1});
+  builder.addReservation(d, {div, 0, 1, 1});
+  builder.addEdge(a, d);
+  builder.addEdge(d, b);
+  const Instance instance = test::makeInstance(std::move(builder), std::move(machine));
+  const Problem problem = instance.problem(ProblemKind::kLatency);
+  REQUIRE(costsAreLarge(*problem.graph, NormalizationOptions{}.largeCostThreshold));
+
+  for (const auto mode : {NormalizationMode::kAuto, NormalizationMode::kOn}) {
+    INFO("normalize=" << toString(mode));
+    LatencyMilpOptions options;
+    options.normalization.mode = mode;
+    const Result result = solveLatencyMilp(problem, options);
+    INFO(result.message);
+    REQUIRE(result.schedule);
+    CHECK(verify(problem, *result.schedule).ok());
+    CHECK(result.status == ModelStatus::kOptimal);
+    CHECK(*result.objective == 68);
+    REQUIRE(result.bounds.lowerBound);
+    CHECK(*result.bounds.lowerBound == 68);
+    CHECK(result.bounds.latencyProvenOptimal);
+    // Solved in raw cycles: no time unit, and the list latency is the raw list schedule's
+    // (the list scheduler reaches 68 here too), never below the answer.
+    CHECK_FALSE(result.figures.get(exact::figures::kTimeUnit));
+    REQUIRE(result.figures.get(exact::figures::kListLatency));
+    CHECK(*result.figures.get(exact::figures::kListLatency) >= *result.objective);
+    const bool noted = std::any_of(result.notes.begin(), result.notes.end(), [](const auto& n) {
+      return n.first == "normalized costs" &&
+             n.second.find("the raw costs are kept") != std::string::npos;
+    });
+    CHECK(noted);
+  }
+}
+
+TEST_CASE(
+    "normalization: a normalized latency answer is in cycles, never worse than the raw list "
+    "schedule",
+    "[exact][normalization][latency]") {
+  // The toy FA as one iteration with every cost 1000 and U = 10: one normalized cycle is
+  // ceil(1000 / 10) = 100 raw cycles, so the normalized solve's bound and proofs mean nothing in
+  // cycles. The answer is a verified raw schedule no longer than the raw list schedule, its
+  // bound is the raw critical path and resource bound (not the normalized bound), and every
+  // attempt's II, L and bound are marked as normalized rather than read as cycles.
+  const auto instance = test::scaledCosts(test::toyFlashAttention(), 1000);
+  const Problem problem = instance.problem(ProblemKind::kLatency);
+  LatencyMilpOptions options;
+  options.normalization.sumBound = 10;
+  const Result result = solveLatencyMilp(problem, options);
+  INFO(result.message);
+  REQUIRE(result.schedule);
+  CHECK(verify(problem, *result.schedule).ok());
+  REQUIRE(result.figures.get(exact::figures::kTimeUnit));
+  CHECK(*result.figures.get(exact::figures::kTimeUnit) == 100);
+  auto order = topologicalOrder(*problem.graph);
+  REQUIRE(order.ok());
+  const Cycle criticalPath = criticalPathLength(*problem.graph, asapTimes(*problem.graph, *order));
+  const ResMii units = computeResMii(*problem.graph, *problem.machine);
+  REQUIRE(result.bounds.lowerBound);
+  CHECK(*result.bounds.lowerBound ==
+        static_cast<double>(std::max(criticalPath, units.binding ? units.value : 0)));
+  CHECK(*result.bounds.lowerBound <= *result.objective);
+  // The list latency is the raw list schedule's (at least the raw bound, where the normalized
+  // one would be about a hundredth of it), and the answer is never longer.
+  REQUIRE(result.figures.get(exact::figures::kListLatency));
+  CHECK(*result.figures.get(exact::figures::kListLatency) >= *result.bounds.lowerBound);
+  CHECK(*result.objective <= *result.figures.get(exact::figures::kListLatency));
+  for (const Attempt& attempt : result.attempts) {
+    CHECK_FALSE(attempt.latency);
+    CHECK_FALSE(attempt.bound);
+    CHECK_THAT(attempt.detail, Catch::StartsWith("normalized units, 1 unit = 100 cycles"));
+  }
+}
+
+TEST_CASE("normalization: ChStone dfsin/graph1 as a latency problem is solved in cycles",
+          "[.slow][exact][normalization][latency]") {
+  // HatScheT's dfsin loop body 1 (tests/data/hatschet/README.md): 2,651 ops whose costs are 1,
+  // 2, 5 and a 65-cycle divider, so normalize=auto normalizes. The pool fits U = 300 (sum 73):
+  // it maps to itself, and ilp solves the raw problem, as with normalize=off. Before the bound
+  // on C' the pool became 4, 8, 20, 260 at a time unit of 1, and `gaus schedule --kind latency
+  // --method ilp --time-limit 20` answered 812 (203 in its units) with no bound, and list_latency
+  // 812. CP-SAT proves 202 optimal (GauS finds 202): every answer is at least 202 and every
+  // sound bound at most 202.
+  const Instance instance =
+      test::loadInstance(test::dataPath("hatschet/chstone_dfsin_graph1.graphml"));
+  const Problem problem = instance.problem(ProblemKind::kLatency);
+  REQUIRE(problem.graph->numOps() == 2651);
+  const std::vector<std::int64_t> pool = costPool(*problem.graph);
+  REQUIRE(pool == std::vector<std::int64_t>{1, 2, 5, 65});
+  const auto mapping = normalizeCosts(pool);
+  REQUIRE(mapping.ok());
+  CHECK(mapping->normalized == pool);
+  CHECK_FALSE(mapping->shrinksSomeCost());
+
+  MethodRegistry registry;
+  registerExactMethods(registry);
+  const Result result = registry.run("ilp", problem, {{"time_limit", "20"}});
+  INFO(result.message);
+  REQUIRE(result.schedule);
+  CHECK(result.verified());
+  CHECK_FALSE(result.figures.get(exact::figures::kTimeUnit));
+  const double listLatency = result.figures.get(exact::figures::kListLatency).value_or(0.0);
+  WARN(fmt::format("dfsin/graph1: ilp latency {}, bound {}, list latency {}, status {}",
+                   result.objective.value_or(-1.0), result.bounds.lowerBound.value_or(-1.0),
+                   listLatency, result.statusText()));
+  CHECK(*result.objective >= 202);
+  CHECK(*result.objective <= listLatency);
+  CHECK(listLatency < 812);  // the raw list schedule, not the stretched one
+  REQUIRE(result.bounds.lowerBound);
+  CHECK(*result.bounds.lowerBound <= 202);
+  auto order = topologicalOrder(*problem.graph);
+  REQUIRE(order.ok());
+  CHECK(*result.bounds.lowerBound >=
+        static_cast<double>(criticalPathLength(*problem.graph, asapTimes(*problem.graph, *order))));
+}
+
 TEST_CASE("normalization: the node limit makes the mapping independent of the time limit",
           "[exact][normalization]") {
-  // Triton FA's cost pool (shared/benchmarks/triton-ddg/case3_FA, 22 distinct costs). Phase 1
-  // proves F* = 368 (a mapping of nearly every cost to 0) at about 1,000 nodes, 10 s on the
-  // development machine, so with only a time limit the mapping depended on whether 10 s were
-  // enough. At 200 nodes phase 1 always stops on its start, the proportional mapping (F = 570:
-  // 900 -> 46 of the sum 300), and phase 2 keeps it; a generous time limit changes nothing.
+  // Triton FA's cost pool (shared/benchmarks/triton-ddg/case3_FA, 22 distinct costs). CBC's
+  // phase 1 proves F* = 368 (a mapping of nearly every cost to 0) at about 1,000 nodes, 10 s on
+  // the development machine, so with only a time limit the mapping depended on whether 10 s were
+  // enough. At 200 nodes CBC's phase 1 always stops on its start, the proportional mapping
+  // (F = 570: 900 -> 46 of the sum 300), and phase 2 keeps it; a generous time limit changes
+  // nothing. HiGHS proves F* = 368 within the 200 nodes, so its mapping is the proven one, also
+  // the same under both limits.
   const std::vector<std::int64_t> pool = {1,   8,   32,  48,  52,  64,  65,  69,  96,  128, 138,
                                           152, 230, 256, 266, 319, 532, 556, 559, 570, 845, 900};
-  NormalizationOptions options;
-  options.fixedScaleFallback = false;  // the paper's two solves only
-  options.nodeLimit = 200;
-  const auto quick = normalizeCosts(pool, options);
-  options.timeLimitSeconds = 60.0;
-  const auto patient = normalizeCosts(pool, options);
-  REQUIRE(quick.ok());
-  REQUIRE(patient.ok());
-  CHECK(quick->worstCrossError == 570);
-  CHECK(quick->map(900) == 46);
-  CHECK(quick->normalized == patient->normalized);
-  CHECK_FALSE(quick->provenOptimal);
-  REQUIRE_FALSE(quick->warnings.empty());
-  CHECK_THAT(quick->warnings.front(), Catch::Contains("stopped at its node limit (200 nodes)"));
+  for (const milp::MilpSolver solver : {milp::MilpSolver::kCbc, milp::MilpSolver::kHighs}) {
+    INFO(milp::toString(solver));
+    NormalizationOptions options;
+    options.fixedScaleFallback = false;  // the paper's two solves only
+    options.nodeLimit = 200;
+    options.solver = solver;
+    const auto quick = normalizeCosts(pool, options);
+    options.timeLimitSeconds = 60.0;
+    const auto patient = normalizeCosts(pool, options);
+    REQUIRE(quick.ok());
+    REQUIRE(patient.ok());
+    CHECK(quick->normalized == patient->normalized);
+    if (solver == milp::MilpSolver::kCbc) {
+      CHECK(quick->worstCrossError == 570);
+      CHECK(quick->map(900) == 46);
+      CHECK_FALSE(quick->provenOptimal);
+      REQUIRE_FALSE(quick->warnings.empty());
+      CHECK_THAT(quick->warnings.front(), Catch::Contains("stopped at its node limit (200 nodes)"));
+    } else {
+      CHECK(quick->worstCrossError == 368);
+    }
+  }
 }
 
 TEST_CASE("normalization: a normalized modulo schedule maps back to a legal raw schedule",

@@ -238,7 +238,7 @@ TEST_CASE("twill time limit: the stand-in stops within the limit with a timeout"
   // Every phase takes its share of the time left (normalization, the MILP, each SMT check,
   // the minimizations); building a model is the only step without a limit, and it takes tens
   // of milliseconds here. A CBC child gets a grace of 1 s + 5 % past its limit
-  // (milp_solver.hpp), and a loaded machine some more: 4 s, where ignoring the limit would
+  // (milp/milp_model.hpp), and a loaded machine some more: 4 s, where ignoring the limit would
   // take the MILP's 10 s.
   const Instance instance = loadStandIn();
   TwillOptions options;

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <gaus/core/registry.hpp>
+#include <gaus/heuristic/heuristic_figures.hpp>
 #include <gaus/heuristic/methods.hpp>
 
 #include "heuristic_fixtures.hpp"
@@ -72,6 +73,43 @@ TEST_CASE("registry: list on a latency-bounded problem meets D or says why not",
   CHECK_FALSE(below.schedule);
   CHECK_THAT(below.message, Catch::Contains("list schedule latency 3 exceeds the horizon D=2") &&
                                 Catch::Contains("critical path (3 cycles)"));
+}
+
+TEST_CASE("registry: list within D on a graph with mems reports the peak and B's bound",
+          "[heuristic][methods]") {
+  // x (mem 3) feeds p and q (mem 2 each), which feed z; latencies 1, D = 4. List scheduling
+  // starts each op as soon as it can: x 0, p 1, q 1, z 2, peaking at 4 (p and q at 1). The
+  // min-cut bound is 3 (core's hand-computed diamond: at t = 1 the cheapest started set is
+  // {x}); the optimum is 4, so the result is feasible with the gap (4 - 3) / 4.
+  GraphBuilder builder("diamond");
+  const OpId x = builder.addOp("x", 1);
+  const OpId p = builder.addOp("p", 1);
+  const OpId q = builder.addOp("q", 1);
+  const OpId z = builder.addOp("z", 1);
+  builder.setMem(x, 3);
+  builder.setMem(p, 2);
+  builder.setMem(q, 2);
+  builder.addEdge(x, p);
+  builder.addEdge(x, q);
+  builder.addEdge(p, z);
+  builder.addEdge(q, z);
+  auto graph = std::move(builder).build();
+  REQUIRE(graph.ok());
+  Problem problem = test::problemOf(*graph, Machine{}, ProblemKind::kLatencyBounded);
+  problem.horizon = 4;
+  const Result result = heuristicRegistry().run("list", problem, {});
+  REQUIRE(result.verified());
+  CHECK(result.objectiveName == "peak_memory");
+  CHECK(result.objective == 4.0);
+  CHECK(result.bounds.lowerBound == 3.0);
+  CHECK(result.status == ModelStatus::kFeasible);
+  CHECK(result.figures.get(heuristic::figures::kLatency) == 3.0);
+  // At D = 3 every op is fixed: the same schedule, and the bound meets it.
+  problem.horizon = 3;
+  const Result fixed = heuristicRegistry().run("list", problem, {});
+  CHECK(fixed.objective == 4.0);
+  CHECK(fixed.bounds.lowerBound == 4.0);
+  CHECK(fixed.status == ModelStatus::kOptimal);
 }
 
 TEST_CASE("registry: ims on the toy graph reports II, MII and what binds it",

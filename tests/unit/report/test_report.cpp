@@ -150,6 +150,25 @@ TEST_CASE("problem table of the sample: best known value and where it comes from
   CHECK(jpeg.cells[0].status == "feasible");
 }
 
+TEST_CASE("problem table of the sample: the best bound and each method's gap to it", "[report]") {
+  // h2v2: bounds 17 (list, gaus) and 23 (ilp, optimal): the best bound is ilp's 23. gaus's 23
+  // meets it (proven optimal by another method's bound); list's 25 is (25 - 23) / 25 = 8 % off.
+  const auto& h2v2 = problem("heurigym/small/h2v2");
+  CHECK(h2v2.bestBound == 23.0);
+  for (const auto& cell : h2v2.cells) {
+    if (cell.label == "gaus" || cell.label == "ilp") CHECK(cell.gap == 0.0);
+    if (cell.label == "list") CHECK(near(cell.gap, 2.0 / 25.0));
+  }
+  // jpeg_idct: ilp's timeout proved 21; gaus's 26 is 5 / 26 off.
+  const auto& jpeg = problem("heurigym/medium/jpeg_idct");
+  CHECK(jpeg.bestBound == 21.0);
+  CHECK(near(jpeg.cells[0].gap, 5.0 / 26.0));
+  // write: no run has a bound, so no gap.
+  const auto& write = problem("heurigym/medium/write");
+  CHECK_FALSE(write.bestBound);
+  for (const auto& cell : write.cells) CHECK_FALSE(cell.gap);
+}
+
 TEST_CASE("a graph's problems stay together whatever order its runs finished in", "[report]") {
   // Runs finish in any order: kernel K's twill run (modulo-warp) comes after graph H's run.
   // Expected rows: K modulo, K modulo-warp, H latency (graphs in order of first appearance).
@@ -221,6 +240,11 @@ TEST_CASE("writeReport writes the page, summary.csv and three pictures", "[repor
   CHECK_THAT(html, Catch::Contains("<li>line 25: "));
   CHECK_THAT(html, Catch::Contains("src=\"pictures/toy_toy_fa_ilp_s1_r0.units.svg\""));
   CHECK_THAT(html, Catch::Contains("<title>gaus report: heurigym-quick</title>"));
+  // Value, bound and gap per problem and method: h2v2's gaus meets ilp's bound 23, list's 25 is
+  // 8 % above it.
+  CHECK_THAT(html, Catch::Contains("<th>best bound</th>"));
+  CHECK_THAT(html, Catch::Contains("23 (1.000)<br><span class=\"proven\">proven optimal</span>"));
+  CHECK_THAT(html, Catch::Contains("25 (1.087)<br><span class=\"gap\">gap 8.0 %</span>"));
 }
 
 TEST_CASE("bad results: one error with file and line, and nothing written", "[report]") {
