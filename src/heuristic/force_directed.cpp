@@ -52,6 +52,7 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/live_memory_bound.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/heuristic/force_directed.hpp>
 #include <gaus/heuristic/heuristic_figures.hpp>
@@ -487,6 +488,7 @@ class Pace {
   Pace(const Deadline& deadline, const RunContext& context)
       : deadline_(deadline), context_(context) {}
   bool stop() const { return deadline_.expired() || context_.cancelled(); }
+  const std::atomic<bool>* cancel() const { return context_.cancel; }
   void report(OpId done, OpId total) {
     const double now = deadline_.elapsedSeconds();
     if (now < nextReport_) return;
@@ -706,9 +708,12 @@ Result latencyBounded(const Problem& problem, const ForceDirectedOptions& option
     result.message = "fds: " + alap.error();
     return result;
   }
+  // auto: the problem's objective where it states peak memory, else, where it leaves it to the
+  // method, peak memory on a graph whose values have a size (as list, gaus and ilp decide).
   bool memory = options.objective == ForceObjective::kMemory;
   if (options.objective == ForceObjective::kAuto) {
-    for (OpId op = 0; op < graph.numOps() && !memory; ++op) memory = graph.mem(op) != 0.0;
+    memory = problem.objective == ProblemObjective::kPeakMemory ||
+             (problem.objective == ProblemObjective::kMethodDefault && hasLiveMemory(graph));
   }
   ForceRun run = timeConstrained(graph, machine, memory, options.lazyForces, asap,
                                  std::move(alap).value(), pace);
@@ -777,10 +782,14 @@ Result latencyBounded(const Problem& problem, const ForceDirectedOptions& option
   }
   const ScheduleMetrics metrics = computeMetrics(graph, machine, schedule);
   result.figures.set(figures::kLatency, static_cast<double>(metrics.latency));
+  result.status = ModelStatus::kFeasible;
+  result.schedule = std::move(schedule);
   if (memory) {
     result.objectiveName = "peak_memory";
     result.objective = metrics.peakLiveMemory;
-    if (auto bound = peakLiveMemoryLowerBound(graph, horizon)) result.bounds.lowerBound = *bound;
+    // B's bound as every method reports it (and status optimal where the peak meets it).
+    reportPeakMemoryBound(problem, result, peakMemoryBoundSeconds(options.timeLimitSeconds),
+                          pace.cancel());
   } else {
     // The time-constrained FDS's aim: the units the schedule keeps busy at once, over all
     // resources.
@@ -789,10 +798,6 @@ Result latencyBounded(const Problem& problem, const ForceDirectedOptions& option
     for (std::int64_t peak : metrics.peakUsage) units += static_cast<double>(peak);
     result.objective = units;
   }
-  const bool atBound =
-      result.bounds.lowerBound && *result.objective <= *result.bounds.lowerBound + 1e-9;
-  result.status = atBound ? ModelStatus::kOptimal : ModelStatus::kFeasible;
-  result.schedule = std::move(schedule);
   return result;
 }
 

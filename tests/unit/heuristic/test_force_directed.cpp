@@ -99,6 +99,12 @@ TEST_CASE("fds by hand: the resource forces spread four independent ops over two
   CHECK(result.objectiveName == "resource_units");
   CHECK(result.schedule->start == std::vector<Cycle>{0, 1, 0, 1});
   CHECK(result.objective == 2.0);
+  // A problem that asks for peak memory gets the memory graph (here flat: no op has mem).
+  Problem memoryProblem = problem;
+  memoryProblem.objective = ProblemObjective::kPeakMemory;
+  const Result memory = runFds(memoryProblem);
+  CHECK(memory.objectiveName == "peak_memory");
+  CHECK(memory.objective == 0.0);
 }
 
 TEST_CASE("fds against brute force on tiny memory graphs: legal, never below the optimum",
@@ -301,6 +307,9 @@ TEST_CASE("fds on every EPFL circuit at D = list latency: verified peak live mem
     CHECK(*result.objective >= *result.bounds.lowerBound);
     CHECK(*result.objective <=
           computeMetrics(*instance.graph, *instance.machine, *list).peakLiveMemory);
+    // bar: the FDS peak 512 meets the bound (mandatory lifetimes alone give 512), so the
+    // result says optimal.
+    if (instance.name == "bar") CHECK(result.status == ModelStatus::kOptimal);
   }
 }
 
