@@ -21,11 +21,12 @@
 // GauS's legalization passes its means), and the result says so, or that it misses D.
 //
 // Latency problems (the latency under resources): the paper's force-directed list scheduling,
-// a list scheduler that fills cycle after cycle. The latency bound starts at
-// the critical path; at each cycle the ready ops are placed where their reservations fit, those
-// whose deferral has the largest force first (ops without mobility before all); an op that does
-// not fit is deferred (its frame starts a cycle later), and where it has no mobility left the
-// bound grows by one cycle and every frame with it.
+// a list scheduler that fills cycle after cycle, rather than the time-constrained FDS at a bound
+// taken from a list schedule. The latency bound starts at the critical path; at each cycle the
+// ready ops are placed where their reservations fit, those whose deferral has the largest force
+// first (ops without mobility before all); an op that does not fit is deferred (its frame starts
+// a cycle later), and where it has no mobility left the bound grows by one cycle and every frame
+// with it. The forces use the resource distribution graphs.
 //
 // Departures from the paper:
 // - Lazy forces (the default): the op to fix comes from a heap of each op's least force, and an
@@ -33,7 +34,8 @@
 //   reads changed. The paper recomputes every force at each step (O(n^2 D) work), which takes
 //   minutes beyond a few hundred ops; an op whose force fell since its last evaluation may wait
 //   in the heap. Option lazy=false recomputes, after each fix, every force whose inputs changed,
-//   which picks as the paper does.
+//   and so picks as the paper does; on the EPFL circuits it is no better and up to 100 times
+//   slower (docs/benchmarks.md).
 // - The memory distribution graph is this project's; the paper has the resource graphs only.
 // - Ties (equal forces) go to the earliest step, then to the smaller op id: runs repeat exactly.
 // - Time limit: the ops not fixed when it runs out start at their ASAP within their frames
@@ -42,12 +44,15 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <queue>
 #include <span>
+#include <string>
 
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/live_memory_bound.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/heuristic/force_directed.hpp>
 #include <gaus/heuristic/heuristic_figures.hpp>
@@ -102,6 +107,19 @@ class NeighbourLists {
   std::vector<std::int64_t> offset_;
   std::vector<Neighbour> items_;
 };
+
+// The distribution graphs hold a double per cycle and resource (one row for memory): past this
+// many cells (128 MiB) a run is refused, since building them alone would take seconds per op.
+constexpr double kMaxDistributionCells = 16.0 * 1024 * 1024;
+
+std::optional<std::string> distributionTooLarge(Cycle cycles, ResourceId rows) {
+  const double cells = static_cast<double>(cycles) * std::max<double>(1.0, rows);
+  if (cells <= kMaxDistributionCells) return std::nullopt;
+  return fmt::format(
+      "fds: the distribution graphs of {} cycles x {} rows ({:.3g} cells) exceed {:.3g}; use "
+      "list or gaus on schedules this long",
+      cycles, std::max<ResourceId>(1, rows), cells, kMaxDistributionCells);
+}
 
 // P(start <= t) for a start uniform in [lo, hi].
 double frameCdf(Cycle lo, Cycle hi, Cycle t) {
@@ -279,7 +297,7 @@ class ForceModel {
     bool after = false;  // a successor (its ASAP follows), else a predecessor (its ALAP)
     std::vector<double> values;
     std::vector<double> suffix;  // suffix[i] = sum of values[i..]
-    double current = 0.0;        // sum over the frame of the current weights
+    double current = 0.0;        // weighted() over the current frame
   };
 
   void setPending(OpId op, Cycle lo, Cycle hi) {
@@ -470,6 +488,7 @@ class Pace {
   Pace(const Deadline& deadline, const RunContext& context)
       : deadline_(deadline), context_(context) {}
   bool stop() const { return deadline_.expired() || context_.cancelled(); }
+  const std::atomic<bool>* cancel() const { return context_.cancel; }
   void report(OpId done, OpId total) {
     const double now = deadline_.elapsedSeconds();
     if (now < nextReport_) return;
@@ -639,6 +658,9 @@ Expected<ForceRun> forceDirectedList(const Graph& graph, const Machine& machine,
         // Paulin and Knight: an op without mobility that must wait lengthens the schedule by a
         // cycle, which widens every open frame.
         ++bound;
+        if (auto tooLarge = distributionTooLarge(bound, machine.numResources())) {
+          return Error{*tooLarge};
+        }
         std::vector<Cycle> asap = model.asaps();
         for (OpId op : deferred) asap[op] = cycle + 1;
         for (OpId op : topo) {
@@ -686,9 +708,12 @@ Result latencyBounded(const Problem& problem, const ForceDirectedOptions& option
     result.message = "fds: " + alap.error();
     return result;
   }
+  // auto: the problem's objective where it states peak memory, else, where it leaves it to the
+  // method, peak memory on a graph whose values have a size (as list, gaus and ilp decide).
   bool memory = options.objective == ForceObjective::kMemory;
   if (options.objective == ForceObjective::kAuto) {
-    for (OpId op = 0; op < graph.numOps() && !memory; ++op) memory = graph.mem(op) != 0.0;
+    memory = problem.objective == ProblemObjective::kPeakMemory ||
+             (problem.objective == ProblemObjective::kMethodDefault && hasLiveMemory(graph));
   }
   ForceRun run = timeConstrained(graph, machine, memory, options.lazyForces, asap,
                                  std::move(alap).value(), pace);
@@ -706,32 +731,46 @@ Result latencyBounded(const Problem& problem, const ForceDirectedOptions& option
   const bool limited = usesLimitedResource(graph, machine);
   if (limited && !verify(problem, schedule).ok()) {
     // FDS balances the units but does not count them: the list scheduler places the ops in the
-    // order of their FDS starts, never earlier (release times), and, should that miss D,
-    // without release times.
-    ListSchedulerOptions legalization;
-    legalization.priority = ListPriority::kCustom;
-    legalization.tieBreak = ListPriority::kAlap;
-    legalization.customKey.assign(schedule.start.begin(), schedule.start.end());
-    legalization.releaseTime = schedule.start;
+    // order of their FDS starts, never earlier (release times); should that miss D, in that
+    // order without release times; then by height with the FDS starts breaking ties; and last
+    // in list's own order, which meets D wherever the method list does.
+    ListSchedulerOptions inFdsOrder;
+    inFdsOrder.priority = ListPriority::kCustom;
+    inFdsOrder.tieBreak = ListPriority::kAlap;
+    inFdsOrder.customKey.assign(schedule.start.begin(), schedule.start.end());
+    ListSchedulerOptions released = inFdsOrder;
+    released.releaseTime = schedule.start;
+    ListSchedulerOptions byHeight = inFdsOrder;
+    byHeight.priority = ListPriority::kHeight;
+    byHeight.tieBreak = ListPriority::kCustom;
+    const std::pair<const ListSchedulerOptions*, const char*> attempts[] = {
+        {&released, "in the order of their FDS starts, none earlier than its FDS start"},
+        {&inFdsOrder, "in the order of their FDS starts (with release times it missed D)"},
+        {&byHeight, "by height, ties broken by the FDS starts (in their order it missed D)"},
+        {nullptr, "in list's own order (every order of the FDS starts missed D)"},
+    };
     std::optional<Schedule> legal;
-    for (int attempt = 0; attempt < 2 && !legal; ++attempt) {
-      if (attempt == 1) legalization.releaseTime.clear();
-      auto listed = lister.schedule(legalization);
+    for (const auto& [listOptions, how] : attempts) {
+      auto listed = lister.schedule(listOptions != nullptr ? *listOptions : ListSchedulerOptions{});
       if (!listed) return errorResult(listed.error());
-      if (scheduleLatency(graph, listed->start) <= horizon) legal = std::move(listed).value();
+      if (scheduleLatency(graph, listed->start) > horizon) continue;
+      legal = std::move(listed).value();
+      result.notes.emplace_back(
+          "legalization",
+          fmt::format("the FDS starts exceed a resource's capacity; list scheduling placed the "
+                      "ops {}",
+                      how));
+      break;
     }
     if (!legal) {
       result.status = ModelStatus::kUnknown;
       result.message = fmt::format(
           "fds: the FDS schedule needs more units than the machine has, and list scheduling in "
-          "its order exceeds the horizon D={}; an exact method may still meet D",
+          "its order, by height or in list's order exceeds the horizon D={}; an exact method "
+          "may still meet D",
           horizon);
       return result;
     }
-    result.notes.emplace_back(
-        "legalization",
-        "the FDS starts exceed a resource's capacity; list scheduling placed the "
-        "ops in the order of their FDS starts");
     schedule = std::move(*legal);
   }
   if (memory && options.refine && !limited) {
@@ -743,10 +782,14 @@ Result latencyBounded(const Problem& problem, const ForceDirectedOptions& option
   }
   const ScheduleMetrics metrics = computeMetrics(graph, machine, schedule);
   result.figures.set(figures::kLatency, static_cast<double>(metrics.latency));
+  result.status = ModelStatus::kFeasible;
+  result.schedule = std::move(schedule);
   if (memory) {
     result.objectiveName = "peak_memory";
     result.objective = metrics.peakLiveMemory;
-    if (auto bound = peakLiveMemoryLowerBound(graph, horizon)) result.bounds.lowerBound = *bound;
+    // B's bound as every method reports it (and status optimal where the peak meets it).
+    reportPeakMemoryBound(problem, result, peakMemoryBoundSeconds(options.timeLimitSeconds),
+                          pace.cancel());
   } else {
     // The time-constrained FDS's aim: the units the schedule keeps busy at once, over all
     // resources.
@@ -755,10 +798,6 @@ Result latencyBounded(const Problem& problem, const ForceDirectedOptions& option
     for (std::int64_t peak : metrics.peakUsage) units += static_cast<double>(peak);
     result.objective = units;
   }
-  const bool atBound =
-      result.bounds.lowerBound && *result.objective <= *result.bounds.lowerBound + 1e-9;
-  result.status = atBound ? ModelStatus::kOptimal : ModelStatus::kFeasible;
-  result.schedule = std::move(schedule);
   return result;
 }
 
@@ -803,8 +842,7 @@ Result forceDirectedSchedule(const Problem& problem, const ForceDirectedOptions&
   if (graph.numOps() > options.maxOps) {
     return errorResult(fmt::format(
         "fds: {} ops exceed max_ops={} (force-directed scheduling costs up to O(n^2 D)); use "
-        "list (with gaus's refine for peak memory) or gaus on graphs this large, or raise "
-        "max_ops",
+        "list (-O refine=true for peak memory) or gaus on graphs this large, or raise max_ops",
         graph.numOps(), options.maxOps));
   }
   // Checks the input as the list scheduler does (units beyond a capacity, cycles), and gives
@@ -816,7 +854,18 @@ Result forceDirectedSchedule(const Problem& problem, const ForceDirectedOptions&
   Pace pace(deadline, context);
   if (problem.kind == ProblemKind::kLatencyBounded) {
     if (!problem.horizon) return errorResult("fds: a latency-bounded problem needs a horizon");
+    // The memory graph has one row; the resource graphs one per resource (checked for both).
+    if (auto tooLarge = distributionTooLarge(*problem.horizon, problem.machine->numResources())) {
+      return errorResult(*tooLarge);
+    }
     return latencyBounded(problem, options, *topo, *lister, pace);
+  }
+  // Force-directed list scheduling ends near the list schedule's latency.
+  auto listed = lister->schedule();
+  if (!listed) return errorResult(listed.error());
+  if (auto tooLarge = distributionTooLarge(scheduleLatency(graph, listed->start),
+                                           problem.machine->numResources())) {
+    return errorResult(*tooLarge);
   }
   return latency(problem, *topo, pace);
 }

@@ -106,7 +106,8 @@ OptionTable<heuristic::ForceDirectedOptions> makeForceDirectedTable() {
       .add("objective", &ForceDirectedOptions::objective, heuristic::kForceObjectiveNames,
            "latency-bounded problems: what the distribution graphs measure: memory (expected "
            "live memory per cycle, for peak memory), resources (expected units per resource "
-           "and cycle, the paper's), or auto (memory where some op has mem, else resources)")
+           "and cycle, the paper's), or auto (memory where the problem's objective is "
+           "peak_memory, or is left to the method and some op has mem; else resources)")
       .add("max_ops", &ForceDirectedOptions::maxOps,
            "larger graphs are refused (FDS costs up to O(n^2 D)), naming the methods that scale",
            NumericRange::atLeast(1))

@@ -17,7 +17,8 @@ namespace gaus::heuristic {
 
 // What the distribution graphs measure, and so what the forces balance.
 enum class ForceObjective {
-  kAuto,       // memory on a latency-bounded problem where some op has mem, else resources
+  kAuto,       // memory where the problem asks for peak_memory, or leaves the objective to the
+               // method and some op has mem (hasLiveMemory); else resources
   kMemory,     // expected live memory per cycle (formulation B's peak live memory)
   kResources,  // expected units in use per resource and cycle (the paper's distribution graphs)
 };
