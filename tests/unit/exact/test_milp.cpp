@@ -258,7 +258,7 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("normalization: a pool that fits U (ChStone dfsin's 1, 2, 5, 65) is solved in cycles",
+TEST_CASE("normalization: a cost pool that fits U is solved in cycles (ChStone dfsin's pool)",
           "[exact][normalization][latency]") {
   // HatScheT's ChStone dfsin loop body 1 (2,651 ops) has the costs 1, 2, 5 and a 65-cycle
   // divider, so normalize=auto normalizes. The pool fits U = 300 (sum 73): it must map to itself,

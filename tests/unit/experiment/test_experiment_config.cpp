@@ -48,7 +48,7 @@ TEST_CASE("a config error names the file and the line and the key and what was e
   CHECK(configError(std::string(kGraphs) +
                     "methods:\n  - method: list\n    options: {priorty: height}\n") ==
         "experiment.yaml:5: methods[0].options: method list: unknown option 'priorty' (did you "
-        "mean 'priority'?) (known: priority or tie_break)");
+        "mean 'priority'?) (known: priority, tie_break, refine or time_limit)");
   // Line 5: a value the option does not take.
   CHECK(configError(std::string(kGraphs) +
                     "methods:\n  - method: list\n    options: {priority: tallest}\n") ==

@@ -111,7 +111,10 @@ TEST_CASE("a batch records every run once with what the method echoed and the ve
   CHECK(list.graph.hash == *fileHash(batch.output / list.graph.path));
   // The options are the method's own echo: both of list's, with their defaults.
   CHECK(list.options == std::vector<std::pair<std::string, std::string>>{
-                            {"priority", "height"}, {"tie_break", "successors"}});
+                            {"priority", "height"},
+                            {"refine", "false"},
+                            {"tie_break", "successors"},
+                            {"time_limit", "5"}});
   // On unlimited units list scheduling meets the critical path, so its latency is the
   // critical path of the graph read back.
   const Instance graph = test::loadInstance(batch.output / list.graph.path);
@@ -151,10 +154,10 @@ TEST_CASE("a dry run prints the matrix and writes nothing", "[experiment][runner
   CHECK(batch.printed.find("6 runs on 3 graphs") != std::string::npos);
   // The row of set tiny: 3 graphs, 3 runs of each method.
   CHECK(batch.printed.find("tiny (3)       3       3") != std::string::npos);
-  // sleepy's 3 runs count 5 s each; list declares no time limit.
-  CHECK(batch.printed.find("at most 15s of run time") != std::string::npos);
-  CHECK(batch.printed.find("3 runs of methods without a time limit not counted") !=
-        std::string::npos);
+  // Each of the 6 runs counts its 5 s limit (list's too: it declares time_limit for its
+  // refinement).
+  CHECK(batch.printed.find("at most 30s of run time") != std::string::npos);
+  CHECK(batch.printed.find("without a time limit") == std::string::npos);
 }
 
 TEST_CASE("a run started from another gets its schedule, and a horizon policy runs its method",
@@ -397,8 +400,9 @@ budgets:
   CHECK(*list.lowerBound <= list.objective->value);
   CHECK(list.provenOptimal == (list.status == report::RunStatus::kOptimal));
 
-  // Asked for the latency instead, the record holds the schedule's latency without list's
-  // bound and proof, which are about peak memory.
+  // The experiment's objective is the problem's (every method is asked to minimize it), so
+  // latency, which a latency-bounded problem has not, fails each run with a message naming the
+  // objective and the kinds it fits.
   const auto latencyFolder = test::experimentScratch("objective-latency");
   const BatchRun byLatency = runConfig(latencyFolder, R"(graphs:
   - generate: {ops: 30, degree: 2, weighted: 1, min_weight: 1, max_weight: 4}
@@ -412,11 +416,10 @@ methods:
   REQUIRE(byLatency.outcome.ok());
   const auto latencyResults = readBack(byLatency.output);
   const auto& latencyRecord = recordOf(latencyResults, "graphs/ops30-seed1~list~r0");
-  REQUIRE(latencyRecord.objective);
-  CHECK(latencyRecord.objective->name == "latency");
-  CHECK(latencyRecord.status == report::RunStatus::kFeasible);
-  CHECK_FALSE(latencyRecord.lowerBound.has_value());
-  CHECK_FALSE(latencyRecord.provenOptimal);
+  CHECK(latencyRecord.status == report::RunStatus::kError);
+  CHECK_THAT(latencyRecord.message,
+             Catch::Contains("objective latency does not fit a latency-bounded problem"));
+  CHECK_FALSE(latencyRecord.objective);
 }
 
 TEST_CASE("best on: wins and ties told apart, and all ties said as such", "[experiment]") {
