@@ -279,7 +279,7 @@ TEST_CASE("normalization: a cost pool that fits U is solved in cycles (ChStone d
   options.opTypes = {{"ALU", 1, 1, 1, 2, 4.0},
                      {"MUL", 2, 2, 1, 1, 2.0},
                      {"MEM", 5, 5, 1, 1, 1.0},
-                     {"DIV", 65, 65, 0, 1, 0.3}};
+                     {"DIV", 65, 65, 0, 1, 1.0}};
   options.seed = 3;
   auto generated = generateRandomGraph(options);
   REQUIRE(generated.ok());
