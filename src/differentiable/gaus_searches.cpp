@@ -684,10 +684,10 @@ Result optimizeAtHorizon(const RunSetup& setup, Engine& engine) {
   if (setup.formulation == Formulation::kPeakMemory) {
     // The min-cut bound, within a tenth of the time limit: the search stops at it.
     reportPeakMemoryBound(problem, result, peakMemoryBoundSeconds(setup.options.timeLimitSeconds));
-    const ExactPeakMemory exact = solveWholeGraphExactly(
-        setup, horizon, alap, best ? &best->schedule : nullptr,
-        result.bounds.lowerBound.value_or(0.0), kExactShare * engine.state.remainingSeconds(),
-        result.attempts);
+    const ExactPeakMemory exact =
+        solveWholeGraphExactly(setup, horizon, alap, best ? &best->schedule : nullptr,
+                               result.bounds.lowerBound.value_or(0.0),
+                               kExactShare * engine.state.remainingSeconds(), result.attempts);
     if (exact.bound) {
       result.bounds.lowerBound = std::max(result.bounds.lowerBound.value_or(0.0), *exact.bound);
     }

@@ -403,8 +403,7 @@ void registerExactMethods(MethodRegistry& registry) {
       "II) or stage assignment (GS-Schedule's objective)",
       {ProblemKind::kLatency, ProblemKind::kLatencyBounded, ProblemKind::kModulo,
        ProblemKind::kStages},
-      exact::ilpOptionTable(),
-      exact::exactFigureTable(), exact::solveIlp));
+      exact::ilpOptionTable(), exact::exactFigureTable(), exact::solveIlp));
   registry.add(makeMethod<exact::TwillOptions>(
       "twill",
       "joint software pipelining and warp specialization (Twill, OSDI'26): modulo MILP (HiGHS "

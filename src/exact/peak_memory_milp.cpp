@@ -1,6 +1,6 @@
 // Peak live memory under a horizon D solved exactly (include/gaus/exact/peak_memory_milp.hpp):
-// formulation B of GauS (Cai et al., arXiv 2602.20427), as the time-indexed model of the verifier's live
-// intervals in milp/live_memory_model.cpp with every op moving in its ASAP/ALAP window at D.
+// formulation B of GauS (Cai et al., arXiv 2602.20427), as the time-indexed model of the verifier's
+// live intervals in milp/live_memory_model.cpp with every op moving in its ASAP/ALAP window at D.
 //
 // - The start: the list schedule, when it fits D, refined for peak memory by the local search of
 //   heuristic::refineLiveMemory and then by the exact windows of GauS's B search (on problems
@@ -193,9 +193,9 @@ Result solvePeakMemoryMilp(const Problem& problem, const PeakMemoryMilpOptions& 
   attempt.phase = "milp";
   attempt.horizon = horizon;
   attempt.seconds = solution.seconds;
-  attempt.detail = fmt::format("D = {}, {} variables, {} rows, {} nonzeros at most, {} {}",
-                               horizon, model.model().numVariables(), model.model().numRows(),
-                               size.nonzeros, solverName, solution.statusWithNote());
+  attempt.detail = fmt::format("D = {}, {} variables, {} rows, {} nonzeros at most, {} {}", horizon,
+                               model.model().numVariables(), model.model().numRows(), size.nonzeros,
+                               solverName, solution.statusWithNote());
   if (solution.call == CallStatus::kError) {
     return errorResult("peak-memory MILP: " + solverName + " failed (" + solution.note + ")");
   }
@@ -217,22 +217,23 @@ Result solvePeakMemoryMilp(const Problem& problem, const PeakMemoryMilpOptions& 
     // infeasible, and there is none: the solver's claim is not trusted with a start at hand.
     attempt.status = ModelStatus::kUnknown;
     result.attempts.push_back(attempt);
-    return answerWithStart(start ? ModelStatus::kFeasible : ModelStatus::kInfeasible,
-                           start ? solverName + " claimed the model infeasible; returning the start schedule"
-                                 : fmt::format("no schedule completes within D = {}", horizon));
+    return answerWithStart(
+        start ? ModelStatus::kFeasible : ModelStatus::kInfeasible,
+        start ? solverName + " claimed the model infeasible; returning the start schedule"
+              : fmt::format("no schedule completes within D = {}", horizon));
   }
   std::string message;
   if (!start) {
-    message =
-        fmt::format("time limit {}s reached before {} found a schedule", options.timeLimitSeconds,
-                    solverName);
+    message = fmt::format("time limit {}s reached before {} found a schedule",
+                          options.timeLimitSeconds, solverName);
   } else if (startPeak > bound + 1e-9) {
     message = fmt::format("peak memory {} not proven optimal (lower bound {}); raise time_limit",
                           startPeak, bound);
   }
   attempt.status = start && startPeak <= bound + 1e-9 ? ModelStatus::kOptimal : solution.status;
   result.attempts.push_back(attempt);
-  // Proven optimal was answered above (the bound meets the peak); the solver's own status otherwise.
+  // Proven optimal was answered above (the bound meets the peak); the solver's own status
+  // otherwise.
   return answerWithStart(
       solution.status == ModelStatus::kOptimal ? ModelStatus::kFeasible : solution.status, message);
 }

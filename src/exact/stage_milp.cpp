@@ -210,9 +210,10 @@ Expected<Schedule> startSchedule(const Problem& problem, const StageMilpOptions&
       const bool initialIsBetter = initialObjective < refinedObjective;
       result.notes.emplace_back(
           "initial schedule",
-          fmt::format("{} has objective {}, the refined balanced cut {}: the {} is the solver's start",
-                      options.initialScheduleOrigin, initialObjective, refinedObjective,
-                      initialIsBetter ? "first" : "second"));
+          fmt::format(
+              "{} has objective {}, the refined balanced cut {}: the {} is the solver's start",
+              options.initialScheduleOrigin, initialObjective, refinedObjective,
+              initialIsBetter ? "first" : "second"));
       if (initialIsBetter) start = *options.initialSchedule;
     }
   }
@@ -269,13 +270,12 @@ Result solveStageMilp(const Problem& problem, const StageMilpOptions& options) {
   Attempt attempt;
   attempt.phase = "milp";
   attempt.seconds = solution.seconds;
-  attempt.detail =
-      fmt::format("{} ops x {} stages, {} variables, {} rows, {} {}", graph.numOps(), stages,
-                  model.model().numVariables(), model.model().numRows(),
-                  milp::toString(options.solver), solution.statusWithNote());
+  attempt.detail = fmt::format("{} ops x {} stages, {} variables, {} rows, {} {}", graph.numOps(),
+                               stages, model.model().numVariables(), model.model().numRows(),
+                               milp::toString(options.solver), solution.statusWithNote());
   if (solution.call == CallStatus::kError) {
-    return errorResult(fmt::format("stage MILP: {} failed ({})", milp::toString(options.solver),
-                                   solution.note));
+    return errorResult(
+        fmt::format("stage MILP: {} failed ({})", milp::toString(options.solver), solution.note));
   }
   if (solution.hasSolution()) {
     Schedule solved = model.decode(solution);
@@ -302,10 +302,10 @@ Result solveStageMilp(const Problem& problem, const StageMilpOptions& options) {
   } else {
     result.status =
         solution.status == ModelStatus::kTimeout ? ModelStatus::kTimeout : ModelStatus::kFeasible;
-    result.message =
-        fmt::format("stage objective {} not proven optimal (lower bound {}){}", *result.objective,
-                    *result.bounds.lowerBound,
-                    solution.status == ModelStatus::kTimeout ? "; the time limit stopped the solver" : "");
+    result.message = fmt::format(
+        "stage objective {} not proven optimal (lower bound {}){}", *result.objective,
+        *result.bounds.lowerBound,
+        solution.status == ModelStatus::kTimeout ? "; the time limit stopped the solver" : "");
   }
   attempt.status = result.status;
   attempt.bound = result.bounds.lowerBound;

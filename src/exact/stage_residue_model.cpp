@@ -118,8 +118,9 @@ StageResidueModel::StageResidueModel(const Graph& graph, const Machine& machine,
 }
 
 milp::ModelSize StageResidueModel::estimateSize(const Graph& graph, const Machine& machine,
-                                          std::int32_t ii, const SymmetryOrderings* symmetries,
-                                          const std::vector<ResidueLink>& links) {
+                                                std::int32_t ii,
+                                                const SymmetryOrderings* symmetries,
+                                                const std::vector<ResidueLink>& links) {
   const std::int64_t count = graph.numOps();
   milp::ModelSize size;
   size.variables = count * (ii + 1) + 1;

@@ -13,8 +13,8 @@
 
 #include <gaus/core/graph.hpp>
 #include <gaus/core/machine.hpp>
-
 #include <gaus/milp/milp_model.hpp>
+
 #include "residue_links.hpp"
 #include "symmetry.hpp"
 #include "time_indexed.hpp"
@@ -34,8 +34,8 @@ class StageResidueModel {
   // The size the constructor would build, counted row family by row family without building it
   // (for milp::refuseLargeModel).
   static milp::ModelSize estimateSize(const Graph& graph, const Machine& machine, std::int32_t ii,
-                                const SymmetryOrderings* symmetries,
-                                const std::vector<ResidueLink>& links);
+                                      const SymmetryOrderings* symmetries,
+                                      const std::vector<ResidueLink>& links);
 
   milp::MilpModel& model() { return model_; }
   ModelShape shape() const { return {model_.numVariables(), model_.numRows()}; }

@@ -63,8 +63,9 @@ TimeIndexedModel::TimeIndexedModel(const Graph& graph, const Machine& machine,
 }
 
 milp::ModelSize TimeIndexedModel::estimateSize(const Graph& graph, const Machine& machine,
-                                         std::optional<std::int32_t> ii, const TimeWindows& windows,
-                                         const SymmetryOrderings* symmetries) {
+                                               std::optional<std::int32_t> ii,
+                                               const TimeWindows& windows,
+                                               const SymmetryOrderings* symmetries) {
   // Upper bounds on the terms of each family of rows, in the constructor's order.
   const auto width = [&](OpId op) { return windows.latest[op] - windows.earliest[op] + 1; };
   const std::vector<bool> contended = milp::contendedResources(graph, machine);

@@ -35,7 +35,7 @@ struct StageMilpOptions {
   // verifies for the problem and its objective is lower than the refined cut's, it is the start;
   // otherwise it is ignored with a note in Result::notes.
   const Schedule* initialSchedule = nullptr;
-  std::string initialScheduleOrigin = "--init";  // where it came from, for the notes
+  std::string initialScheduleOrigin = "--init";        // where it came from, for the notes
   milp::MilpSolver solver = milp::kDefaultMilpSolver;  // `-O solver`
   // Set from another thread to stop promptly (RunContext::cancel; not owned, may be null).
   const std::atomic<bool>* cancel = nullptr;
