@@ -13,7 +13,17 @@ message the command line prints.
 
 import os as _os
 
-from . import _gaus
+from ._torch_build import TORCH_VERSION as _BUILT_TORCH_VERSION
+
+# Built on PyPI's torch: that torch's libraries are loaded first (as for every PyTorch
+# extension), and another minor version than the build's is refused here with both versions
+# named, rather than failing inside the loader or, worse, at a call.
+if _BUILT_TORCH_VERSION is not None:
+    from ._torch_check import require_torch as _require_torch
+
+    _require_torch(_BUILT_TORCH_VERSION)
+
+from . import _gaus  # noqa: E402
 from ._cli import cli_path
 from ._experiment import run
 from ._graph import Graph, Machine
@@ -38,12 +48,19 @@ def version():
     return _gaus.version()
 
 
+def built_torch_version():
+    """The torch version the package was built against (PyPI's torch), or None when it was
+    built on the system's LibTorch."""
+    return _BUILT_TORCH_VERSION
+
+
 __all__ = [
     "Error",
     "Graph",
     "Machine",
     "Result",
     "Verification",
+    "built_torch_version",
     "cli_path",
     "codegen",
     "methods",

@@ -1,6 +1,7 @@
 """The wheel installs into a fresh venv and works there with nothing else from the build: the
 package's commands of docs/python.md, the bundled gaus program, the engine plugins beside them."""
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -8,6 +9,7 @@ import venv
 
 import pytest
 
+import gaus
 from conftest import ROOT, SHARED
 
 
@@ -19,10 +21,26 @@ def fresh_python(tmp_path_factory):
     folder = tmp_path_factory.mktemp("fresh-venv")
     venv.EnvBuilder(with_pip=True).create(folder)
     python = str(folder / "bin" / "python")
+    built_torch = gaus.built_torch_version()
+    if built_torch is not None:
+        # A wheel built on PyPI's torch needs that torch, a multi-GB install: the fresh venv sees
+        # this interpreter's site-packages through a .pth file instead, so torch lives outside
+        # the package's own site-packages (as in a venv with --system-site-packages), which is
+        # also the case the package's $LD_LIBRARY_PATH for its program is for.
+        torch_site = os.path.dirname(os.path.dirname(importlib.util.find_spec("torch").origin))
+        site = subprocess.run(
+            [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            capture_output=True, text=True, check=True,
+        ).stdout.strip()
+        with open(os.path.join(site, "torch-site.pth"), "w") as pth:
+            pth.write(torch_site + "\n")
     # networkx for the done-when call with a networkx graph; numpy comes as the wheel's
-    # dependency.
+    # dependency; z3-solver, the Z3 of a wheel built on PyPI's torch, is installed beside it as
+    # docs/python.md's two commands do (--force-reinstall: not the torch venv's copies).
+    extra = ["--force-reinstall", "z3-solver"] if built_torch is not None else []
     subprocess.run(
-        [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", wheel, "networkx"],
+        [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *extra, wheel,
+         "networkx"],
         check=True,
     )
     return folder

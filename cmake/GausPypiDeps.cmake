@@ -1,0 +1,109 @@
+# The Python wheel's dependencies from PyPI (docs/python.md, "Install"): when the Python that
+# builds the wheel has PyPI's torch, gaus is built against that torch the way PyTorch's C++
+# extensions are (torch.utils.cpp_extension: torch's include/ and lib/, linked to libtorch,
+# libtorch_cpu and libc10, found at run time beside the package), Z3 comes from the z3-solver
+# wheel and HiGHS from the highsbox wheel, and no Debian package is needed at run time:
+#
+#   GAUS_PYPI_DEPS  AUTO (default): ON when GAUS_PYTHON is on and the build's Python imports
+#                   torch; ON: required (fails without torch and z3-solver); OFF: the Debian
+#                   build (find_package(Torch), pkg-config's Z3 and CBC), as scripts/test.sh
+#                   builds the package.
+#
+# When on, this module sets for the rest of the project:
+#   GAUS_TORCH_FROM_PYTHON, GAUS_TORCH_VERSION  torch's version as torch.__version__ says it
+#   TORCH_LIBRARIES, TORCH_INCLUDE_DIRS, TORCH_CXX_FLAGS  what find_package(Torch) would
+#                   (src/differentiable), naming the CPU libraries only: libtorch.so of a CUDA
+#                   wheel loads libtorch_cuda, so one build serves torch's CPU and CUDA wheels of
+#                   a version, and no CUDA toolkit is needed to build it
+#   GAUS_Z3_ROOT    the z3-solver wheel's z3/ folder (lib/libz3.so, include/; src/exact)
+#   GAUS_WITH_CBC   OFF: PyPI has no CBC library (src/milp; `solver=cbc` answers an error)
+#   MPI             not looked for: the wheel would need the machine's libmpi
+#   CMAKE_INSTALL_RPATH  $ORIGIN-relative: gaus/lib (the bundled libraries, python/CMakeLists.txt),
+#                   then torch/lib, z3/lib and highsbox's lib in the same site-packages.
+set(GAUS_PYPI_DEPS AUTO CACHE STRING
+    "Build the wheel against PyPI's torch, z3-solver and highsbox: AUTO, ON or OFF")
+set_property(CACHE GAUS_PYPI_DEPS PROPERTY STRINGS AUTO ON OFF)
+set(GAUS_TORCH_FROM_PYTHON OFF)
+if(NOT GAUS_PYTHON OR GAUS_PYPI_DEPS STREQUAL "OFF")
+  return()
+endif()
+
+find_package(Python 3.9 REQUIRED COMPONENTS Interpreter Development.Module)
+execute_process(
+  COMMAND "${Python_EXECUTABLE}" -W ignore -c
+          "import os, torch, torch.utils; print(torch.__version__); print(os.path.dirname(torch.__file__)); print(int(torch.compiled_with_cxx11_abi()))"
+  OUTPUT_VARIABLE _pypi_torch_facts OUTPUT_STRIP_TRAILING_WHITESPACE
+  ERROR_VARIABLE _pypi_torch_error RESULT_VARIABLE _pypi_torch_result)
+if(NOT _pypi_torch_result EQUAL 0)
+  if(GAUS_PYPI_DEPS STREQUAL "ON")
+    message(FATAL_ERROR "GAUS_PYPI_DEPS=ON, but ${Python_EXECUTABLE} cannot import torch: "
+                        "pip install torch (then pip install --no-build-isolation .)\n"
+                        "${_pypi_torch_error}")
+  endif()
+  message(STATUS "gaus: ${Python_EXECUTABLE} has no torch: the wheel links the system's "
+                 "LibTorch, Z3 and CBC")
+  return()
+endif()
+string(REPLACE "\n" ";" _pypi_torch_facts "${_pypi_torch_facts}")
+list(GET _pypi_torch_facts 0 GAUS_TORCH_VERSION)
+list(GET _pypi_torch_facts 1 _pypi_torch_dir)
+list(GET _pypi_torch_facts 2 _pypi_torch_cxx11_abi)
+set(GAUS_TORCH_FROM_PYTHON ON)
+
+# torch as torch.utils.cpp_extension builds against it: its two include folders, the C++ ABI it
+# was built with, and its CPU libraries by path (Debian's libtorch.so in /usr/lib must not be
+# found instead).
+set(TORCH_INCLUDE_DIRS "${_pypi_torch_dir}/include"
+                       "${_pypi_torch_dir}/include/torch/csrc/api/include")
+set(TORCH_CXX_FLAGS "-D_GLIBCXX_USE_CXX11_ABI=${_pypi_torch_cxx11_abi}")
+set(_pypi_torch_libraries "")
+foreach(_pypi_torch_library torch torch_cpu c10)
+  set(_pypi_torch_file "${_pypi_torch_dir}/lib/lib${_pypi_torch_library}.so")
+  if(NOT EXISTS "${_pypi_torch_file}")
+    message(FATAL_ERROR "torch ${GAUS_TORCH_VERSION} in ${_pypi_torch_dir} has no ${_pypi_torch_file}")
+  endif()
+  list(APPEND _pypi_torch_libraries "${_pypi_torch_file}")
+endforeach()
+add_library(gaus_pypi_torch INTERFACE IMPORTED GLOBAL)
+# --no-as-needed: libtorch.so exports nothing gaus calls, but loading it is what loads
+# libtorch_cuda (and registers the CUDA device) when the program runs outside Python.
+set_target_properties(gaus_pypi_torch PROPERTIES
+  INTERFACE_INCLUDE_DIRECTORIES "${TORCH_INCLUDE_DIRS}"
+  INTERFACE_LINK_LIBRARIES "-Wl,--no-as-needed;${_pypi_torch_libraries};-Wl,--as-needed")
+set(TORCH_LIBRARIES gaus_pypi_torch)
+message(STATUS "gaus: building against PyPI's torch ${GAUS_TORCH_VERSION} in ${_pypi_torch_dir}")
+
+# Z3 from the z3-solver wheel: z3/lib/libz3.so and z3/include.
+if(NOT GAUS_Z3_ROOT)
+  execute_process(
+    COMMAND "${Python_EXECUTABLE}" -c "import os, z3; print(os.path.dirname(z3.__file__))"
+    OUTPUT_VARIABLE _pypi_z3_dir OUTPUT_STRIP_TRAILING_WHITESPACE
+    ERROR_QUIET RESULT_VARIABLE _pypi_z3_result)
+  if(NOT _pypi_z3_result EQUAL 0)
+    message(FATAL_ERROR "the wheel on PyPI's torch takes Z3 from PyPI's z3-solver, which "
+                        "${Python_EXECUTABLE} does not have: pip install z3-solver")
+  endif()
+  set(GAUS_Z3_ROOT "${_pypi_z3_dir}" CACHE PATH "Z3 prefix (lib/libz3.so, include/z3++.h)" FORCE)
+endif()
+
+# HiGHS from the same Python's highsbox (cmake/FindHighs.cmake would ask the python3 on the PATH
+# first, which may be another interpreter's).
+if(NOT HIGHS_ROOT)
+  execute_process(
+    COMMAND "${Python_EXECUTABLE}" -c "import highsbox; print(highsbox.highs_dist_dir())"
+    OUTPUT_VARIABLE _pypi_highs_dir OUTPUT_STRIP_TRAILING_WHITESPACE
+    ERROR_QUIET RESULT_VARIABLE _pypi_highs_result)
+  if(NOT _pypi_highs_result EQUAL 0)
+    message(FATAL_ERROR "the wheel on PyPI's torch takes HiGHS from PyPI's highsbox, which "
+                        "${Python_EXECUTABLE} does not have: pip install 'highsbox>=1.15,<1.16'")
+  endif()
+  set(HIGHS_ROOT "${_pypi_highs_dir}" CACHE PATH "Prefix of a HiGHS install" FORCE)
+endif()
+
+set(GAUS_WITH_CBC OFF CACHE BOOL "Build the CBC solver of src/milp" FORCE)
+set(CMAKE_DISABLE_FIND_PACKAGE_MPI ON)
+
+# The installed package finds torch, libz3 and libhighs in its own site-packages, wherever that
+# is, and the libraries it carries in gaus/lib (the plugins and the program sit in gaus/ too).
+set(CMAKE_INSTALL_RPATH_USE_LINK_PATH OFF)
+set(CMAKE_INSTALL_RPATH "$ORIGIN/lib;$ORIGIN/../torch/lib;$ORIGIN/../z3/lib;$ORIGIN/../highsbox/highs_dist/lib")
