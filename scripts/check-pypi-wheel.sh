@@ -105,7 +105,7 @@ PYTHON
 
 # --- 4. what the installed libraries load ----------------------------------------------------------
 package="$site/gaus"
-runtime='^(linux-vdso|ld-linux[^ ]*|libc|libm|libdl|librt|libpthread|libutil|libresolv|libstdc\+\+|libgcc_s|libz)\.so'
+runtime='^(linux-vdso|ld-linux[^ ]*|libc|libm|libdl|librt|libpthread|libutil|libresolv|libstdc\+\+|libgcc_s|libz|libcrypto)\.so'
 say "ldd of the installed package ($package):"
 for file in "$package"/_gaus*.so "$package"/gaus "$package"/libgaus-engine-*.so; do
   listing="$(ldd "$file")"
