@@ -2,6 +2,7 @@
 ABI holds within a minor version, so a package built against torch 2.11 refuses at import a torch
 of another minor version, naming both."""
 
+import os
 import subprocess
 import sys
 
@@ -43,7 +44,9 @@ def test_import_refuses_another_torch_minor_version(tmp_path):
         [sys.executable, "-c", "import gaus"],
         capture_output=True,
         text=True,
-        env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"},
+        # First on the path, before wherever gaus is installed (a venv, or PYTHONPATH after
+        # pip install --target).
+        env={"PYTHONPATH": os.pathsep.join([str(tmp_path)] + sys.path), "PATH": "/usr/bin:/bin"},
     )
     assert finished.returncode != 0
     last_line = finished.stderr.strip().splitlines()[-1]
