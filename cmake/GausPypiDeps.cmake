@@ -69,7 +69,7 @@ add_library(gaus_pypi_torch INTERFACE IMPORTED GLOBAL)
 # libtorch_cuda (and registers the CUDA device) when the program runs outside Python.
 set_target_properties(gaus_pypi_torch PROPERTIES
   INTERFACE_INCLUDE_DIRECTORIES "${TORCH_INCLUDE_DIRS}"
-  INTERFACE_LINK_LIBRARIES "-Wl,--no-as-needed;${_pypi_torch_libraries};-Wl,--as-needed")
+  INTERFACE_LINK_LIBRARIES "-Wl,--push-state,--no-as-needed;${_pypi_torch_libraries};-Wl,--pop-state")
 set(TORCH_LIBRARIES gaus_pypi_torch)
 message(STATUS "gaus: building against PyPI's torch ${GAUS_TORCH_VERSION} in ${_pypi_torch_dir}")
 
