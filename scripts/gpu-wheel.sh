@@ -55,4 +55,4 @@ fi
 size_kib="$(du -sk "$folder" | cut -f1)"
 ((size_kib <= 60 * 1024)) || fail "$folder holds $((size_kib / 1024)) MiB, above the 60 MiB a device run may carry"
 say "$folder: $(cd "$folder" && ls -- *.whl | paste -sd' ' -) and $(find "$folder/shared" -type f | wc -l)" \
-  "benchmark files, $((size_kib / 1024)) MiB; there: scripts/gpu/check-wheel.sh $relative"
+  "benchmark files, $((size_kib / 1024)) MiB; there: scripts/gpu/check-wheel.sh FOLDER"
