@@ -120,12 +120,32 @@ struct Candidate {
   double score = 0.0;  // larger first
 };
 
+// The problem's kind: "modulo" of "modulo II=4", "latency-bounded" of "latency-bounded D=20".
+std::string kindOf(const std::string& problem) {
+  return problem.substr(0, problem.find(' '));
+}
+
+// The `count` highest-scoring candidates, one per problem kind first (a proof on a loop beside
+// one on a DAG says more than two on loops), then the rest by score.
 std::vector<Headline> best(std::vector<Candidate> candidates, std::size_t count) {
   std::stable_sort(candidates.begin(), candidates.end(),
                    [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+  std::vector<bool> taken(candidates.size(), false);
+  std::vector<std::string> kinds;
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < candidates.size() && order.size() < count; ++i) {
+    const std::string kind = kindOf(candidates[i].headline.problem);
+    if (std::find(kinds.begin(), kinds.end(), kind) != kinds.end()) continue;
+    kinds.push_back(kind);
+    taken[i] = true;
+    order.push_back(i);
+  }
+  for (std::size_t i = 0; i < candidates.size() && order.size() < count; ++i) {
+    if (!taken[i]) order.push_back(i);
+  }
+  std::sort(order.begin(), order.end());  // by score, as sorted
   std::vector<Headline> chosen;
-  for (std::size_t i = 0; i < candidates.size() && i < count; ++i)
-    chosen.push_back(std::move(candidates[i].headline));
+  for (const std::size_t i : order) chosen.push_back(std::move(candidates[i].headline));
   return chosen;
 }
 

@@ -33,8 +33,9 @@ struct HeadlineOptions {
 };
 
 // The sentences, wins first (largest ratio first), then proven optima (where the choice of
-// method mattered most first), then proven gaps (smallest first). `results` says which runs
-// proved the bounds; `summary` is summarizeResults(results).
+// method mattered most first), then proven gaps (smallest first); within each, one problem
+// kind (latency, modulo, ...) after another before a second of the same kind. `results` says which
+// runs proved the bounds; `summary` is summarizeResults(results).
 std::vector<Headline> writeHeadlines(const ResultsFile& results, const ReportSummary& summary,
                                      const HeadlineOptions& options = {});
 

@@ -97,6 +97,25 @@ TEST_CASE("headlines: a proven optimum names who reaches it, who proved it and t
         "(ims's own bound: 7).");
 }
 
+TEST_CASE("headlines: proofs on different kinds of problem before a second of one kind",
+          "[report][headlines]") {
+  // Two loops with a wide spread (ims 12 and 10 against proven 6 and 5: scores 2.0 and 2.0)
+  // and a kernel proven by its own method (score 1): with three sentences, the kernel's
+  // modulo-warp proof takes the third place before the second loop.
+  const auto headlines = headlinesOf(
+      {
+          run("loop1", "ims", 12, 4.0, "ii", "modulo"),
+          run("loop1", "ilp", 6, 6.0, "ii", "modulo"),
+          run("loop2", "ims", 10, 4.0, "ii", "modulo"),
+          run("loop2", "ilp", 5, 5.0, "ii", "modulo"),
+          run("fa", "twill", 16, 16.0, "ii", "modulo-warp"),
+      },
+      {.maxWins = 0, .maxProvenOptimal = 2, .maxProvenGaps = 0, .minWinRatio = 1.2});
+  REQUIRE(headlines.size() == 2);
+  CHECK(headlines[0].graph == "loop1");
+  CHECK(headlines[1].graph == "fa");
+}
+
 TEST_CASE("headlines: a method that proves its own answer", "[report][headlines]") {
   const auto headlines = headlinesOf({run("toy_fa", "twill", 2, 2.0, "ii", "modulo-warp")});
   REQUIRE(headlines.size() == 1);
