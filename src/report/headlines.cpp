@@ -238,7 +238,10 @@ std::optional<Candidate> provenGapOn(const ResultsFile& results, const ProblemSu
   const std::vector<LabelledValue> values = valuesOf(problem);
   if (values.empty() || !problem.bestBound) return std::nullopt;
   const LabelledValue& leader = values.front();
-  if (sameValue(leader.value, *problem.bestBound)) return std::nullopt;
+  // A bound above the best value contradicts a verified schedule: no claim rests on it.
+  if (sameValue(leader.value, *problem.bestBound) || leader.value < *problem.bestBound) {
+    return std::nullopt;
+  }
   const auto cell =
       std::find_if(problem.cells.begin(), problem.cells.end(),
                    [&leader](const ProblemCell& c) { return c.label == leader.label; });
