@@ -9,7 +9,8 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 mode="${1:-}"
 if [[ "$mode" == "--ci" ]]; then "$root/scripts/setup.sh" --fuzz; else "$root/scripts/setup.sh"; fi
-"$root/scripts/build.sh"
+# Everything: the tests and gaus-bench beside the program that scripts/run.sh builds.
+GAUS_TARGETS= "$root/scripts/build.sh"
 build_dir="${GAUS_BUILD_DIR:-$root/build}"
 label_filter=(-LE 'slow|browser|fuzz')
 if [[ "$mode" == "--all" ]]; then label_filter=(); fi

@@ -25,6 +25,7 @@ namespace {
 
 constexpr std::string_view kResultsFileName = "results.jsonl";
 constexpr std::string_view kSchedulesFolder = "schedules";
+constexpr std::string_view kTracesFolder = "traces";
 
 std::string readText(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -271,17 +272,36 @@ std::optional<RunTask> Batch::nextReady(std::int64_t jobs) {
   return std::nullopt;
 }
 
+namespace {
+
+// Writes `text` as `folder`/`stem``suffix` under the experiment's folder; the path relative to
+// it, which the record names.
+Expected<std::string> keepRunFile(const fs::path& output, std::string_view folder,
+                                  const std::string& stem, std::string_view suffix,
+                                  const std::string& text) {
+  const fs::path relative = fs::path(folder) / (stem + std::string(suffix));
+  std::error_code ignored;
+  fs::create_directories(output / folder, ignored);
+  if (auto written = io::writeFileAtomically(output / relative, text); !written) {
+    return Error{written.error()};
+  }
+  return relative.generic_string();
+}
+
+}  // namespace
+
 Status Batch::record(std::size_t run, RunOutput output) {
   report::ResultRecord& record = output.record;
+  const std::string stem = report::fileNameOf(record.runId);
   if (output.schedule) {
-    const fs::path relative =
-        fs::path(kSchedulesFolder) / (report::fileNameOf(record.runId) + ".schedule.json");
-    std::error_code ignored;
-    fs::create_directories(output_ / kSchedulesFolder, ignored);
-    if (auto written = io::writeFileAtomically(output_ / relative, *output.schedule); !written) {
-      return Error{written.error()};
-    }
-    record.scheduleFile = relative.generic_string();
+    auto kept = keepRunFile(output_, kSchedulesFolder, stem, ".schedule.json", *output.schedule);
+    if (!kept) return Error{kept.error()};
+    record.scheduleFile = std::move(kept).value();
+  }
+  if (output.trace) {
+    auto kept = keepRunFile(output_, kTracesFolder, stem, ".trace.csv", *output.trace);
+    if (!kept) return Error{kept.error()};
+    record.traceFile = std::move(kept).value();
   }
   if (auto appended = store_->append(record); !appended) return appended;
   recorded_[run] = true;

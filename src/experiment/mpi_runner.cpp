@@ -152,8 +152,9 @@ Expected<BatchOutcome> dispatch(Batch& batch, const std::vector<std::int32_t>& w
     if (!record)
       return Error{
           fmt::format("rank {} sent a record that does not read: {}", source, record.error())};
-    RunOutput output{std::move(record).value(), std::nullopt};
+    RunOutput output{std::move(record).value(), std::nullopt, std::nullopt};
     if (json["schedule"].is_string()) output.schedule = json["schedule"].get<std::string>();
+    if (json["trace"].is_string()) output.trace = json["trace"].get<std::string>();
     const std::size_t run = json["run"].get<std::size_t>();
     working.erase(source);
     return batch.record(run, std::move(output));
@@ -265,10 +266,10 @@ BatchOutcome serve(const ExperimentConfig& config, const RunPlan& plan,
     if (running) {
       if (const auto end = running->process.poll()) {
         const RunOutput output = finishRun(running->task, registry, *end, files, memoryLimit);
-        const Json result = {
-            {"run", running->task.run},
-            {"record", report::formatResultRecord(output.record)},
-            {"schedule", output.schedule ? Json(*output.schedule) : Json(nullptr)}};
+        const Json result = {{"run", running->task.run},
+                             {"record", report::formatResultRecord(output.record)},
+                             {"schedule", output.schedule ? Json(*output.schedule) : Json(nullptr)},
+                             {"trace", output.trace ? Json(*output.trace) : Json(nullptr)}};
         sendText(0, kTagResult, result.dump());
         running.reset();
         continue;

@@ -42,7 +42,7 @@ report::ResultAttempt toRecordAttempt(const Attempt& attempt) {
 RunOutput failedRun(ResultRecord record, RunStatus status, std::string message) {
   record.status = status;
   record.message = std::move(message);
-  return {std::move(record), std::nullopt};
+  return {std::move(record), std::nullopt, std::nullopt};
 }
 
 // The figure of a verified schedule that an experiment compares its methods on.
@@ -260,8 +260,14 @@ RunOutput executeRun(const RunTask& task, const MethodRegistry& registry, const 
                      const std::function<void(const ResultRecord&)>& posed) {
   const PlannedRun& run = task.planned();
   // The settings are applied here, once: the record echoes the options the method runs with.
-  const MethodCall call = plannedCall(task, registry);
+  MethodCall call = plannedCall(task, registry);
   ResultRecord record = plannedRecord(task, call);
+  // A run that writes its schedule also keeps its convergence trace, when the method has one
+  // and the config did not name a file: the report draws it beside the schedule.
+  const fs::path traceFile = scratch / "trace.csv";
+  const bool tracing =
+      run.writeSchedule && call.method->declares("trace") && !call.options.count("trace");
+  if (tracing) call.options["trace"] = traceFile.string();
 
   auto instance = loadSurveyedGraph(*task.config, task.plan->graphs.at(run.graph));
   if (!instance) return failedRun(std::move(record), RunStatus::kError, instance.error());
@@ -287,13 +293,20 @@ RunOutput executeRun(const RunTask& task, const MethodRegistry& registry, const 
   context.initialSchedule = start ? &*start : nullptr;
   const Result result = runMethod(problem->problem, call, context);
   fillFromResult(record, run, call, result);
+  // The scratch path is gone once the run ends; the record names the kept copy (trace_file).
+  if (tracing) {
+    std::erase_if(record.options, [](const auto& option) { return option.first == "trace"; });
+  }
   std::vector<report::ResultAttempt> before;
   for (const Attempt& step : steps) before.push_back(toRecordAttempt(step));
   record.attempts.insert(record.attempts.begin(), before.begin(), before.end());
 
-  RunOutput output{std::move(record), std::nullopt};
+  RunOutput output{std::move(record), std::nullopt, std::nullopt};
   if (run.writeSchedule && result.verified()) {
     output.schedule = io::formatSchedule(*instance->graph, *result.schedule);
+  }
+  if (std::ifstream in(traceFile, std::ios::binary); tracing && in) {
+    output.trace.emplace(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
   return output;
 }
@@ -320,6 +333,7 @@ int runInChildProcess(const RunTask& task, const MethodRegistry& registry, const
   nlohmann::json json;
   json["record"] = report::formatResultRecord(output.record);
   json["schedule"] = output.schedule ? nlohmann::json(*output.schedule) : nlohmann::json(nullptr);
+  json["trace"] = output.trace ? nlohmann::json(*output.trace) : nlohmann::json(nullptr);
   // Written whole, then renamed: the runner reads it only once the process has ended, but a
   // process killed while writing must not leave a file that parses.
   const auto written = io::writeFileAtomically(files.output(), json.dump());
@@ -336,12 +350,13 @@ RunOutput finishRun(const RunTask& task, const MethodRegistry& registry, const C
     if (json.is_object() && json.contains("record") && json["record"].is_string()) {
       auto record = report::parseResultRecord(json["record"].get<std::string>());
       if (record) {
-        RunOutput output{std::move(record).value(), std::nullopt};
+        RunOutput output{std::move(record).value(), std::nullopt, std::nullopt};
         output.record.peakRssBytes = end.peakRssBytes;
         // A run that failed before its method returned (an unreadable graph, an exception)
         // has no method time: the process's.
         if (!output.record.seconds) output.record.seconds = end.seconds;
         if (json["schedule"].is_string()) output.schedule = json["schedule"].get<std::string>();
+        if (json["trace"].is_string()) output.trace = json["trace"].get<std::string>();
         return output;
       }
     }

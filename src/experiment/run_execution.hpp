@@ -35,10 +35,12 @@ struct RunTask {
   const PlannedRun& planned() const { return plan->runs.at(run); }
 };
 
-// What a run produced: its record and, when the run writes its schedule, the schedule's text.
+// What a run produced: its record and, when the run writes its schedule, the schedule's text
+// and, for a method that traces its convergence (GauS's `trace` option), the trace's text.
 struct RunOutput {
   report::ResultRecord record;
   std::optional<std::string> schedule;
+  std::optional<std::string> trace;
 };
 
 // The task's method with the settings of its run applied (prepareMethodCall).

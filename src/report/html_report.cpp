@@ -42,6 +42,13 @@ td.status-timeout, td.status-infeasible, td.status-unknown { color: #8a5a00; }
 details { margin: 6px 0; }
 summary { cursor: pointer; }
 img.schedule { max-width: 100%; border: 1px solid #d0d0d0; margin: 4px 0; }
+ul.findings { max-width: 70em; padding-left: 1.2em; }
+ul.findings li { margin: 4px 0; font-size: 15px; }
+div.opening { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }
+div.opening figure { flex: 1 1 480px; margin: 0; max-width: 50%; }
+div.opening figure svg, div.opening figure img { width: 100%; height: auto; }
+div.opening div.scroll { max-height: 520px; overflow: auto; border: 1px solid #d0d0d0; }
+figcaption { color: #404040; font-size: 12px; margin-top: 2px; }
 )css";
 
 // Sorts a table by the clicked column: numbers by value (a cell's data-value when it has one),
@@ -107,6 +114,44 @@ std::string secondsCell(std::optional<double> seconds) {
 // Ratios to the best known value differ in the third or fourth decimal.
 std::string ratioCell(std::optional<double> ratio) {
   return numberCell(ratio, ratio ? fmt::format("{:.4f}", *ratio) : std::string());
+}
+
+// The sentences the results write, then the schedule and the convergence of the run the first
+// one is about, side by side.
+std::string openingSection(const ReportOpening& opening) {
+  std::string html = "<h2>Findings</h2>\n";
+  if (opening.headlines.empty()) {
+    return html +
+           "<p class=\"explain\">No method beat another by a wide margin on any problem, and no "
+           "run proved a lower bound on a problem's objective.</p>\n";
+  }
+  html += "<ul class=\"findings\">\n";
+  for (const auto& headline : opening.headlines) {
+    html += fmt::format("<li>{}</li>\n", escape(headline.text));
+  }
+  html += "</ul>\n";
+  if (!opening.record) return html;
+  const ResultRecord& record = *opening.record;
+  html += "<div class=\"opening\">\n";
+  if (!opening.scheduleFile.empty()) {
+    html += fmt::format(
+        "<figure><div class=\"scroll\"><img class=\"schedule\" src=\"{0}\" alt=\"units view "
+        "of {1}\"></div><figcaption>{2} on {3}: the schedule of the first finding (units view, <a "
+        "href=\"{0}\">{0}</a>)</figcaption></figure>\n",
+        escape(opening.scheduleFile), escape(record.runId), escape(record.label),
+        escape(record.graph.id));
+  }
+  if (!opening.convergenceSvg.empty()) {
+    html += fmt::format(
+        "<figure>{}<figcaption>{} on {}: convergence of the same run (model objective, "
+        "violation, best legal objective per Adam step)</figcaption></figure>\n",
+        opening.convergenceSvg, escape(record.label), escape(record.graph.id));
+  }
+  html += "</div>\n";
+  if (!opening.note.empty()) {
+    html += fmt::format("<p class=\"explain missing\">{}</p>\n", escape(opening.note));
+  }
+  return html;
 }
 
 std::string methodsSection(const ReportSummary& summary) {
@@ -295,7 +340,8 @@ std::string picturesSection(const std::vector<RunPicture>& pictures) {
 }  // namespace
 
 std::string formatReportPage(const ResultsFile& results, const ReportSummary& summary,
-                             const std::vector<RunPicture>& pictures, const std::string& title) {
+                             const ReportOpening& opening, const std::vector<RunPicture>& pictures,
+                             const std::string& title) {
   std::set<std::string> versions;
   std::set<std::string> hosts;
   for (const auto& record : results.records) {
@@ -326,6 +372,7 @@ std::string formatReportPage(const ResultsFile& results, const ReportSummary& su
                         summary.replacedRecords, summary.replacedRecords == 1 ? "" : "s")
           : std::string(),
       escape(joined(versions)), escape(joined(hosts)));
+  html += openingSection(opening);
   html += methodsSection(summary);
   html += "<h2>Quality versus time</h2>\n";
   html += renderQualityTimePlot(results, summary);

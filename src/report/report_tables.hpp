@@ -9,6 +9,8 @@
 #include <gaus/report/report.hpp>
 #include <gaus/report/results.hpp>
 
+#include "headlines.hpp"
+
 namespace gaus::report {
 
 // "latency", "modulo II=4", "latency-bounded D=20": the problem part of a comparison.
@@ -43,10 +45,22 @@ struct RunPicture {
   bool verified = false;
 };
 
+// What the page opens with: the sentences the results write (headlines.hpp) and, beside them,
+// the pictures of the run the first sentence is about: its schedule (units view) and, for a
+// GauS run that kept its trace, its convergence.
+struct ReportOpening {
+  std::vector<Headline> headlines;
+  const ResultRecord* record = nullptr;  // the run drawn; null when none
+  std::string scheduleFile;              // relative to the page; empty when not drawn
+  std::string convergenceSvg;            // inline SVG; empty when the run left no trace
+  std::string note;                      // why a picture is missing
+};
+
 // The page, the CSV file and the quality-versus-time plot (html_report.cpp, summary_csv.cpp,
 // quality_time_plot.cpp).
 std::string formatReportPage(const ResultsFile& results, const ReportSummary& summary,
-                             const std::vector<RunPicture>& pictures, const std::string& title);
+                             const ReportOpening& opening, const std::vector<RunPicture>& pictures,
+                             const std::string& title);
 std::string formatSummaryCsv(const ReportSummary& summary);
 std::string renderQualityTimePlot(const ResultsFile& results, const ReportSummary& summary);
 

@@ -192,6 +192,8 @@ ResultRecord parseRecord(const Json& line) {
   }
   if (const std::string file = stringField(line, "schedule_file"); !file.empty())
     record.scheduleFile = file;
+  if (const std::string file = stringField(line, "trace_file"); !file.empty())
+    record.traceFile = file;
   record.seed = integerField(line, "seed");
   record.repeat = integerField(line, "repeat");
   record.version = stringField(line, "version");
@@ -372,6 +374,7 @@ std::string formatResultRecord(const ResultRecord& record) {
   }
   line["figures"] = figures;
   line["schedule_file"] = orNull(record.scheduleFile);
+  if (record.traceFile) line["trace_file"] = *record.traceFile;
   line["seed"] = orNull(record.seed);
   line["repeat"] = orNull(record.repeat);
   line["version"] = record.version;

@@ -113,6 +113,61 @@ RunPicture drawRunPicture(const ResultRecord& record, const fs::path& resultsFol
   return picture;
 }
 
+// The run a headline is about: the first verified run of its method on its problem with the
+// method's best value there.
+const ResultRecord* headlineRecord(const ResultsFile& results, const ReportSummary& summary,
+                                   const Headline& headline) {
+  const ResultRecord* chosen = nullptr;
+  for (const auto& record : results.records) {
+    if (record.label != headline.label || record.graph.id != headline.graph) continue;
+    if (describeProblem(record.problem) != headline.problem) continue;
+    const ProblemSummary* problem = findProblem(summary, record);
+    if (!problem || !countsForQuality(record, *problem)) continue;
+    if (!chosen || record.objective->value < chosen->objective->value) chosen = &record;
+  }
+  return chosen;
+}
+
+// The opening's sentences and the pictures of the run the first one is about: its schedule
+// (the one already drawn, else drawn here) and its convergence when it kept a trace.
+ReportOpening makeOpening(const ResultsFile& results, const ReportSummary& summary,
+                          std::vector<RunPicture>& pictures, const fs::path& resultsFolder,
+                          const fs::path& picturesFolder, const ReportOptions& options) {
+  ReportOpening opening;
+  opening.headlines = writeHeadlines(results, summary);
+  if (opening.headlines.empty()) return opening;
+  opening.record = headlineRecord(results, summary, opening.headlines.front());
+  if (!opening.record) return opening;
+  const ResultRecord& record = *opening.record;
+  std::vector<std::string> notes;
+  if (options.pictures && record.scheduleFile) {
+    const auto drawn = std::find_if(pictures.begin(), pictures.end(),
+                                    [&record](const auto& p) { return p.record == &record; });
+    if (drawn != pictures.end()) {
+      opening.scheduleFile = drawn->file;
+      if (drawn->file.empty()) notes.push_back("no schedule picture: " + drawn->note);
+    } else {
+      std::error_code error;
+      fs::create_directories(picturesFolder, error);
+      const RunPicture picture =
+          drawRunPicture(record, resultsFolder, picturesFolder,
+                         fileNameOf(record.runId) + ".opening.units.svg", options.pictureOptions);
+      opening.scheduleFile = picture.file;
+      if (picture.file.empty()) notes.push_back("no schedule picture: " + picture.note);
+    }
+  }
+  if (record.traceFile) {
+    const auto trace = readConvergenceTrace(resolve(resultsFolder, *record.traceFile));
+    if (trace) {
+      opening.convergenceSvg = renderConvergence(*trace);
+    } else {
+      notes.push_back("no convergence picture: " + trace.error());
+    }
+  }
+  for (const auto& note : notes) opening.note += (opening.note.empty() ? "" : "; ") + note;
+  return opening;
+}
+
 std::string reportTitle(const ResultsFile& results) {
   std::map<std::string, std::int64_t> experiments;
   for (const auto& record : results.records) {
@@ -173,13 +228,15 @@ Expected<ReportSummary> writeReport(const fs::path& results, const ReportOptions
     }
   }
 
+  const ReportOpening opening =
+      makeOpening(file, summary, pictures, resultsFolder, summary.picturesFolder, options);
   const std::string title = options.title.empty() ? reportTitle(file) : options.title;
   if (auto written = io::writeFileAtomically(summary.csvPath, formatSummaryCsv(summary));
       !written) {
     return Error{written.error()};
   }
-  if (auto written =
-          io::writeFileAtomically(output, formatReportPage(file, summary, pictures, title));
+  if (auto written = io::writeFileAtomically(
+          output, formatReportPage(file, summary, opening, pictures, title));
       !written) {
     return Error{written.error()};
   }

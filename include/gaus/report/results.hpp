@@ -93,6 +93,8 @@ struct ResultRecord {
   // its objective (GauS's Adam steps, first legal seconds, optimizer wait; ilp's variables).
   std::vector<std::pair<std::string, double>> figures;
   std::optional<std::string> scheduleFile;  // relative to the results file's folder
+  // A GauS run's convergence trace (`-O trace=`, docs/gaus.md), relative to the same folder.
+  std::optional<std::string> traceFile;
   std::optional<std::int64_t> seed;
   std::optional<std::int64_t> repeat;
   std::string version;

@@ -87,6 +87,47 @@ TEST_CASE("gaus run writes the results and the report and ends with a summary",
   CHECK(run.out.find("[18/18] ") != std::string::npos);
 }
 
+TEST_CASE(
+    "gaus run keeps a GauS run's trace beside its schedule and the report opens with "
+    "findings",
+    "[experiment][cli]") {
+  const auto folder = test::experimentScratch("cli-trace");
+  const auto config = test::writeConfig(folder, R"(name: traced
+graphs:
+  - generate: {ops: 60, degree: 2, types: ["ALU:1-2:1:2", "MUL:2-3:1:1"]}
+methods:
+  - method: list
+  - method: gaus
+budgets:
+  time_limit: 3
+  schedules: true
+)");
+  const auto output = folder / "out";
+  const auto run = test::runGaus({"run", config.string(), "-o", output.string()});
+  INFO(run.err);
+  REQUIRE(run.exitCode == 0);
+  auto results = report::readResults(output / "results.jsonl");
+  REQUIRE(results.ok());
+  REQUIRE(results->records.size() == 2);
+  for (const auto& record : results->records) {
+    INFO(record.runId);
+    if (record.method == "list") {
+      // list has no trace option: nothing to keep.
+      CHECK_FALSE(record.traceFile);
+      continue;
+    }
+    // GauS writes its trace where the runner tells it; the record names the kept copy, and
+    // the scratch path the run wrote to is not echoed as an option.
+    REQUIRE(record.traceFile);
+    CHECK(*record.traceFile == "traces/" + report::fileNameOf(record.runId) + ".trace.csv");
+    const std::string trace = test::readWholeFile(output / *record.traceFile);
+    CHECK(trace.starts_with("step,horizon,ii,objective,violation,rho,best,elapsed\n"));
+    for (const auto& [name, value] : record.options) CHECK(name != "trace");
+  }
+  // The page opens with the findings section, whatever the results say.
+  CHECK_THAT(test::readWholeFile(output / "report.html"), Catch::Contains("<h2>Findings</h2>"));
+}
+
 TEST_CASE("gaus run on a bad config exits 1 with one line and writes nothing",
           "[experiment][cli]") {
   const auto folder = test::experimentScratch("cli-bad");
