@@ -9,10 +9,13 @@
 // - twill's "II proven for every L" (ii_proof every_length) finds no schedule at a smaller II,
 //   and its "within L" none at a smaller II within that L.
 // The cap is the serial latency with every cross-warp delay paid and a wait of II - 1 per op
-// for a free residue, independent of the bounds checked. The default suite runs a few dozen
-// seeds; the 1,000 of docs/benchmarks.md are [.slow].
+// for a free residue, independent of the bounds checked. The default suite runs 16 seeds; the 1,000
+// of docs/benchmarks.md are [.slow], and GAUS_WARP_BOUNDS_SEEDS=FIRST:LAST runs a part of them (to
+// spread the 1,000 over processes).
 
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -59,7 +62,7 @@ std::optional<WarpScheduleSearch> enumerate(const Problem& problem, std::int32_t
   Problem fixed = problem;
   if (first == last) fixed.ii = first;
   SearchBudget budget;
-  budget.nodes = 400'000;
+  budget.nodes = 100'000;
   WarpScheduleSearch search = searchModuloWarp(fixed, last + 1, cap, budget);
   if (!search.complete && !search.found) return std::nullopt;
   return search;
@@ -143,22 +146,33 @@ Tally checkSeeds(std::uint64_t first, std::uint64_t last) {
 
 }  // namespace
 
-TEST_CASE("warp bounds against enumeration: 40 modulo-warp loops, no disagreement",
+TEST_CASE("warp bounds against enumeration: 16 modulo-warp loops, no disagreement",
           "[differential][warp-bounds]") {
-  const Tally tally = checkSeeds(1, 40);
+  const Tally tally = checkSeeds(1, 16);
   for (const auto& line : tally.disagreements) UNSCOPED_INFO(line);
   INFO(fmt::format("{} cases, {} enumerated in full, {} claims compared", tally.cases,
                    tally.complete, tally.claims));
   CHECK(tally.disagreements.empty());
   // Most cases are small enough for every enumeration to end.
-  CHECK(tally.complete >= 30);
+  CHECK(2 * tally.complete >= tally.cases);
 }
 
 TEST_CASE("warp bounds against enumeration: 1,000 modulo-warp loops, no disagreement",
           "[differential][warp-bounds][.slow]") {
-  const Tally tally = checkSeeds(1, 1000);
+  std::uint64_t first = 1;
+  std::uint64_t last = 1000;
+  if (const char* range = std::getenv("GAUS_WARP_BOUNDS_SEEDS")) {
+    const std::string text = range;
+    const auto colon = text.find(':');
+    REQUIRE(colon != std::string::npos);
+    first = std::stoull(text.substr(0, colon));
+    last = std::stoull(text.substr(colon + 1));
+  }
+  const Tally tally = checkSeeds(first, last);
   for (const auto& line : tally.disagreements) UNSCOPED_INFO(line);
-  WARN(fmt::format("{} cases, {} enumerated in full, {} claims compared", tally.cases,
-                   tally.complete, tally.claims));
+  WARN(fmt::format(
+      "seeds {}-{}: {} cases, {} enumerated in full, {} claims compared, {} "
+      "disagreements",
+      first, last, tally.cases, tally.complete, tally.claims, tally.disagreements.size()));
   CHECK(tally.disagreements.empty());
 }
