@@ -116,7 +116,9 @@ class IiTrial {
   // (the FA Blackwell ablation with spill cost 64: SAT at L 1408 in 87 s, at L 96 in 3 s; the
   // stand-in's L 36 on a model built at its serial latency: over 60 s, on its own 0.1 s).
   // UNSAT up to that latency leaves the II refuted; the first SAT bisects L down to the last
-  // UNSAT on that step's model.
+  // UNSAT on that step's model. The refutation holds for every L only where an L suffices at
+  // this II (warpLatencyBound: no register or memory family can bind); elsewhere the answer
+  // says it holds up to the L checked (IiFailure::everyLatency, TwillIiBound::proof).
   void goBeyondStages(Cycle stageLimit, Cycle latencyCap, IiOutcome& outcome) {
     const Graph& graph = *setup_.work.graph;
     // Each op may also wait up to II - 1 cycles for a free residue of the modulo table.

@@ -110,7 +110,7 @@ std::optional<SearchSetup> setUpSearch(const Problem& input, const TwillOptions&
   bound.recMii = recMii.value;
   bound.mii = std::max(resMii.value, recMii.value);
   solution.result.bounds.iiBoundReason = describeIiBound(graph, machine, resMii, recMii);
-  // No II below the warp-aware RecMII has a schedule at any L: the search starts above it.
+  // No II below the warp-aware RecMII has a schedule at any L: the search starts there.
   const RecMii warpRecMii = computeWarpAwareRecMii(graph, machine, options.smt.families);
   bound.warpRecMii = warpRecMii.value;
   const std::int64_t firstIi = std::max(bound.mii, bound.warpRecMii);
