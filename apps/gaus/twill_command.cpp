@@ -55,6 +55,31 @@ std::string describeIi(const Result& result, std::int32_t ii) {
       proven ? "minimal in normalized units" : "not proven minimal even in normalized units");
 }
 
+// How far the proof of a minimal I reaches (twill's figures ii_proven_every_length and
+// ii_proof_latency): "every_length", "within_stage_count" or "none".
+std::string iiProof(const Result& result) {
+  if (figureOr(result, "ii_proven_every_length", 0) > 0) return "every_length";
+  if (figureOr(result, "ii_proof_latency", 0) > 0) return "within_stage_count";
+  return "none";
+}
+
+// The proof in words: "II 26 proven optimal for every schedule length", or "II 26 proven
+// optimal within L <= 51 (3 stages) only"; nothing when II is not proven minimal.
+std::string describeIiProof(const Result& result, std::int32_t ii) {
+  const bool normalized = figureOr(result, "time_unit", 1) != 1;
+  const std::string units = normalized ? " (in normalized units)" : "";
+  const std::string proof = iiProof(result);
+  if (proof == "every_length") {
+    return fmt::format("II {} proven optimal for every schedule length{}\n", ii, units);
+  }
+  if (proof == "within_stage_count") {
+    return fmt::format("II {} proven optimal within L <= {} ({} stages) only{}\n", ii,
+                       figureOr(result, "ii_proof_latency", 0),
+                       figureOr(result, "ii_proof_stages", 0), units);
+  }
+  return {};
+}
+
 // "MII 16: ResMII (TC) = 16 >= RecMII (cycle pv0 -> rescale0 -> pv0) = 5", in the units the
 // search used.
 std::string describeMii(const Instance& instance, const Result& result) {
@@ -126,6 +151,7 @@ std::string describeTwill(const Instance& instance, const Result& result) {
     text += fmt::format("{}, L = {}{}, stages {}\n", describeIi(result, *schedule->ii),
                         figureOr(result, "latency", 0), normalized ? " cycles" : "",
                         figureOr(result, "stages", 0));
+    text += describeIiProof(result, *schedule->ii);
   }
   text += describeMii(instance, result) + "\n";
   if (const auto first =
@@ -163,6 +189,14 @@ void runTwill(const MethodRunFlags& flags) {
     nlohmann::json json = report::resultToJson(run.instance, run.result);
     json["method"] = flags.method;
     json["kind"] = std::string(toString(run.kind));
+    // Whether the II is proven minimal for every schedule length or only within a stage count.
+    json["ii_proof"] = iiProof(run.result);
+    if (json["ii_proof"] == "within_stage_count") {
+      json["ii_proof_latency"] =
+          static_cast<std::int64_t>(figureOr(run.result, "ii_proof_latency", 0));
+      json["ii_proof_stages"] =
+          static_cast<std::int64_t>(figureOr(run.result, "ii_proof_stages", 0));
+    }
     if (run.result.schedule && run.result.schedule->ii) {
       json["roles"] = report::warpRolesToJson(run.instance, *run.result.schedule);
       json["buffers"] = report::bufferUsageToJson(run.instance, *run.result.schedule);

@@ -26,6 +26,7 @@
 
 #include <gaus/core/verify.hpp>
 #include <gaus/core/warp_roles.hpp>
+#include <gaus/core/warp_rules.hpp>
 
 #include "usage_profile.hpp"
 
@@ -469,8 +470,7 @@ class Judge {
       const std::int32_t distance = graph_.edgeDistance(e);
       if (distance > 0 && !ii_) continue;
       if (warps[source] == warps[target] || graph_.spillCost(source) == 0) continue;
-      const Cycle earliest =
-          schedule_.start[source] + graph_.edgeDelay(e) + graph_.spillCost(source) - distance * ii;
+      const Cycle earliest = schedule_.start[source] + crossWarpDelay(graph_, e) - distance * ii;
       if (schedule_.start[target] < earliest) {
         fail(ConstraintFamily::kSpillDelay,
              "cross-warp edge {} (t={}, warps {}) -> {} (t={}, warps {}) needs delay {} + spill "

@@ -6,8 +6,10 @@
 #include <string>
 #include <vector>
 
+#include <gaus/core/analysis.hpp>
 #include <gaus/core/graph.hpp>
 #include <gaus/core/machine.hpp>
+#include <gaus/exact/twill.hpp>
 
 namespace gaus::exact::detail {
 
@@ -23,5 +25,24 @@ std::optional<std::string> reservationTooLong(const Graph& graph, const Machine&
 // unbounded integer stages leave the LP relaxation feasible at every node.
 Cycle existenceLatencyBound(const Graph& graph, std::int32_t ii,
                             const std::vector<Cycle>& earliest);
+
+// Bounds of modulo-warp schedules (Twill) that hold for every schedule length L; the argument
+// is in docs/exact.md, "II proofs for every L", and at each definition.
+
+// The warp-aware RecMII: RecMII of the graph in which every edge whose ends can never share a
+// warp set (core warpSetsAlwaysDiffer) needs its cross-warp delay (core crossWarpDelay). Every
+// schedule pays those delays, at any L, so no II below it has a schedule. Only when the
+// dependence, spill-delay, warp-uniqueness and variable-latency families are all on (the rules
+// it reads are theirs); else the plain RecMII.
+RecMii computeWarpAwareRecMii(const Graph& graph, const Machine& machine,
+                              const TwillFamilySet& families);
+
+// An L that suffices at `ii`: when a modulo-warp schedule meeting the families on exists at
+// `ii`, one exists with latency at most this bound, so refuting every L up to it refutes the
+// II. Nothing when a family that depends on lifetimes could bind (register-limit with a limit
+// and a value holding registers, memory with a value holding a footprint): moving an op earlier
+// can lengthen its value's lifetime, and the argument moves ops earlier.
+std::optional<Cycle> warpLatencyBound(const Graph& graph, const Machine& machine, std::int32_t ii,
+                                      const TwillFamilySet& families);
 
 }  // namespace gaus::exact::detail

@@ -58,6 +58,20 @@ inline constexpr Figure kRoles{"roles", FigureUnit::kCount, "warp roles (distinc
 inline constexpr Figure kFirstSmtScheduleSeconds{
     "first_smt_schedule_seconds", FigureUnit::kSeconds,
     "from the call's start to the first schedule of the SMT model"};
+// How far Twill's proof of a minimal II reaches (twill.hpp IiProof; docs/exact.md, "II proofs
+// for every L"), in the units solved.
+inline constexpr Figure kWarpRecMii{
+    "warp_rec_mii", FigureUnit::kCycles,
+    "RecMII with the spill cost of every edge whose ends can never share a warp set"};
+inline constexpr Figure kIiProvenEveryLength{
+    "ii_proven_every_length", FigureUnit::kFlag,
+    "every II below the answer's refuted for every schedule length"};
+inline constexpr Figure kIiProofLatency{
+    "ii_proof_latency", FigureUnit::kCycles,
+    "II proven minimal only within this L: every smaller II refuted for L up to it"};
+inline constexpr Figure kIiProofStages{
+    "ii_proof_stages", FigureUnit::kCount,
+    "the stage count ceil(L / II) of ii_proof_latency at the smaller II it limits"};
 // Twill's time per phase: the attempt log's seconds summed by phase. The rest of the call is
 // set-up, normalization, model building and verification.
 inline constexpr Figure kMilpSeconds{"milp_seconds", FigureUnit::kSeconds,

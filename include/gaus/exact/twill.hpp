@@ -169,10 +169,35 @@ struct TwillExplanation {
   std::string text;  // all of the above as readable lines
 };
 
+// How far the proof that no smaller II has a schedule reaches (docs/exact.md, "II proofs for
+// every L").
+enum class IiProof : std::uint8_t {
+  kNone,              // II not proven minimal
+  kEveryLength,       // every smaller II refuted for every schedule length L
+  kWithinStageCount,  // some smaller II refuted only for L up to TwillIiBound::provenWithin
+};
+inline constexpr auto kIiProofNames = makeEnumNames<IiProof>({
+    {IiProof::kNone, "none"},
+    {IiProof::kEveryLength, "every_length"},
+    {IiProof::kWithinStageCount, "within_stage_count"},
+});
+inline std::string_view toString(IiProof proof) {
+  return kIiProofNames.name(proof);
+}
+
 // The lower bound on II in the units the search solved (normalized when the costs were).
 struct TwillIiBound {
   std::int64_t mii = 0, resMii = 0, recMii = 0;
+  // RecMII with the spill cost of every edge whose ends can never share a warp set (the
+  // warp-aware RecMII, modulo_bounds.hpp): the search starts at max(MII, this), since every II
+  // below it is refuted for every L.
+  std::int64_t warpRecMii = 0;
   bool provenMinimal = false;  // every smaller II failed conclusively (under search.extraStages)
+  IiProof proof = IiProof::kNone;
+  // With kWithinStageCount: the largest L up to which every smaller II is refuted, and the
+  // stage count ceil(L / II') at the II' that limits it.
+  std::optional<Cycle> provenWithinLatency;
+  std::optional<std::int32_t> provenWithinStages;
 };
 
 // The answer's warp assignment: its roles, and beyond the paper the warps used and the

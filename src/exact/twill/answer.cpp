@@ -25,6 +25,33 @@ void setRawAnswer(const SearchSetup& setup, Schedule raw, TwillSolution& solutio
   result.verification = verify(setup.problem, *result.schedule);
 }
 
+namespace {
+
+// How far the minimality proof reaches: the II below the first tried are below MII or the
+// warp-aware RecMII (refuted for every L); each II tried is refuted for every L or only up to
+// its last L (IiFailure::everyLatency). The failure with the smallest such L limits the proof.
+void setIiProof(const IiLoop& loop, TwillIiBound& bound) {
+  bound.proof = IiProof::kNone;
+  bound.provenWithinLatency.reset();
+  bound.provenWithinStages.reset();
+  if (!bound.provenMinimal) return;
+  const IiFailure* limiting = nullptr;
+  for (const IiFailure& failure : loop.failures) {
+    if (failure.everyLatency) continue;
+    if (!limiting || failure.lastLatency < limiting->lastLatency) limiting = &failure;
+  }
+  if (!limiting) {
+    bound.proof = IiProof::kEveryLength;
+    return;
+  }
+  bound.proof = IiProof::kWithinStageCount;
+  bound.provenWithinLatency = limiting->lastLatency;
+  bound.provenWithinStages =
+      static_cast<std::int32_t>((limiting->lastLatency + limiting->ii - 1) / limiting->ii);
+}
+
+}  // namespace
+
 void answerWithFound(const SearchSetup& setup, Found found, bool fromIncumbent, const IiLoop& loop,
                      const StartOutcome& start, TwillSolution& solution) {
   const Graph& graph = *setup.work.graph;
@@ -34,6 +61,7 @@ void answerWithFound(const SearchSetup& setup, Found found, bool fromIncumbent, 
   TwillIiBound& bound = solution.twill.iiBound;
   // The incumbent's II is minimal when every smaller II was tried and refuted.
   bound.provenMinimal = loop.conclusive() && (!fromIncumbent || loop.firstUntriedIi >= found.ii);
+  setIiProof(loop, bound);
   TwillAssignment& assignment = solution.twill.assignment;
   assignment.roles = warpRoles(graph, *setup.work.machine, schedule);
   assignment.warpsUsed = countWarpsUsed(schedule);
@@ -133,6 +161,14 @@ void publishFigures(TwillSolution& solution) {
   result.figures.set(f::kMii, static_cast<double>(twill.iiBound.mii));
   result.figures.set(f::kResMii, static_cast<double>(twill.iiBound.resMii));
   result.figures.set(f::kRecMii, static_cast<double>(twill.iiBound.recMii));
+  result.figures.set(f::kWarpRecMii, static_cast<double>(twill.iiBound.warpRecMii));
+  // A start that replaced the answer at a smaller II leaves nothing proven.
+  const IiProof proof = twill.iiBound.provenMinimal ? twill.iiBound.proof : IiProof::kNone;
+  result.figures.set(f::kIiProvenEveryLength, proof == IiProof::kEveryLength ? 1.0 : 0.0);
+  if (proof == IiProof::kWithinStageCount) {
+    result.figures.set(f::kIiProofLatency, static_cast<double>(*twill.iiBound.provenWithinLatency));
+    result.figures.set(f::kIiProofStages, *twill.iiBound.provenWithinStages);
+  }
   if (twill.firstSmtScheduleSeconds) {
     result.figures.set(f::kFirstSmtScheduleSeconds, *twill.firstSmtScheduleSeconds);
   }

@@ -13,6 +13,7 @@
 
 #include <gaus/core/analysis.hpp>
 
+#include "../modulo_bounds.hpp"
 #include "search.hpp"
 
 namespace gaus::exact::detail {
@@ -115,13 +116,17 @@ class IiTrial {
   // (the FA Blackwell ablation with spill cost 64: SAT at L 1408 in 87 s, at L 96 in 3 s; the
   // stand-in's L 36 on a model built at its serial latency: over 60 s, on its own 0.1 s).
   // UNSAT up to that latency leaves the II refuted; the first SAT bisects L down to the last
-  // UNSAT on that step's model.
+  // UNSAT on that step's model. The refutation holds for every L only where an L suffices at
+  // this II (warpLatencyBound: no register or memory family can bind); elsewhere the answer
+  // says it holds up to the L checked (IiFailure::everyLatency, TwillIiBound::proof).
   void goBeyondStages(Cycle stageLimit, Cycle latencyCap, IiOutcome& outcome) {
     const Graph& graph = *setup_.work.graph;
     // Each op may also wait up to II - 1 cycles for a free residue of the modulo table.
+    // An L that suffices at this II (warpLatencyBound), when there is one, decides as well.
+    const Cycle sufficient = sufficientLatency().value_or(std::numeric_limits<Cycle>::max());
     const Cycle serialLatency =
-        std::min(latencyCap,
-                 serialLatencyWithSpills(graph) + static_cast<Cycle>(graph.numOps()) * (ii_ - 1));
+        std::min({latencyCap, sufficient,
+                  serialLatencyWithSpills(graph) + static_cast<Cycle>(graph.numOps()) * (ii_ - 1)});
     if (serialLatency <= stageLimit) return;
     constexpr std::string_view kNote = "beyond the MILP's stages";
     Cycle unsat = stageLimit;
@@ -184,6 +189,8 @@ class IiTrial {
     failure.ii = ii_;
     if (modulo.status == ModelStatus::kInfeasible || setup_.deadline.expired()) {
       failure.moduloInfeasible = modulo.status == ModelStatus::kInfeasible;
+      // The MILP's windows lose no schedule (existenceLatencyBound): refuted for every L.
+      failure.everyLatency = failure.moduloInfeasible;
       failure.milpDetail = modulo.detail;
       failure.conclusive = failure.moduloInfeasible;
       outcome.outOfTime = !failure.conclusive;
@@ -255,11 +262,22 @@ class IiTrial {
     }
     // Found, or the incumbent's II, which has a schedule: not a failed II, whatever its smaller
     // L gave.
-    if (outcome.found || incumbentIi) outcome.failure.reset();
+    if (outcome.found || incumbentIi) {
+      outcome.failure.reset();
+    } else if (failure.conclusive) {
+      const auto sufficient = sufficientLatency();
+      failure.everyLatency = sufficient && failure.lastLatency >= *sufficient;
+    }
     return outcome;
   }
 
  private:
+  // An L that suffices at this II (modulo_bounds.hpp), when the families allow one.
+  std::optional<Cycle> sufficientLatency() const {
+    return warpLatencyBound(*setup_.work.graph, *setup_.work.machine, ii_,
+                            setup_.options.smt.families);
+  }
+
   const SearchSetup& setup_;
   const std::int32_t ii_;
   const std::optional<Found>& incumbent_;

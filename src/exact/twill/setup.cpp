@@ -8,6 +8,7 @@
 
 #include <gaus/core/analysis.hpp>
 
+#include "../modulo_bounds.hpp"
 #include "search.hpp"
 
 namespace gaus::exact::detail {
@@ -109,8 +110,20 @@ std::optional<SearchSetup> setUpSearch(const Problem& input, const TwillOptions&
   bound.recMii = recMii.value;
   bound.mii = std::max(resMii.value, recMii.value);
   solution.result.bounds.iiBoundReason = describeIiBound(graph, machine, resMii, recMii);
+  // No II below the warp-aware RecMII has a schedule at any L: the search starts there.
+  const RecMii warpRecMii = computeWarpAwareRecMii(graph, machine, options.smt.families);
+  bound.warpRecMii = warpRecMii.value;
+  const std::int64_t firstIi = std::max(bound.mii, bound.warpRecMii);
+  if (bound.warpRecMii > bound.mii) {
+    const std::string cycle = warpRecMii.bindingCycle.empty()
+                                  ? std::string()
+                                  : " on " + describeRecurrence(graph, warpRecMii.bindingCycle);
+    solution.result.bounds.iiBoundReason +=
+        fmt::format("; warp-aware RecMII{} (spill costs paid where warp sets must differ) = {}",
+                    cycle, bound.warpRecMii);
+  }
 
-  setup.iis.first = setup.work.ii ? *setup.work.ii : static_cast<std::int32_t>(bound.mii);
+  setup.iis.first = setup.work.ii ? *setup.work.ii : static_cast<std::int32_t>(firstIi);
   setup.iis.last = setup.iis.first;
   if (!setup.work.ii) {
     setup.iis.last = options.search.maxIi ? static_cast<std::int32_t>(std::max<std::int64_t>(

@@ -63,6 +63,7 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/warp_rules.hpp>
 
 #include "../start_schedule.hpp"
 #include "../symmetry.hpp"
@@ -381,8 +382,8 @@ void addSpillDelay(const SmtFrame& frame, const StartLiterals& starts,
     if (u == v) continue;
     const z3::expr& split = crossEdge[cross++];
     if (frame.graph.spillCost(u) == 0) continue;
-    const Cycle slack = static_cast<Cycle>(frame.graph.edgeDistance(e)) * frame.ii -
-                        frame.graph.edgeDelay(e) - frame.graph.spillCost(u);
+    const Cycle slack =
+        static_cast<Cycle>(frame.graph.edgeDistance(e)) * frame.ii - crossWarpDelay(frame.graph, e);
     precede(starts, writer, {spillDelay, split}, u, v, slack);
   }
 }
