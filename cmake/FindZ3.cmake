@@ -1,10 +1,13 @@
-# Finds Z3 (the SMT solver of src/exact) as PyPI's z3-solver wheel ships it, else Debian's
-# libz3-dev. The wheel (5.4.1, pinned in scripts/setup.sh) holds libz3.so, z3.h and z3++.h in its
-# package folder (z3/lib, z3/include); Debian 12's package is Z3 4.8.12, the fallback
-# (docs/exact.md, "Z3 version"). This module asks the python3 on the PATH (setup.sh's) where the
-# wheel is, as cmake/FindHighs.cmake does for highsbox.
+# Finds Z3 (the SMT solver of src/exact): Debian's libz3-dev (4.8.12) by default, or PyPI's
+# z3-solver wheel with -DGAUS_Z3_WHEEL=ON. The wheel (5.4.1: `python3 -m pip install
+# 'z3-solver==5.4.1.*'`) holds libz3.so, z3.h and z3++.h in its package folder (z3/lib,
+# z3/include); this module asks the python3 on the PATH where it is, as cmake/FindHighs.cmake
+# does for highsbox. 5.4.1 loads twill's models many times faster but, on the stand-ins, its
+# cross-edge minimization loses a proof the tests hold, so it is not the default yet
+# (docs/exact.md, "Z3 version").
+#   -DGAUS_Z3_WHEEL=ON   the z3-solver wheel of the python3 on the PATH
 #   -DZ3_ROOT=<prefix>   another install: a prefix holding lib/libz3.so (or lib/<multiarch>/)
-#                        and include/z3++.h; -DZ3_ROOT=/usr takes Debian's package.
+#                        and include/z3++.h
 #
 # Defines z3::z3 (shared, imported), Z3_FOUND, Z3_VERSION. The binaries that link it find
 # libz3 at run time through their RPATH (CMake puts the library's folder there, also on install:
@@ -14,9 +17,10 @@ if(TARGET z3::z3)
   return()
 endif()
 
-set(Z3_ROOT "" CACHE PATH "Prefix of a Z3 install; empty: the z3-solver wheel, else the system's")
+option(GAUS_Z3_WHEEL "Build on PyPI's z3-solver wheel (python3 -m pip install z3-solver)" OFF)
+set(Z3_ROOT "" CACHE PATH "Prefix of a Z3 install; empty: the system's (or the wheel's)")
 set(_z3_prefix "${Z3_ROOT}")
-if(NOT _z3_prefix)
+if(NOT _z3_prefix AND GAUS_Z3_WHEEL)
   # The first interpreter that has the wheel, in the order FindHighs.cmake uses.
   find_program(GAUS_Z3_PYTHON NAMES python3)
   set(_z3_pythons "${GAUS_Z3_PYTHON}" "${Python_EXECUTABLE}" "${Python3_EXECUTABLE}"
@@ -36,6 +40,9 @@ if(NOT _z3_prefix)
     endif()
     set(_z3_prefix "")
   endforeach()
+  if(NOT _z3_prefix)
+    message(FATAL_ERROR "GAUS_Z3_WHEEL: no z3-solver wheel for python3: python3 -m pip install 'z3-solver==5.4.1.*'")
+  endif()
 endif()
 
 if(_z3_prefix)

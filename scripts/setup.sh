@@ -16,7 +16,9 @@ packages=(
   catch2                                   # unit tests (v2)
   libeigen3-dev                            # dense linear algebra for fused CPU kernels
   libtorch-dev                             # GauS engine (tensors, autograd, Adam)
-  libz3-dev                                # Z3 4.8, the fallback to the z3-solver wheel (below)
+  libz3-dev                                # exact engine: joint SWP + WS (SMT), Z3 4.8.12
+                                           # (PyPI's z3-solver 5.4.1 with -DGAUS_Z3_WHEEL=ON:
+                                           # docs/exact.md, "Z3 version")
   coinor-libcbc-dev                        # MILPs (src/milp): CBC
   libopenmpi-dev openmpi-bin               # experiment runner scale-out (mpirun gaus run)
   libssl-dev                               # experiment runner: SHA-256 content hashes of graphs
@@ -24,28 +26,24 @@ packages=(
   libpng-dev                               # browser test: decodes Chromium's screenshots
   time                                     # gaus-bench startup: /usr/bin/time per command
   python3 python3-venv python3-dev         # the Python package: its build and test venvs
-  python3-pip                              # HiGHS and Z3 from PyPI (install_wheels below)
+  python3-pip                              # HiGHS from PyPI (install_highs below)
 )
 if [[ "${1:-}" == "--fuzz" ]]; then
   packages+=(clang libclang-rt-14-dev)     # libFuzzer harnesses of tests/fuzz
 fi
 
-# Wheels from PyPI that ship a C/C++ library, its headers and its folder (cmake/FindHighs.cmake
-# and cmake/FindZ3.cmake ask the same python3 where they are):
-# - HiGHS, the other MILP solver of src/milp: Debian 12 has no package; highsbox ships libhighs.
-# - Z3, the SMT solver of src/exact: z3-solver ships libz3 5.4 with z3.h and z3++.h, in place of
-#   Debian 12's Z3 4.8.12 (the fallback: docs/exact.md, "Z3 version").
-wheels=("highsbox>=1.15,<1.16:highsbox" "z3-solver==5.4.1.*:z3")
-install_wheels() {
-  local entry spec module
-  for entry in "${wheels[@]}"; do
-    spec="${entry%:*}" module="${entry##*:}"
-    # pip leaves a requirement that is already met alone (no download), so this is idempotent.
-    # A Debian python3 refuses system-wide pip installs (PEP 668) unless told otherwise.
-    python3 -m pip install -q "$spec" 2>/dev/null ||
-      python3 -m pip install -q --break-system-packages "$spec"
-    echo "setup: $spec in $(python3 -c "import importlib.util, os; print(os.path.dirname(importlib.util.find_spec('$module').origin))")"
-  done
+# HiGHS, the other MILP solver of src/milp: Debian 12 has no package, PyPI's highsbox wheel ships
+# libhighs, its headers and its CMake files (cmake/FindHighs.cmake asks the same python3 where).
+highs_wheel="highsbox>=1.15,<1.16"
+install_highs() {
+  if python3 -c "import highsbox" 2>/dev/null; then
+    echo "setup: HiGHS present ($(python3 -c 'import highsbox, os; print(highsbox.highs_dist_dir())'))"
+    return
+  fi
+  echo "setup: installing HiGHS ($highs_wheel) with $(command -v python3) -m pip"
+  # A Debian python3 refuses system-wide pip installs (PEP 668) unless told otherwise.
+  python3 -m pip install -q "$highs_wheel" ||
+    python3 -m pip install -q --break-system-packages "$highs_wheel"
 }
 
 missing=()
@@ -57,7 +55,7 @@ done
 
 if ((${#missing[@]} == 0)); then
   echo "setup: all ${#packages[@]} packages present"
-  install_wheels
+  install_highs
   exit 0
 fi
 
@@ -67,4 +65,4 @@ if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
 export DEBIAN_FRONTEND=noninteractive
 "${sudo_cmd[@]}" apt-get update -qq
 "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}"
-install_wheels
+install_highs

@@ -54,7 +54,8 @@ case "$build" in
   release) build_dir="$root/build" ;;
   *) echo "stress-exact: --build is asan, tsan or release" >&2 && exit 2 ;;
 esac
-tests="${tests:-$build_dir/tests/unit/exact/exact_tests}"
+tests="$(realpath "${tests:-$build_dir/tests/unit/exact/exact_tests}")"
+[[ -x "$tests" ]] || { echo "stress-exact: no program $tests" >&2 && exit 2; }
 # Leaks are not crashes (Z3 and CBC keep caches for the process); every report aborts the run.
 export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:abort_on_error=1:suppressions=$suppressions/ubsan.supp:${UBSAN_OPTIONS:-}"
@@ -72,8 +73,8 @@ crashes=0 failed=0 passed=0
 for ((run = 1; run <= runs; ++run)); do
   name="${cases[RANDOM % ${#cases[@]}]}"
   # Log-uniform in [min_ms, max_ms]: as many runs stop within the first 100 ms as near 2 s.
-  limit=$(awk -v r="$RANDOM$RANDOM" -v lo="$min_ms" -v hi="$max_ms" \
-    'BEGIN { srand(r); printf "%.3f", exp(log(lo) + rand() * (log(hi) - log(lo))) / 1000 }')
+  limit=$(awk -v r="$((RANDOM * 32768 + RANDOM))" -v lo="$min_ms" -v hi="$max_ms" \
+    'BEGIN { u = r / 1073741824; printf "%.3f", exp(log(lo) + u * (log(hi) - log(lo))) / 1000 }')
   # Catch2 reads commas and brackets in a name as syntax.
   escaped=$(printf '%s' "$name" | sed 's/[][,\\]/\\&/g')
   output="$log.run"

@@ -13,7 +13,7 @@ build_dir="$1"
 program="$2"
 shift 2
 venv="$build_dir/python-venv"
-requirements=(scikit-build-core nanobind "highsbox>=1.15,<1.16" "z3-solver==5.4.1.*" numpy networkx pandas pytest)
+requirements=(scikit-build-core nanobind "highsbox>=1.15,<1.16" numpy networkx pandas pytest)
 
 if [[ ! -x "$venv/bin/python" ]]; then python3 -m venv "$venv"; fi
 stamp="$venv/gaus-test-requirements.txt"
