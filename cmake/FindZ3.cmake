@@ -8,6 +8,8 @@
 #   -DGAUS_Z3_WHEEL=ON   the z3-solver wheel of the python3 on the PATH
 #   -DZ3_ROOT=<prefix>   another install: a prefix holding lib/libz3.so (or lib/<multiarch>/)
 #                        and include/z3++.h
+# The choice is cached in Z3_LIBRARY and Z3_INCLUDE_DIR: switching in a configured build folder
+# needs those two cleared (or a fresh folder).
 #
 # Defines z3::z3 (shared, imported), Z3_FOUND, Z3_VERSION. The binaries that link it find
 # libz3 at run time through their RPATH (CMake puts the library's folder there, also on install:
