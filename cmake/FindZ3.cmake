@@ -2,8 +2,8 @@
 # z3-solver wheel with -DGAUS_Z3_WHEEL=ON. The wheel (5.4.1: `python3 -m pip install
 # 'z3-solver==5.4.1.*'`) holds libz3.so, z3.h and z3++.h in its package folder (z3/lib,
 # z3/include); this module asks the python3 on the PATH where it is, as cmake/FindHighs.cmake
-# does for highsbox. 5.4.1 loads twill's models many times faster but, on the stand-ins, its
-# cross-edge minimization loses a proof the tests hold, so it is not the default yet
+# does for highsbox. 5.4.1 loads twill's models many times faster but, on the sub-tiled
+# stand-in, its cross-edge minimization loses the proof 4.8.12 finds, so it is not the default yet
 # (docs/exact.md, "Z3 version").
 #   -DGAUS_Z3_WHEEL=ON   the z3-solver wheel of the python3 on the PATH
 #   -DZ3_ROOT=<prefix>   another install: a prefix holding lib/libz3.so (or lib/<multiarch>/)
