@@ -18,8 +18,8 @@
 #             "[exact]~[.slow]", which holds both)
 #   --log     one line per run (seed, case, limit, seconds, verdict); a crash's output is kept
 #             beside it as FILE.crash-N
-# It runs at nice 10 and ends with a summary line "runs N crashes C failed F passed P"; its exit
-# status is 1 when a run crashed.
+# It runs at nice 10 and ends with a summary line "runs N crashes C hangs H failed F passed P"
+# (a hang: a run past 10 minutes, killed); its exit status is 1 when a run crashed.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build=asan tests="" runs=100 min_ms=10 max_ms=2000 seed=$$ spec='[exact]~[.slow]' log=""
@@ -69,7 +69,7 @@ RANDOM=$seed
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 ulimit -c unlimited 2>/dev/null || true
-crashes=0 failed=0 passed=0
+crashes=0 hangs=0 failed=0 passed=0
 for ((run = 1; run <= runs; ++run)); do
   name="${cases[RANDOM % ${#cases[@]}]}"
   # Log-uniform in [min_ms, max_ms]: as many runs stop within the first 100 ms as near 2 s.
@@ -80,10 +80,16 @@ for ((run = 1; run <= runs; ++run)); do
   output="$log.run"
   begin=$SECONDS
   set +e
-  (cd "$scratch" && GAUS_TEST_TIME_LIMIT="$limit" exec nice -n 10 "$tests" "$escaped") >"$output" 2>&1
+  # A run past 10 minutes is a hang (every limit is at most 2 s): counted apart, killed.
+  (cd "$scratch" && GAUS_TEST_TIME_LIMIT="$limit" exec timeout 600 nice -n 10 "$tests" "$escaped") \
+    >"$output" 2>&1
   status=$?
   set -e
-  if ((status >= 128)) || grep -qE 'Sanitizer|runtime error:' "$output"; then
+  if ((status == 124)); then
+    verdict="HUNG"
+    hangs=$((hangs + 1))
+    cp "$output" "$log.hung-$run"
+  elif ((status >= 128)) || grep -qE 'Sanitizer|runtime error:' "$output"; then
     verdict="CRASH($status)"
     crashes=$((crashes + 1))
     cp "$output" "$log.crash-$run"
@@ -103,6 +109,6 @@ for ((run = 1; run <= runs; ++run)); do
     "$verdict" "$name" | tee -a "$log"
 done
 rm -f "$log.run"
-echo "stress-exact ($build, $tests): runs $runs crashes $crashes failed $failed passed $passed" |
+echo "stress-exact ($tests): runs $runs crashes $crashes hangs $hangs failed $failed passed $passed" |
   tee -a "$log"
 ((crashes == 0))

@@ -22,6 +22,10 @@ namespace {
 
 TwillSolution solve(const Instance& instance, TwillOptions options = {}) {
   options.smt.timeLimitSeconds = test::timeLimit(120.0);
+  // Under GAUS_TEST_TIME_LIMIT the search as a whole is bounded too (unset: no limit).
+  if (const double overridden = test::timeLimit(0.0); overridden > 0.0) {
+    options.search.timeLimitSeconds = overridden;
+  }
   TwillSolution solution = solveTwill(instance.problem(ProblemKind::kModuloWarp), options);
   INFO(solution.result.message);
   for (const auto& attempt : solution.result.attempts) UNSCOPED_INFO(attempt.describe());
