@@ -15,7 +15,7 @@
 #                   (src/differentiable), naming the CPU libraries only: libtorch.so of a CUDA
 #                   wheel loads libtorch_cuda, so one build serves torch's CPU and CUDA wheels of
 #                   a version, and no CUDA toolkit is needed to build it
-#   GAUS_Z3_ROOT    the z3-solver wheel's z3/ folder (lib/libz3.so, include/; src/exact)
+#   Z3_ROOT         the z3-solver wheel's z3/ folder (lib/libz3.so, include/; cmake/FindZ3.cmake)
 #   GAUS_WITH_CBC   OFF: PyPI has no CBC library (src/milp; `solver=cbc` answers an error)
 #   MPI             not looked for: the wheel would need the machine's libmpi
 #   CMAKE_INSTALL_RPATH  $ORIGIN-relative: gaus/lib (the bundled libraries, python/CMakeLists.txt),
@@ -74,7 +74,7 @@ set(TORCH_LIBRARIES gaus_pypi_torch)
 message(STATUS "gaus: building against PyPI's torch ${GAUS_TORCH_VERSION} in ${_pypi_torch_dir}")
 
 # Z3 from the z3-solver wheel: z3/lib/libz3.so and z3/include.
-if(NOT GAUS_Z3_ROOT)
+if(NOT Z3_ROOT)
   execute_process(
     COMMAND "${Python_EXECUTABLE}" -c "import os, z3; print(os.path.dirname(z3.__file__))"
     OUTPUT_VARIABLE _pypi_z3_dir OUTPUT_STRIP_TRAILING_WHITESPACE
@@ -83,7 +83,7 @@ if(NOT GAUS_Z3_ROOT)
     message(FATAL_ERROR "the wheel on PyPI's torch takes Z3 from PyPI's z3-solver, which "
                         "${Python_EXECUTABLE} does not have: pip install z3-solver")
   endif()
-  set(GAUS_Z3_ROOT "${_pypi_z3_dir}" CACHE PATH "Z3 prefix (lib/libz3.so, include/z3++.h)" FORCE)
+  set(Z3_ROOT "${_pypi_z3_dir}" CACHE PATH "Prefix of a Z3 install; empty: the system's (or the wheel's)" FORCE)
 endif()
 
 # HiGHS from the same Python's highsbox (cmake/FindHighs.cmake would ask the python3 on the PATH

@@ -16,7 +16,9 @@ packages=(
   catch2                                   # unit tests (v2)
   libeigen3-dev                            # dense linear algebra for fused CPU kernels
   libtorch-dev                             # GauS engine (tensors, autograd, Adam)
-  libz3-dev                                # exact engine: joint SWP + WS (SMT)
+  libz3-dev                                # exact engine: joint SWP + WS (SMT), Z3 4.8.12
+                                           # (PyPI's z3-solver 5.4.1 with -DGAUS_Z3_WHEEL=ON:
+                                           # docs/exact.md, "Z3 version")
   coinor-libcbc-dev                        # MILPs (src/milp): CBC
   libopenmpi-dev openmpi-bin               # experiment runner scale-out (mpirun gaus run)
   libssl-dev                               # experiment runner: SHA-256 content hashes of graphs

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -36,6 +37,25 @@ inline std::vector<std::filesystem::path> sharedBenchmarkFiles(const std::string
 
 inline std::filesystem::path sourcePath(const std::string& relative) {
   return std::filesystem::path(GAUS_SOURCE_DIR) / relative;
+}
+
+// The time limit (seconds) an exact-engine test gives a search or a solve: `seconds`, unless the
+// environment variable GAUS_TEST_TIME_LIMIT holds a positive number of seconds, which then
+// replaces every such limit. scripts/stress-exact.sh sets it to a random value per run so that
+// the searches stop at many different points (docs/contributing.md, "Stress runs of the exact
+// engine"); with it set, a test's expected answers may not hold, and only crashes and sanitizer
+// reports count.
+inline double timeLimit(double seconds) {
+  if (const char* text = std::getenv("GAUS_TEST_TIME_LIMIT"); text != nullptr && *text != '\0') {
+    const double overridden = std::strtod(text, nullptr);
+    if (overridden > 0.0) return overridden;
+  }
+  return seconds;
+}
+
+// timeLimit() as a method option's text ({"time_limit", ...}).
+inline std::string timeLimitText(double seconds) {
+  return std::to_string(timeLimit(seconds));
 }
 
 }  // namespace gaus::test

@@ -83,7 +83,8 @@ TEST_CASE("ilp: a fixed II's MILP ends within the call's time_limit", "[exact][g
   const Instance instance = readSeed861();
   MethodRegistry registry;
   registerExactMethods(registry);
-  const Result result = registry.run("ilp", seed861(instance), {{"time_limit", "0.5"}});
+  const Result result =
+      registry.run("ilp", seed861(instance), {{"time_limit", test::timeLimitText(0.5)}});
   INFO(result.message);
   CHECK_FALSE(result.failed());
   CHECK(result.status == ModelStatus::kTimeout);
@@ -103,7 +104,7 @@ TEST_CASE("ilp: a modulo search stopped without a schedule returns iterative mod
   REQUIRE(ims.schedule);
   MethodRegistry registry;
   registerExactMethods(registry);
-  const Result result = registry.run("ilp", problem, {{"time_limit", "0.5"}});
+  const Result result = registry.run("ilp", problem, {{"time_limit", test::timeLimitText(0.5)}});
   INFO(result.message);
   CHECK(result.status == ModelStatus::kTimeout);
   REQUIRE(result.schedule);
@@ -121,7 +122,7 @@ TEST_CASE("modulo MILP: a CBC crash is solved again without presolve", "[exact][
   // the test runs on CBC; HiGHS, the default, proves L = 29 without one (checked last).
   const Instance instance = readSeed861();
   ModuloMilpOptions options;
-  options.timeLimitSeconds = 120.0;
+  options.timeLimitSeconds = test::timeLimit(120.0);
   options.formulation = ModuloFormulation::kStageResidue;
   options.solver = milp::MilpSolver::kCbc;
   const ModuloAttempt crashed = solveModuloAtIi(seed861(instance), 14, options);
@@ -150,7 +151,7 @@ TEST_CASE("modulo MILP: a 1 s limit holds on Triton FA at II 1325 in raw cycles"
   // schedule at II 1325), and the status says so.
   const Instance fa = readTriton("case3_FA.ddg.json");
   ModuloMilpOptions options;
-  options.timeLimitSeconds = 1.0;
+  options.timeLimitSeconds = test::timeLimit(1.0);
   const ModuloAttempt attempt = solveModuloAtIi(fa.problem(ProblemKind::kModulo), 1325, options);
   INFO(attempt.detail);
   CHECK(attempt.status == ModelStatus::kTimeout);
@@ -274,7 +275,7 @@ TEST_CASE("twill's SMT model: a model that cannot be built and loaded in the tim
   CHECK(twoSeconds.elapsedSeconds() < 0.5);
 
   detail::SmtQuery query;
-  query.timeLimitSeconds = 2.0;
+  query.timeLimitSeconds = test::timeLimit(2.0);
   const detail::SmtAnswer answer = detail::checkOnce(problem, 18, 612, {}, query);
   CHECK(answer.status == ModelStatus::kTimeout);
   REQUIRE(answer.notBuilt);
@@ -293,8 +294,8 @@ TEST_CASE(
   // is refused before it is built, the search ends there as a timeout (a larger II needs no
   // smaller a model), and the log and the message say why.
   TwillOptions options;
-  options.search.timeLimitSeconds = 2.0;
-  options.milp.timeLimitSeconds = 0.3;
+  options.search.timeLimitSeconds = test::timeLimit(2.0);
+  options.milp.timeLimitSeconds = test::timeLimit(0.3);
   const TwillSolution solution = solveTwill(gallopingLoop(), options);
   INFO(solution.result.message);
   CHECK(solution.result.status == ModelStatus::kTimeout);
@@ -319,8 +320,8 @@ TEST_CASE("twill: a 3 s time_limit holds on a loop that gallops L", "[exact][gua
   // 10 %), and its last attempt a timeout (a refused model or a check stopped). Before the
   // refusal, the checks at L 324 and 612 ran 23 s and 103 s in Z3's load (the file).
   TwillOptions options;
-  options.search.timeLimitSeconds = 3.0;
-  options.milp.timeLimitSeconds = 0.3;
+  options.search.timeLimitSeconds = test::timeLimit(3.0);
+  options.milp.timeLimitSeconds = test::timeLimit(0.3);
   const Deadline call(std::nullopt);
   const TwillSolution solution = solveTwill(gallopingLoop(), options);
   const double seconds = call.elapsedSeconds();
@@ -363,7 +364,7 @@ TEST_CASE("latency MILP: a 1 s limit holds on Triton FA in raw cycles, list sche
   const Instance fa = readTriton("case3_FA.ddg.json");
   const Problem problem = fa.problem(ProblemKind::kLatency);
   LatencyMilpOptions options;
-  options.timeLimitSeconds = 1.0;
+  options.timeLimitSeconds = test::timeLimit(1.0);
   options.normalization.mode = NormalizationMode::kOff;
   const auto begin = std::chrono::steady_clock::now();
   const Result result = solveLatencyMilp(problem, options);
@@ -424,7 +425,9 @@ TEST_CASE("ilp: a cancel request from another thread ends the latency MILP at on
     });
     const auto begin = std::chrono::steady_clock::now();
     const Result result = registry.run(
-        "ilp", problem, {{"time_limit", "60"}, {"refute_share", "0"}, {"solver", solver}}, context);
+        "ilp", problem,
+        {{"time_limit", test::timeLimitText(60.0)}, {"refute_share", "0"}, {"solver", solver}},
+        context);
     const double seconds = secondsSince(begin);
     canceller.join();
     INFO(result.message);

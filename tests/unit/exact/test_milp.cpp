@@ -289,7 +289,7 @@ TEST_CASE("normalization: a cost pool that fits U is solved in cycles (ChStone d
 
   MethodRegistry registry;
   registerExactMethods(registry);
-  const Result result = registry.run("ilp", problem, {{"time_limit", "20"}});
+  const Result result = registry.run("ilp", problem, {{"time_limit", test::timeLimitText(20.0)}});
   INFO(result.message);
   REQUIRE(result.schedule);
   CHECK(result.verified());
@@ -324,7 +324,7 @@ TEST_CASE("normalization: the node limit makes the mapping independent of the ti
     options.nodeLimit = 200;
     options.solver = solver;
     const auto quick = normalizeCosts(pool, options);
-    options.timeLimitSeconds = 60.0;
+    options.timeLimitSeconds = test::timeLimit(60.0);
     const auto patient = normalizeCosts(pool, options);
     REQUIRE(quick.ok());
     REQUIRE(patient.ok());
@@ -558,7 +558,7 @@ TEST_CASE("modulo MILP: a recurrence fixing two clashing residues makes MII infe
     ModuloMilpOptions options;
     options.formulation = ModuloFormulation::kStageResidue;
     options.linkResidues = links;
-    options.timeLimitSeconds = 30;
+    options.timeLimitSeconds = test::timeLimit(30.0);
     INFO("residue links " << links);
     CHECK(solveModuloAtIi(problem, 2, options).status == ModelStatus::kInfeasible);
   }

@@ -32,7 +32,8 @@ TEST_CASE("ilp peak_memory: two producer-consumer pairs, by hand", "[exact][memo
   const MethodRegistry registry = exactRegistry();
   // D = 2: both producers must start at 0 and both readers at 1, so both values are live at
   // cycle 0: the peak is 2, and the mandatory lifetimes already prove it.
-  const Result tight = registry.run("ilp", twoPairs(2), {{"time_limit", "10"}});
+  const Result tight =
+      registry.run("ilp", twoPairs(2), {{"time_limit", test::timeLimitText(10.0)}});
   REQUIRE(tight.verified());
   CHECK(tight.objectiveName == "peak_memory");
   CHECK(*tight.objective == Approx(2.0));
@@ -41,7 +42,8 @@ TEST_CASE("ilp peak_memory: two producer-consumer pairs, by hand", "[exact][memo
   // and some value is live at cycle 0: the optimum is 1. The mandatory lifetimes give 0 (every
   // producer may start at 2 and every reader at 1), so the MILP (or the refined start meeting
   // its bound) proves it.
-  const Result loose = registry.run("ilp", twoPairs(4), {{"time_limit", "10"}});
+  const Result loose =
+      registry.run("ilp", twoPairs(4), {{"time_limit", test::timeLimitText(10.0)}});
   REQUIRE(loose.verified());
   CHECK(*loose.objective == Approx(1.0));
   CHECK(loose.status == ModelStatus::kOptimal);
@@ -80,7 +82,8 @@ TEST_CASE("ilp peak_memory: ctrl at D = 11 is 31, proven", "[exact][memory]") {
       test::loadInstance(test::sharedPath("benchmarks/epfl-combinational/ctrl.aig"));
   Problem problem = instance.problem(ProblemKind::kLatencyBounded, 11);
   problem.objective = ProblemObjective::kPeakMemory;
-  const Result result = exactRegistry().run("ilp", problem, {{"time_limit", "60"}});
+  const Result result =
+      exactRegistry().run("ilp", problem, {{"time_limit", test::timeLimitText(60.0)}});
   REQUIRE(result.verified());
   CHECK(*result.objective == Approx(31.0));
   CHECK(result.status == ModelStatus::kOptimal);

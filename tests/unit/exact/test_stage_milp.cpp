@@ -18,6 +18,7 @@
 #include <gaus/heuristic/methods.hpp>
 
 #include "stage_graphs.hpp"
+#include "test_support.hpp"
 
 using namespace gaus;
 using namespace gaus::exact;
@@ -161,7 +162,7 @@ TEST_CASE("ilp on stage problems: verified, never worse than the refined balance
   for (int instance = 0; instance < 3; ++instance) {
     const Problem problem = stageProblem(randomStageGraph(random, 40), 5, 100.0);
     const Result balanced = registry.run("balanced", problem, {{"refine", "true"}});
-    const Result ilp = registry.run("ilp", problem, {{"time_limit", "1"}});
+    const Result ilp = registry.run("ilp", problem, {{"time_limit", test::timeLimitText(1.0)}});
     INFO(fmt::format("instance {}: {}", instance, ilp.message));
     REQUIRE(balanced.verified());
     REQUIRE(ilp.verified());

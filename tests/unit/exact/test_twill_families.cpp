@@ -9,6 +9,7 @@
 #include <gaus/core/verify.hpp>
 #include <gaus/exact/twill.hpp>
 
+#include "test_support.hpp"
 #include "toy_graphs.hpp"
 
 using namespace gaus;
@@ -25,7 +26,7 @@ TwillCheck checkAndVerify(const Instance& instance, std::int32_t ii, Cycle laten
                           bool breakSymmetry = true) {
   const Problem problem = instance.problem(ProblemKind::kModuloWarp);
   TwillCheckOptions options;
-  options.timeLimitSeconds = 20.0;
+  options.timeLimitSeconds = test::timeLimit(20.0);
   options.breakSymmetry = breakSymmetry;
   const TwillCheck check = checkTwill(problem, ii, latency, options);
   if (check.status == ModelStatus::kFeasible) {

@@ -160,8 +160,8 @@ TEST_CASE("twill --init through the registry: a start without warps is only a pr
   start.warps.reset();
   RunContext context;
   context.initialSchedule = &start;
-  const Result result =
-      registry.run("twill", toy.problem(ProblemKind::kModuloWarp), {{"time_limit", "30"}}, context);
+  const Result result = registry.run("twill", toy.problem(ProblemKind::kModuloWarp),
+                                     {{"time_limit", test::timeLimitText(30.0)}}, context);
   INFO(result.message);
   REQUIRE(result.status == ModelStatus::kOptimal);
   CHECK(result.verified());
@@ -208,7 +208,7 @@ TEST_CASE("twill --init FA forward (Hopper): a start at II 17 gives the answer w
   // not finish, so the answer is the probe's schedule or the start itself, both at II 17 with
   // L at most the start's.
   TwillOptions limited;
-  limited.search.timeLimitSeconds = 0.05;
+  limited.search.timeLimitSeconds = test::timeLimit(0.05);
   const TwillSolution quick = solveFrom(problem, &start, limited);
   REQUIRE(quick.result.status == ModelStatus::kTimeout);
   REQUIRE(quick.result.schedule);

@@ -21,7 +21,11 @@ using namespace gaus::exact;
 namespace {
 
 TwillSolution solve(const Instance& instance, TwillOptions options = {}) {
-  options.smt.timeLimitSeconds = 120.0;
+  options.smt.timeLimitSeconds = test::timeLimit(120.0);
+  // Under GAUS_TEST_TIME_LIMIT the search as a whole is bounded too (unset: no limit).
+  if (const double overridden = test::timeLimit(0.0); overridden > 0.0) {
+    options.search.timeLimitSeconds = overridden;
+  }
   TwillSolution solution = solveTwill(instance.problem(ProblemKind::kModuloWarp), options);
   INFO(solution.result.message);
   for (const auto& attempt : solution.result.attempts) UNSCOPED_INFO(attempt.describe());
@@ -148,8 +152,9 @@ TEST_CASE("twill through the registry: verified, with the attempt log and the ex
   MethodRegistry registry;
   registerExactMethods(registry);
   const auto toy = test::loadKernel("toy_fa");
-  const Result result = registry.run("twill", toy.problem(ProblemKind::kModuloWarp),
-                                     {{"explain", "true"}, {"time_limit", "30"}});
+  const Result result =
+      registry.run("twill", toy.problem(ProblemKind::kModuloWarp),
+                   {{"explain", "true"}, {"time_limit", test::timeLimitText(30.0)}});
   INFO(result.message);
   REQUIRE(result.status == ModelStatus::kOptimal);
   CHECK(result.verified());

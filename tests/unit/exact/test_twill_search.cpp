@@ -215,7 +215,7 @@ TEST_CASE("twill at 32 warps: the stand-in on warps of 32 threads is proven, war
   const Instance instance =
       test::loadInstance(test::sourcePath("configs/kernels/fa_fwd_blackwell_subtiled_32w.yaml"));
   TwillOptions options;
-  options.search.timeLimitSeconds = 120.0;
+  options.search.timeLimitSeconds = test::timeLimit(120.0);
   const TwillSolution solution = solveTwill(instance.problem(ProblemKind::kModuloWarp), options);
   INFO(solution.result.message);
   for (const auto& attempt : solution.result.attempts) UNSCOPED_INFO(attempt.describe());
@@ -242,7 +242,7 @@ TEST_CASE("twill time limit: the stand-in stops within the limit with a timeout"
   // take the MILP's 10 s.
   const Instance instance = loadStandIn();
   TwillOptions options;
-  options.search.timeLimitSeconds = 1.0;
+  options.search.timeLimitSeconds = test::timeLimit(1.0);
   const auto begin = std::chrono::steady_clock::now();
   const TwillSolution solution = solveTwill(instance.problem(ProblemKind::kModuloWarp), options);
   const double seconds =
