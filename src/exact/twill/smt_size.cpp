@@ -157,6 +157,16 @@ SmtModelSize estimateSmtModelSize(const Problem& problem, std::int32_t ii, Cycle
           3 * distinctWarpClauses(graph, warps, op, other) + (window >= ii ? 2 : 4 * ii * window);
     }
   }
+  // Warp issue: per warp and residue, a row over "on the warp and started at residue r" of
+  // every op, one term per residue its execution window reaches (at most: rows that cannot bind
+  // or repeat the warp before are skipped).
+  if (machine.warpIssueWidth) {
+    std::int64_t terms = 0;
+    for (OpId op = 0; op < count; ++op) {
+      terms += std::min<std::int64_t>(ii, std::max(1, graph.reservationLength(op)));
+    }
+    size.literals += warps * ii * (1 + 2 * terms);
+  }
   if (options.breakSymmetry) {
     // Warps in first-use order: op i's clause names the warp's use by ops 0..i - 1.
     size.literals += warps * (static_cast<std::int64_t>(count) * (count + 3) / 2);
