@@ -158,14 +158,25 @@ SmtModelSize estimateSmtModelSize(const Problem& problem, std::int32_t ii, Cycle
     }
   }
   // Warp issue: per warp and residue, a row over "on the warp and started at residue r" of
-  // every op, one term per residue its execution window reaches (at most: rows that cannot bind
-  // or repeat the warp before are skipped).
+  // every op with a literal on the warp, one term per residue its execution window reaches;
+  // none for a warp whose every literal is the warp before's (warp groups share one). Rows that
+  // cannot bind are counted too.
   if (machine.warpIssueWidth) {
-    std::int64_t terms = 0;
-    for (OpId op = 0; op < count; ++op) {
-      terms += std::min<std::int64_t>(ii, std::max(1, graph.reservationLength(op)));
+    for (std::int64_t w = 0; w < warps; ++w) {
+      std::int64_t terms = 0;
+      bool repeats = w > 0;
+      for (OpId op = 0; op < count; ++op) {
+        const std::int64_t group = graph.minWarps(op);
+        const std::int64_t first = w / group * group;
+        const bool onMachine = first + group <= warps;
+        repeats =
+            repeats && (w != first || (!onMachine && (w - 1) / group * group + group > warps));
+        if (onMachine) {
+          terms += std::min<std::int64_t>(ii, std::max(1, graph.reservationLength(op)));
+        }
+      }
+      if (!repeats) size.literals += ii * (1 + 2 * terms);
     }
-    size.literals += warps * ii * (1 + 2 * terms);
   }
   if (options.breakSymmetry) {
     // Warps in first-use order: op i's clause names the warp's use by ops 0..i - 1.

@@ -344,11 +344,12 @@ TEST_CASE("blocking concurrency: a blocking wait while another op executes on it
 TEST_CASE("warp issue: a warp executes one op per cycle when the machine says so",
           "[core][verify]") {
   // The legal schedule: on warp 1 mma at 4 (2 cycles of TC: 4, 5), epi at 6, extra at 7 (1
-  // cycle each), II 10. Moving extra to 15 = 5 mod 10 puts it on mma's second cycle: two ops
-  // executing on warp 1 at cycle 5, one violation with width 1, none without a width (Twill's
-  // paper lets them overlap) or with width 2.
+  // cycle each), II 10. Moving extra to 14 = 4 mod 10 puts it on mma's first cycle: two ops
+  // executing on warp 1 at cycle 4, one violation with width 1, none without a width (Twill's
+  // paper lets them overlap) or with width 2. (epi's value then lives [6, 14), residues 6-3,
+  // clear of mma's 4-5, so the registers stay within the limit.)
   const auto instance = warpInstance();
-  const Schedule overlapping = warpSchedule({0, 4, 6, 15}, {0b01, 0b10, 0b10, 0b10});
+  const Schedule overlapping = warpSchedule({0, 4, 6, 14}, {0b01, 0b10, 0b10, 0b10});
   CHECK(verify(instance.problem(ProblemKind::kModuloWarp), overlapping).ok());
   for (const std::int32_t width : {1, 2}) {
     Machine machine = warpMachine();
@@ -359,7 +360,7 @@ TEST_CASE("warp issue: a warp executes one op per cycle when the machine says so
     const auto report = verify(problem, overlapping);
     CHECK(report.count(ConstraintFamily::kWarpIssue) == (width == 1 ? 1 : 0));
     if (width == 1) {
-      CHECK_THAT(report.summary(), Catch::Contains("warp 1 executes 2 ops at cycle 5") &&
+      CHECK_THAT(report.summary(), Catch::Contains("warp 1 executes 2 ops at cycle 4") &&
                                        Catch::Contains("mma (t=4, 2 cycles)"));
     }
     CHECK(verify(problem, warpSchedule({0, 4, 6, 7}, {0b01, 0b10, 0b10, 0b10})).ok());
