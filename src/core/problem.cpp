@@ -152,6 +152,10 @@ std::vector<std::string> Problem::check() const {
                       "machine '{}'",
                       *machine->variableLatencyWarp, machine->warps, machine->name));
     }
+    if (machine->warpIssueWidth && *machine->warpIssueWidth < 1) {
+      errors.push_back(fmt::format("machine '{}' issues {} ops per warp and cycle; need 1 or more",
+                                   machine->name, *machine->warpIssueWidth));
+    }
     // Group sizes already found without a warp group that avoids the variable-latency warp.
     std::vector<std::int32_t> homeless;
     for (OpId op = 0; op < graph->numOps(); ++op) {

@@ -86,21 +86,26 @@ AppliedSettings applySettings(const MethodInfo& method, MethodOptions options,
 
 Expected<Problem> withMachineOptions(const MethodInfo& method, const Problem& problem,
                                      const MethodOptions& options) {
-  if (!method.declares("warps") || !options.contains("warps") || !problem.machine) return problem;
+  const bool setsWarps = method.declares("warps") && options.contains("warps");
+  const bool setsIssue = method.declares("warp_issue") && options.contains("warp_issue");
+  if ((!setsWarps && !setsIssue) || !problem.machine) return problem;
   auto resolved = method.resolveOptions(options);
   if (!resolved) return Error{resolved.error()};
+  auto machine = std::make_shared<Machine>(*problem.machine);
   for (const auto& [name, value] : *resolved) {
+    if (name == "warp_issue" && value == "true") {
+      // One instruction stream per warp: the machine's width, or one op per cycle.
+      machine->warpIssueWidth = machine->warpIssueWidth.value_or(1);
+    }
     std::int32_t warps = 0;
     const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), warps);
     // An unset option echoes as a word ("none"): the machine's own count stays.
     if (name != "warps" || error != std::errc{} || end != value.data() + value.size()) continue;
-    auto machine = std::make_shared<Machine>(*problem.machine);
     machine->warps = warps;
-    Problem posed = problem;
-    posed.machine = std::move(machine);
-    return posed;
   }
-  return problem;
+  Problem posed = problem;
+  posed.machine = std::move(machine);
+  return posed;
 }
 
 ProblemKind inferProblemKind(const Graph& graph, const MethodInfo& method, bool fixedIi,

@@ -18,11 +18,20 @@
 //   op on w may be executing at c, where op o executes during [t(o), t(o) + max(1, cycles(o)))
 //   and cycles(o) is the length of its reservation table.
 // - Warps differ for the spill rule when the two warp sets are not identical.
+// - Warp issue (when the machine sets warpIssueWidth): a warp runs one instruction stream, and
+//   an op holds an issue slot of every warp of its set at each cycle it executes (the window of
+//   the blocking rule: its reservation's length, at least 1), since its reservation stands for
+//   the instructions its warp feeds the units; a warp has warpIssueWidth slots per cycle,
+//   modulo II in a modulo schedule (the steady state holds every copy of the loop body).
 
 #include <algorithm>
 #include <bit>
+#include <map>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <gaus/core/verify.hpp>
 #include <gaus/core/warp_roles.hpp>
@@ -54,6 +63,8 @@ std::string_view toString(ConstraintFamily family) {
       return "spill-delay";
     case ConstraintFamily::kBlockingConcurrency:
       return "blocking-concurrency";
+    case ConstraintFamily::kWarpIssue:
+      return "warp-issue";
   }
   return "unknown";
 }
@@ -104,6 +115,7 @@ class Judge {
         checkRegisters();
         checkSpillDelay();
         checkBlockingConcurrency();
+        if (machine_.warpIssueWidth) checkWarpIssue(*machine_.warpIssueWidth);
       }
     }
     if (options_.metrics) report_.metrics = computeMetrics(graph_, machine_, schedule_);
@@ -500,6 +512,33 @@ class Judge {
                schedule_.start[other], window);
         }
       }
+    }
+  }
+
+  void checkWarpIssue(std::int32_t width) {
+    const auto& warps = *schedule_.warps;
+    // (warp, cycle mod II) -> the ops executing there, an op once per cycle of its window.
+    std::map<std::pair<std::int32_t, Cycle>, std::vector<OpId>> issuing;
+    for (OpId op = 0; op < graph_.numOps(); ++op) {
+      const Cycle window = std::max<Cycle>(1, graph_.reservationLength(op));
+      for (Cycle j = 0; j < window; ++j) {
+        const Cycle cycle = schedule_.start[op] + j;
+        const Cycle slot = ii_ ? cycle % *ii_ : cycle;
+        for (std::int32_t w = 0; w < machine_.warps; ++w) {
+          if ((warps[op] >> w & 1U) != 0) issuing[{w, slot}].push_back(op);
+        }
+      }
+    }
+    for (const auto& [where, ops] : issuing) {
+      if (static_cast<std::int64_t>(ops.size()) <= width) continue;
+      std::vector<std::string> names;
+      for (OpId op : ops) {
+        names.push_back(fmt::format("{} (t={}, {} cycles)", graph_.opName(op), schedule_.start[op],
+                                    std::max<Cycle>(1, graph_.reservationLength(op))));
+      }
+      fail(ConstraintFamily::kWarpIssue,
+           "warp {} executes {} ops at {}, more than its issue width {}: {}", where.first,
+           ops.size(), cycleText(where.second), width, fmt::join(names, ", "));
     }
   }
 

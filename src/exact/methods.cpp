@@ -214,7 +214,12 @@ OptionTable<TwillOptions> makeTwillTable() {
                   {}},
                  parseDisabledFamilies, formatDisabledFamilies)
       .add("symmetry", twillField<&O::smt, &TwillSmtOptions::breakSymmetry>(),
-           "break symmetries between interchangeable ops and warps");
+           "break symmetries between interchangeable ops and warps")
+      .add("warp_issue", twillField<&O::smt, &TwillSmtOptions::warpIssue>(),
+           "one instruction stream per warp, beyond the paper: each warp executes at most the "
+           "machine's warp_issue_width ops per cycle mod II, an op for its reservation's "
+           "cycles (1 where the machine names none; family warp-issue, checked by the "
+           "verifier)");
   addModuloMilpOptions<O>(
       table, [](O& o) -> ModuloMilpOptions& { return o.milp; }, false);
   addNormalizationOptions<O>(table, [](O& o) -> NormalizationOptions& { return o.normalization; });

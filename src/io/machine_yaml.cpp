@@ -34,7 +34,7 @@ Machine machineFromJson(const JsonValue& value, std::string_view defaultName) {
   asObject(value, "the machine");
   checkKeys(value,
             {"name", "resources", "memories", "warps", "threads_per_warp", "register_limit",
-             "register_file", "variable_latency_warp"},
+             "register_file", "variable_latency_warp", "warp_issue_width"},
             "the machine");
   Machine machine;
   const JsonValue* name = value.find("name");
@@ -98,6 +98,13 @@ Machine machineFromJson(const JsonValue& value, std::string_view defaultName) {
                                                  std::to_string(index)));
     }
     machine.variableLatencyWarp = index;
+  }
+  if (const JsonValue* width = value.find("warp_issue_width");
+      width != nullptr && !width->isNull()) {
+    machine.warpIssueWidth = asNonNegativeInt32(*width, "warp issue width");
+    if (*machine.warpIssueWidth == 0) {
+      throw InputError(width->line, expectedFound("a positive warp issue width", "0"));
+    }
   }
   return machine;
 }

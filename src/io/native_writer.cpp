@@ -72,6 +72,10 @@ std::string machineFlow(const Machine& machine) {
     appendKey(out, "variable_latency_warp", false);
     appendJsonInteger(out, *machine.variableLatencyWarp);
   }
+  if (machine.warpIssueWidth) {
+    appendKey(out, "warp_issue_width", false);
+    appendJsonInteger(out, *machine.warpIssueWidth);
+  }
   out += "}";
   return out;
 }

@@ -36,6 +36,13 @@ class Machine {
   std::int32_t warps = 1;                           // warps (warp groups) available to a kernel
   std::optional<std::int32_t> registerLimit;        // per warp; unset: unchecked
   std::optional<std::int32_t> variableLatencyWarp;  // W_vl; unset: no isolation required
+  // Ops one warp executes per cycle: a warp runs one instruction stream, so the ops on it (on
+  // each warp of their warp set) share its issue slots at every cycle they execute (their
+  // reservation's length, at least 1), modulo II. Unset:
+  // unchecked, as in Twill's paper, where the ops of a warp overlap freely unless an edge or
+  // blocking synchronization orders them. Machine file key warp_issue_width; method twill's
+  // option warp_issue sets 1 where the file names none (docs/exact.md "Why not five").
+  std::optional<std::int32_t> warpIssueWidth;
   // 32-bit registers of the SM that the warps share (65,536 on Hopper and Blackwell); code
   // generation checks the per-role register split (setmaxnreg) against it. Unset: unknown.
   std::optional<std::int64_t> registerFile;

@@ -129,10 +129,11 @@ AppliedSettings applySettings(const MethodInfo& method, MethodOptions options,
                               const MethodOptions& settings);
 
 // The problem with the options that describe the machine rather than the method applied: a
-// `warps` option (the --warps setting) sets the machine's warp count. MethodRegistry::run
-// checks the input and verifies every schedule against this problem, so a warp count given
-// for the run counts before the input check, not only inside the method. Fails with the
-// option table's message for a bad value.
+// `warps` option (the --warps setting) sets the machine's warp count, and `warp_issue=true`
+// (method twill) its issue width to 1 where it names none. MethodRegistry::run checks the input
+// and verifies every schedule against this problem, so a warp count or issue model given for
+// the run counts before the input check and in the verdict, not only inside the method. Fails
+// with the option table's message for a bad value.
 Expected<Problem> withMachineOptions(const MethodInfo& method, const Problem& problem,
                                      const MethodOptions& options);
 

@@ -26,8 +26,9 @@ enum class ConstraintFamily : std::uint8_t {
                          // rings of buffers per memory kind <= capacity (core ringBuffers)
   kSpillDelay,           // cross-warp edges pay the producer's spill cost
   kBlockingConcurrency,  // an op with a blocking in-edge runs alone on its warp
+  kWarpIssue,            // ops executing per warp and cycle (mod II) <= warpIssueWidth
 };
-inline constexpr std::size_t kNumConstraintFamilies = 10;
+inline constexpr std::size_t kNumConstraintFamilies = 11;
 
 // The title of the note that a verdict covers one iteration only (uncheckedLoopCarriedNote).
 inline constexpr std::string_view kUncheckedLoopCarriedTitle = "loop-carried edges";
@@ -73,8 +74,8 @@ struct VerificationReport {
 // the horizon, per-cycle resource usage over each op's reservation table (modulo II when set)
 // memory capacity (live footprints per cycle, modulo II when set; for modulo-warp problems the
 // rings of buffers x stages, core ringBuffers) and, when the schedule carries warps, warp
-// uniqueness with min_warps, variable-latency isolation, registers, cross-warp spill delay and
-// blocking concurrency.
+// uniqueness with min_warps, variable-latency isolation, registers, cross-warp spill delay,
+// blocking concurrency and, when the machine sets warpIssueWidth, the issue slots of each warp.
 VerificationReport verify(const Problem& problem, const Schedule& schedule,
                           const VerifyOptions& options = {});
 

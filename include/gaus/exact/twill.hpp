@@ -40,8 +40,11 @@ enum class TwillFamily : std::uint8_t {
   kRegisterLimit,        // live registers per warp and residue <= limit
   kSpillDelay,           // cross-warp edges pay the producer's spill cost
   kBlockingConcurrency,  // an op with a blocking in-edge runs alone on its warp when it issues
+  // Beyond the paper: ops executing per warp and residue <= the machine's warpIssueWidth (one
+  // instruction stream per warp). Built only when the machine sets a width (option warp_issue).
+  kWarpIssue,
 };
-inline constexpr std::size_t kNumTwillFamilies = 8;
+inline constexpr std::size_t kNumTwillFamilies = 9;
 inline constexpr auto kTwillFamilyNames = makeEnumNames<TwillFamily>({
     {TwillFamily::kDependence, "dependence"},
     {TwillFamily::kCapacity, "capacity"},
@@ -51,6 +54,7 @@ inline constexpr auto kTwillFamilyNames = makeEnumNames<TwillFamily>({
     {TwillFamily::kRegisterLimit, "register-limit"},
     {TwillFamily::kSpillDelay, "spill-delay"},
     {TwillFamily::kBlockingConcurrency, "blocking-concurrency"},
+    {TwillFamily::kWarpIssue, "warp-issue"},
 });
 inline std::string_view toString(TwillFamily family) {
   return kTwillFamilyNames.name(family);
@@ -59,12 +63,14 @@ inline std::string_view toString(TwillFamily family) {
 // warp"), for explanations.
 std::string_view describe(TwillFamily family);
 inline constexpr std::array<TwillFamily, kNumTwillFamilies> kAllTwillFamilies = {
-    TwillFamily::kDependence,     TwillFamily::kCapacity,           TwillFamily::kMemory,
-    TwillFamily::kWarpUniqueness, TwillFamily::kVariableLatency,    TwillFamily::kRegisterLimit,
-    TwillFamily::kSpillDelay,     TwillFamily::kBlockingConcurrency};
+    TwillFamily::kDependence,      TwillFamily::kCapacity,
+    TwillFamily::kMemory,          TwillFamily::kWarpUniqueness,
+    TwillFamily::kVariableLatency, TwillFamily::kRegisterLimit,
+    TwillFamily::kSpillDelay,      TwillFamily::kBlockingConcurrency,
+    TwillFamily::kWarpIssue};
 
 struct TwillFamilySet {
-  std::array<bool, kNumTwillFamilies> enabled{true, true, true, true, true, true, true, true};
+  std::array<bool, kNumTwillFamilies> enabled{true, true, true, true, true, true, true, true, true};
   bool has(TwillFamily family) const { return enabled[static_cast<std::size_t>(family)]; }
   TwillFamilySet without(TwillFamily family) const {
     TwillFamilySet copy = *this;
@@ -104,6 +110,10 @@ struct TwillSmtOptions {
   double timeLimitSeconds = 60.0;  // per (II, L) satisfiability check
   TwillFamilySet families;         // all on; switch off for ablations
   bool breakSymmetry = true;       // interchangeable ops and warps
+  // One instruction stream per warp (beyond the paper): the machine's warpIssueWidth, or 1
+  // where it sets none, bounds the ops each warp executes per cycle (family kWarpIssue). Off:
+  // the machine's own setting holds (none on the built-in machines).
+  bool warpIssue = false;
 };
 
 // After SAT, beyond the paper: the fewest warps used, then the fewest cross-warp edges.

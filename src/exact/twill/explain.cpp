@@ -45,6 +45,8 @@ std::string_view describe(TwillFamily family) {
       return "an edge between two warps also waits for the producer's spill cost";
     case TwillFamily::kBlockingConcurrency:
       return "an op with a blocking input issues when no other op of its warp is executing";
+    case TwillFamily::kWarpIssue:
+      return "a warp executes at most its issue width of ops per cycle (one instruction stream)";
   }
   return "unknown";
 }

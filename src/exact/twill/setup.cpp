@@ -1,6 +1,6 @@
-// The problem the Twill search solves (search.hpp: setUpSearch): kModuloWarp with the option
-// `warps` applied to a copy of the machine, the input check, normalized costs when they are
-// large (cost_normalization.hpp), MII and what binds it, and the II range.
+// The problem the Twill search solves (search.hpp: setUpSearch): kModuloWarp with the options
+// `warps` and `warp_issue` applied to a copy of the machine, the input check, normalized costs when
+// they are large (cost_normalization.hpp), MII and what binds it, and the II range.
 
 #include <algorithm>
 
@@ -15,7 +15,8 @@ namespace gaus::exact::detail {
 
 namespace {
 
-// The problem as asked: kModuloWarp, the option `warps` applied to a copy of the machine, and
+// The problem as asked: kModuloWarp, the options `warps` and `warp_issue` applied to a copy of
+// the machine, and
 // the input check; or why it cannot be solved.
 Expected<Problem> problemAsAsked(const Problem& input, const TwillOptions& options) {
   Problem problem = input;
@@ -30,6 +31,12 @@ Expected<Problem> problemAsAsked(const Problem& input, const TwillOptions& optio
       return Error{fmt::format("warps={} leaves out the variable-latency warp {} of machine '{}'",
                                machine->warps, *machine->variableLatencyWarp, machine->name)};
     }
+    problem.machine = std::move(machine);
+  }
+  if (options.smt.warpIssue && !problem.machine->warpIssueWidth) {
+    // One instruction stream per warp (as MethodRegistry::run poses it, withMachineOptions).
+    auto machine = std::make_shared<Machine>(*problem.machine);
+    machine->warpIssueWidth = 1;
     problem.machine = std::move(machine);
   }
   if (const auto errors = problem.check(); !errors.empty()) return Error{errors.front()};

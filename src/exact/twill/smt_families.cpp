@@ -49,6 +49,11 @@
 //   sharing a warp) are only forced true by what implies them: each is bounded from above
 //   only, so the other direction would add clauses without pruning a schedule.
 // - An op on k > 1 warps takes an aligned warp group (core isWarpGroup), one literal per group.
+// - One instruction stream per warp (beyond the paper, when the machine sets warpIssueWidth):
+//   an op holds an issue slot of each warp of its set at every cycle it executes (its
+//   reservation's length, at least 1), and a warp has the width's slots per residue. The paper lets
+//   the ops of a warp overlap freely unless an edge orders them, so FA4's correction never needs a
+//   warp of its own (docs/exact.md "Why not five").
 // - Symmetry breaking: warps, and aligned blocks of warps, that nothing tells apart are used in
 //   first-use order (orderWarps); interchangeable ops are ordered (symmetry.hpp).
 
@@ -422,6 +427,54 @@ void addBlockingConcurrency(const SmtFrame& frame, const OpLiterals& residue,
   }
 }
 
+// One instruction stream per warp (beyond the paper; Machine::warpIssueWidth): an op holds an
+// issue slot of each warp of its set at every cycle it executes, [t, t + max(1, cycles)) with
+// cycles its reservation length (the window the verifier's blocking rule uses), and per warp
+// and residue the slots held number at most the width. A pseudo-Boolean row over "on warp w and
+// started at residue r", weighted by the cycles of the op's window that fall on the row's
+// residue (more than one when the window is longer than II). A row is skipped when it cannot
+// bind or repeats the previous warp's (every op's literal at w is its literal at w - 1: warp
+// groups share one).
+void addWarpIssue(const SmtFrame& frame, const OpLiterals& residue, const OpLiterals& onWarp,
+                  ClauseWriter& writer, BuildClock& clock) {
+  if (!frame.machine.warpIssueWidth) return;
+  const std::int64_t width = *frame.machine.warpIssueWidth;
+  const std::int32_t ii = frame.ii;
+  const OpId count = frame.graph.numOps();
+  for (int w = 0; w < frame.machine.warps; ++w) {
+    if (clock.outOfTime()) return;
+    bool repeats = w > 0;
+    for (OpId op = 0; op < count && repeats; ++op) {
+      repeats = z3::eq(onWarp[op][w], onWarp[op][w - 1]);
+    }
+    if (repeats) continue;
+    for (std::int32_t rho = 0; rho < ii; ++rho) {
+      z3::expr_vector terms(writer.context());
+      std::vector<int> weights;
+      std::int64_t total = 0;
+      for (OpId op = 0; op < count; ++op) {
+        if (onWarp[op][w].is_false()) continue;
+        // Cycles j of the window whose residue is rho hold the slot for a start at rho - j.
+        const std::int64_t window = std::max<std::int64_t>(1, frame.graph.reservationLength(op));
+        std::vector<int> atStart(static_cast<std::size_t>(ii), 0);
+        for (std::int64_t j = 0; j < window; ++j) {
+          ++atStart[static_cast<std::size_t>((((rho - j) % ii) + ii) % ii)];
+        }
+        for (std::int32_t r = 0; r < ii; ++r) {
+          if (atStart[static_cast<std::size_t>(r)] == 0) continue;
+          terms.push_back(onWarp[op][w] && residue[op][static_cast<std::size_t>(r)]);
+          weights.push_back(atStart[static_cast<std::size_t>(r)]);
+          total += atStart[static_cast<std::size_t>(r)];
+        }
+      }
+      if (total <= width) continue;
+      writer.add(TwillFamily::kWarpIssue,
+                 z3::pble(terms, weights.data(),
+                          static_cast<int>(std::min<std::int64_t>(width, INT32_MAX))));
+    }
+  }
+}
+
 // Slots (warps, or blocks of warps) that nothing tells apart are used in order of first use by
 // ops in id order: slot j + 1 holds op i only if slot j holds op i or an earlier op.
 // holds[j][op] is "slot j holds op".
@@ -515,6 +568,7 @@ bool buildSmtModel(const SmtFrame& frame, SmtVariables& vars, ClauseWriter& writ
       [&] { addRegisterLimit(frame, starts, vars.onWarp, writer, clock); },
       [&] { addSpillDelay(frame, starts, vars.crossEdge, writer, clock); },
       [&] { addBlockingConcurrency(frame, vars.residue, vars.onWarp, writer, clock); },
+      [&] { addWarpIssue(frame, vars.residue, vars.onWarp, writer, clock); },
   };
   for (const auto& addFamily : families) {
     if (clock.outOfTime()) break;

@@ -157,6 +157,27 @@ SmtModelSize estimateSmtModelSize(const Problem& problem, std::int32_t ii, Cycle
           3 * distinctWarpClauses(graph, warps, op, other) + (window >= ii ? 2 : 4 * ii * window);
     }
   }
+  // Warp issue: per warp and residue, a row over "on the warp and started at residue r" of
+  // every op with a literal on the warp, one term per residue its execution window reaches;
+  // none for a warp whose every literal is the warp before's (warp groups share one). Rows that
+  // cannot bind are counted too.
+  if (machine.warpIssueWidth) {
+    for (std::int64_t w = 0; w < warps; ++w) {
+      std::int64_t terms = 0;
+      bool repeats = w > 0;
+      for (OpId op = 0; op < count; ++op) {
+        const std::int64_t group = graph.minWarps(op);
+        const std::int64_t first = w / group * group;
+        const bool onMachine = first + group <= warps;
+        repeats =
+            repeats && (w != first || (!onMachine && (w - 1) / group * group + group > warps));
+        if (onMachine) {
+          terms += std::min<std::int64_t>(ii, std::max(1, graph.reservationLength(op)));
+        }
+      }
+      if (!repeats) size.literals += ii * (1 + 2 * terms);
+    }
+  }
   if (options.breakSymmetry) {
     // Warps in first-use order: op i's clause names the warp's use by ops 0..i - 1.
     size.literals += warps * (static_cast<std::int64_t>(count) * (count + 3) / 2);

@@ -341,6 +341,32 @@ TEST_CASE("blocking concurrency: a blocking wait while another op executes on it
   CHECK(verify(problem, warpSchedule({0, 5, 7, 8}, {0b01, 0b10, 0b10, 0b10})).ok());
 }
 
+TEST_CASE("warp issue: a warp executes one op per cycle when the machine says so",
+          "[core][verify]") {
+  // The legal schedule: on warp 1 mma at 4 (2 cycles of TC: 4, 5), epi at 6, extra at 7 (1
+  // cycle each), II 10. Moving extra to 14 = 4 mod 10 puts it on mma's first cycle: two ops
+  // executing on warp 1 at cycle 4, one violation with width 1, none without a width (Twill's
+  // paper lets them overlap) or with width 2. (epi's value then lives [6, 14), residues 6-3,
+  // clear of mma's 4-5, so the registers stay within the limit.)
+  const auto instance = warpInstance();
+  const Schedule overlapping = warpSchedule({0, 4, 6, 14}, {0b01, 0b10, 0b10, 0b10});
+  CHECK(verify(instance.problem(ProblemKind::kModuloWarp), overlapping).ok());
+  for (const std::int32_t width : {1, 2}) {
+    Machine machine = warpMachine();
+    machine.warpIssueWidth = width;
+    const auto rebound = rebindMachine(instance, machine);
+    REQUIRE(rebound.ok());
+    const Problem problem = rebound->problem(ProblemKind::kModuloWarp);
+    const auto report = verify(problem, overlapping);
+    CHECK(report.count(ConstraintFamily::kWarpIssue) == (width == 1 ? 1 : 0));
+    if (width == 1) {
+      CHECK_THAT(report.summary(), Catch::Contains("warp 1 executes 2 ops at cycle 4") &&
+                                       Catch::Contains("mma (t=4, 2 cycles)"));
+    }
+    CHECK(verify(problem, warpSchedule({0, 4, 6, 7}, {0b01, 0b10, 0b10, 0b10})).ok());
+  }
+}
+
 TEST_CASE("stage problems: same stage allowed, one failing case per family", "[core][verify]") {
   // a -> b -> c with delay 3 edges and latency-2 ops as read; posed as a stage problem with
   // D = 2 (Instance::problem rebuilds it with delay-0 edges and latency-1 ops), a stage schedule

@@ -221,17 +221,24 @@ TEST_CASE("twill's SMT model: its size estimated before it is built bounds the m
   // and the estimate exceeds the count only by the clauses build() folds away (a literal that
   // is constant at the edge of an op's window): within 15 % here, 1 % on Triton's dumps in raw
   // cycles (docs/exact.md, "The SMT model's size"). The 32-warp stand-in has warp groups, whose
-  // warps share one literal.
+  // warps share one literal. FA4's warps with one instruction stream each add the warp-issue
+  // rows.
   struct Case {
     std::string kernel;
     std::int32_t ii;
     Cycle latency;
+    std::optional<std::int32_t> issueWidth;
   };
   for (const Case& c :
-       {Case{"fa_fwd_blackwell_subtiled", 18, 35}, Case{"fa_fwd_blackwell_subtiled", 18, 70},
-        Case{"fa_fwd_hopper", 8, 40}, Case{"fa_fwd_blackwell_subtiled_32w", 18, 35}}) {
+       {Case{"fa_fwd_blackwell_subtiled", 18, 35, {}},
+        Case{"fa_fwd_blackwell_subtiled", 18, 70, {}}, Case{"fa_fwd_hopper", 8, 40, {}},
+        Case{"fa_fwd_blackwell_subtiled_32w", 18, 35, {}},
+        Case{"fa_fwd_blackwell_fa4", 16, 32, 1}}) {
     const Instance instance = test::loadKernel(c.kernel);
-    const Problem problem = instance.problem(ProblemKind::kModuloWarp);
+    Problem problem = instance.problem(ProblemKind::kModuloWarp);
+    auto machine = std::make_shared<Machine>(*problem.machine);
+    machine->warpIssueWidth = c.issueWidth;
+    problem.machine = std::move(machine);
     const detail::SmtModelSize estimate =
         detail::estimateSmtModelSize(problem, c.ii, c.latency, {});
     const auto model =

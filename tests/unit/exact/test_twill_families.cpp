@@ -6,7 +6,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <gaus/core/registry.hpp>
 #include <gaus/core/verify.hpp>
+#include <gaus/exact/methods.hpp>
 #include <gaus/exact/twill.hpp>
 
 #include "test_support.hpp"
@@ -274,4 +276,117 @@ TEST_CASE("SMT blocking concurrency: a blocking wait cannot share a warp with a 
       CHECK(check.core == std::vector<TwillFamily>{TwillFamily::kBlockingConcurrency});
     }
   }
+}
+
+TEST_CASE("SMT warp issue: two independent ops on one warp need II 2 with one stream",
+          "[exact][twill][families]") {
+  // a and b take 1 cycle each, no edges, no limited unit: without an issue model both start at
+  // cycle 0 of II 1 on the one warp. With one instruction stream (width 1) the warp executes
+  // one of them per cycle, so II 1 has one slot for two ops: UNSAT at every L, naming only the
+  // new family; II 2 puts them at residues 0 and 1 (L 2). A width of 2 gives II 1 back.
+  for (const std::optional<std::int32_t> width :
+       {std::optional<std::int32_t>{}, std::optional<std::int32_t>{1},
+        std::optional<std::int32_t>{2}}) {
+    INFO("width " << width.value_or(0));
+    Machine machine = warpMachine(1, std::nullopt);
+    machine.warpIssueWidth = width;
+    GraphBuilder builder("issue");
+    builder.addOp("a", 1);
+    builder.addOp("b", 1);
+    const auto instance = test::makeInstance(std::move(builder), std::move(machine));
+    const auto single = checkAndVerify(instance, 1, 4);
+    if (width == 1) {
+      REQUIRE(single.status == ModelStatus::kInfeasible);
+      CHECK(single.core == std::vector<TwillFamily>{TwillFamily::kWarpIssue});
+      const auto two = checkAndVerify(instance, 2, 2);
+      REQUIRE(two.status == ModelStatus::kFeasible);
+      CHECK(two.schedule->start[0] % 2 != two.schedule->start[1] % 2);
+    } else {
+      CHECK(single.status == ModelStatus::kFeasible);
+    }
+  }
+}
+
+TEST_CASE("SMT warp issue: an op holds its warp for every cycle of its reservation",
+          "[exact][twill][families]") {
+  // c reserves the ALU for 3 cycles, d the TC for 1, on one warp with width 1: c's window takes
+  // 3 of the warp's slots per II, d one more, so II 3 has 3 slots for 4 (UNSAT, the issue
+  // family alone: the units are different and have room) and II 4 fits (c at 0, d at 3 mod 4).
+  GraphBuilder builder("window");
+  const OpId c = builder.addOp("c", 3);
+  builder.addReservation(c, {1, 0, 3, 1});
+  const OpId d = builder.addOp("d", 1);
+  builder.addReservation(d, {0, 0, 1, 1});
+  Machine machine = warpMachine(1, std::nullopt);
+  machine.warpIssueWidth = 1;
+  const auto instance = test::makeInstance(std::move(builder), std::move(machine));
+  const auto tight = checkAndVerify(instance, 3, 6);
+  REQUIRE(tight.status == ModelStatus::kInfeasible);
+  CHECK(tight.core == std::vector<TwillFamily>{TwillFamily::kWarpIssue});
+  const auto fits = checkAndVerify(instance, 4, 4);
+  REQUIRE(fits.status == ModelStatus::kFeasible);
+  CHECK((fits.schedule->start[d] - fits.schedule->start[c] + 4) % 4 == 3);
+}
+
+TEST_CASE("twill warp_issue: the search's II rises from 1 to 2, and the verifier agrees",
+          "[exact][twill][families]") {
+  // The first case through the whole search: two independent 1-cycle ops on a one-warp machine
+  // that names no issue width. Without the option II 1 (MII 1: nothing binds); with it II 2,
+  // proven (II 1 is UNSAT by the issue family), and the schedule without the option fails the
+  // verifier once the machine has one stream per warp.
+  GraphBuilder builder("issue_search");
+  builder.addOp("a", 1);
+  builder.addOp("b", 1);
+  const auto instance = test::makeInstance(std::move(builder), warpMachine(1, std::nullopt));
+  const Problem problem = instance.problem(ProblemKind::kModuloWarp);
+  const TwillSolution free = solveTwill(problem);
+  REQUIRE(free.ii() == 1);
+  TwillOptions options;
+  options.smt.warpIssue = true;
+  const TwillSolution serial = solveTwill(problem, options);
+  INFO(serial.result.message);
+  REQUIRE(serial.result.status == ModelStatus::kOptimal);
+  CHECK(serial.ii() == 2);
+  CHECK(serial.twill.iiBound.provenMinimal);
+  REQUIRE(serial.result.verification);
+  CHECK(serial.result.verification->ok());
+
+  auto oneStream = std::make_shared<Machine>(*problem.machine);
+  oneStream->warpIssueWidth = 1;
+  Problem posed = problem;
+  posed.machine = oneStream;
+  const auto report = verify(posed, *free.result.schedule);
+  CHECK(report.count(ConstraintFamily::kWarpIssue) == 1);
+  CHECK(verify(posed, *serial.result.schedule).ok());
+}
+
+TEST_CASE("method twill, warp_issue=true: the registry verifies against one stream per warp",
+          "[exact][twill][families]") {
+  // As above through MethodRegistry::run, which poses the problem with the option applied
+  // (withMachineOptions) and verifies against it: II 2, and the verdict counts the issue family.
+  GraphBuilder builder("issue_method");
+  builder.addOp("a", 1);
+  builder.addOp("b", 1);
+  const auto instance = test::makeInstance(std::move(builder), warpMachine(1, std::nullopt));
+  MethodRegistry registry;
+  registerExactMethods(registry);
+  const Problem problem = instance.problem(ProblemKind::kModuloWarp);
+  const Result serial = registry.run("twill", problem, {{"warp_issue", "true"}});
+  INFO(serial.message);
+  REQUIRE(serial.call == CallStatus::kOk);
+  REQUIRE(serial.schedule);
+  CHECK(serial.schedule->ii == 2);
+  REQUIRE(serial.verification);
+  CHECK(serial.verification->ok());
+  const auto posed = withMachineOptions(*registry.find("twill"), problem, {{"warp_issue", "true"}});
+  REQUIRE(posed);
+  CHECK(posed->machine->warpIssueWidth == 1);
+  // The machine's own width stays: 2 slots per cycle give II 1 back.
+  Machine wide = *problem.machine;
+  wide.warpIssueWidth = 2;
+  Problem widened = problem;
+  widened.machine = std::make_shared<const Machine>(wide);
+  const Result parallel = registry.run("twill", widened, {{"warp_issue", "true"}});
+  REQUIRE(parallel.call == CallStatus::kOk);
+  CHECK(parallel.schedule->ii == 1);
 }

@@ -28,8 +28,9 @@ namespace {
 
 // Three or four ops on two single units, one or two loop-carried edges, two interchangeable
 // warps, registers that do not all fit one warp (limit 32, 8 to 24 each) and spill cost 1:
-// small enough to enumerate every schedule and warp assignment.
-Instance tinyWarpLoop(std::uint64_t seed) {
+// small enough to enumerate every schedule and warp assignment. `issueWidth`: the machine's
+// warp issue width (one instruction stream per warp), none by default.
+Instance tinyWarpLoop(std::uint64_t seed, std::optional<std::int32_t> issueWidth = std::nullopt) {
   RandomGraphOptions options;
   options.ops = 3 + static_cast<std::int32_t>(seed % 2);
   options.averageDegree = 1.0;
@@ -43,6 +44,7 @@ Instance tinyWarpLoop(std::uint64_t seed) {
   machine.name = "tiny_warps";
   machine.warps = 2;
   machine.registerLimit = 32;
+  machine.warpIssueWidth = issueWidth;
   const Graph& graph = generated->graph;
   GraphBuilder builder(fmt::format("tiny_warp_loop_{}", seed));
   for (OpId op = 0; op < graph.numOps(); ++op) {
@@ -163,6 +165,32 @@ TEST_CASE("twill proven claims: II, L, warps and cross-warp edges match brute fo
     }
     CHECK(solution.twill.assignment.warpsProvenMinimal);
     CHECK(solution.twill.assignment.crossEdgesProvenMinimal);
+  }
+}
+
+TEST_CASE("twill with one stream per warp: II and L match brute force", "[exact][twill][search]") {
+  // The tiny loops above on a machine whose warps execute one op per cycle (warp issue width
+  // 1): the II the search proves minimal and the L it finds at that II against enumeration of
+  // every start and warp assignment, judged by the verifier, which checks the issue slots.
+  // Four seeds keep it fast (each enumerates up to 10^5 schedules under load).
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    const Instance instance = tinyWarpLoop(seed, 1);
+    const Problem problem = instance.problem(ProblemKind::kModuloWarp);
+    INFO("seed " << seed);
+    const TwillSolution solution = solveTiny(instance, LatencySearch::kAscending);
+    REQUIRE(solution.result.status == ModelStatus::kOptimal);
+    CHECK(verify(problem, *solution.result.schedule).ok());
+    const std::int32_t ii = *solution.ii();
+    const Cycle latency = *solution.twill.latency;
+    CHECK(solution.twill.iiBound.provenMinimal);
+    for (std::int32_t smaller = 1; smaller < ii; ++smaller) {
+      INFO("II " << smaller);
+      CHECK_FALSE(bestWarpCounts(problem, smaller, generousLatency(*problem.graph, smaller)));
+    }
+    CHECK_FALSE(bestWarpCounts(problem, ii, latency - 1));
+    const auto best = bestWarpCounts(problem, ii, latency);
+    REQUIRE(best);
+    CHECK(solution.twill.assignment.warpsUsed == best->warps);
   }
 }
 
