@@ -28,9 +28,7 @@ enum class ModelStatus {
   kOptimal,     // proven optimal for the objective (an attempt: proven minimal at its II/L)
   kFeasible,    // a legal schedule, optimality not proven (an SMT check: satisfiable)
   kInfeasible,  // proven that no schedule exists (the message says which constraint blocks it)
-  kTimeout,     // a time limit (or a solver's node limit, or a cancel) stopped the search; a
-                // schedule may still be present. A step budget the caller set is not one: a run
-                // it ends is kFeasible with a schedule (GauS's max_steps)
+  kTimeout,     // a time limit, node limit or cancel stopped it (a step budget: kFeasible)
   kUnknown,     // nothing established (the call failed, or a solver gave up undecided)
 };
 
