@@ -80,13 +80,13 @@ void checkNeverWorse(const Problem& problem, MethodOptions budget) {
 
 TEST_CASE("gaus B: never worse than its own start + refinement, on a small and-inverter graph",
           "[differentiable][scheduler]") {
-  // 3,000 ops in 40 levels: the start's refinement takes a fraction of a second; 200 Adam steps
+  // 3,000 ops in 40 levels: the start's refinement takes a fraction of a second; 60 Adam steps
   // then give candidates that the worker legalizes and refines beside the optimizer.
   const Instance instance = andInverterGraph(3000, 40, 7);
   checkNeverWorse(peakMemoryAtListLatency(instance), {{"batch", "2"},
                                                       {"K", "25"},
                                                       {"updates_per_round", "4"},
-                                                      {"max_steps", "200"},
+                                                      {"max_steps", "60"},
                                                       {"time_limit", "60"}});
 }
 
