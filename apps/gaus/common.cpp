@@ -57,6 +57,11 @@ Machine loadMachine(const std::string& nameOrPath) {
 namespace {
 
 Instance applyMachineFlags(Instance instance, const InputFlags& flags) {
+  // What the reader chose on its own (a HatScheT variant's resource model) is said once, on
+  // stderr, where it does not mix with --json.
+  for (const std::string& note : instance.notes) {
+    fmt::print(stderr, "{}: {}\n", instance.sourcePath, note);
+  }
   if (!flags.machine.empty()) {
     auto rebound = io::moveToMachine(instance, loadMachine(flags.machine));
     if (!rebound) throw CommandError(rebound.error());

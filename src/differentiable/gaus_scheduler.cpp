@@ -280,13 +280,29 @@ Result scheduleWithGaus(const Problem& problem, const GausOptions& options,
   if (auto failure = engine.worker.failure()) {
     return errorResult("method gaus: legalization failed: " + *failure);
   }
-  if (!result.failed() && engine.state.exhausted() && result.status != ModelStatus::kOptimal) {
-    result.status = ModelStatus::kTimeout;
-    if (result.message.empty()) {
-      result.message = fmt::format(
-          "budget reached after {:.1f}s and {} Adam steps; the best "
-          "schedule found is returned",
-          engine.state.elapsedSeconds(), engine.state.steps());
+  // A proof (optimal, infeasible) stands whatever ended the run.
+  if (!result.failed() && engine.state.exhausted() && result.status != ModelStatus::kOptimal &&
+      result.status != ModelStatus::kInfeasible) {
+    if (engine.state.outOfTime()) {
+      result.status = ModelStatus::kTimeout;
+      if (result.message.empty()) {
+        result.message =
+            fmt::format("{} after {:.1f}s and {} Adam steps; the best schedule found is returned",
+                        engine.state.cancelled() ? "cancelled" : "time limit reached",
+                        engine.state.elapsedSeconds(), engine.state.steps());
+      }
+    } else {
+      // The step budget the user set ended the run: the run did what it was asked, which is
+      // not a time-out. A schedule is then a feasible answer; without one nothing is established.
+      const bool saidTimeout = result.status == ModelStatus::kTimeout;
+      result.status = result.hasSchedule() ? ModelStatus::kFeasible : ModelStatus::kUnknown;
+      if (saidTimeout || result.message.empty()) {
+        result.message = fmt::format(
+            "step budget reached: {} of max_steps={} Adam steps in {:.1f}s; {}",
+            engine.state.steps(), resolved.maxSteps.value_or(0), engine.state.elapsedSeconds(),
+            result.hasSchedule() ? "the best schedule found is returned"
+                                 : "no legal schedule found; raise max_steps or patience");
+      }
     }
   }
   // What "auto" resolved to; the options themselves are echoed by the method's table.

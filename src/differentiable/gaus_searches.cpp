@@ -720,17 +720,18 @@ Result optimizeAtHorizon(const RunSetup& setup, Engine& engine) {
   if (best) rules.objectiveToBeat = best->objective;
   if (bound) rules.success = atBound;
   engine.worker.beginAttempt(std::move(rules));
+  // Each start is refined to its local optimum (or the time limit) before the first Adam step,
+  // in both legalization modes, and the best refined one is the attempt's first "best": the
+  // rule that GauS at a budget is never worse than its start + refinement (max_steps=0) at the
+  // same budget (docs/gaus.md, "Never worse than its start"). It is also the alternate start of
+  // the batch.
   if (setup.refine && !(best && atBound(*best))) {
     for (const auto& [schedule, name] : starts) {
-      engine.worker.enqueue(
-          [&setup, schedule = schedule, horizon, improving](const StopRequest& stop) {
-            return refinedCandidate(setup, schedule, horizon, stop, improving);
-          });
+      engine.worker.runFirst([&setup, &schedule, horizon, improving](const StopRequest& stop) {
+        return refinedCandidate(setup, schedule, horizon, stop, improving);
+      });
     }
   }
-  // Synchronously the starts are refined by now, and the best refined one is the attempt's
-  // first "best" and the alternate start of the batch (asynchronously the worker is still at
-  // it, and the unrefined best stands in).
   std::optional<Candidate> refinedStart = engine.worker.best();
   if (refinedStart) startName += ", refined";
   const std::optional<Candidate>& first = refinedStart ? refinedStart : best;

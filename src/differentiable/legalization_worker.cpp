@@ -63,7 +63,6 @@ void LegalizationWorker::beginAttempt(AttemptRules rules) {
 std::optional<Candidate> LegalizationWorker::endAttempt() {
   std::unique_lock<std::mutex> lock(mutex_);
   ++attempt_;  // the piece in flight sees it at its next stop check and returns
-  jobs_.clear();
   offered_.reset();
   waitFor(lock, [this] { return !busy_; });
   rules_ = AttemptRules{};
@@ -73,21 +72,18 @@ std::optional<Candidate> LegalizationWorker::endAttempt() {
   return best;
 }
 
-void LegalizationWorker::enqueue(CandidateJob job) {
+void LegalizationWorker::runFirst(const CandidateJob& job) {
   std::unique_lock<std::mutex> lock(mutex_);
-  if (!asynchronous_) {
-    const Clock::time_point began = Clock::now();
-    const std::int64_t attempt = attempt_;
-    lock.unlock();
-    std::optional<Candidate> candidate = job(stopFor(attempt, false));
-    lock.lock();
-    figures_.legalizationSeconds += secondsSince(began);
-    figures_.optimizerWaitSeconds += secondsSince(began);
-    consider(std::move(candidate), attempt);
-    return;
-  }
-  jobs_.push_back(std::move(job));
+  const Clock::time_point began = Clock::now();
+  const std::int64_t attempt = attempt_;
   lock.unlock();
+  std::optional<Candidate> candidate = job(stopFor(attempt, false));
+  lock.lock();
+  figures_.legalizationSeconds += secondsSince(began);
+  figures_.optimizerWaitSeconds += secondsSince(began);
+  consider(std::move(candidate), attempt);
+  lock.unlock();
+  // Asynchronously the worker takes over what the candidate left unfinished.
   wake_.notify_one();
 }
 
@@ -157,23 +153,14 @@ void LegalizationWorker::workLoop() {
 }
 
 bool LegalizationWorker::hasWork() const {
-  if (!jobs_.empty() || offered_) return true;
+  if (offered_) return true;
   return refining_ && !state_.outOfTime();
 }
 
 void LegalizationWorker::doNextPiece(std::unique_lock<std::mutex>& lock) {
   const std::int64_t attempt = attempt_;
   busy_ = true;
-  if (!jobs_.empty()) {
-    CandidateJob job = std::move(jobs_.front());
-    jobs_.pop_front();
-    const Clock::time_point began = Clock::now();
-    lock.unlock();
-    std::optional<Candidate> candidate = job(stopFor(attempt, true));
-    lock.lock();
-    figures_.legalizationSeconds += secondsSince(began);
-    consider(std::move(candidate), attempt);
-  } else if (offered_ && !(resumeNext_ && refining_)) {
+  if (offered_ && !(resumeNext_ && refining_)) {
     torch::Tensor means = std::move(*offered_);
     offered_.reset();
     resumeNext_ = true;

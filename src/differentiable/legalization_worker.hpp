@@ -21,7 +21,6 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -115,9 +114,14 @@ class LegalizationWorker {
   // Stops the attempt's work (a piece in flight returns at its next stop check; the optimizer
   // waits for that), drops what is queued, and returns the best improving candidate.
   std::optional<Candidate> endAttempt();
-  // Work that must be done for this attempt, in order, before any offer (refining a start).
-  // Synchronous mode: done at once.
-  void enqueue(CandidateJob job);
+  // Work the attempt must do before any offer (refining a start): done at once on the calling
+  // thread, with no time slice (only the run's time limit stops it), and judged before any
+  // offered means. So the attempt's best is never worse than what the job reaches on its own in
+  // the same time: the start's refinement is not cut short by the candidates' work, nor left
+  // behind for a candidate that looks better half refined (docs/gaus.md, "Never worse than its
+  // start"). Unfinished work the candidate still carries goes on between offers, as a
+  // candidate's does.
+  void runFirst(const CandidateJob& job);
   // The latest means [B, V] (any device, float64; a copy the caller no longer changes). Replaces
   // an offer the worker has not taken. Synchronous mode: legalized at once, every row.
   void offer(torch::Tensor means);
@@ -126,8 +130,8 @@ class LegalizationWorker {
   AttemptStatus status() const;
   // The attempt's best improving candidate so far (a copy: read it at restarts, not per step).
   std::optional<Candidate> best() const;
-  // Waits until the attempt's queued work, its offer and the incumbent's unfinished refinement
-  // are done (or the run is out of time), then returns the best improving candidate.
+  // Waits until the attempt's offer and the unfinished refinement it goes on with are done (or the
+  // run is out of time), then returns the best improving candidate.
   std::optional<Candidate> finishAttempt();
   LegalizationFigures figures() const;
   // What made the worker fail (an exception in a legalization), if anything did.
@@ -162,7 +166,6 @@ class LegalizationWorker {
   // The refinement the worker goes on with between offers, and its candidate's objective.
   std::shared_ptr<UnfinishedRefinement> refining_;
   double refiningObjective_ = 0.0;
-  std::deque<CandidateJob> jobs_;
   std::optional<torch::Tensor> offered_;
   bool busy_ = false;
   bool resumeNext_ = false;  // alternates offers with resuming `refining_`

@@ -18,6 +18,10 @@ bool RunState::outOfTime() const {
   return deadline_.expired() || context_.cancelled();
 }
 
+bool RunState::cancelled() const {
+  return context_.cancelled();
+}
+
 AttemptOutcome runAttempt(const AttemptSpec& spec, const GausOptions& options,
                           const TensorSettings& settings, RunState& state,
                           LegalizationWorker& worker, ProgressTrace& trace,

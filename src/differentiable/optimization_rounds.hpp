@@ -36,6 +36,8 @@ class RunState {
   // Time or cancellation only: work that takes no Adam steps (legalizing and refining a
   // schedule) goes on under a step budget, so that max_steps=0 still refines the start.
   bool outOfTime() const;
+  // A cancel request (part of outOfTime): not the time limit.
+  bool cancelled() const;
   double elapsedSeconds() const { return deadline_.elapsedSeconds(); }
   // Seconds left of the run's time limit (infinite without one).
   double remainingSeconds() const { return deadline_.remainingSeconds(); }

@@ -1,7 +1,10 @@
 // HatScheT graphs (github.com/SpeedyBK/hatschet, the MachSuite loops of Oppermann et al., FPL
 // 2018; see ../shared/benchmarks/hatschet-machsuite/README.md): a GraphML file whose nodes name a
 // resource (`uses_resource`) and whose edges carry `delay` and `distance`, plus a resource model
-// "<graph>_RM.xml" with <Resource name limit latency blockingTime>. Mapping:
+// "<graph>_RM.xml" with <Resource name limit latency blockingTime>; HatScheT's chained variants
+// ("graph2.200MHz.graphml", the same loop at another clock) share their base graph's model
+// ("graph2_RM.xml"), which the reader takes when the variant has none of its own and records in
+// the instance's notes. Mapping:
 // - op per node, named by its `name` data (or its id), kind = its resource, latency =
 //   latency(resource);
 // - a limited resource (limit >= 0) holds one unit for `blockingTime` cycles from the start
@@ -13,10 +16,13 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
+#include <optional>
 #include <pugixml.hpp>
 #include <unordered_map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <gaus/core/types.hpp>
 
@@ -158,21 +164,50 @@ std::optional<std::string_view> data(const pugi::xml_node& node, const char* key
   return std::nullopt;
 }
 
+// The resource model beside `graph`: "<stem>_RM.xml", else that of the graph the stem names
+// without its last ".suffix", and so on ("graph2.200MHz" -> "graph2"), as HatScheT lays out its
+// chained variants. Nothing when none exists; `tried` lists the paths looked at.
+std::optional<std::filesystem::path> resourceModelBeside(const std::filesystem::path& graph,
+                                                         std::vector<std::string>& tried) {
+  std::string stem = graph.stem().string();
+  while (!stem.empty()) {
+    const std::filesystem::path candidate = graph.parent_path() / (stem + "_RM.xml");
+    std::error_code error;
+    if (std::filesystem::is_regular_file(candidate, error)) return candidate;
+    tried.push_back(candidate.string());
+    const std::size_t dot = stem.rfind('.');
+    if (dot == std::string::npos || dot == 0) break;
+    stem.resize(dot);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::vector<Instance> readHatschet(const std::filesystem::path& path, const ReadOptions& options) {
   XmlFile file;
   loadXml(path, file);
-  const std::filesystem::path modelPath =
-      options.resourceModel ? *options.resourceModel
-                            : path.parent_path() / (path.stem().string() + "_RM.xml");
   std::error_code error;
-  if (!std::filesystem::is_regular_file(modelPath, error)) {
-    throw InputError(0, expectedFound(fmt::format("the resource model {} ({})", modelPath.string(),
-                                                  options.resourceModel
-                                                      ? "given with --resources"
-                                                      : "beside the graph; or pass --resources"),
-                                      "no such file"));
+  std::filesystem::path modelPath;
+  if (options.resourceModel) {
+    modelPath = *options.resourceModel;
+    if (!std::filesystem::is_regular_file(modelPath, error)) {
+      throw InputError(0, expectedFound(fmt::format("the resource model {} (given with "
+                                                    "--resources)",
+                                                    modelPath.string()),
+                                        "no such file"));
+    }
+  } else {
+    std::vector<std::string> tried;
+    const auto beside = resourceModelBeside(path, tried);
+    if (!beside) {
+      throw InputError(0,
+                       expectedFound(fmt::format("the resource model {} (beside the graph; or pass "
+                                                 "--resources)",
+                                                 fmt::join(tried, " or ")),
+                                     "no such file"));
+    }
+    modelPath = *beside;
   }
   Machine machine;
   machine.name = modelPath.stem().string();
@@ -250,6 +285,12 @@ std::vector<Instance> readHatschet(const std::filesystem::path& path, const Read
   std::vector<Instance> instances;
   instances.push_back(finishInstance(std::move(builder), std::move(machine), name, path,
                                      [&](OpId op) { return opLine[op]; }));
+  if (!options.resourceModel && modelPath.filename() != path.stem().string() + "_RM.xml") {
+    instances.back().notes.push_back(
+        fmt::format("resource model {}: {} has none of its own (HatScheT's chained variants share "
+                    "their base graph's; --resources picks another)",
+                    modelPath.string(), path.filename().string()));
+  }
   return instances;
 }
 

@@ -173,3 +173,42 @@ TEST_CASE("schedule --kind stages --method gaus: never above the greedy cut", "[
   CHECK(result["objective"]["value"] == 501);
   CHECK(result["bounds"]["lower_bound"] == 500);
 }
+
+TEST_CASE("schedule --method gaus -O max_steps=0: the step budget is said, not a time-out",
+          "[cli][gaus]") {
+  // cavlc (703 ops) at D = its list latency 17 with B: the start + refinement and no Adam step
+  // (its whole-graph model is above the exact bound's size, so nothing proves it optimal). The
+  // run ends by the budget the user set, so the answer is feasible, and the message names the
+  // step budget.
+  const auto run =
+      runProgram(GAUS_BINARY, {"schedule", benchmark("epfl-combinational/cavlc.aig"), "--method",
+                               "gaus", "--horizon", "17", "--objective", "peak_memory", "-O",
+                               "max_steps=0", "--time-limit", "30", "--json", "-q"});
+  INFO(run.err);
+  REQUIRE(run.exitCode == 0);
+  const auto result = nlohmann::json::parse(run.out);
+  CHECK(result["verified"] == true);
+  const auto status = result["status"].get<std::string>();
+  INFO(result.dump());
+  CHECK(status == "feasible");
+  CHECK_THAT(result["message"].get<std::string>(),
+             Catch::StartsWith("step budget reached: 0 of max_steps=0 Adam steps"));
+}
+
+TEST_CASE("schedule a HatScheT variant graphN.200MHz.graphml: its base graph's model, said once",
+          "[cli][hatschet]") {
+  // HatScheT's layout: graph9.200MHz.graphml beside graph9_RM.xml (the shared copy of stencil3d
+  // holds the base graph, copied here under the variant's name). No --resources is needed, and
+  // stderr says which model was taken.
+  const gaus::test::TempFolder folder;
+  const std::filesystem::path stencil = sharedPath("benchmarks/hatschet-machsuite/stencil3d");
+  std::filesystem::copy_file(stencil / "graph9.graphml", folder.file("graph9.200MHz.graphml"));
+  std::filesystem::copy_file(stencil / "graph9_RM.xml", folder.file("graph9_RM.xml"));
+  const auto run =
+      runProgram(GAUS_BINARY, {"schedule", folder.file("graph9.200MHz.graphml").string(),
+                               "--method", "ims", "--json", "-q"});
+  INFO(run.err);
+  REQUIRE(run.exitCode == 0);
+  CHECK(nlohmann::json::parse(run.out)["verified"] == true);
+  CHECK_THAT(run.err, Catch::Contains("resource model " + folder.file("graph9_RM.xml").string()));
+}

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <gaus/core/expected.hpp>
 #include <gaus/core/graph.hpp>
@@ -24,6 +25,9 @@ struct Instance {
   // Figures recorded in the source, by name: "res_mii", "rec_mii", "min_ii", "heuristic_ii",
   // "trip_count", ... Readers document the names they fill in docs/formats.md.
   std::map<std::string, double, std::less<>> reference;
+  // What the reader chose that the input did not say, one sentence each ("resource model
+  // graph2_RM.xml, the base graph's: ..."); the command line prints them.
+  std::vector<std::string> notes;
 
   Problem problem(ProblemKind kind, std::optional<Cycle> horizon = std::nullopt,
                   std::optional<std::int32_t> ii = std::nullopt) const;

@@ -28,7 +28,7 @@ enum class ModelStatus {
   kOptimal,     // proven optimal for the objective (an attempt: proven minimal at its II/L)
   kFeasible,    // a legal schedule, optimality not proven (an SMT check: satisfiable)
   kInfeasible,  // proven that no schedule exists (the message says which constraint blocks it)
-  kTimeout,     // the time or step budget ran out; a schedule may still be present
+  kTimeout,     // a time limit, node limit or cancel stopped it (a step budget: kFeasible)
   kUnknown,     // nothing established (the call failed, or a solver gave up undecided)
 };
 

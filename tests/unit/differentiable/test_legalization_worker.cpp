@@ -227,7 +227,7 @@ TEST_CASE("legalization worker: an unfinished refinement goes on until it is don
     RunState state(options, noContext);
     LegalizationWorker worker(asynchronous, state, 1.0);
     worker.beginAttempt(objectiveFromFirstRules(12.0));
-    worker.enqueue([](const StopRequest&) {
+    worker.runFirst([](const StopRequest&) {
       auto refinement = std::make_shared<CountdownRefinement>(11.0, 6.0);
       return refinement->resume({});
     });
@@ -252,10 +252,39 @@ TEST_CASE("legalization worker: out of time, the worker takes no more work",
   AttemptRules rules;
   rules.objectiveToBeat = 12.0;
   worker.beginAttempt(rules);
-  worker.enqueue([](const StopRequest&) {
+  worker.runFirst([](const StopRequest&) {
     return std::make_shared<CountdownRefinement>(11.0, 0.0)->resume({});
   });
   const std::optional<Candidate> best = worker.finishAttempt();
   REQUIRE(best);
   CHECK(best->objective == 10.0);
+}
+
+TEST_CASE("legalization worker: the first job runs to its end before any offer",
+          "[differentiable][worker]") {
+  // The start's refinement (docs/gaus.md, "Never worse than its start"). Asynchronously, with
+  // slices of 1 ms, the first job spends 30 ms and must see no stop request: no slice cuts it.
+  // Its candidate (objective 5, below the 12 to beat) is the attempt's best as soon as runFirst
+  // returns, before the optimizer offers anything.
+  const GausOptions options = budget(60);
+  RunState state(options, noContext);
+  LegalizationWorker worker(true, state, 0.001);
+  worker.beginAttempt(objectiveFromFirstRules(12.0));
+  bool stopped = false;
+  worker.runFirst([&stopped](const StopRequest& stop) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(30);
+    while (std::chrono::steady_clock::now() < until) stopped = stopped || stop();
+    Candidate candidate;
+    candidate.schedule.start = {0};
+    candidate.objective = 5.0;
+    return std::optional<Candidate>(candidate);
+  });
+  CHECK_FALSE(stopped);
+  // Judged before runFirst returns, before any offer.
+  REQUIRE(worker.status().bestObjective.has_value());
+  CHECK(*worker.status().bestObjective == 5.0);
+  const std::optional<Candidate> best = worker.finishAttempt();
+  REQUIRE(best);
+  CHECK(best->objective == 5.0);
+  worker.endAttempt();
 }

@@ -96,3 +96,47 @@ TEST_CASE("HatScheT: all 91 MachSuite loops load within the README's ranges", "[
   CHECK(maxMii == 73);
   CHECK(recurrenceBound > loops / 2);  // "in most loops the recurrences bind II"
 }
+
+TEST_CASE("HatScheT: a chained variant graphN.200MHz.graphml reads with its base graph's model",
+          "[io][hatschet]") {
+  // HatScheT's layout (github.com/SpeedyBK/hatschet, benchmarks/MachSuite/stencil3d):
+  // graph9.graphml, graph9.200MHz.graphml and one graph9_RM.xml for both. The shared copy holds
+  // the base graph and its model; the variant is that graph under the variant's name, so the
+  // reader must find graph9_RM.xml without --resources, say so in the notes, and read the same
+  // loop as the base graph.
+  const std::filesystem::path machsuite =
+      gaus::test::sharedPath("benchmarks/hatschet-machsuite/stencil3d");
+  const gaus::test::TempFolder folder;
+  std::filesystem::copy_file(machsuite / "graph9.graphml", folder.file("graph9.200MHz.graphml"));
+  std::filesystem::copy_file(machsuite / "graph9_RM.xml", folder.file("graph9_RM.xml"));
+  const Instance base = gaus::test::loadOne(machsuite / "graph9.graphml");
+  const Instance variant = gaus::test::loadOne(folder.file("graph9.200MHz.graphml"));
+  CHECK(base.notes.empty());
+  CHECK(variant.machine->name == "graph9_RM");
+  REQUIRE(variant.notes.size() == 1);
+  CHECK_THAT(variant.notes.front(),
+             Catch::StartsWith("resource model " + folder.file("graph9_RM.xml").string() +
+                               ": graph9.200MHz.graphml has none of its own"));
+  REQUIRE(variant.graph->numOps() == base.graph->numOps());
+  REQUIRE(variant.graph->numEdges() == base.graph->numEdges());
+  for (OpId op = 0; op < base.graph->numOps(); ++op) {
+    CHECK(variant.graph->latency(op) == base.graph->latency(op));
+  }
+  CHECK(computeResMii(*variant.graph, *variant.machine).value ==
+        computeResMii(*base.graph, *base.machine).value);
+
+  // A variant with a model of its own takes that one, and there is nothing to say.
+  std::filesystem::copy_file(machsuite / "graph9_RM.xml", folder.file("graph9.200MHz_RM.xml"));
+  const Instance own = gaus::test::loadOne(folder.file("graph9.200MHz.graphml"));
+  CHECK(own.machine->name == "graph9.200MHz_RM");
+  CHECK(own.notes.empty());
+
+  // Without either, the message lists both files looked for.
+  std::filesystem::remove(folder.file("graph9.200MHz_RM.xml"));
+  std::filesystem::remove(folder.file("graph9_RM.xml"));
+  CHECK(gaus::test::loadError(folder.file("graph9.200MHz.graphml")) ==
+        folder.file("graph9.200MHz.graphml").string() + ": expected the resource model " +
+            folder.file("graph9.200MHz_RM.xml").string() + " or " +
+            folder.file("graph9_RM.xml").string() +
+            " (beside the graph; or pass --resources), found no such file");
+}
