@@ -131,6 +131,29 @@ Instance loadStandIn() {
   return test::loadInstance(test::sourcePath("configs/kernels/fa_fwd_blackwell_subtiled.yaml"));
 }
 
+// Checks the search's II and L on a tiny loop against enumeration: II proven minimal with no
+// verifying schedule below it, L minimal at II. Returns the enumeration's best warp counts at
+// (II, L) for the caller's checks of the minimizations.
+WarpCounts checkIiAndLatencyAgainstBruteForce(const Problem& problem,
+                                              const TwillSolution& solution) {
+  REQUIRE(solution.result.status == ModelStatus::kOptimal);
+  REQUIRE(solution.result.schedule);
+  CHECK(verify(problem, *solution.result.schedule).ok());
+  const std::int32_t ii = *solution.ii();
+  const Cycle latency = *solution.twill.latency;
+  // II minimal: no II below it has a verifying schedule within the generous L.
+  CHECK(solution.twill.iiBound.provenMinimal);
+  for (std::int32_t smaller = 1; smaller < ii; ++smaller) {
+    INFO("II " << smaller);
+    CHECK_FALSE(bestWarpCounts(problem, smaller, generousLatency(*problem.graph, smaller)));
+  }
+  // L minimal at II (the search's answer, Algorithm 1's first SAT L).
+  CHECK_FALSE(bestWarpCounts(problem, ii, latency - 1));
+  const auto best = bestWarpCounts(problem, ii, latency);
+  REQUIRE(best);
+  return *best;
+}
+
 }  // namespace
 
 TEST_CASE("twill proven claims: II, L, warps and cross-warp edges match brute force",
@@ -140,28 +163,14 @@ TEST_CASE("twill proven claims: II, L, warps and cross-warp edges match brute fo
     const Problem problem = instance.problem(ProblemKind::kModuloWarp);
     INFO("seed " << seed);
     const TwillSolution solution = solveTiny(instance, LatencySearch::kAscending);
-    REQUIRE(solution.result.status == ModelStatus::kOptimal);
-    REQUIRE(solution.result.schedule);
-    CHECK(verify(problem, *solution.result.schedule).ok());
-    const std::int32_t ii = *solution.ii();
-    const Cycle latency = *solution.twill.latency;
-    // II minimal: no II below it has a verifying schedule within the generous L.
-    CHECK(solution.twill.iiBound.provenMinimal);
-    for (std::int32_t smaller = 1; smaller < ii; ++smaller) {
-      INFO("II " << smaller);
-      CHECK_FALSE(bestWarpCounts(problem, smaller, generousLatency(*problem.graph, smaller)));
-    }
-    // L minimal at II (the search's answer, Algorithm 1's first SAT L).
-    CHECK_FALSE(bestWarpCounts(problem, ii, latency - 1));
     // The minimizations' proofs: nothing at (II, L) uses fewer warps, or as few warps and
     // fewer cross-warp edges.
-    const auto best = bestWarpCounts(problem, ii, latency);
-    REQUIRE(best);
+    const auto best = checkIiAndLatencyAgainstBruteForce(problem, solution);
     if (solution.twill.assignment.warpsProvenMinimal)
-      CHECK(solution.twill.assignment.warpsUsed == best->warps);
+      CHECK(solution.twill.assignment.warpsUsed == best.warps);
     if (solution.twill.assignment.warpsProvenMinimal &&
         solution.twill.assignment.crossEdgesProvenMinimal) {
-      CHECK(solution.twill.assignment.crossWarpEdges == best->crossEdges);
+      CHECK(solution.twill.assignment.crossWarpEdges == best.crossEdges);
     }
     CHECK(solution.twill.assignment.warpsProvenMinimal);
     CHECK(solution.twill.assignment.crossEdgesProvenMinimal);
@@ -178,19 +187,8 @@ TEST_CASE("twill with one stream per warp: II and L match brute force", "[exact]
     const Problem problem = instance.problem(ProblemKind::kModuloWarp);
     INFO("seed " << seed);
     const TwillSolution solution = solveTiny(instance, LatencySearch::kAscending);
-    REQUIRE(solution.result.status == ModelStatus::kOptimal);
-    CHECK(verify(problem, *solution.result.schedule).ok());
-    const std::int32_t ii = *solution.ii();
-    const Cycle latency = *solution.twill.latency;
-    CHECK(solution.twill.iiBound.provenMinimal);
-    for (std::int32_t smaller = 1; smaller < ii; ++smaller) {
-      INFO("II " << smaller);
-      CHECK_FALSE(bestWarpCounts(problem, smaller, generousLatency(*problem.graph, smaller)));
-    }
-    CHECK_FALSE(bestWarpCounts(problem, ii, latency - 1));
-    const auto best = bestWarpCounts(problem, ii, latency);
-    REQUIRE(best);
-    CHECK(solution.twill.assignment.warpsUsed == best->warps);
+    const auto best = checkIiAndLatencyAgainstBruteForce(problem, solution);
+    CHECK(solution.twill.assignment.warpsUsed == best.warps);
   }
 }
 
