@@ -44,8 +44,8 @@ TEST_CASE("a bad machine file names its line", "[io][machine]") {
   CHECK(io::readMachine(typo).error() ==
         typo.string() +
             ":2: expected a key of the machine (name, resources, memories, warps, "
-            "threads_per_warp, register_limit, register_file, variable_latency_warp), found "
-            "\"resource\"");
+            "threads_per_warp, register_limit, register_file, variable_latency_warp, "
+            "warp_issue_width), found \"resource\"");
   // A schedule warp is a hardware warp (32 threads) or a warp group (128), nothing between.
   const auto odd = folder.write("odd.yaml", "name: t\nwarps: 4\nthreads_per_warp: 64\n");
   CHECK(io::readMachine(odd).error() ==
