@@ -73,32 +73,31 @@ set_target_properties(gaus_pypi_torch PROPERTIES
 set(TORCH_LIBRARIES gaus_pypi_torch)
 message(STATUS "gaus: building against PyPI's torch ${GAUS_TORCH_VERSION} in ${_pypi_torch_dir}")
 
-# Z3 from the z3-solver wheel: z3/lib/libz3.so and z3/include.
-if(NOT Z3_ROOT)
-  execute_process(
-    COMMAND "${Python_EXECUTABLE}" -c "import os, z3; print(os.path.dirname(z3.__file__))"
-    OUTPUT_VARIABLE _pypi_z3_dir OUTPUT_STRIP_TRAILING_WHITESPACE
-    ERROR_QUIET RESULT_VARIABLE _pypi_z3_result)
-  if(NOT _pypi_z3_result EQUAL 0)
-    message(FATAL_ERROR "the wheel on PyPI's torch takes Z3 from PyPI's z3-solver, which "
-                        "${Python_EXECUTABLE} does not have: pip install z3-solver")
+# Sets the cache path ROOT_VARIABLE, unless the user gave it, to the folder that EXPRESSION
+# prints in the build's Python (a package that this Python must have: PACKAGE, installed by
+# INSTALL).
+function(gaus_root_from_python root_variable expression package install)
+  if(${root_variable})
+    return()
   endif()
-  set(Z3_ROOT "${_pypi_z3_dir}" CACHE PATH "Prefix of a Z3 install; empty: the system's (or the wheel's)" FORCE)
-endif()
+  execute_process(
+    COMMAND "${Python_EXECUTABLE}" -c "${expression}"
+    OUTPUT_VARIABLE prefix OUTPUT_STRIP_TRAILING_WHITESPACE
+    ERROR_QUIET RESULT_VARIABLE result)
+  if(NOT result EQUAL 0)
+    message(FATAL_ERROR "the wheel on PyPI's torch takes ${package} from PyPI, which "
+                        "${Python_EXECUTABLE} does not have: ${install}")
+  endif()
+  set(${root_variable} "${prefix}" CACHE PATH "Prefix of a ${package} install" FORCE)
+endfunction()
 
-# HiGHS from the same Python's highsbox (cmake/FindHighs.cmake would ask the python3 on the PATH
-# first, which may be another interpreter's).
-if(NOT HIGHS_ROOT)
-  execute_process(
-    COMMAND "${Python_EXECUTABLE}" -c "import highsbox; print(highsbox.highs_dist_dir())"
-    OUTPUT_VARIABLE _pypi_highs_dir OUTPUT_STRIP_TRAILING_WHITESPACE
-    ERROR_QUIET RESULT_VARIABLE _pypi_highs_result)
-  if(NOT _pypi_highs_result EQUAL 0)
-    message(FATAL_ERROR "the wheel on PyPI's torch takes HiGHS from PyPI's highsbox, which "
-                        "${Python_EXECUTABLE} does not have: pip install 'highsbox>=1.15,<1.16'")
-  endif()
-  set(HIGHS_ROOT "${_pypi_highs_dir}" CACHE PATH "Prefix of a HiGHS install" FORCE)
-endif()
+# Z3 from the z3-solver wheel (z3/lib/libz3.so and z3/include), HiGHS from the same Python's
+# highsbox (cmake/FindHighs.cmake would ask the python3 on the PATH first, which may be another
+# interpreter's).
+gaus_root_from_python(Z3_ROOT "import os, z3; print(os.path.dirname(z3.__file__))" "z3-solver"
+                      "pip install z3-solver")
+gaus_root_from_python(HIGHS_ROOT "import highsbox; print(highsbox.highs_dist_dir())" "highsbox"
+                      "pip install 'highsbox>=1.15,<1.16'")
 
 set(GAUS_WITH_CBC OFF CACHE BOOL "Build the CBC solver of src/milp" FORCE)
 set(CMAKE_DISABLE_FIND_PACKAGE_MPI ON)
