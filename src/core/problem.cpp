@@ -3,34 +3,24 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/enum_names.hpp>
 #include <gaus/core/option_table.hpp>
 #include <gaus/core/problem.hpp>
 
 namespace gaus {
 
+// The kinds as --kind and the results files spell them.
+constexpr auto kProblemKindNames = makeEnumNames<ProblemKind>({
+    {ProblemKind::kLatency, "latency"},
+    {ProblemKind::kLatencyBounded, "latency-bounded"},
+    {ProblemKind::kModulo, "modulo"},
+    {ProblemKind::kModuloWarp, "modulo-warp"},
+    {ProblemKind::kStages, "stages"},
+});
+
 std::string_view toString(ProblemKind kind) {
-  switch (kind) {
-    case ProblemKind::kLatency:
-      return "latency";
-    case ProblemKind::kLatencyBounded:
-      return "latency-bounded";
-    case ProblemKind::kModulo:
-      return "modulo";
-    case ProblemKind::kModuloWarp:
-      return "modulo-warp";
-    case ProblemKind::kStages:
-      return "stages";
-  }
-  return "latency";
+  return kProblemKindNames.name(kind);
 }
-
-namespace {
-
-constexpr ProblemKind kAllProblemKinds[] = {ProblemKind::kLatency, ProblemKind::kLatencyBounded,
-                                            ProblemKind::kModulo, ProblemKind::kModuloWarp,
-                                            ProblemKind::kStages};
-
-}  // namespace
 
 Expected<ProblemObjective> parseProblemObjective(std::string_view text) {
   if (text.empty()) return ProblemObjective::kMethodDefault;
@@ -58,24 +48,19 @@ bool objectiveFits(ProblemObjective objective, ProblemKind kind) {
 
 std::string kindsForObjective(ProblemObjective objective) {
   std::string kinds;
-  for (ProblemKind kind : kAllProblemKinds) {
+  for (const auto& [kind, name] : kProblemKindNames.entries()) {
     if (!objectiveFits(objective, kind)) continue;
-    kinds += (kinds.empty() ? "" : ", ") + std::string(toString(kind));
+    kinds += (kinds.empty() ? "" : ", ") + std::string(name);
   }
   return kinds;
 }
 
 std::optional<ProblemKind> parseProblemKind(std::string_view text) {
-  for (ProblemKind kind : kAllProblemKinds) {
-    if (toString(kind) == text) return kind;
-  }
-  return std::nullopt;
+  return kProblemKindNames.parse(text);
 }
 
 std::vector<std::string> problemKindNames() {
-  std::vector<std::string> names;
-  for (ProblemKind kind : kAllProblemKinds) names.emplace_back(toString(kind));
-  return names;
+  return kProblemKindNames.names();
 }
 
 std::vector<std::string> Problem::check() const {

@@ -17,8 +17,8 @@
 #include <fmt/format.h>
 
 #include <gaus/core/types.hpp>
+#include <gaus/io/input_error.hpp>
 
-#include "input_error.hpp"
 #include "readers.hpp"
 
 namespace gaus::io {

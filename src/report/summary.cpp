@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <gaus/core/enum_names.hpp>
 #include <gaus/core/gap.hpp>
 
 #include "report_tables.hpp"
@@ -60,16 +61,15 @@ bool countsForQuality(const ResultRecord& record, const ProblemSummary& problem)
   return record.verified && record.objective && record.objective->name == problem.objectiveName;
 }
 
+// Where a best known value came from, as the report prints it (empty: none).
+constexpr auto kBestKnownSourceNames = makeEnumNames<BestKnownSource>({
+    {BestKnownSource::kNone, ""},
+    {BestKnownSource::kRuns, "runs"},
+    {BestKnownSource::kReference, "reference"},
+});
+
 std::string_view toString(BestKnownSource source) {
-  switch (source) {
-    case BestKnownSource::kNone:
-      return "";
-    case BestKnownSource::kRuns:
-      return "runs";
-    case BestKnownSource::kReference:
-      return "reference";
-  }
-  return "";
+  return kBestKnownSourceNames.name(source);
 }
 
 std::string formatValue(std::optional<double> value) {
