@@ -15,7 +15,7 @@
 #include <gaus/core/schedule.hpp>
 #include <gaus/exact/twill.hpp>
 
-#include "smt_answer.hpp"
+#include "../smt_answer.hpp"
 
 namespace gaus::exact::detail {
 
