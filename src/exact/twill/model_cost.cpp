@@ -5,7 +5,7 @@
 
 #include <gaus/exact/twill_model_cost.hpp>
 
-#include "twill/smt_model.hpp"
+#include "smt_model.hpp"
 
 namespace gaus::exact {
 
