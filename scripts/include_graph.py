@@ -6,8 +6,14 @@ A node is a folder that holds code: a module (src/<m> and include/gaus/<m> toget
 arrow A -> B means some file of A includes a header of B. Only the repository's own headers
 count; system and library headers are left out.
 
+A module's private headers are those in src/<m> (its public ones are in include/gaus/<m>). Only
+the module itself and its unit tests (tests/unit/<m>) may include them: an arrow from anywhere
+else into them is listed as a private include, and --check fails on one.
+
     scripts/include_graph.py            # arrows, one a line, and the counts
     scripts/include_graph.py --dot      # the graph for Graphviz
+    scripts/include_graph.py --check    # exit 1 on a cycle, an arrow between or into apps, or a
+                                        # private include
 """
 import argparse
 import collections
@@ -59,9 +65,22 @@ def resolve(including, spelled, files):
     return matches[0] if len(matches) == 1 else None
 
 
+def private_owner(path):
+    """The module whose private header `path` is, or None for a public or non-module file."""
+    parts = path.split("/")
+    return parts[1] if parts[0] == "src" and len(parts) > 2 else None
+
+
+def may_include_privately(source, module):
+    """Whether folder `source` may include module `module`'s private headers."""
+    return source in (f"src/{module}", f"tests/unit/{module}")
+
+
 def arrows():
+    """The arrows between folders, and the private includes: (from, to) -> including files."""
     files = set(code_files())
     edges = collections.defaultdict(set)  # (from, to) -> including files
+    private = collections.defaultdict(set)
     for path in sorted(files):
         source = folder_of(path)
         if source is None:
@@ -75,14 +94,19 @@ def arrows():
                 target = folder_of(target_file) if target_file else None
                 if target and target != source:
                     edges[(source, target)].add(path)
-    return edges
+                owner = private_owner(target_file) if target_file else None
+                if owner and not may_include_privately(source, owner):
+                    private[(source, target)].add(f"{path} -> {target_file}")
+    return edges, private
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dot", action="store_true", help="print the graph for Graphviz")
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 on a cycle, an app arrow or a private include")
     args = parser.parse_args()
-    edges = arrows()
+    edges, private = arrows()
     if args.dot:
         print("digraph includes {\n  rankdir=LR;")
         for source, target in sorted(edges):
@@ -104,6 +128,14 @@ def main():
           f"outside, {len(cycles)} pairs of folders that include each other")
     for source, target in cycles:
         print(f"  cycle: {source} <-> {target}")
+    print(f"{len(private)} arrows into another module's private headers (src/<module>/ from "
+          f"outside the module and its unit tests)")
+    for (source, target), including in sorted(private.items()):
+        print(f"  private: {source} -> {target}")
+        for line in sorted(including):
+            print(f"    {line}")
+    if args.check and (app_to_app or into_apps or cycles or private):
+        return 1
     return 0
 
 

@@ -8,7 +8,7 @@
 #                                              then every reader's harness for SECONDS (CI: 20)
 #   scripts/test-sanitized.sh [--fuzz S] CTEST_ARGS...  other ctest arguments (e.g. -R io_tests)
 # The engines are left out (GAUS_WITH_TORCH and GAUS_WITH_EXACT off): LibTorch, Z3 and CBC are
-# not instrumented, their tests take longer than the rest together, and the differential check
+# not instrumented, their tests take longer than the rest together, and the cross-method check
 # covers the engines' answers.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -14,7 +14,7 @@ void addStartupSuite(CLI::App& app, BenchOptions& options);
 void addListSuite(CLI::App& app, BenchOptions& options);
 void addImsSuite(CLI::App& app, BenchOptions& options);
 // Every method of the catalog against the others and exhaustive enumeration.
-void addDifferentialSuite(CLI::App& app, BenchOptions& options);
+void addCrossCheckSuite(CLI::App& app, BenchOptions& options);
 // Wall time of every method and command against its time limit.
 void addLimitsSuite(CLI::App& app, BenchOptions& options);
 // The exact engine's suites (builds with it only).

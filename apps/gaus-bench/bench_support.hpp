@@ -76,7 +76,7 @@ class Report {
   void addTable(std::string heading, std::vector<std::string> columns,
                 std::vector<std::vector<std::string>> rows);
   // A section of the JSON form under its own key (details a table would not hold, such as the
-  // differential check's list of disagreements); the markdown form leaves it out.
+  // cross-method check's list of disagreements); the markdown form leaves it out.
   void addJsonSection(std::string key, nlohmann::json value) {
     sections_.emplace_back(std::move(key), std::move(value));
   }

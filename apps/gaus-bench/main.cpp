@@ -21,7 +21,7 @@ int main(int argc, char** argv) {
   gaus::bench::addStartupSuite(app, options);
   gaus::bench::addListSuite(app, options);
   gaus::bench::addImsSuite(app, options);
-  gaus::bench::addDifferentialSuite(app, options);
+  gaus::bench::addCrossCheckSuite(app, options);
   gaus::bench::addLimitsSuite(app, options);
 #ifdef GAUS_HAVE_EXACT
   gaus::bench::addExactKernelsSuite(app, options);

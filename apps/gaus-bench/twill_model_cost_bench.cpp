@@ -1,6 +1,6 @@
 // gaus-bench twill-model-cost: what a Twill SMT model costs in wall time beyond its checks, held
-// against the estimate the search compares with the time left (SmtModelCost,
-// src/exact/twill/smt_size.cpp; issue 29): building it, Z3's load of it at its first check, and
+// against the estimate the search compares with the time left (exact::measureTwillModelCost,
+// gaus/exact/twill_model_cost.hpp; issue 29): building it, Z3's load of it at its first check, and
 // tearing it down. The load is measured as a check with a timeout of 1 ms, which returns only once
 // the model is loaded: Z3 does not look at its timeout while it preprocesses and internalizes the
 // assertions, which is why a model that cannot be loaded in the time left must not be started.
@@ -11,10 +11,10 @@
 
 #include <fmt/format.h>
 
+#include <gaus/exact/twill_model_cost.hpp>
 #include <gaus/io/io.hpp>
 
 #include "bench_main.hpp"
-#include "twill/smt_model.hpp"
 
 namespace gaus::bench {
 
@@ -109,31 +109,18 @@ Report runModelCost(const ModelCostFlags& flags) {
   for (const std::string& text : flags.cases.empty() ? defaultCases(flags) : flags.cases) {
     const ModelCase model = parseCase(text);
     const Problem problem = poseCase(model, flags);
-    const exact::detail::SmtModelSize size =
-        exact::detail::estimateSmtModelSize(problem, model.ii, model.latency, {});
-    const exact::detail::SmtModelCost estimate = size.cost();
-    const Stopwatch build;
-    auto built = exact::detail::TwillSmtModel::buildWithin(problem, model.ii, model.latency, {},
-                                                           Deadline(std::nullopt), size);
-    if (!built) throw std::runtime_error(built.error());
-    const double buildSeconds = build.seconds();
-    exact::detail::SmtQuery query;
-    query.timeLimitSeconds = 0.001;
-    const Stopwatch check;
-    const exact::detail::SmtAnswer answer = (*built)->check(query);
-    const double loadSeconds = check.seconds();
-    const Stopwatch teardown;
-    built->reset();
-    const double teardownSeconds = teardown.seconds();
-    const double total = buildSeconds + loadSeconds + teardownSeconds;
-    if (total > estimate.total()) ++over;
+    const auto measured = exact::measureTwillModelCost(problem, model.ii, model.latency);
+    if (!measured) throw std::runtime_error(measured.error());
+    const exact::TwillModelCostSample& sample = *measured;
+    if (sample.measuredTotal() > sample.estimatedTotal()) ++over;
     rows.push_back(
         {fs::path(model.input).filename().string(), std::to_string(problem.machine->warps),
-         std::to_string(model.ii), std::to_string(model.latency), std::to_string(size.literals),
-         std::to_string(size.registerRowTermsSquared), fmt::format("{:.2f}", buildSeconds),
-         fmt::format("{:.2f}", loadSeconds), fmt::format("{:.2f}", teardownSeconds),
-         fmt::format("{:.1f} / {:.1f} / {:.1f}", estimate.build, estimate.load, estimate.teardown),
-         std::string(toString(answer.status))});
+         std::to_string(model.ii), std::to_string(model.latency), std::to_string(sample.literals),
+         std::to_string(sample.registerRowTermsSquared), fmt::format("{:.2f}", sample.buildSeconds),
+         fmt::format("{:.2f}", sample.loadSeconds), fmt::format("{:.2f}", sample.teardownSeconds),
+         fmt::format("{:.1f} / {:.1f} / {:.1f}", sample.estimatedBuild, sample.estimatedLoad,
+                     sample.estimatedTeardown),
+         std::string(toString(sample.firstCheck))});
   }
   report.add(Figure{"models whose build + load + teardown exceeded the estimate",
                     static_cast<double>(over), "", 0.0, std::nullopt});

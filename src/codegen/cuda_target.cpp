@@ -172,63 +172,7 @@ class CudaWriter {
     out_ += "\n";
   }
 
-  void sharedStorage() {
-    const MemoryUse& shared = *p_.layout.use(MemorySpace::kShared);
-    if (shared.total == 0) {
-      out_ +=
-          "// Shared memory: nothing (no ring and no barrier in it).\nstruct SharedStorage {};\n"
-          "constexpr std::size_t kSharedBytes = 0;\n\n";
-      return;
-    }
-    out_ +=
-        "// Shared memory as the memory layout places it (docs/codegen.md \"Memory layout\"): "
-        "each\n// ring's slots at its offset, then the mbarriers. The static_asserts hold the "
-        "compiler to it\n// (each ring's offset, the first barrier's, the size).\nstruct "
-        "SharedStorage {\n";
-    std::vector<std::pair<std::string, std::int64_t>> members;  // name, offset
-    for (const RingPlacement& placement : p_.layout.placements) {
-      if (placement.memory != MemorySpace::kShared) continue;
-      const Ring& ring = p_.rings[static_cast<std::size_t>(placement.ring)];
-      if (placement.stagedRegisters) {
-        const PipelineRole& producer = p_.roles[static_cast<std::size_t>(ring.producerRole)];
-        out_ += fmt::format(
-            "  alignas({}) {}_value {}[{}][{}];  // offset {}: staged from the registers of {}'s "
-            "{} threads\n",
-            kSharedAlignment, ring.name, ring.name, placement.slots, producer.threads(),
-            placement.offset, producer.name, producer.threads());
-      } else {
-        const std::string stride = placement.slotStride == placement.bytesPerSlot
-                                       ? ring.name + "_smem_bytes"
-                                       : fmt::format("{}", placement.slotStride);
-        out_ += fmt::format("  alignas({}) unsigned char {}[{}][{}];  // offset {}\n",
-                            kSharedAlignment, ring.name, placement.slots, stride, placement.offset);
-      }
-      members.emplace_back(ring.name, placement.offset);
-    }
-    bool first = true;
-    for (const BarrierPlacement& barriers : p_.layout.barriers) {
-      const std::string& name = p_.rings[static_cast<std::size_t>(barriers.ring)].name;
-      out_ += fmt::format(
-          "  {}std::uint64_t full_{}[{}];  // offset {}\n  std::uint64_t empty_{}[{}];  // offset "
-          "{}\n",
-          first ? fmt::format("alignas({}) ", kBarrierBytes) : "", name, barriers.slots,
-          barriers.fullOffset, name, barriers.slots, barriers.emptyOffset);
-      // The barrier arrays follow each other at 8 bytes each: the first one's offset fixes all.
-      if (first) members.emplace_back("full_" + name, barriers.fullOffset);
-      first = false;
-    }
-    out_ += "};\n";
-    for (const auto& [member, offset] : members) {
-      out_ += fmt::format(
-          "static_assert(offsetof(SharedStorage, {}) == {}, \"{} is not where the memory "
-          "layout puts it\");\n",
-          member, offset, member);
-    }
-    out_ += fmt::format(
-        "static_assert(sizeof(SharedStorage) == {}, \"SharedStorage is not the size of the "
-        "memory layout\");\nconstexpr std::size_t kSharedBytes = sizeof(SharedStorage);\n\n",
-        shared.total);
-  }
+  void sharedStorage() { out_ += detail::cudaSharedStorage(p_); }
 
   void helpers() { out_ += detail::cudaDevicePrimitives(); }
 

@@ -35,6 +35,10 @@ std::vector<const RingPlacement*> cudaTilePlacements(const Pipeline& pipeline, s
 // The slot, phase and barrier primitives (inline PTX) above a kernel's roles (cuda_primitives.cpp).
 std::string_view cudaDevicePrimitives();
 
+// The SharedStorage struct and kSharedBytes of a kernel, as the memory layout places the slots
+// of the rings and the barriers (cuda_shared_storage.cpp).
+std::string cudaSharedStorage(const Pipeline& pipeline);
+
 // <id>_ops.cuh: the value types and the declarations of the ops, which the user writes.
 std::string cudaOpsHeader(const Pipeline& pipeline);
 

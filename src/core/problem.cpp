@@ -3,34 +3,24 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/enum_names.hpp>
 #include <gaus/core/option_table.hpp>
 #include <gaus/core/problem.hpp>
 
 namespace gaus {
 
+// The kinds as --kind and the results files spell them.
+constexpr auto kProblemKindNames = makeEnumNames<ProblemKind>({
+    {ProblemKind::kLatency, "latency"},
+    {ProblemKind::kLatencyBounded, "latency-bounded"},
+    {ProblemKind::kModulo, "modulo"},
+    {ProblemKind::kModuloWarp, "modulo-warp"},
+    {ProblemKind::kStages, "stages"},
+});
+
 std::string_view toString(ProblemKind kind) {
-  switch (kind) {
-    case ProblemKind::kLatency:
-      return "latency";
-    case ProblemKind::kLatencyBounded:
-      return "latency-bounded";
-    case ProblemKind::kModulo:
-      return "modulo";
-    case ProblemKind::kModuloWarp:
-      return "modulo-warp";
-    case ProblemKind::kStages:
-      return "stages";
-  }
-  return "latency";
+  return kProblemKindNames.name(kind);
 }
-
-namespace {
-
-constexpr ProblemKind kAllProblemKinds[] = {ProblemKind::kLatency, ProblemKind::kLatencyBounded,
-                                            ProblemKind::kModulo, ProblemKind::kModuloWarp,
-                                            ProblemKind::kStages};
-
-}  // namespace
 
 Expected<ProblemObjective> parseProblemObjective(std::string_view text) {
   if (text.empty()) return ProblemObjective::kMethodDefault;
@@ -58,25 +48,117 @@ bool objectiveFits(ProblemObjective objective, ProblemKind kind) {
 
 std::string kindsForObjective(ProblemObjective objective) {
   std::string kinds;
-  for (ProblemKind kind : kAllProblemKinds) {
+  for (const auto& [kind, name] : kProblemKindNames.entries()) {
     if (!objectiveFits(objective, kind)) continue;
-    kinds += (kinds.empty() ? "" : ", ") + std::string(toString(kind));
+    kinds += (kinds.empty() ? "" : ", ") + std::string(name);
   }
   return kinds;
 }
 
 std::optional<ProblemKind> parseProblemKind(std::string_view text) {
-  for (ProblemKind kind : kAllProblemKinds) {
-    if (toString(kind) == text) return kind;
-  }
-  return std::nullopt;
+  return kProblemKindNames.parse(text);
 }
 
 std::vector<std::string> problemKindNames() {
-  std::vector<std::string> names;
-  for (ProblemKind kind : kAllProblemKinds) names.emplace_back(toString(kind));
-  return names;
+  return kProblemKindNames.names();
 }
+
+namespace {
+
+// Every op's reservations and footprints name a resource and a memory of the machine, and no op
+// needs more units of a resource than it has.
+void checkOpsFitMachine(const Graph& graph, const Machine& machine,
+                        std::vector<std::string>& errors) {
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    for (const auto& block : graph.reservation(op)) {
+      if (block.resource < 0 || block.resource >= machine.numResources()) {
+        errors.push_back(
+            fmt::format("op {} reserves resource #{}, but machine '{}' has {} "
+                        "resources",
+                        graph.opName(op), block.resource, machine.name, machine.numResources()));
+        continue;
+      }
+      const Resource& resource = machine.resources[block.resource];
+      if (resource.limited() && block.units > *resource.capacity) {
+        errors.push_back(fmt::format(
+            "op {} needs {} unit(s) of resource {}, whose capacity is {}: no schedule exists; "
+            "raise the capacity of {} in the machine description",
+            graph.opName(op), block.units, resource.name, *resource.capacity, resource.name));
+      }
+    }
+    for (const auto& print : graph.footprints(op)) {
+      if (print.memory < 0 || print.memory >= static_cast<MemoryId>(machine.memories.size())) {
+        errors.push_back(
+            fmt::format("op {} occupies memory #{}, but machine '{}' has {} "
+                        "memories",
+                        graph.opName(op), print.memory, machine.name, machine.memories.size()));
+      }
+    }
+  }
+}
+
+// A modulo-warp problem's machine has a valid warp count, variable-latency warp and issue width,
+// and each op's warp group and variable latency can be placed on it.
+void checkWarpMachine(const Graph& graph, const Machine& machine,
+                      std::vector<std::string>& errors) {
+  if (machine.warps < 1 || machine.warps > kMaxWarps) {
+    errors.push_back(fmt::format("machine '{}' has {} warps; need 1..{}", machine.name,
+                                 machine.warps, kMaxWarps));
+  }
+  if (machine.variableLatencyWarp &&
+      (*machine.variableLatencyWarp < 0 || *machine.variableLatencyWarp >= machine.warps)) {
+    errors.push_back(
+        fmt::format("variable-latency warp {} is not among the {} warps of "
+                    "machine '{}'",
+                    *machine.variableLatencyWarp, machine.warps, machine.name));
+  }
+  if (machine.warpIssueWidth && *machine.warpIssueWidth < 1) {
+    errors.push_back(fmt::format("machine '{}' issues {} ops per warp and cycle; need 1 or more",
+                                 machine.name, *machine.warpIssueWidth));
+  }
+  // Group sizes already found without a warp group that avoids the variable-latency warp.
+  std::vector<std::int32_t> homeless;
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    const std::int32_t size = graph.minWarps(op);
+    if (size > machine.warps) {
+      errors.push_back(fmt::format("op {} needs min_warps={}, but machine '{}' has {} warps",
+                                   graph.opName(op), size, machine.name, machine.warps));
+    } else if (size > 1 && !graph.variableLatency(op) && machine.variableLatencyWarp &&
+               std::find(homeless.begin(), homeless.end(), size) == homeless.end()) {
+      // An aligned group (core isWarpGroup) that holds the variable-latency warp is closed to
+      // every other op: with no other group, the op can run nowhere.
+      const std::int32_t vl = *machine.variableLatencyWarp;
+      bool open = false;
+      for (std::int32_t first = 0; first + size <= machine.warps && !open; first += size) {
+        open = vl < first || vl >= first + size;
+      }
+      if (!open) {
+        homeless.push_back(size);
+        errors.push_back(fmt::format(
+            "op {} needs an aligned group of {} warps ({} consecutive warps, the first a "
+            "multiple of {}), and every such group of machine '{}' ({} warps) holds the "
+            "variable-latency warp {}; give the machine at least {} warps",
+            graph.opName(op), size, size, size, machine.name, machine.warps, vl,
+            (vl / size + 1) * size + size));
+      }
+    }
+    if (graph.variableLatency(op) && !machine.variableLatencyWarp) {
+      errors.push_back(
+          fmt::format("op {} has variable latency, but machine '{}' names no "
+                      "variable-latency warp (variable_latency_warp)",
+                      graph.opName(op), machine.name));
+      break;
+    }
+    if (graph.variableLatency(op) && graph.minWarps(op) != 1) {
+      errors.push_back(
+          fmt::format("variable-latency op {} needs min_warps={}, but the "
+                      "variable-latency warp is a single warp",
+                      graph.opName(op), graph.minWarps(op)));
+    }
+  }
+}
+
+}  // namespace
 
 std::vector<std::string> Problem::check() const {
   std::vector<std::string> errors;
@@ -88,32 +170,7 @@ std::vector<std::string> Problem::check() const {
     errors.emplace_back(
         fmt::format("graph '{}' is empty: it has no ops to schedule", graph->name()));
   }
-  for (OpId op = 0; op < graph->numOps(); ++op) {
-    for (const auto& block : graph->reservation(op)) {
-      if (block.resource < 0 || block.resource >= machine->numResources()) {
-        errors.push_back(
-            fmt::format("op {} reserves resource #{}, but machine '{}' has {} "
-                        "resources",
-                        graph->opName(op), block.resource, machine->name, machine->numResources()));
-        continue;
-      }
-      const Resource& resource = machine->resources[block.resource];
-      if (resource.limited() && block.units > *resource.capacity) {
-        errors.push_back(fmt::format(
-            "op {} needs {} unit(s) of resource {}, whose capacity is {}: no schedule exists; "
-            "raise the capacity of {} in the machine description",
-            graph->opName(op), block.units, resource.name, *resource.capacity, resource.name));
-      }
-    }
-    for (const auto& print : graph->footprints(op)) {
-      if (print.memory < 0 || print.memory >= static_cast<MemoryId>(machine->memories.size())) {
-        errors.push_back(
-            fmt::format("op {} occupies memory #{}, but machine '{}' has {} "
-                        "memories",
-                        graph->opName(op), print.memory, machine->name, machine->memories.size()));
-      }
-    }
-  }
+  checkOpsFitMachine(*graph, *machine, errors);
   if (const auto order = topologicalOrder(*graph); !order) errors.push_back(order.error());
 
   if (horizon && *horizon < 0) {
@@ -140,63 +197,7 @@ std::vector<std::string> Problem::check() const {
     errors.push_back(
         fmt::format("II={} is given, but a {} problem has no II", *ii, toString(kind)));
   }
-  if (kind == ProblemKind::kModuloWarp) {
-    if (machine->warps < 1 || machine->warps > kMaxWarps) {
-      errors.push_back(fmt::format("machine '{}' has {} warps; need 1..{}", machine->name,
-                                   machine->warps, kMaxWarps));
-    }
-    if (machine->variableLatencyWarp &&
-        (*machine->variableLatencyWarp < 0 || *machine->variableLatencyWarp >= machine->warps)) {
-      errors.push_back(
-          fmt::format("variable-latency warp {} is not among the {} warps of "
-                      "machine '{}'",
-                      *machine->variableLatencyWarp, machine->warps, machine->name));
-    }
-    if (machine->warpIssueWidth && *machine->warpIssueWidth < 1) {
-      errors.push_back(fmt::format("machine '{}' issues {} ops per warp and cycle; need 1 or more",
-                                   machine->name, *machine->warpIssueWidth));
-    }
-    // Group sizes already found without a warp group that avoids the variable-latency warp.
-    std::vector<std::int32_t> homeless;
-    for (OpId op = 0; op < graph->numOps(); ++op) {
-      const std::int32_t size = graph->minWarps(op);
-      if (size > machine->warps) {
-        errors.push_back(fmt::format("op {} needs min_warps={}, but machine '{}' has {} warps",
-                                     graph->opName(op), size, machine->name, machine->warps));
-      } else if (size > 1 && !graph->variableLatency(op) && machine->variableLatencyWarp &&
-                 std::find(homeless.begin(), homeless.end(), size) == homeless.end()) {
-        // An aligned group (core isWarpGroup) that holds the variable-latency warp is closed to
-        // every other op: with no other group, the op can run nowhere.
-        const std::int32_t vl = *machine->variableLatencyWarp;
-        bool open = false;
-        for (std::int32_t first = 0; first + size <= machine->warps && !open; first += size) {
-          open = vl < first || vl >= first + size;
-        }
-        if (!open) {
-          homeless.push_back(size);
-          errors.push_back(fmt::format(
-              "op {} needs an aligned group of {} warps ({} consecutive warps, the first a "
-              "multiple of {}), and every such group of machine '{}' ({} warps) holds the "
-              "variable-latency warp {}; give the machine at least {} warps",
-              graph->opName(op), size, size, size, machine->name, machine->warps, vl,
-              (vl / size + 1) * size + size));
-        }
-      }
-      if (graph->variableLatency(op) && !machine->variableLatencyWarp) {
-        errors.push_back(
-            fmt::format("op {} has variable latency, but machine '{}' names no "
-                        "variable-latency warp (variable_latency_warp)",
-                        graph->opName(op), machine->name));
-        break;
-      }
-      if (graph->variableLatency(op) && graph->minWarps(op) != 1) {
-        errors.push_back(
-            fmt::format("variable-latency op {} needs min_warps={}, but the "
-                        "variable-latency warp is a single warp",
-                        graph->opName(op), graph->minWarps(op)));
-      }
-    }
-  }
+  if (kind == ProblemKind::kModuloWarp) checkWarpMachine(*graph, *machine, errors);
   return errors;
 }
 

@@ -33,6 +33,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <gaus/core/enum_names.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/core/warp_roles.hpp>
 #include <gaus/core/warp_rules.hpp>
@@ -41,32 +42,23 @@
 
 namespace gaus {
 
+// The names messages and reports give each family.
+constexpr auto kConstraintFamilyNames = makeEnumNames<ConstraintFamily>({
+    {ConstraintFamily::kShape, "shape"},
+    {ConstraintFamily::kPrecedence, "precedence"},
+    {ConstraintFamily::kHorizon, "horizon"},
+    {ConstraintFamily::kResource, "resource"},
+    {ConstraintFamily::kWarpAssignment, "warp-assignment"},
+    {ConstraintFamily::kVariableLatency, "variable-latency"},
+    {ConstraintFamily::kRegisterLimit, "register-limit"},
+    {ConstraintFamily::kMemoryCapacity, "memory-capacity"},
+    {ConstraintFamily::kSpillDelay, "spill-delay"},
+    {ConstraintFamily::kBlockingConcurrency, "blocking-concurrency"},
+    {ConstraintFamily::kWarpIssue, "warp-issue"},
+});
+
 std::string_view toString(ConstraintFamily family) {
-  switch (family) {
-    case ConstraintFamily::kShape:
-      return "shape";
-    case ConstraintFamily::kPrecedence:
-      return "precedence";
-    case ConstraintFamily::kHorizon:
-      return "horizon";
-    case ConstraintFamily::kResource:
-      return "resource";
-    case ConstraintFamily::kWarpAssignment:
-      return "warp-assignment";
-    case ConstraintFamily::kVariableLatency:
-      return "variable-latency";
-    case ConstraintFamily::kRegisterLimit:
-      return "register-limit";
-    case ConstraintFamily::kMemoryCapacity:
-      return "memory-capacity";
-    case ConstraintFamily::kSpillDelay:
-      return "spill-delay";
-    case ConstraintFamily::kBlockingConcurrency:
-      return "blocking-concurrency";
-    case ConstraintFamily::kWarpIssue:
-      return "warp-issue";
-  }
-  return "unknown";
+  return kConstraintFamilyNames.name(family);
 }
 
 std::string VerificationReport::summary() const {

@@ -165,6 +165,48 @@ std::string CostNormalization::describe() const {
                      fixedScale ? ", sum fixed at U" : "");
 }
 
+namespace {
+
+// Each solve gets its own limit, cut to what is left of the caller's.
+double solveLimit(const NormalizationOptions& options, const Deadline& deadline) {
+  return std::min(options.timeLimitSeconds, milp::timeLeftForSolve(deadline));
+}
+
+// Departure: F is an absolute cross error, which small C' keep small too, so the paper's
+// optimum can map most costs to 0 or 1. Fixing the sum at U compares mappings at one scale;
+// the one with the smaller worst ratio error (then fewer zeros) is kept.
+// Solves with the sum fixed at U and takes that mapping into `mapped` and `result` when it is
+// better.
+void tryFixedScale(const std::vector<std::int64_t>& scaled, const NormalizationOptions& options,
+                   const Deadline& deadline, std::vector<std::int64_t>& mapped,
+                   CostNormalization& result) {
+  const auto count = static_cast<milp::VariableId>(scaled.size());
+  milp::MilpModel fixed =
+      normalizationModel(scaled, result.values, options.sumBound, std::nullopt, true);
+  fixed.setStart(proportionalStart(scaled, result.values, options.sumBound, true));
+  fixed.setNodeLimit(options.nodeLimit);
+  fixed.setSolver(options.solver);
+  const auto fixedSolution = fixed.solve(solveLimit(options, deadline));
+  if (fixedSolution.hasSolution()) {
+    std::vector<std::int64_t> candidate;
+    for (milp::VariableId i = 0; i < count; ++i) candidate.push_back(fixedSolution.integerValue(i));
+    const double error = worstRatioError(result.values, candidate);
+    const auto zeros = [](const std::vector<std::int64_t>& v) {
+      return std::count(v.begin(), v.end(), 0);
+    };
+    if (error < result.worstRatioError ||
+        (error == result.worstRatioError && zeros(candidate) < zeros(mapped))) {
+      mapped = std::move(candidate);
+      result.normalized = mapped;
+      result.worstRatioError = error;
+      result.worstCrossError = crossError(scaled, mapped);
+      result.fixedScale = true;
+    }
+  }
+}
+
+}  // namespace
+
 Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
                                            const NormalizationOptions& options) {
   const auto begin = std::chrono::steady_clock::now();
@@ -188,11 +230,7 @@ Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
   std::vector<std::int64_t> scaled;
   for (std::int64_t value : result.values) scaled.push_back(value / result.divisor);
 
-  // Each solve gets its own limit, cut to what is left of the caller's.
   const Deadline deadline(options.totalTimeLimitSeconds);
-  const auto solveLimit = [&] {
-    return std::min(options.timeLimitSeconds, milp::timeLeftForSolve(deadline));
-  };
 
   // Phase 1: minimize F.
   milp::MilpModel first = normalizationModel(scaled, result.values, options.sumBound, std::nullopt);
@@ -200,7 +238,7 @@ Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
   first.setStart(firstStart);
   first.setNodeLimit(options.nodeLimit);
   first.setSolver(options.solver);
-  auto firstSolution = first.solve(solveLimit());
+  auto firstSolution = first.solve(solveLimit(options, deadline));
   if (!firstSolution.hasSolution()) {
     if (firstSolution.status != ModelStatus::kTimeout) {
       return Error{fmt::format(
@@ -224,7 +262,7 @@ Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
   second.setSolver(options.solver);
   milp::MilpSolution secondSolution;
   secondSolution.status = ModelStatus::kTimeout;
-  if (!deadline.expired()) secondSolution = second.solve(solveLimit());
+  if (!deadline.expired()) secondSolution = second.solve(solveLimit(options, deadline));
   if (secondSolution.hasSolution()) {
     std::vector<std::int64_t> better;
     for (milp::VariableId i = 0; i < count; ++i) better.push_back(secondSolution.integerValue(i));
@@ -236,32 +274,7 @@ Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
   if (options.fixedScaleFallback && !deadline.expired() &&
       (result.worstRatioError > options.maxRatioError ||
        std::count(mapped.begin(), mapped.end(), 0) > 0)) {
-    // Departure: F is an absolute cross error, which small C' keep small too, so the paper's
-    // optimum can map most costs to 0 or 1. Fixing the sum at U compares mappings at one scale;
-    // the one with the smaller worst ratio error (then fewer zeros) is kept.
-    milp::MilpModel fixed =
-        normalizationModel(scaled, result.values, options.sumBound, std::nullopt, true);
-    fixed.setStart(proportionalStart(scaled, result.values, options.sumBound, true));
-    fixed.setNodeLimit(options.nodeLimit);
-    fixed.setSolver(options.solver);
-    const auto fixedSolution = fixed.solve(solveLimit());
-    if (fixedSolution.hasSolution()) {
-      std::vector<std::int64_t> candidate;
-      for (milp::VariableId i = 0; i < count; ++i)
-        candidate.push_back(fixedSolution.integerValue(i));
-      const double error = worstRatioError(result.values, candidate);
-      const auto zeros = [](const std::vector<std::int64_t>& v) {
-        return std::count(v.begin(), v.end(), 0);
-      };
-      if (error < result.worstRatioError ||
-          (error == result.worstRatioError && zeros(candidate) < zeros(mapped))) {
-        mapped = std::move(candidate);
-        result.normalized = mapped;
-        result.worstRatioError = error;
-        result.worstCrossError = crossError(scaled, mapped);
-        result.fixedScale = true;
-      }
-    }
+    tryFixedScale(scaled, options, deadline, mapped, result);
   }
   result.normalizedSum = std::accumulate(mapped.begin(), mapped.end(), std::int64_t{0});
   result.provenOptimal = firstSolution.status == ModelStatus::kOptimal &&

@@ -25,6 +25,110 @@ namespace gaus::exact {
 
 namespace {
 
+// The initial schedule (--init) replaces the list schedule as the MIP start when its latency is
+// lower; its latency and a note saying which start was taken go into the result.
+void takeBetterInitial(const Graph& graph, const LatencyMilpOptions& options,
+                       const Schedule& initial, Cycle listLatency, std::optional<Schedule>& start,
+                       Cycle& startLatency, Result& result) {
+  const Cycle initialLatency = scheduleLatency(graph, initial.start);
+  result.figures.set(figures::kInitLatency, static_cast<double>(initialLatency));
+  const bool initialIsBetter = initialLatency < listLatency;
+  if (initialIsBetter) {
+    start = initial;
+    startLatency = initialLatency;
+  }
+  result.notes.emplace_back(
+      "initial schedule",
+      initialIsBetter
+          ? fmt::format("the start came from {}: latency {} (list schedule {}) is CBC's MIP "
+                        "start and the upper bound on L",
+                        options.initialScheduleOrigin, initialLatency, listLatency)
+          : fmt::format("{} verified with latency {}, no better than the list schedule's "
+                        "{}, which stays CBC's MIP start",
+                        options.initialScheduleOrigin, initialLatency, listLatency));
+}
+
+// The destructive lower bound first (latency_sat.hpp): L below the start refuted one at a
+// time on the SAT model, each satisfiable check a better start. When it refutes the start's
+// L - 1, the start is optimal and no MILP is built; otherwise the MILP starts from what it
+// found, with its bound as L's lower end.
+// Returns true when that settled the problem: `result` is then the answer.
+bool refuteBelowStart(const Problem& problem, const LatencyMilpOptions& options,
+                      const Deadline& deadline, const std::vector<Cycle>& asap,
+                      std::optional<Schedule>& start, Cycle& startLatency, Cycle& lower,
+                      Cycle& upper, Result& result) {
+  const Graph& graph = *problem.graph;
+  const Deadline refutationDeadline(
+      options.timeLimitSeconds > 0
+          ? std::optional<double>(options.refutationShare * deadline.remainingSeconds())
+          : std::nullopt);
+  detail::LatencyRefutation refutation =
+      detail::refuteLatencies(problem, asap, std::min(startLatency - 1, upper), lower,
+                              refutationDeadline, options.memoryLimitBytes);
+  for (Attempt& attempt : refutation.attempts) result.attempts.push_back(std::move(attempt));
+  result.stats.solverCalls += static_cast<std::int64_t>(refutation.attempts.size());
+  if (refutation.refuted) lower = std::max(lower, *refutation.refuted + 1);
+  if (refutation.best) {
+    start = std::move(refutation.best);
+    startLatency = scheduleLatency(graph, start->start);
+    upper = std::min(upper, startLatency);
+  }
+  if (lower > upper) {
+    result.status = ModelStatus::kInfeasible;
+    result.message = fmt::format("no schedule completes within {} cycles (refuted by SAT)", upper);
+    result.bounds.lowerBound = static_cast<double>(lower);
+    return true;
+  }
+  if (startLatency <= upper && lower >= startLatency) {
+    result.schedule = *start;
+    result.objective = static_cast<double>(startLatency);
+    result.status = ModelStatus::kOptimal;
+    result.bounds.lowerBound = static_cast<double>(startLatency);
+    result.bounds.latencyProvenOptimal = true;
+    return true;
+  }
+  return false;
+}
+
+// What the MILP's answer makes of the result: its schedule (optimal, or with the reason it is
+// not proven), infeasibility, or without a schedule the start schedule when it fits.
+void takeMilpAnswer(const milp::MilpSolution& solution, const detail::TimeIndexedModel& model,
+                    const LatencyMilpOptions& options, const Graph& graph,
+                    const std::optional<Schedule>& start, Cycle startLatency, bool startFits,
+                    Cycle upper, Result& result) {
+  if (solution.hasSolution()) {
+    Schedule schedule;
+    schedule.start = model.decode(solution);
+    const Cycle latency = scheduleLatency(graph, schedule.start);
+    result.schedule = std::move(schedule);
+    result.objective = static_cast<double>(latency);
+    result.status = solution.status;
+    if (solution.status == ModelStatus::kOptimal) {
+      result.bounds.lowerBound = static_cast<double>(latency);
+      result.bounds.latencyProvenOptimal = true;
+    } else {
+      result.message =
+          fmt::format("{}: latency {} not proven optimal (lower bound {}); raise milp_time_limit",
+                      solution.status == ModelStatus::kTimeout
+                          ? fmt::format("time limit {}s reached", options.timeLimitSeconds)
+                          : fmt::format("{} stopped", milp::toString(options.solver)),
+                      latency, *result.bounds.lowerBound);
+    }
+  } else if (solution.status == ModelStatus::kInfeasible) {
+    result.status = ModelStatus::kInfeasible;
+    result.message = fmt::format("no schedule completes within {} cycles", upper);
+  } else {
+    if (startFits) {
+      result.schedule = *start;
+      result.objective = static_cast<double>(startLatency);
+    }
+    result.status = ModelStatus::kTimeout;
+    result.message =
+        fmt::format("time limit {}s reached before CBC found a schedule{}",
+                    options.timeLimitSeconds, startFits ? "; returning the start schedule" : "");
+  }
+}
+
 Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options,
                     const std::optional<Schedule>& initial) {
   // The limit covers the list schedule and building the model; CBC gets the rest.
@@ -51,24 +155,8 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options,
   // The MIP start is the better of the list schedule and the initial schedule (--init).
   std::optional<Schedule> start = *list;
   Cycle startLatency = listLatency;
-  if (initial) {
-    const Cycle initialLatency = scheduleLatency(graph, initial->start);
-    result.figures.set(figures::kInitLatency, static_cast<double>(initialLatency));
-    const bool initialIsBetter = initialLatency < listLatency;
-    if (initialIsBetter) {
-      start = *initial;
-      startLatency = initialLatency;
-    }
-    result.notes.emplace_back(
-        "initial schedule",
-        initialIsBetter
-            ? fmt::format("the start came from {}: latency {} (list schedule {}) is CBC's MIP "
-                          "start and the upper bound on L",
-                          options.initialScheduleOrigin, initialLatency, listLatency)
-            : fmt::format("{} verified with latency {}, no better than the list schedule's "
-                          "{}, which stays CBC's MIP start",
-                          options.initialScheduleOrigin, initialLatency, listLatency));
-  }
+  if (initial)
+    takeBetterInitial(graph, options, *initial, listLatency, start, startLatency, result);
   Cycle upper = startLatency;
   if (options.latencyBound) upper = std::min(upper, *options.latencyBound);
   if (problem.horizon) upper = std::min(upper, *problem.horizon);
@@ -80,41 +168,10 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options,
     return result;
   }
 
-  // The destructive lower bound first (latency_sat.hpp): L below the start refuted one at a
-  // time on the SAT model, each satisfiable check a better start. When it refutes the start's
-  // L - 1, the start is optimal and no MILP is built; otherwise the MILP starts from what it
-  // found, with its bound as L's lower end.
-  if (options.refutationShare > 0 && lower < upper) {
-    const Deadline refutationDeadline(
-        options.timeLimitSeconds > 0
-            ? std::optional<double>(options.refutationShare * deadline.remainingSeconds())
-            : std::nullopt);
-    detail::LatencyRefutation refutation =
-        detail::refuteLatencies(problem, asap, std::min(startLatency - 1, upper), lower,
-                                refutationDeadline, options.memoryLimitBytes);
-    for (Attempt& attempt : refutation.attempts) result.attempts.push_back(std::move(attempt));
-    result.stats.solverCalls += static_cast<std::int64_t>(refutation.attempts.size());
-    if (refutation.refuted) lower = std::max(lower, *refutation.refuted + 1);
-    if (refutation.best) {
-      start = std::move(refutation.best);
-      startLatency = scheduleLatency(graph, start->start);
-      upper = std::min(upper, startLatency);
-    }
-    if (lower > upper) {
-      result.status = ModelStatus::kInfeasible;
-      result.message =
-          fmt::format("no schedule completes within {} cycles (refuted by SAT)", upper);
-      result.bounds.lowerBound = static_cast<double>(lower);
-      return result;
-    }
-    if (startLatency <= upper && lower >= startLatency) {
-      result.schedule = *start;
-      result.objective = static_cast<double>(startLatency);
-      result.status = ModelStatus::kOptimal;
-      result.bounds.lowerBound = static_cast<double>(startLatency);
-      result.bounds.latencyProvenOptimal = true;
-      return result;
-    }
+  if (options.refutationShare > 0 && lower < upper &&
+      refuteBelowStart(problem, options, deadline, asap, start, startLatency, lower, upper,
+                       result)) {
+    return result;
   }
 
   auto latest = detail::latestStarts(graph, std::nullopt, upper, asap);
@@ -165,37 +222,7 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options,
   if (solution.call == CallStatus::kError) {
     return errorResult("latency MILP: CBC failed (" + solution.note + ")");
   }
-  if (solution.hasSolution()) {
-    Schedule schedule;
-    schedule.start = model.decode(solution);
-    const Cycle latency = scheduleLatency(graph, schedule.start);
-    result.schedule = std::move(schedule);
-    result.objective = static_cast<double>(latency);
-    result.status = solution.status;
-    if (solution.status == ModelStatus::kOptimal) {
-      result.bounds.lowerBound = static_cast<double>(latency);
-      result.bounds.latencyProvenOptimal = true;
-    } else {
-      result.message =
-          fmt::format("{}: latency {} not proven optimal (lower bound {}); raise milp_time_limit",
-                      solution.status == ModelStatus::kTimeout
-                          ? fmt::format("time limit {}s reached", options.timeLimitSeconds)
-                          : fmt::format("{} stopped", milp::toString(options.solver)),
-                      latency, *result.bounds.lowerBound);
-    }
-  } else if (solution.status == ModelStatus::kInfeasible) {
-    result.status = ModelStatus::kInfeasible;
-    result.message = fmt::format("no schedule completes within {} cycles", upper);
-  } else {
-    if (startFits) {
-      result.schedule = *start;
-      result.objective = static_cast<double>(startLatency);
-    }
-    result.status = ModelStatus::kTimeout;
-    result.message =
-        fmt::format("time limit {}s reached before CBC found a schedule{}",
-                    options.timeLimitSeconds, startFits ? "; returning the start schedule" : "");
-  }
+  takeMilpAnswer(solution, model, options, graph, start, startLatency, startFits, upper, result);
   attempt.status = result.status;
   attempt.latency = result.objective
                         ? std::optional<std::int64_t>(static_cast<std::int64_t>(*result.objective))

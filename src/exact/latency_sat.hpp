@@ -15,8 +15,8 @@
 #include <gaus/core/result.hpp>
 #include <gaus/core/schedule.hpp>
 
+#include "smt_answer.hpp"
 #include "time_indexed.hpp"
-#include "twill/smt_model.hpp"
 
 namespace gaus::exact::detail {
 

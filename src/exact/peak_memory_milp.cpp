@@ -70,6 +70,101 @@ bool verifies(const Problem& problem, const Schedule& schedule) {
   return verify(problem, schedule, options).ok();
 }
 
+// B's lower bound on the peak (the min-cut bound of core's live_memory_bound.hpp) in the share
+// of the time every method gives it, rounded up when every mem is whole, with its figure and a
+// note on how it was found.
+Expected<double> minCutBound(const Graph& graph, Cycle horizon,
+                             const PeakMemoryMilpOptions& options, Result& result) {
+  const bool whole = wholeMems(graph);
+  const auto roundBound = [whole](double bound) { return whole ? std::ceil(bound - 1e-6) : bound; };
+  const Deadline cutDeadline(peakMemoryBoundSeconds(
+      options.timeLimitSeconds > 0 ? std::optional<double>(options.timeLimitSeconds)
+                                   : std::nullopt));
+  const auto cut = liveMemoryCutBound(graph, horizon, [&] {
+    return cutDeadline.expired() ||
+           (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed));
+  });
+  if (!cut) return Error{cut.error()};
+  const double bound = roundBound(cut->value);
+  result.figures.set(figures::kCombinatorialBound, bound);
+  result.notes.emplace_back(
+      "bound", fmt::format("min cut {} (mandatory lifetimes {}) in {:.3f} s{}", cut->value,
+                           cut->mandatory, cutDeadline.elapsedSeconds(),
+                           cut->complete ? "" : ", stopped by its time share"));
+  return bound;
+}
+
+// The lowest-peak verified schedule found so far: the MILP's start and its fallback answer.
+struct StartSchedule {
+  std::optional<Schedule> schedule;
+  double peak = 0.0;
+
+  // Keeps `candidate` when it verifies and has the lower peak; false when it does not verify.
+  bool consider(const Problem& problem, const Schedule& candidate) {
+    if (!verifies(problem, candidate)) return false;
+    const double candidatePeak = peakOf(problem, candidate);
+    if (!schedule || candidatePeak < peak) {
+      schedule = candidate;
+      peak = candidatePeak;
+    }
+    return true;
+  }
+};
+
+// The start: the lowest peak among the list schedule (refined by the live-memory refinement and
+// the exact windows when no resource is limited) and the one given, with a note when the given
+// one does not verify.
+StartSchedule findStart(const Problem& problem, const PeakMemoryMilpOptions& options,
+                        const Deadline& deadline, Result& result) {
+  const Graph& graph = *problem.graph;
+  const Cycle horizon = *problem.horizon;
+  StartSchedule best;
+  if (auto list = heuristic::listSchedule(problem);
+      list && scheduleLatency(graph, list->start) <= horizon) {
+    if (limitsResources(problem)) {
+      best.consider(problem, *list);
+    } else {
+      const Deadline refinementDeadline(
+          deadline.remainingLimit()
+              ? std::optional<double>(kRefinementShare * options.timeLimitSeconds)
+              : std::nullopt);
+      heuristic::MemoryRefinementOptions refinement;
+      refinement.stop = [&refinementDeadline] { return refinementDeadline.expired(); };
+      const Schedule refined =
+          heuristic::refineLiveMemory(graph, horizon, *list, refinement).schedule;
+      best.consider(problem, refined);
+      milp::LiveMemoryWindowOptions windowOptions;
+      windowOptions.solver = options.solver;
+      milp::LiveMemoryWindowSearch windows(graph, horizon, refined, windowOptions);
+      windows.run(nullptr, deadline.remainingLimit() ? kWindowShare * options.timeLimitSeconds
+                                                     : std::numeric_limits<double>::infinity());
+      best.consider(problem, windows.schedule());
+    }
+  }
+  if (options.initialSchedule != nullptr && !best.consider(problem, *options.initialSchedule)) {
+    result.notes.emplace_back(
+        "start", fmt::format("the start schedule of {} does not verify for this problem; ignored",
+                             options.initialScheduleOrigin));
+  }
+  return best;
+}
+
+// The peak-memory MILP over every op's window [ASAP, ALAP] at D, from `placement`, with the
+// bound as its floor and the machine's capacities when it limits a resource.
+milp::LiveMemoryModelInput modelInput(const Problem& problem, const std::vector<Cycle>& asap,
+                                      const std::vector<Cycle>& alap,
+                                      const std::vector<Cycle>& placement, double bound) {
+  milp::LiveMemoryModelInput input;
+  input.graph = problem.graph.get();
+  input.horizon = *problem.horizon;
+  input.start = placement;
+  for (OpId op = 0; op < problem.graph->numOps(); ++op)
+    input.moving.push_back({op, asap[op], alap[op]});
+  input.peakFloor = bound;
+  if (limitsResources(problem)) input.machine = problem.machine.get();
+  return input;
+}
+
 }  // namespace
 
 Result solvePeakMemoryMilp(const Problem& problem, const PeakMemoryMilpOptions& options) {
@@ -89,63 +184,13 @@ Result solvePeakMemoryMilp(const Problem& problem, const PeakMemoryMilpOptions& 
     result.message = alap.error();
     return result;
   }
-  const bool whole = wholeMems(graph);
-  const auto roundBound = [whole](double bound) { return whole ? std::ceil(bound - 1e-6) : bound; };
-  // The min-cut bound, in the share of the time every method gives it.
-  const Deadline cutDeadline(peakMemoryBoundSeconds(
-      options.timeLimitSeconds > 0 ? std::optional<double>(options.timeLimitSeconds)
-                                   : std::nullopt));
-  const auto cut = liveMemoryCutBound(graph, horizon, [&] {
-    return cutDeadline.expired() ||
-           (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed));
-  });
-  if (!cut) return errorResult(cut.error());
-  double bound = roundBound(cut->value);
-  result.figures.set(figures::kCombinatorialBound, bound);
-  result.notes.emplace_back(
-      "bound", fmt::format("min cut {} (mandatory lifetimes {}) in {:.3f} s{}", cut->value,
-                           cut->mandatory, cutDeadline.elapsedSeconds(),
-                           cut->complete ? "" : ", stopped by its time share"));
+  const auto cutBound = minCutBound(graph, horizon, options, result);
+  if (!cutBound) return errorResult(cutBound.error());
+  double bound = *cutBound;
 
-  // The start: the lowest peak among the refined list schedule and the one given.
-  std::optional<Schedule> start;
-  double startPeak = 0.0;
-  const auto consider = [&](const Schedule& candidate) {
-    if (!verifies(problem, candidate)) return false;
-    const double peak = peakOf(problem, candidate);
-    if (!start || peak < startPeak) {
-      start = candidate;
-      startPeak = peak;
-    }
-    return true;
-  };
-  if (auto list = heuristic::listSchedule(problem);
-      list && scheduleLatency(graph, list->start) <= horizon) {
-    if (limitsResources(problem)) {
-      consider(*list);
-    } else {
-      const Deadline refinementDeadline(
-          deadline.remainingLimit()
-              ? std::optional<double>(kRefinementShare * options.timeLimitSeconds)
-              : std::nullopt);
-      heuristic::MemoryRefinementOptions refinement;
-      refinement.stop = [&refinementDeadline] { return refinementDeadline.expired(); };
-      const Schedule refined =
-          heuristic::refineLiveMemory(graph, horizon, *list, refinement).schedule;
-      consider(refined);
-      milp::LiveMemoryWindowOptions windowOptions;
-      windowOptions.solver = options.solver;
-      milp::LiveMemoryWindowSearch windows(graph, horizon, refined, windowOptions);
-      windows.run(nullptr, deadline.remainingLimit() ? kWindowShare * options.timeLimitSeconds
-                                                     : std::numeric_limits<double>::infinity());
-      consider(windows.schedule());
-    }
-  }
-  if (options.initialSchedule != nullptr && !consider(*options.initialSchedule)) {
-    result.notes.emplace_back(
-        "start", fmt::format("the start schedule of {} does not verify for this problem; ignored",
-                             options.initialScheduleOrigin));
-  }
+  StartSchedule best = findStart(problem, options, deadline, result);
+  std::optional<Schedule>& start = best.schedule;
+  double& startPeak = best.peak;
   if (start) result.figures.set(figures::kStartPeakMemory, startPeak);
   const auto answerWithStart = [&](ModelStatus status, std::string message) {
     if (start) {
@@ -160,14 +205,8 @@ Result solvePeakMemoryMilp(const Problem& problem, const PeakMemoryMilpOptions& 
   // The start reaches the bound: nothing to solve.
   if (start && startPeak <= bound + 1e-9) return answerWithStart(ModelStatus::kOptimal, "");
 
-  milp::LiveMemoryModelInput input;
-  input.graph = &graph;
-  input.horizon = horizon;
   const std::vector<Cycle> placement = start ? start->start : asap;
-  input.start = placement;
-  for (OpId op = 0; op < graph.numOps(); ++op) input.moving.push_back({op, asap[op], (*alap)[op]});
-  input.peakFloor = bound;
-  if (limitsResources(problem)) input.machine = problem.machine.get();
+  const milp::LiveMemoryModelInput input = modelInput(problem, asap, *alap, placement, bound);
   const milp::ModelSize size = milp::LiveMemoryModel::estimateSize(input);
   if (auto refused = milp::refuseLargeModel(
           fmt::format("the peak-memory MILP (D = {})", horizon), size, options.maxNonzeros,

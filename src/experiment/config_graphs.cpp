@@ -1,6 +1,8 @@
 // The `graphs:` entries of an experiment configuration (docs/experiments.md "graphs"): files,
 // globs with their exclusions, the generator's parameter grid, ids, references.
 
+#include "config_graphs.hpp"
+
 #include <algorithm>
 #include <fnmatch.h>
 #include <functional>
@@ -9,12 +11,11 @@
 #include <fmt/format.h>
 
 #include <gaus/core/option_table.hpp>
+#include <gaus/io/document_tree.hpp>
 #include <gaus/io/io.hpp>
 
+#include "config_problem.hpp"
 #include "config_value.hpp"
-#include "input_error.hpp"
-#include "json_parse.hpp"
-#include "readers.hpp"
 
 namespace gaus::experiment {
 
@@ -242,7 +243,7 @@ GraphEntry parseGraphEntry(const ConfigValue& value, const ConfigContext& contex
         const fs::path path =
             resolvePath(expandVariables(*file, file->text("a file"), context), context);
         try {
-          const JsonValue values = io::parseJson(io::readFileText(path));
+          const JsonValue values = io::readJsonFile(path);
           if (!values.isObject()) {
             throw InputError(values.line,
                              io::expectedFound("an object {graph name: value}", values.describe()));

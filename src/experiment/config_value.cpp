@@ -10,8 +10,7 @@
 #include <fmt/format.h>
 
 #include <gaus/core/option_table.hpp>
-
-#include "input_error.hpp"
+#include <gaus/io/input_error.hpp>
 
 #ifndef GAUS_SHARED_DIR
 #define GAUS_SHARED_DIR ""

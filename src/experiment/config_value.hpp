@@ -1,7 +1,7 @@
 // Reading the values of an experiment configuration with the key that leads to each, so that
 // every message names the file, the line and the key: "quick.yaml:12: budgets.time_limit:
 // expected a positive number of seconds per run, found \"ten\"". The YAML is the io module's
-// line-numbered tree (src/io/yaml_document.hpp) and failures are its InputError, so a config
+// line-numbered tree (gaus/io/document_tree.hpp) and failures are its InputError, so a config
 // error reads like every other input error of gaus.
 #pragma once
 
@@ -15,8 +15,7 @@
 
 #include <gaus/core/registry.hpp>
 #include <gaus/experiment/experiment_config.hpp>
-
-#include "json_value.hpp"
+#include <gaus/io/json_value.hpp>
 
 namespace gaus::experiment {
 
@@ -76,10 +75,5 @@ std::string expandVariables(const ConfigValue& where, const std::string& text,
 
 // A path of the configuration: relative ones are relative to its folder.
 std::filesystem::path resolvePath(const std::filesystem::path& path, const ConfigContext& context);
-
-// The sections other files read (config_graphs.cpp, experiment_config.cpp).
-ProblemSpec parseProblem(const ConfigValue& value, const ConfigContext& context);
-GraphEntry parseGraphEntry(const ConfigValue& value, const ConfigContext& context,
-                           const ProblemSpec& problem);
 
 }  // namespace gaus::experiment

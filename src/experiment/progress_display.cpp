@@ -45,13 +45,6 @@ std::string describeRecord(const report::ResultRecord& record) {
 
 }  // namespace
 
-std::string formatDuration(double seconds) {
-  const auto total = static_cast<std::int64_t>(std::llround(std::max(0.0, seconds)));
-  if (total < 60) return fmt::format("{}s", total);
-  if (total < 3600) return fmt::format("{}m{:02}s", total / 60, total % 60);
-  return fmt::format("{}h{:02}m", total / 3600, (total % 3600) / 60);
-}
-
 ProgressDisplay::ProgressDisplay(std::ostream& out, ProgressStyle style, std::int64_t total,
                                  std::int64_t alreadyDone)
     : out_(out), total_(total), done_(alreadyDone) {

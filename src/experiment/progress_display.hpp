@@ -52,7 +52,4 @@ class ProgressDisplay {
   bool drawn_ = false;
 };
 
-// "1m20s", "2h05m", "12s".
-std::string formatDuration(double seconds);
-
 }  // namespace gaus::experiment

@@ -8,8 +8,6 @@
 
 #include <fmt/format.h>
 
-#include "progress_display.hpp"
-
 namespace gaus::experiment {
 
 namespace {
@@ -53,6 +51,13 @@ std::string cell(std::string text) {
 }
 
 }  // namespace
+
+std::string formatDuration(double seconds) {
+  const auto total = static_cast<std::int64_t>(std::llround(std::max(0.0, seconds)));
+  if (total < 60) return fmt::format("{}s", total);
+  if (total < 3600) return fmt::format("{}m{:02}s", total / 60, total % 60);
+  return fmt::format("{}h{:02}m", total / 3600, (total % 3600) / 60);
+}
 
 std::string describeBestOn(const report::ReportSummary& summary, bool withMeaning) {
   std::vector<const report::MethodSummary*> methods;

@@ -13,6 +13,9 @@
 
 namespace gaus::experiment {
 
+// "1m20s", "2h05m", "12s".
+std::string formatDuration(double seconds);
+
 // Per method, on how many of the problems it shares with another method its verified value is
 // the lowest, alone or tied: "gaus 3 of 3 (2 alone, 1 tied), list 1 of 3 (tied)", followed by
 // what that counts `withMeaning`; "all tied: ..." when every shared problem is a tie. Empty

@@ -193,7 +193,7 @@ Result runList(const Problem& problem, const ListMethodOptions& options,
 
   if (problem.horizon && latency > *problem.horizon) {
     // Infeasible only when a lower bound proves it; a heuristic that misses D proves nothing
-    // (the differential check found list saying "infeasible" beside another method's schedule
+    // (the cross-method check found list saying "infeasible" beside another method's schedule
     // that met D).
     if (*problem.horizon < lowerBound) {
       result.status = ModelStatus::kInfeasible;

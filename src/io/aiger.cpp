@@ -17,8 +17,8 @@
 #include <fmt/format.h>
 
 #include <gaus/core/types.hpp>
+#include <gaus/io/input_error.hpp>
 
-#include "input_error.hpp"
 #include "readers.hpp"
 
 namespace gaus::io {
@@ -174,6 +174,47 @@ class AigerReader {
   std::int64_t line_ = 0;
 };
 
+// An operand literal must name a variable within the header's M.
+void checkLiteral(const Header& header, std::int64_t literal, std::int64_t line) {
+  if (literal / 2 > header.maxVariable) {
+    throw InputError(line,
+                     expectedFound(fmt::format("a literal at most {}", 2 * header.maxVariable + 1),
+                                   std::to_string(literal)));
+  }
+}
+
+// An AND gate: its operand literals, its line (0 in a binary file) and its op.
+struct Gate {
+  std::int64_t rhs0 = 0, rhs1 = 0, line = 0;
+  OpId op = 0;
+};
+
+// Reads AND gate `i` into `gate` (its operands and line) and returns its lhs literal: from the
+// two deltas of a binary file, or from the line "lhs rhs0 rhs1" of an ASCII one.
+std::int64_t readGate(AigerReader& reader, const Header& header, std::int64_t i, Gate& gate) {
+  if (!header.binary) {
+    const auto fields = reader.numbers(3, "an AND gate line \"lhs rhs0 rhs1\"");
+    gate.rhs0 = fields[1];
+    gate.rhs1 = fields[2];
+    gate.line = reader.line();
+    checkLiteral(header, gate.rhs0, gate.line);
+    checkLiteral(header, gate.rhs1, gate.line);
+    return fields[0];
+  }
+  const std::int64_t lhs = 2 * (header.inputs + header.latches + i + 1);
+  const std::int64_t delta0 = reader.delta(i);
+  const std::int64_t delta1 = reader.delta(i);
+  if (delta0 < 1 || delta0 > lhs || delta1 > lhs - delta0) {
+    throw InputError(0, expectedFound(fmt::format("deltas of AND gate {} (lhs {}) with "
+                                                  "lhs > rhs0 >= rhs1 >= 0",
+                                                  i, lhs),
+                                      fmt::format("deltas {} and {}", delta0, delta1)));
+  }
+  gate.rhs0 = lhs - delta0;
+  gate.rhs1 = gate.rhs0 - delta1;
+  return lhs;
+}
+
 }  // namespace
 
 std::vector<Instance> readAiger(const std::filesystem::path& path) {
@@ -216,13 +257,6 @@ std::vector<Instance> readAiger(const std::filesystem::path& path) {
     }
     opLine.push_back(line);
   };
-  const auto checkLiteral = [&](std::int64_t literal, std::int64_t line) {
-    if (literal / 2 > header.maxVariable) {
-      throw InputError(
-          line, expectedFound(fmt::format("a literal at most {}", 2 * header.maxVariable + 1),
-                              std::to_string(literal)));
-    }
-  };
 
   for (std::int64_t i = 0; i < header.inputs; ++i) {
     std::int64_t literal = 2 * (i + 1);
@@ -240,43 +274,18 @@ std::vector<Instance> readAiger(const std::filesystem::path& path) {
         header.binary ? "a latch line \"next [init]\"" : "a latch line \"lit next [init]\"", 1);
     const std::int64_t literal = header.binary ? 2 * (header.inputs + i + 1) : fields[0];
     const std::int64_t next = header.binary ? fields[0] : fields[1];
-    checkLiteral(next, reader.line());
+    checkLiteral(header, next, reader.line());
     const OpId op = addNode(fmt::format("l{}", i), "LATCH", latchUnit);
     define(literal, op, reader.line());
     latchNext.emplace_back(next, op);
   }
   for (std::int64_t i = 0; i < header.outputs; ++i) {
-    checkLiteral(reader.numbers(1, "an output literal")[0], reader.line());
+    checkLiteral(header, reader.numbers(1, "an output literal")[0], reader.line());
   }
-  struct Gate {
-    std::int64_t rhs0 = 0, rhs1 = 0, line = 0;
-    OpId op = 0;
-  };
   std::vector<Gate> gates(static_cast<std::size_t>(header.ands));
   for (std::int64_t i = 0; i < header.ands; ++i) {
     Gate& gate = gates[static_cast<std::size_t>(i)];
-    std::int64_t lhs = 0;
-    if (header.binary) {
-      lhs = 2 * (header.inputs + header.latches + i + 1);
-      const std::int64_t delta0 = reader.delta(i);
-      const std::int64_t delta1 = reader.delta(i);
-      if (delta0 < 1 || delta0 > lhs || delta1 > lhs - delta0) {
-        throw InputError(0, expectedFound(fmt::format("deltas of AND gate {} (lhs {}) with "
-                                                      "lhs > rhs0 >= rhs1 >= 0",
-                                                      i, lhs),
-                                          fmt::format("deltas {} and {}", delta0, delta1)));
-      }
-      gate.rhs0 = lhs - delta0;
-      gate.rhs1 = gate.rhs0 - delta1;
-    } else {
-      const auto fields = reader.numbers(3, "an AND gate line \"lhs rhs0 rhs1\"");
-      lhs = fields[0];
-      gate.rhs0 = fields[1];
-      gate.rhs1 = fields[2];
-      gate.line = reader.line();
-      checkLiteral(gate.rhs0, gate.line);
-      checkLiteral(gate.rhs1, gate.line);
-    }
+    const std::int64_t lhs = readGate(reader, header, i, gate);
     gate.op = addNode(fmt::format("a{}", i), "AND", andUnit);
     define(lhs, gate.op, gate.line);
   }

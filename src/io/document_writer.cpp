@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "input_error.hpp"
+#include <gaus/io/input_error.hpp>
 
 namespace gaus::io {
 

@@ -1,5 +1,6 @@
 // Reading a whole input file into memory: every reader parses from one contiguous buffer (the
-// JSON reader's line tracking and the AIGER decoder rely on it).
+// JSON reader's line tracking and the AIGER decoder rely on it), and the documents other modules
+// read into io's tree (document_tree.hpp).
 
 #include <cerrno>
 #include <cstdio>
@@ -8,8 +9,12 @@
 
 #include <fmt/format.h>
 
-#include "input_error.hpp"
+#include <gaus/io/document_tree.hpp>
+#include <gaus/io/input_error.hpp>
+
+#include "json_parse.hpp"
 #include "readers.hpp"
+#include "yaml_document.hpp"
 
 namespace gaus::io {
 
@@ -55,6 +60,14 @@ std::string readFileText(const std::filesystem::path& path) {
     throw InputError(path, 0, fmt::format("cannot read the file: {}", std::strerror(errno)));
   }
   return text;
+}
+
+JsonValue readYamlFile(const std::filesystem::path& path) {
+  return parseYaml(readFileText(path));
+}
+
+JsonValue readJsonFile(const std::filesystem::path& path) {
+  return parseJson(readFileText(path));
 }
 
 }  // namespace gaus::io

@@ -12,8 +12,8 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/io/input_error.hpp>
 
-#include "input_error.hpp"
 #include "readers.hpp"
 
 namespace gaus::io {

@@ -16,7 +16,8 @@
 
 #include <fmt/format.h>
 
-#include "input_error.hpp"
+#include <gaus/io/input_error.hpp>
+
 #include "readers.hpp"
 
 namespace gaus::io {

@@ -25,8 +25,8 @@
 #include <fmt/ranges.h>
 
 #include <gaus/core/types.hpp>
+#include <gaus/io/input_error.hpp>
 
-#include "input_error.hpp"
 #include "readers.hpp"
 
 namespace gaus::io {

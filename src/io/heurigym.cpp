@@ -14,8 +14,8 @@
 #include <fmt/format.h>
 
 #include <gaus/core/option_table.hpp>
+#include <gaus/io/input_error.hpp>
 
-#include "input_error.hpp"
 #include "json_parse.hpp"
 #include "readers.hpp"
 

@@ -1,6 +1,6 @@
-#include "input_error.hpp"
-
 #include <fmt/format.h>
+
+#include <gaus/io/input_error.hpp>
 
 namespace gaus::io {
 

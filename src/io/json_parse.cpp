@@ -16,7 +16,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "input_error.hpp"
+#include <gaus/io/input_error.hpp>
 
 namespace gaus::io {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "json_value.hpp"
+#include <gaus/io/json_value.hpp>
 
 namespace gaus::io {
 

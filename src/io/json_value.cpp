@@ -1,5 +1,3 @@
-#include "json_value.hpp"
-
 #include <cmath>
 #include <limits>
 
@@ -7,8 +5,8 @@
 
 #include <gaus/core/option_table.hpp>
 #include <gaus/core/types.hpp>
-
-#include "input_error.hpp"
+#include <gaus/io/input_error.hpp>
+#include <gaus/io/json_value.hpp>
 
 namespace gaus::io {
 

@@ -8,8 +8,8 @@
 
 #include <gaus/core/option_table.hpp>
 #include <gaus/core/types.hpp>
+#include <gaus/io/input_error.hpp>
 
-#include "input_error.hpp"
 #include "json_parse.hpp"
 #include "readers.hpp"
 #include "yaml_document.hpp"

@@ -8,8 +8,8 @@
 
 #include <gaus/core/option_table.hpp>
 #include <gaus/core/types.hpp>
+#include <gaus/io/input_error.hpp>
 
-#include "input_error.hpp"
 #include "readers.hpp"
 
 namespace gaus::io {
@@ -40,6 +40,28 @@ constexpr std::array<std::string_view, kOpFieldCount> kOpFieldNames = {
     "name",   "kind", "latency",    "reservation",      "uses",      "occupancy",  "mem",
     "weight", "regs", "footprints", "variable_latency", "streaming", "spill_cost", "min_warps"};
 
+// The members of an op object by field; each key must be one of kOpFieldNames, given once.
+std::array<const JsonValue*, kOpFieldCount> opFields(const JsonValue& value) {
+  std::array<const JsonValue*, kOpFieldCount> field{};
+  for (std::size_t i = 0; i < value.keys.size(); ++i) {
+    const auto found = std::find(kOpFieldNames.begin(), kOpFieldNames.end(), value.keys[i]);
+    if (found == kOpFieldNames.end()) {
+      throw InputError(value.items[i].line,
+                       expectedFound(fmt::format("a key of an op ({})",
+                                                 option_text::listChoices(kOpFieldNames, ", ")),
+                                     quoteText(value.keys[i])));
+    }
+    const auto slot = static_cast<std::size_t>(found - kOpFieldNames.begin());
+    if (field[slot] != nullptr) {
+      throw InputError(value.items[i].line,
+                       expectedFound("each key of an op once",
+                                     fmt::format("{} a second time", quoteText(value.keys[i]))));
+    }
+    field[slot] = &value.items[i];
+  }
+  return field;
+}
+
 }  // namespace
 
 NativeAssembler::NativeAssembler(std::filesystem::path document)
@@ -64,23 +86,7 @@ void NativeAssembler::op(const JsonValue& value) {
     throw InputError(value.line,
                      expectedFound(fmt::format("an object for op #{}", op), value.describe()));
   }
-  std::array<const JsonValue*, kOpFieldCount> field{};
-  for (std::size_t i = 0; i < value.keys.size(); ++i) {
-    const auto found = std::find(kOpFieldNames.begin(), kOpFieldNames.end(), value.keys[i]);
-    if (found == kOpFieldNames.end()) {
-      throw InputError(value.items[i].line,
-                       expectedFound(fmt::format("a key of an op ({})",
-                                                 option_text::listChoices(kOpFieldNames, ", ")),
-                                     quoteText(value.keys[i])));
-    }
-    const auto slot = static_cast<std::size_t>(found - kOpFieldNames.begin());
-    if (field[slot] != nullptr) {
-      throw InputError(value.items[i].line,
-                       expectedFound("each key of an op once",
-                                     fmt::format("{} a second time", quoteText(value.keys[i]))));
-    }
-    field[slot] = &value.items[i];
-  }
+  const std::array<const JsonValue*, kOpFieldCount> field = opFields(value);
   if (field[kName] == nullptr) {
     throw InputError(value.line,
                      expectedFound(fmt::format("a member \"name\" in op #{}", op), "none"));

@@ -16,8 +16,7 @@
 #include <gaus/core/graph.hpp>
 #include <gaus/core/instance.hpp>
 #include <gaus/core/machine.hpp>
-
-#include "json_value.hpp"
+#include <gaus/io/json_value.hpp>
 
 namespace gaus::io {
 

@@ -2,7 +2,8 @@
 // nlohmann's SAX parser into GraphBuilder (native_document.cpp), so a 10^6-op graph never exists
 // as a DOM of millions of JSON objects (which would cost several GB and seconds to build).
 
-#include "input_error.hpp"
+#include <gaus/io/input_error.hpp>
+
 #include "json_parse.hpp"
 #include "native_document.hpp"
 #include "readers.hpp"

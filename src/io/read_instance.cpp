@@ -7,9 +7,9 @@
 #include <fmt/format.h>
 
 #include <gaus/core/option_table.hpp>
+#include <gaus/io/input_error.hpp>
 #include <gaus/io/io.hpp>
 
-#include "input_error.hpp"
 #include "readers.hpp"
 
 namespace gaus::io {

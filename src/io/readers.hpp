@@ -15,9 +15,9 @@
 #include <gaus/core/machine.hpp>
 #include <gaus/core/schedule.hpp>
 #include <gaus/io/io.hpp>
+#include <gaus/io/json_value.hpp>
 
 #include "document_writer.hpp"
-#include "json_value.hpp"
 
 namespace gaus::io {
 

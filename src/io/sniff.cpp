@@ -10,9 +10,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <gaus/io/input_error.hpp>
 #include <gaus/io/io.hpp>
 
-#include "input_error.hpp"
 #include "json_parse.hpp"
 
 namespace gaus::io {

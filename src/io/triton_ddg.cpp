@@ -21,8 +21,8 @@
 #include <fmt/format.h>
 
 #include <gaus/core/types.hpp>
+#include <gaus/io/input_error.hpp>
 
-#include "input_error.hpp"
 #include "json_parse.hpp"
 #include "readers.hpp"
 

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
-#include "input_error.hpp"
+#include <gaus/io/input_error.hpp>
 
 namespace gaus::io {
 

@@ -5,7 +5,7 @@
 
 #include <string_view>
 
-#include "json_value.hpp"
+#include <gaus/io/json_value.hpp>
 
 namespace gaus::io {
 

@@ -135,7 +135,7 @@ MilpSolution solveWithCbc(const MilpData& data, const MilpSolveSettings& setting
   MilpSolution solution = solveInChild(data, settings, kCbcInChild);
   if (!solution.crashed) return solution;
   // Clp 1.17 can abort on an assertion in a node's resolve (ClpNonLinearCost.cpp:1064,
-  // `lowerValue <= upperValue`: the differential check's seed 861, a modulo MILP at II 14 that
+  // `lowerValue <= upperValue`: the cross-method check's seed 861, a modulo MILP at II 14 that
   // aborts after 8 s). The same model solves with CBC's presolve off (in 2 s there; which step
   // of the presolved search sets the abort up is not known). One more try so, in the time left.
   MilpSolveSettings again = settings;

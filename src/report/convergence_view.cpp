@@ -79,6 +79,115 @@ Panel linearPanel(double top, double low, double high) {
   return {top, low, high, false};
 }
 
+// The extremes of the three series over the trace.
+struct TraceRanges {
+  double minObjective = 0.0, maxObjective = 0.0;
+  double minPositiveViolation = 0.0, maxViolation = 0.0;
+  double minBest = 0.0, maxBest = 0.0;  // infinite without a legal objective
+  bool zeroViolation = false;           // some update has no violation
+};
+
+TraceRanges traceRanges(const std::vector<TracePoint>& points) {
+  TraceRanges ranges;
+  ranges.minObjective = std::numeric_limits<double>::infinity();
+  ranges.maxObjective = -ranges.minObjective;
+  ranges.minPositiveViolation = std::numeric_limits<double>::infinity();
+  ranges.maxViolation = 0.0;
+  ranges.minBest = std::numeric_limits<double>::infinity();
+  ranges.maxBest = -ranges.minBest;
+  ranges.zeroViolation = false;
+  for (const auto& point : points) {
+    ranges.minObjective = std::min(ranges.minObjective, point.objective);
+    ranges.maxObjective = std::max(ranges.maxObjective, point.objective);
+    if (point.violation > 0) {
+      ranges.minPositiveViolation = std::min(ranges.minPositiveViolation, point.violation);
+      ranges.maxViolation = std::max(ranges.maxViolation, point.violation);
+    } else {
+      ranges.zeroViolation = true;
+    }
+    if (point.best) {
+      ranges.minBest = std::min(ranges.minBest, *point.best);
+      ranges.maxBest = std::max(ranges.maxBest, *point.best);
+    }
+  }
+  return ranges;
+}
+
+// Draws one series of a trace on its panel: lines through the records, dots on the updates
+// (every dotStride-th). A best-so-far value holds until the next record improves it, so it is
+// drawn as steps, through every change; the other series keep every lineStride-th record.
+struct SeriesPlot {
+  SvgDocument& svg;
+  const std::vector<TracePoint>& points;
+  double left;
+  double lastStep;
+  std::size_t lineStride;
+  std::size_t dotStride;
+
+  double x(double step) const { return left + step / lastStep * kPlotWidth; }
+
+  template <class Value>
+  void draw(const Panel& panel, Value value, std::string_view colour, std::string_view name,
+            bool steps) const {
+    std::string line;
+    // The value of the last point in `line` (a plain pair: GCC 12 misjudges an optional here).
+    bool hasPrevious = false;
+    double previous = 0.0;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const std::optional<double> v = value(points[i]);
+      if (!v) {
+        if (!line.empty()) svg.polyline(line, "series", colour);
+        line.clear();
+        hasPrevious = false;
+        continue;
+      }
+      const bool kept = steps ? (!hasPrevious || previous != *v || i + 1 == points.size())
+                              : (i % lineStride == 0 || i + 1 == points.size());
+      if (!kept) continue;
+      const std::string px = formatCoordinate(x(static_cast<double>(points[i].step)));
+      if (steps && hasPrevious) {
+        line += fmt::format("{},{} ", px, formatCoordinate(panel.y(previous)));
+      }
+      line += fmt::format("{},{} ", px, formatCoordinate(panel.y(*v)));
+      hasPrevious = true;
+      previous = *v;
+    }
+    if (!line.empty()) svg.polyline(line, "series", colour);
+    for (std::size_t i = 0; i < points.size(); i += dotStride) {
+      const auto v = value(points[i]);
+      if (!v) continue;
+      svg.circle(x(static_cast<double>(points[i].step)), panel.y(*v), 2.6, "dot", colour,
+                 fmt::format("step {}: {} {}", points[i].step, name, formatNumber(*v)));
+    }
+  }
+};
+
+// Attempt lines across the three panels, labels on two alternating rows (a label that would
+// run into the previous one of its row is left out).
+template <class StepX>
+void drawAttemptLines(SvgDocument& svg, const std::vector<TracePoint>& points,
+                      const std::vector<std::size_t>& attemptStarts, StepX x, double labelsTop,
+                      double bottom) {
+  double lastLabelEnd[2] = {-1e18, -1e18};
+  for (std::size_t a = 0; a < attemptStarts.size(); ++a) {
+    const TracePoint& point = points[attemptStarts[a]];
+    // The attempt starts after the previous record: its first update ends at point.step.
+    const double step =
+        attemptStarts[a] == 0 ? 0.0 : static_cast<double>(points[attemptStarts[a] - 1].step);
+    const double lineX = x(step);
+    svg.line(lineX, labelsTop + 4.0, lineX, bottom, "attempt");
+    const std::string label = attemptLabel(point);
+    const double labelWidth = estimateTextWidth(label, 10.0);
+    const int row = static_cast<int>(a % 2);
+    if (lineX + 3.0 > lastLabelEnd[row] + 4.0) {
+      svg.text(lineX + 3.0, labelsTop + 12.0 + row * 13.0, label, "axis", TextAnchor::kStart,
+               fmt::format("attempt {}: {} from step {}", a + 1, label,
+                           static_cast<std::int64_t>(step)));
+      lastLabelEnd[row] = lineX + 3.0 + labelWidth;
+    }
+  }
+}
+
 }  // namespace
 
 std::string renderConvergence(const ConvergenceTrace& trace, const PictureOptions& options) {
@@ -95,27 +204,12 @@ std::string renderConvergence(const ConvergenceTrace& trace, const PictureOption
       attemptStarts.push_back(i);
     }
   }
-  double minObjective = std::numeric_limits<double>::infinity();
-  double maxObjective = -minObjective;
-  double minPositiveViolation = std::numeric_limits<double>::infinity();
-  double maxViolation = 0.0;
-  double minBest = std::numeric_limits<double>::infinity();
-  double maxBest = -minBest;
-  bool zeroViolation = false;
-  for (const auto& point : points) {
-    minObjective = std::min(minObjective, point.objective);
-    maxObjective = std::max(maxObjective, point.objective);
-    if (point.violation > 0) {
-      minPositiveViolation = std::min(minPositiveViolation, point.violation);
-      maxViolation = std::max(maxViolation, point.violation);
-    } else {
-      zeroViolation = true;
-    }
-    if (point.best) {
-      minBest = std::min(minBest, *point.best);
-      maxBest = std::max(maxBest, *point.best);
-    }
-  }
+  const TraceRanges ranges = traceRanges(points);
+  const double minObjective = ranges.minObjective, maxObjective = ranges.maxObjective;
+  const double minPositiveViolation = ranges.minPositiveViolation;
+  const double maxViolation = ranges.maxViolation;
+  const double minBest = ranges.minBest, maxBest = ranges.maxBest;
+  const bool zeroViolation = ranges.zeroViolation;
   const bool anyPositive = std::isfinite(minPositiveViolation);
   // Zero violation has no logarithm: it is drawn on the floor, a decade below the least
   // positive value.
@@ -162,25 +256,7 @@ std::string renderConvergence(const ConvergenceTrace& trace, const PictureOption
   drawPanelFrame(svg, best, left, "best legal objective (verified schedules so far)",
                  seriesColour(2));
 
-  // Attempt lines across the three panels, labels on two alternating rows.
-  double lastLabelEnd[2] = {-1e18, -1e18};
-  for (std::size_t a = 0; a < attemptStarts.size(); ++a) {
-    const TracePoint& point = points[attemptStarts[a]];
-    // The attempt starts after the previous record: its first update ends at point.step.
-    const double step =
-        attemptStarts[a] == 0 ? 0.0 : static_cast<double>(points[attemptStarts[a] - 1].step);
-    const double lineX = x(step);
-    svg.line(lineX, labelsTop + 4.0, lineX, bottom, "attempt");
-    const std::string label = attemptLabel(point);
-    const double labelWidth = estimateTextWidth(label, 10.0);
-    const int row = static_cast<int>(a % 2);
-    if (lineX + 3.0 > lastLabelEnd[row] + 4.0) {
-      svg.text(lineX + 3.0, labelsTop + 12.0 + row * 13.0, label, "axis", TextAnchor::kStart,
-               fmt::format("attempt {}: {} from step {}", a + 1, label,
-                           static_cast<std::int64_t>(step)));
-      lastLabelEnd[row] = lineX + 3.0 + labelWidth;
-    }
-  }
+  drawAttemptLines(svg, points, attemptStarts, x, labelsTop, bottom);
 
   // The series: lines through the records, dots on the updates. A best-so-far value holds
   // until the next record improves it, so it is drawn as steps, through every change. Long
@@ -188,49 +264,17 @@ std::string renderConvergence(const ConvergenceTrace& trace, const PictureOption
   // the file stays small.
   const std::size_t lineStride =
       std::max<std::size_t>(1, (points.size() + kMaxLinePoints - 1) / kMaxLinePoints);
-  const auto series = [&](const Panel& panel, auto value, std::string_view colour,
-                          std::string_view name, bool steps) {
-    std::string line;
-    // The value of the last point in `line` (a plain pair: GCC 12 misjudges an optional here).
-    bool hasPrevious = false;
-    double previous = 0.0;
-    for (std::size_t i = 0; i < points.size(); ++i) {
-      const std::optional<double> v = value(points[i]);
-      if (!v) {
-        if (!line.empty()) svg.polyline(line, "series", colour);
-        line.clear();
-        hasPrevious = false;
-        continue;
-      }
-      const bool kept = steps ? (!hasPrevious || previous != *v || i + 1 == points.size())
-                              : (i % lineStride == 0 || i + 1 == points.size());
-      if (!kept) continue;
-      const std::string px = formatCoordinate(x(static_cast<double>(points[i].step)));
-      if (steps && hasPrevious) {
-        line += fmt::format("{},{} ", px, formatCoordinate(panel.y(previous)));
-      }
-      line += fmt::format("{},{} ", px, formatCoordinate(panel.y(*v)));
-      hasPrevious = true;
-      previous = *v;
-    }
-    if (!line.empty()) svg.polyline(line, "series", colour);
-    for (std::size_t i = 0; i < points.size(); i += stride) {
-      const auto v = value(points[i]);
-      if (!v) continue;
-      svg.circle(x(static_cast<double>(points[i].step)), panel.y(*v), 2.6, "dot", colour,
-                 fmt::format("step {}: {} {}", points[i].step, name, formatNumber(*v)));
-    }
-  };
-  series(
+  const SeriesPlot plot{svg, points, left, lastStep, lineStride, stride};
+  plot.draw(
       objective, [](const TracePoint& p) { return std::optional<double>(p.objective); },
       seriesColour(0), "objective", false);
-  series(
+  plot.draw(
       violation,
       [floorViolation](const TracePoint& p) {
         return std::optional<double>(p.violation > 0 ? p.violation : floorViolation);
       },
       seriesColour(4), "violation", false);
-  series(
+  plot.draw(
       best, [](const TracePoint& p) { return p.best; }, seriesColour(2), "best legal objective",
       true);
   if (!std::isfinite(minBest)) {

@@ -112,6 +112,60 @@ std::string rowLabel(const GanttGroup& group, std::int32_t row, std::int32_t row
   return fmt::format("{} {}", group.name, row);
 }
 
+// The II windows of a modulo chart (a line and a label at each, labels thinned where they
+// would collide) and the stages of iteration 0 in a band above the rows.
+void drawModuloMarks(SvgDocument& svg, const PlotFrame& frame, const ModuloMarks& marks, Cycle end,
+                     double headerBottom, double rowsBottom) {
+  // Window labels at every II line, thinned where they would collide.
+  const double windowPixels = marks.ii * frame.pixelsPerCycle;
+  const auto every = static_cast<std::int64_t>(
+      std::ceil((estimateTextWidth("10\u00b7II", 10.0) + 8.0) / std::max(windowPixels, 1.0)));
+  for (std::int64_t k = 0; k * marks.ii <= end; ++k) {
+    const double x = frame.x(static_cast<double>(k * marks.ii));
+    svg.line(x, headerBottom + 2.0, x, rowsBottom, "iiline");
+    if (k % every == 0) svg.text(x + 3.0, headerBottom + 11.0, windowLabel(k), "axis");
+  }
+  // The stages of iteration 0.
+  const double bandTop = headerBottom + 16.0;
+  svg.text(kMargin, bandTop + 12.0, "iteration 0", "rowlbl");
+  for (std::int32_t stage = 0; stage < marks.stages; ++stage) {
+    const double x = frame.x(static_cast<double>(stage) * marks.ii);
+    svg.rect(x, bandTop, windowPixels, 16.0, "box", categoryColour(0),
+             fmt::format("stage {} of iteration 0: cycles {} to {}", stage, stage * marks.ii,
+                         (stage + 1) * marks.ii - 1));
+    const std::string text = fitText(fmt::format("stage {}", stage), windowPixels - 4.0, 10.0);
+    if (!text.empty())
+      svg.text(x + windowPixels / 2.0, bandTop + 12.0, text, "axis", TextAnchor::kMiddle);
+  }
+}
+
+// Where a bar's box is drawn.
+struct BarBox {
+  double x = 0.0;
+  double top = 0.0;
+  double width = 0.0;
+};
+
+// One bar's box with its tooltip and its label.
+void drawBar(SvgDocument& svg, const GanttBar& bar, const BarBox& box, double nextBox) {
+  svg.beginGroup(bar.tooltip);
+  svg.rect(box.x, box.top, box.width, kBoxHeight, "box", categoryColour(bar.colour));
+  // The label: inside the box; else from the box's left edge on into the free space up
+  // to the next box; else smaller inside; else shortened.
+  const double textWidth = estimateTextWidth(bar.label, kLabelFont);
+  if (textWidth <= box.width - 4.0) {
+    svg.text(box.x + box.width / 2.0, box.top + 12.0, bar.label, "lbl", TextAnchor::kMiddle);
+  } else if (textWidth + 6.0 <= nextBox - box.x) {
+    svg.text(box.x + 3.0, box.top + 12.0, bar.label, "lbl");
+  } else if (estimateTextWidth(bar.label, kSmallFont) <= box.width - 3.0) {
+    svg.text(box.x + box.width / 2.0, box.top + 11.5, bar.label, "small", TextAnchor::kMiddle);
+  } else if (const std::string text = fitText(bar.label, box.width - 3.0, kSmallFont);
+             !text.empty()) {
+    svg.text(box.x + box.width / 2.0, box.top + 11.5, text, "small", TextAnchor::kMiddle);
+  }
+  svg.endGroup();
+}
+
 std::string drawDetailed(const GanttChart& chart) {
   std::vector<RowAssignment> assignments;
   std::vector<std::int32_t> rowsShown;
@@ -166,30 +220,7 @@ std::string drawDetailed(const GanttChart& chart) {
   }
   drawTimeAxis(svg, frame, span, rowsTop, rowsBottom, chart.axisTitle);
 
-  if (chart.modulo) {
-    const ModuloMarks& marks = *chart.modulo;
-    // Window labels at every II line, thinned where they would collide.
-    const double windowPixels = marks.ii * frame.pixelsPerCycle;
-    const auto every = static_cast<std::int64_t>(
-        std::ceil((estimateTextWidth("10\u00b7II", 10.0) + 8.0) / std::max(windowPixels, 1.0)));
-    for (std::int64_t k = 0; k * marks.ii <= chart.end; ++k) {
-      const double x = frame.x(static_cast<double>(k * marks.ii));
-      svg.line(x, headerBottom + 2.0, x, rowsBottom, "iiline");
-      if (k % every == 0) svg.text(x + 3.0, headerBottom + 11.0, windowLabel(k), "axis");
-    }
-    // The stages of iteration 0.
-    const double bandTop = headerBottom + 16.0;
-    svg.text(kMargin, bandTop + 12.0, "iteration 0", "rowlbl");
-    for (std::int32_t stage = 0; stage < marks.stages; ++stage) {
-      const double x = frame.x(static_cast<double>(stage) * marks.ii);
-      svg.rect(x, bandTop, windowPixels, 16.0, "box", categoryColour(0),
-               fmt::format("stage {} of iteration 0: cycles {} to {}", stage, stage * marks.ii,
-                           (stage + 1) * marks.ii - 1));
-      const std::string text = fitText(fmt::format("stage {}", stage), windowPixels - 4.0, 10.0);
-      if (!text.empty())
-        svg.text(x + windowPixels / 2.0, bandTop + 12.0, text, "axis", TextAnchor::kMiddle);
-    }
-  }
+  if (chart.modulo) drawModuloMarks(svg, frame, *chart.modulo, chart.end, headerBottom, rowsBottom);
 
   y = rowsTop;
   for (std::size_t g = 0; g < chart.groups.size(); ++g) {
@@ -231,22 +262,7 @@ std::string drawDetailed(const GanttChart& chart) {
                                     : frame.x(static_cast<double>(bar.begin)) - boxWidth / 2.0;
         const double nextBox = i + 1 < bars.size() ? frame.x(static_cast<double>(bars[i + 1].first))
                                                    : frame.x(span) + kMargin;
-        svg.beginGroup(bar.tooltip);
-        svg.rect(x, top, boxWidth, kBoxHeight, "box", categoryColour(bar.colour));
-        // The label: inside the box; else from the box's left edge on into the free space up
-        // to the next box; else smaller inside; else shortened.
-        const double textWidth = estimateTextWidth(bar.label, kLabelFont);
-        if (textWidth <= boxWidth - 4.0) {
-          svg.text(x + boxWidth / 2.0, top + 12.0, bar.label, "lbl", TextAnchor::kMiddle);
-        } else if (textWidth + 6.0 <= nextBox - x) {
-          svg.text(x + 3.0, top + 12.0, bar.label, "lbl");
-        } else if (estimateTextWidth(bar.label, kSmallFont) <= boxWidth - 3.0) {
-          svg.text(x + boxWidth / 2.0, top + 11.5, bar.label, "small", TextAnchor::kMiddle);
-        } else if (const std::string text = fitText(bar.label, boxWidth - 3.0, kSmallFont);
-                   !text.empty()) {
-          svg.text(x + boxWidth / 2.0, top + 11.5, text, "small", TextAnchor::kMiddle);
-        }
-        svg.endGroup();
+        drawBar(svg, bar, {x, top, boxWidth}, nextBox);
       }
     }
     y += rowsShown[g] * kRowHeight + kGroupGap;

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <gaus/core/enum_names.hpp>
 #include <gaus/report/pictures.hpp>
 
 #include "gantt_chart.hpp"
@@ -192,26 +193,20 @@ std::string renderSchedule(ScheduleView view, const Problem& problem, const Sche
   return renderUnits(problem, schedule, options);
 }
 
+// The views as --view names them.
+constexpr auto kScheduleViewNames = makeEnumNames<ScheduleView>({
+    {ScheduleView::kUnits, "units"},
+    {ScheduleView::kWarps, "warps"},
+    {ScheduleView::kMrt, "mrt"},
+    {ScheduleView::kGraph, "graph"},
+});
+
 std::string_view toString(ScheduleView view) {
-  switch (view) {
-    case ScheduleView::kUnits:
-      return "units";
-    case ScheduleView::kWarps:
-      return "warps";
-    case ScheduleView::kMrt:
-      return "mrt";
-    case ScheduleView::kGraph:
-      return "graph";
-  }
-  return "units";
+  return kScheduleViewNames.name(view);
 }
 
 std::optional<ScheduleView> parseScheduleView(std::string_view name) {
-  for (const ScheduleView view :
-       {ScheduleView::kUnits, ScheduleView::kWarps, ScheduleView::kMrt, ScheduleView::kGraph}) {
-    if (toString(view) == name) return view;
-  }
-  return std::nullopt;
+  return kScheduleViewNames.parse(name);
 }
 
 ProblemKind problemKindOf(const Schedule& schedule, bool hasHorizon) {

@@ -219,25 +219,9 @@ struct LabelBox {
   }
 };
 
-}  // namespace
-
-std::string renderGraph(const Graph& graph, const PictureOptions& options) {
-  const std::string title = defaultTitle(options, graph, "dependence graph");
-  if (graph.numOps() == 0) return failedPicture(title, "The graph has no ops.");
-  const auto order = topologicalOrder(graph);
-  if (!order)
-    return failedPicture(title, fmt::format("Cannot lay out the graph: {}", order.error()));
-  const std::vector<std::int64_t> level = unitLevels(graph, *order);
-  if (graph.numOps() > options.maxGraphOps) {
-    return drawLevelHistogram(graph, level, title, options);
-  }
-  const std::int64_t levels = *std::max_element(level.begin(), level.end()) + 1;
-  const auto rows = orderLevels(graph, level, levels);
-  const KindColouring colouring = colourOpsByKind(graph);
-  const std::vector<Cycle> asap = asapTimes(graph, *order);
-
-  // Node sizes, then x positions: each level packed in its order, ops pulled towards the mean
-  // of their predecessors without overlapping.
+// Node sizes, then x positions: each level packed in its order, ops pulled towards the mean of
+// their predecessors without overlapping. The y positions are the caller's.
+std::vector<NodeBox> placeNodes(const Graph& graph, const std::vector<std::vector<OpId>>& rows) {
   std::vector<NodeBox> box(static_cast<std::size_t>(graph.numOps()));
   for (OpId op = 0; op < graph.numOps(); ++op) {
     box[static_cast<std::size_t>(op)].width =
@@ -278,40 +262,13 @@ std::string renderGraph(const Graph& graph, const PictureOptions& options) {
       for (const OpId op : rows[l]) box[static_cast<std::size_t>(op)].x += shift;
     }
   }
-  double minLeft = 1e18;
-  double maxRight = -1e18;
-  for (const auto& node : box) {
-    minLeft = std::min(minLeft, node.x - node.width / 2.0);
-    maxRight = std::max(maxRight, node.x + node.width / 2.0);
-  }
+  return box;
+}
 
-  std::int64_t carried = 0;
-  for (EdgeId e = 0; e < graph.numEdges(); ++e) carried += graph.edgeDistance(e) > 0 ? 1 : 0;
-  const bool labelEdges = graph.numEdges() <= kMaxLabelledEdges;
-  std::vector<std::string> notes = {fmt::format(
-      "{} ops, {} edges ({} loop-carried), {} levels; edge labels: d = delay in cycles, "
-      "\u03b4 = iteration distance{}",
-      graph.numOps(), graph.numEdges(), carried, levels,
-      labelEdges ? "" : " (in tooltips: too many edges to label)")};
-  const double headerBottom = headerHeight(notes, false);
-  const double levelLabel = 56.0;
-  const double left = kMargin + levelLabel - minLeft;
-  const double plotRight = left + maxRight + (carried > 0 ? kCarriedBulge + 30.0 : 20.0);
-  const double width = std::max(plotRight + kMargin, 2 * kMargin + headerWidth(title, notes));
-  SvgDocument svg(width, 0.0);
-  drawHeader(svg, kMargin, 0.0, title, notes);
-  const double top = headerBottom + 14.0;
-  for (OpId op = 0; op < graph.numOps(); ++op) {
-    auto& node = box[static_cast<std::size_t>(op)];
-    node.x += left;
-    node.y = top + static_cast<double>(level[static_cast<std::size_t>(op)]) * kLevelGap;
-  }
-  for (std::int64_t l = 0; l < levels; ++l) {
-    svg.text(kMargin, top + static_cast<double>(l) * kLevelGap + 16.0, fmt::format("level {}", l),
-             "axis");
-  }
-
-  // Edges, parallel ones merged: their labels would lie on each other.
+// Edges, parallel ones merged (their labels would lie on each other), each label at the first
+// of its candidate places that overlaps no node and no label placed before.
+void drawEdges(SvgDocument& svg, const Graph& graph, const std::vector<NodeBox>& box,
+               bool labelEdges) {
   std::map<std::pair<OpId, OpId>, std::vector<EdgeId>> merged;
   for (EdgeId e = 0; e < graph.numEdges(); ++e)
     merged[{graph.edgeSource(e), graph.edgeTarget(e)}].push_back(e);
@@ -386,6 +343,60 @@ std::string renderGraph(const Graph& graph, const PictureOptions& options) {
       break;
     }
   }
+}
+
+}  // namespace
+
+std::string renderGraph(const Graph& graph, const PictureOptions& options) {
+  const std::string title = defaultTitle(options, graph, "dependence graph");
+  if (graph.numOps() == 0) return failedPicture(title, "The graph has no ops.");
+  const auto order = topologicalOrder(graph);
+  if (!order)
+    return failedPicture(title, fmt::format("Cannot lay out the graph: {}", order.error()));
+  const std::vector<std::int64_t> level = unitLevels(graph, *order);
+  if (graph.numOps() > options.maxGraphOps) {
+    return drawLevelHistogram(graph, level, title, options);
+  }
+  const std::int64_t levels = *std::max_element(level.begin(), level.end()) + 1;
+  const auto rows = orderLevels(graph, level, levels);
+  const KindColouring colouring = colourOpsByKind(graph);
+  const std::vector<Cycle> asap = asapTimes(graph, *order);
+
+  std::vector<NodeBox> box = placeNodes(graph, rows);
+  double minLeft = 1e18;
+  double maxRight = -1e18;
+  for (const auto& node : box) {
+    minLeft = std::min(minLeft, node.x - node.width / 2.0);
+    maxRight = std::max(maxRight, node.x + node.width / 2.0);
+  }
+
+  std::int64_t carried = 0;
+  for (EdgeId e = 0; e < graph.numEdges(); ++e) carried += graph.edgeDistance(e) > 0 ? 1 : 0;
+  const bool labelEdges = graph.numEdges() <= kMaxLabelledEdges;
+  std::vector<std::string> notes = {fmt::format(
+      "{} ops, {} edges ({} loop-carried), {} levels; edge labels: d = delay in cycles, "
+      "\u03b4 = iteration distance{}",
+      graph.numOps(), graph.numEdges(), carried, levels,
+      labelEdges ? "" : " (in tooltips: too many edges to label)")};
+  const double headerBottom = headerHeight(notes, false);
+  const double levelLabel = 56.0;
+  const double left = kMargin + levelLabel - minLeft;
+  const double plotRight = left + maxRight + (carried > 0 ? kCarriedBulge + 30.0 : 20.0);
+  const double width = std::max(plotRight + kMargin, 2 * kMargin + headerWidth(title, notes));
+  SvgDocument svg(width, 0.0);
+  drawHeader(svg, kMargin, 0.0, title, notes);
+  const double top = headerBottom + 14.0;
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    auto& node = box[static_cast<std::size_t>(op)];
+    node.x += left;
+    node.y = top + static_cast<double>(level[static_cast<std::size_t>(op)]) * kLevelGap;
+  }
+  for (std::int64_t l = 0; l < levels; ++l) {
+    svg.text(kMargin, top + static_cast<double>(l) * kLevelGap + 16.0, fmt::format("level {}", l),
+             "axis");
+  }
+
+  drawEdges(svg, graph, box, labelEdges);
 
   for (OpId op = 0; op < graph.numOps(); ++op) {
     const auto& node = box[static_cast<std::size_t>(op)];

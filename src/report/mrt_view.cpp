@@ -98,24 +98,22 @@ GanttGroup foldedGroup(const Resource& resource, const std::vector<TablePiece>& 
   return group;
 }
 
-}  // namespace
+// Every unit an op holds, one piece per unit and block, with the columns (cycles modulo the
+// table's width) it holds it at.
+struct ReservedPieces {
+  std::vector<std::vector<TablePiece>> ofResource;
+  std::int64_t unreserved = 0;  // ops that reserve no resource
+  std::int64_t cells = 0;       // unit-cycles held
+};
 
-std::string renderMrt(const Problem& problem, const Schedule& schedule,
-                      const PictureOptions& options) {
-  const ScheduleScene scene = makeScheduleScene(problem, schedule, options);
-  const std::string title = defaultTitle(options, *problem.graph, "modulo reservation table");
-  if (!scene.drawable) return undrawablePicture(scene, title);
-  const Graph& graph = *problem.graph;
-  const Machine& machine = *problem.machine;
-  const std::int64_t columns = scene.ii ? *scene.ii : std::max<Cycle>(scene.latency, 1);
-
-  std::vector<std::vector<TablePiece>> piecesOf(machine.resources.size());
-  std::int64_t unreserved = 0;
-  std::int64_t cells = 0;
+ReservedPieces collectPieces(const Graph& graph, const Machine& machine, const Schedule& schedule,
+                             std::int64_t columns) {
+  ReservedPieces reserved;
+  reserved.ofResource.resize(machine.resources.size());
   for (OpId op = 0; op < graph.numOps(); ++op) {
     const Cycle start = schedule.start[static_cast<std::size_t>(op)];
     const auto blocks = graph.reservation(op);
-    if (blocks.empty()) ++unreserved;
+    if (blocks.empty()) ++reserved.unreserved;
     for (const ReservationBlock& block : blocks) {
       for (std::int32_t unit = 0; unit < block.units; ++unit) {
         TablePiece piece;
@@ -124,12 +122,63 @@ std::string renderMrt(const Problem& problem, const Schedule& schedule,
         for (std::int32_t c = 0; c < block.length; ++c) {
           piece.columns.push_back((start + block.begin + c) % columns);
         }
-        cells += block.length;
-        piecesOf[static_cast<std::size_t>(block.resource)].push_back(std::move(piece));
+        reserved.cells += block.length;
+        reserved.ofResource[static_cast<std::size_t>(block.resource)].push_back(std::move(piece));
       }
     }
   }
+  return reserved;
+}
 
+// Where a lane of a table is drawn.
+struct LaneFrame {
+  double left = 0.0;  // of column 0
+  double top = 0.0;
+  double columnWidth = 0.0;
+  double rowHeight = 0.0;
+};
+
+// The boxes of one lane: runs of consecutive columns held by the same piece become one box,
+// coloured by stage (modulo tables) or by the scene's colour of the op.
+void drawLaneBoxes(SvgDocument& svg, const ScheduleScene& scene, const Graph& graph,
+                   const Schedule& schedule, const Resource& resource,
+                   const std::vector<std::int64_t>& laneCells,
+                   const std::vector<TablePiece>& pieces, const LaneFrame& at) {
+  const auto columns = static_cast<std::int64_t>(laneCells.size());
+  for (std::int64_t column = 0; column < columns;) {
+    const std::int64_t piece = laneCells[static_cast<std::size_t>(column)];
+    std::int64_t end = column + 1;
+    while (end < columns && piece != -1 && laneCells[static_cast<std::size_t>(end)] == piece) ++end;
+    if (piece != -1) {
+      const OpId op = pieces[static_cast<std::size_t>(piece)].op;
+      const Cycle start = schedule.start[static_cast<std::size_t>(op)];
+      const std::int64_t stage = scene.ii ? start / *scene.ii : 0;
+      const std::size_t colour = scene.ii ? static_cast<std::size_t>(stage) : scene.colour(op, 0);
+      const double x = at.left + static_cast<double>(column) * at.columnWidth + 1.5;
+      const double boxWidth = static_cast<double>(end - column) * at.columnWidth - 3.0;
+      svg.beginGroup(fmt::format("{}: start {}, holds {} at cycle{} {}-{}{}",
+                                 scene.describeInstance(op, 0), start, resource.name,
+                                 end - column == 1 ? "" : "s", column, end - 1,
+                                 scene.ii ? " (mod II)" : ""));
+      svg.rect(x, at.top + 1.5, boxWidth, at.rowHeight - 3.0, "box", categoryColour(colour));
+      const std::string name = fitText(graph.opName(op), boxWidth - 4.0, 11.0);
+      if (scene.ii) {
+        svg.text(x + boxWidth / 2.0, at.top + 14.0, name, "lbl", TextAnchor::kMiddle);
+        svg.text(x + boxWidth / 2.0, at.top + 27.0,
+                 fitText(fmt::format("stage {}", stage), boxWidth - 4.0, 9.0), "small",
+                 TextAnchor::kMiddle);
+      } else {
+        svg.text(x + boxWidth / 2.0, at.top + 16.0, name, "lbl", TextAnchor::kMiddle);
+      }
+      svg.endGroup();
+    }
+    column = end;
+  }
+}
+
+// The notes above the table: what its columns are, and the ops it leaves out.
+std::vector<std::string> tableNotes(const ScheduleScene& scene, std::int64_t columns,
+                                    std::int64_t unreserved) {
   std::vector<std::string> notes;
   if (scene.ii) {
     notes.push_back(fmt::format(
@@ -144,6 +193,26 @@ std::string renderMrt(const Problem& problem, const Schedule& schedule,
     notes.push_back(fmt::format("{} op{} reserve no resource and are not in the table", unreserved,
                                 unreserved == 1 ? "" : "s"));
   }
+  return notes;
+}
+
+}  // namespace
+
+std::string renderMrt(const Problem& problem, const Schedule& schedule,
+                      const PictureOptions& options) {
+  const ScheduleScene scene = makeScheduleScene(problem, schedule, options);
+  const std::string title = defaultTitle(options, *problem.graph, "modulo reservation table");
+  if (!scene.drawable) return undrawablePicture(scene, title);
+  const Graph& graph = *problem.graph;
+  const Machine& machine = *problem.machine;
+  const std::int64_t columns = scene.ii ? *scene.ii : std::max<Cycle>(scene.latency, 1);
+
+  const ReservedPieces reserved = collectPieces(graph, machine, schedule, columns);
+  const std::vector<std::vector<TablePiece>>& piecesOf = reserved.ofResource;
+  const std::int64_t unreserved = reserved.unreserved;
+  const std::int64_t cells = reserved.cells;
+
+  const std::vector<std::string> notes = tableNotes(scene, columns, unreserved);
 
   // Wide enough for "stage N" under the op's name in modulo tables.
   double columnWidth = scene.ii ? 52.0 : 40.0;
@@ -238,39 +307,8 @@ std::string renderMrt(const Problem& problem, const Schedule& schedule,
         svg.rect(left + static_cast<double>(column) * columnWidth, top, columnWidth, rowHeight,
                  "cell");
       }
-      // Runs of consecutive columns held by the same piece become one box.
-      for (std::int64_t column = 0; column < columns;) {
-        const std::int64_t piece = table.cell[lane][static_cast<std::size_t>(column)];
-        std::int64_t end = column + 1;
-        while (end < columns && piece != -1 &&
-               table.cell[lane][static_cast<std::size_t>(end)] == piece)
-          ++end;
-        if (piece != -1) {
-          const OpId op = pieces[static_cast<std::size_t>(piece)].op;
-          const Cycle start = schedule.start[static_cast<std::size_t>(op)];
-          const std::int64_t stage = scene.ii ? start / *scene.ii : 0;
-          const std::size_t colour =
-              scene.ii ? static_cast<std::size_t>(stage) : scene.colour(op, 0);
-          const double x = left + static_cast<double>(column) * columnWidth + 1.5;
-          const double boxWidth = static_cast<double>(end - column) * columnWidth - 3.0;
-          svg.beginGroup(fmt::format("{}: start {}, holds {} at cycle{} {}-{}{}",
-                                     scene.describeInstance(op, 0), start, resource.name,
-                                     end - column == 1 ? "" : "s", column, end - 1,
-                                     scene.ii ? " (mod II)" : ""));
-          svg.rect(x, top + 1.5, boxWidth, rowHeight - 3.0, "box", categoryColour(colour));
-          const std::string name = fitText(graph.opName(op), boxWidth - 4.0, 11.0);
-          if (scene.ii) {
-            svg.text(x + boxWidth / 2.0, top + 14.0, name, "lbl", TextAnchor::kMiddle);
-            svg.text(x + boxWidth / 2.0, top + 27.0,
-                     fitText(fmt::format("stage {}", stage), boxWidth - 4.0, 9.0), "small",
-                     TextAnchor::kMiddle);
-          } else {
-            svg.text(x + boxWidth / 2.0, top + 16.0, name, "lbl", TextAnchor::kMiddle);
-          }
-          svg.endGroup();
-        }
-        column = end;
-      }
+      drawLaneBoxes(svg, scene, graph, schedule, resource, table.cell[lane], pieces,
+                    {left, top, columnWidth, rowHeight});
     }
     y += static_cast<double>(table.cell.size()) * rowHeight + 8.0;
   }

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <gaus/core/enum_names.hpp>
 #include <gaus/io/io.hpp>
 #include <gaus/report/results.hpp>
 
@@ -209,35 +210,24 @@ OrderedJson orNull(const std::optional<T>& value) {
 
 }  // namespace
 
+// A run's status as the results file spells it.
+constexpr auto kRunStatusNames = makeEnumNames<RunStatus>({
+    {RunStatus::kOptimal, "optimal"},
+    {RunStatus::kFeasible, "feasible"},
+    {RunStatus::kInfeasible, "infeasible"},
+    {RunStatus::kTimeout, "timeout"},
+    {RunStatus::kUnknown, "unknown"},
+    {RunStatus::kError, "error"},
+    {RunStatus::kCrashed, "crashed"},
+    {RunStatus::kOutOfMemory, "out_of_memory"},
+});
+
 std::string_view toString(RunStatus status) {
-  switch (status) {
-    case RunStatus::kOptimal:
-      return "optimal";
-    case RunStatus::kFeasible:
-      return "feasible";
-    case RunStatus::kInfeasible:
-      return "infeasible";
-    case RunStatus::kTimeout:
-      return "timeout";
-    case RunStatus::kUnknown:
-      return "unknown";
-    case RunStatus::kError:
-      return "error";
-    case RunStatus::kCrashed:
-      return "crashed";
-    case RunStatus::kOutOfMemory:
-      return "out_of_memory";
-  }
-  return "unknown";
+  return kRunStatusNames.name(status);
 }
 
 std::optional<RunStatus> parseRunStatus(std::string_view text) {
-  for (const RunStatus status :
-       {RunStatus::kOptimal, RunStatus::kFeasible, RunStatus::kInfeasible, RunStatus::kTimeout,
-        RunStatus::kUnknown, RunStatus::kError, RunStatus::kCrashed, RunStatus::kOutOfMemory}) {
-    if (toString(status) == text) return status;
-  }
-  return std::nullopt;
+  return kRunStatusNames.parse(text);
 }
 
 bool isSuccess(RunStatus status) {

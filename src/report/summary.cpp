@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <gaus/core/enum_names.hpp>
 #include <gaus/core/gap.hpp>
 
 #include "report_tables.hpp"
@@ -60,16 +61,15 @@ bool countsForQuality(const ResultRecord& record, const ProblemSummary& problem)
   return record.verified && record.objective && record.objective->name == problem.objectiveName;
 }
 
+// Where a best known value came from, as the report prints it (empty: none).
+constexpr auto kBestKnownSourceNames = makeEnumNames<BestKnownSource>({
+    {BestKnownSource::kNone, ""},
+    {BestKnownSource::kRuns, "runs"},
+    {BestKnownSource::kReference, "reference"},
+});
+
 std::string_view toString(BestKnownSource source) {
-  switch (source) {
-    case BestKnownSource::kNone:
-      return "";
-    case BestKnownSource::kRuns:
-      return "runs";
-    case BestKnownSource::kReference:
-      return "reference";
-  }
-  return "";
+  return kBestKnownSourceNames.name(source);
 }
 
 std::string formatValue(std::optional<double> value) {
@@ -89,19 +89,20 @@ std::optional<double> median(std::vector<double> values) {
   return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2.0;
 }
 
-ReportSummary summarizeResults(const ResultsFile& results) {
-  ReportSummary summary;
-  summary.records = static_cast<std::int64_t>(results.records.size());
-  summary.skippedLines = static_cast<std::int64_t>(results.skipped.size());
-  summary.replacedRecords = results.replacedRecords;
+namespace {
 
-  // Problems grouped by graph, graphs in the order they first appear, and a graph's problems in
-  // the order they first appear: runs finish in any order (jobs, resumed runs), and a graph's
-  // second problem (twill's modulo-warp beside ilp's modulo) must not land among other graphs'
-  // rows. Methods by label.
+// Problems grouped by graph, graphs in the order they first appear, and a graph's problems in
+// the order they first appear: runs finish in any order (jobs, resumed runs), and a graph's
+// second problem (twill's modulo-warp beside ilp's modulo) must not land among other graphs'
+// rows. Methods by label.
+struct GroupedRuns {
   std::vector<ProblemRuns> problems;
-  std::map<std::string, std::size_t> problemIndex;
   std::map<std::string, std::vector<const ResultRecord*>> byLabel;
+};
+
+GroupedRuns groupRuns(const ResultsFile& results) {
+  GroupedRuns grouped;
+  std::map<std::string, std::size_t> problemIndex;
   std::map<std::string, std::size_t> graphOrder;
   for (const auto& record : results.records) {
     graphOrder.try_emplace(record.graph.id, graphOrder.size());
@@ -109,17 +110,61 @@ ReportSummary summarizeResults(const ResultsFile& results) {
   for (const auto& record : results.records) {
     const std::string problem = describeProblem(record.problem);
     const std::string key = problemKey(record.graph.id, problem);
-    auto [found, added] = problemIndex.try_emplace(key, problems.size());
-    if (added) problems.push_back({record.graph.id, problem, {}, {}});
-    ProblemRuns& runs = problems[found->second];
+    auto [found, added] = problemIndex.try_emplace(key, grouped.problems.size());
+    if (added) grouped.problems.push_back({record.graph.id, problem, {}, {}});
+    ProblemRuns& runs = grouped.problems[found->second];
     runs.byLabel[record.label].push_back(&record);
     runs.all.push_back(&record);
-    byLabel[record.label].push_back(&record);
+    grouped.byLabel[record.label].push_back(&record);
   }
-  std::stable_sort(problems.begin(), problems.end(),
+  std::stable_sort(grouped.problems.begin(), grouped.problems.end(),
                    [&graphOrder](const ProblemRuns& a, const ProblemRuns& b) {
                      return graphOrder.at(a.graph) < graphOrder.at(b.graph);
                    });
+  return grouped;
+}
+
+// What a problem's summary takes from all its runs: its objective (the one the first verified
+// run reports, in file order), the least reference value and the best lower bound on that
+// objective.
+ProblemSummary problemFacts(const ProblemRuns& runs) {
+  ProblemSummary problem;
+  problem.graph = runs.graph;
+  problem.problem = runs.problem;
+  // The objective is the one the first verified run reports (file order).
+  for (const ResultRecord* record : runs.all) {
+    if (record->verified && record->objective) {
+      problem.objectiveName = record->objective->name;
+      break;
+    }
+  }
+  for (const ResultRecord* record : runs.all) {
+    if (record->reference && (!problem.reference || *record->reference < *problem.reference)) {
+      problem.reference = record->reference;
+    }
+  }
+  // Bounds on the problem's objective only: a run that reports another objective, or none
+  // (whose bound may be on its own default objective), bounds something else.
+  for (const ResultRecord* record : runs.all) {
+    if (!record->lowerBound || !record->objective) continue;
+    if (record->objective->name != problem.objectiveName) continue;
+    problem.bestBound =
+        std::max(problem.bestBound.value_or(*record->lowerBound), *record->lowerBound);
+  }
+  return problem;
+}
+
+}  // namespace
+
+ReportSummary summarizeResults(const ResultsFile& results) {
+  ReportSummary summary;
+  summary.records = static_cast<std::int64_t>(results.records.size());
+  summary.skippedLines = static_cast<std::int64_t>(results.skipped.size());
+  summary.replacedRecords = results.replacedRecords;
+
+  const GroupedRuns grouped = groupRuns(results);
+  const std::vector<ProblemRuns>& problems = grouped.problems;
+  const std::map<std::string, std::vector<const ResultRecord*>>& byLabel = grouped.byLabel;
 
   std::map<std::string, MethodSummary> methods;
   std::map<std::string, std::vector<double>> logRatios;
@@ -135,29 +180,7 @@ ReportSummary summarizeResults(const ResultsFile& results) {
   }
 
   for (const ProblemRuns& runs : problems) {
-    ProblemSummary problem;
-    problem.graph = runs.graph;
-    problem.problem = runs.problem;
-    // The objective is the one the first verified run reports (file order).
-    for (const ResultRecord* record : runs.all) {
-      if (record->verified && record->objective) {
-        problem.objectiveName = record->objective->name;
-        break;
-      }
-    }
-    for (const ResultRecord* record : runs.all) {
-      if (record->reference && (!problem.reference || *record->reference < *problem.reference)) {
-        problem.reference = record->reference;
-      }
-    }
-    // Bounds on the problem's objective only: a run that reports another objective, or none
-    // (whose bound may be on its own default objective), bounds something else.
-    for (const ResultRecord* record : runs.all) {
-      if (!record->lowerBound || !record->objective) continue;
-      if (record->objective->name != problem.objectiveName) continue;
-      problem.bestBound =
-          std::max(problem.bestBound.value_or(*record->lowerBound), *record->lowerBound);
-    }
+    ProblemSummary problem = problemFacts(runs);
     std::optional<double> bestRun;
     for (const auto& [label, records] : runs.byLabel) {
       ProblemCell cell;

@@ -78,7 +78,7 @@ inline Instance scaledCosts(const Instance& instance, std::int32_t factor) {
   return makeInstance(std::move(builder), *instance.machine);
 }
 
-// The shape of the differential check's seed 3884 on `machine` (which brings the memory): x ->
+// The shape of the cross-method check's seed 3884 on `machine` (which brings the memory): x ->
 // cx with delay 0 and y -> cy with delay 2, one unit of memory 0 for x's and y's values. At II 1
 // x's value, read as it is made, holds 1 buffer and y's, live 2 cycles, 2: the rings need 3
 // while the footprints live at one residue are only 2.

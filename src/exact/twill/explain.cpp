@@ -21,34 +21,34 @@
 #include <fmt/ranges.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/enum_names.hpp>
 #include <gaus/core/option_table.hpp>
 
 #include "search.hpp"
 
 namespace gaus::exact {
 
+// What each family requires, in a sentence (--explain, docs/exact.md).
+constexpr auto kTwillFamilyDescriptions = makeEnumNames<TwillFamily>({
+    {TwillFamily::kDependence, "every edge's delay is met: t(v) + distance II >= t(u) + delay"},
+    {TwillFamily::kCapacity, "no unit is reserved beyond its capacity at any residue"},
+    {TwillFamily::kMemory, "the buffers of live values fit each memory's capacity"},
+    {TwillFamily::kWarpUniqueness,
+     "each op runs on exactly min_warps warps of the machine's count"},
+    {TwillFamily::kVariableLatency,
+     "variable-latency ops (asynchronous loads) run alone on the variable-latency warp"},
+    {TwillFamily::kRegisterLimit,
+     "the registers of values live on a warp stay within the per-warp limit"},
+    {TwillFamily::kSpillDelay,
+     "an edge between two warps also waits for the producer's spill cost"},
+    {TwillFamily::kBlockingConcurrency,
+     "an op with a blocking input issues when no other op of its warp is executing"},
+    {TwillFamily::kWarpIssue,
+     "a warp executes at most its issue width of ops per cycle (one instruction stream)"},
+});
+
 std::string_view describe(TwillFamily family) {
-  switch (family) {
-    case TwillFamily::kDependence:
-      return "every edge's delay is met: t(v) + distance II >= t(u) + delay";
-    case TwillFamily::kCapacity:
-      return "no unit is reserved beyond its capacity at any residue";
-    case TwillFamily::kMemory:
-      return "the buffers of live values fit each memory's capacity";
-    case TwillFamily::kWarpUniqueness:
-      return "each op runs on exactly min_warps warps of the machine's count";
-    case TwillFamily::kVariableLatency:
-      return "variable-latency ops (asynchronous loads) run alone on the variable-latency warp";
-    case TwillFamily::kRegisterLimit:
-      return "the registers of values live on a warp stay within the per-warp limit";
-    case TwillFamily::kSpillDelay:
-      return "an edge between two warps also waits for the producer's spill cost";
-    case TwillFamily::kBlockingConcurrency:
-      return "an op with a blocking input issues when no other op of its warp is executing";
-    case TwillFamily::kWarpIssue:
-      return "a warp executes at most its issue width of ops per cycle (one instruction stream)";
-  }
-  return "unknown";
+  return kTwillFamilyDescriptions.name(family);
 }
 
 std::string familyList(const std::vector<TwillFamily>& families) {

@@ -108,8 +108,8 @@ class IiTrial {
 
   // Beyond the paper: Algorithm 1 stops at the MILP's stage count, but a cross-warp edge's
   // spill cost can need one stage more, so an II refuted there may still have schedules (the
-  // differential check found loops called infeasible, or a larger II called minimal;
-  // tests/data/differential/). The serial latency with spill costs and residue waits (at most
+  // cross-method check found loops called infeasible, or a larger II called minimal;
+  // tests/data/crosscheck/). The serial latency with spill costs and residue waits (at most
   // `latencyCap`, the largest L that could beat the incumbent) is the L that decides it; the
   // checks gallop towards it from the stage limit, one II more, two, four, ..., each on a
   // model built at its own L, since the model grows with L and so does the time of a check

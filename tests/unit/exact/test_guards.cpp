@@ -37,7 +37,7 @@ Instance readTriton(const std::string& file) {
 // process and checks its answers, so this file checks only the stop.
 constexpr double kOneSecondLimitReturnsWithin = 1.0 + 0.5 + 1.0;
 
-// The differential check's seed 861 (tests/data/differential): 31 ops, a fixed II of 14.
+// The cross-method check's seed 861 (tests/data/crosscheck): 31 ops, a fixed II of 14.
 Problem seed861(const Instance& instance) {
   Problem problem = instance.problem(ProblemKind::kModulo);
   problem.ii = 14;
@@ -45,7 +45,7 @@ Problem seed861(const Instance& instance) {
 }
 
 Instance readSeed861() {
-  return test::loadInstance(test::dataPath("differential/modulo-error-ilp-seed861.json"));
+  return test::loadInstance(test::dataPath("crosscheck/modulo-error-ilp-seed861.json"));
 }
 
 // tests/data/twill/fa_blackwell_galloping.yaml (46 ops, 32 warps): II 18 is the modulo MILP's
@@ -76,7 +76,7 @@ Problem twoOpsWithRegisters(int warps, std::int32_t limit) {
 
 TEST_CASE("ilp: a fixed II's MILP ends within the call's time_limit", "[exact][guards]") {
   // The fixed-II path handed CBC milp_time_limit (60 s) whatever time_limit said: with 0.2 s the
-  // call ran 8.7 s (the differential check's seed 861). With 0.5 s the solve is stopped at the
+  // call ran 8.7 s (the cross-method check's seed 861). With 0.5 s the solve is stopped at the
   // limit plus the grace (0.5 s); no heuristic start exists at II 14 and CBC finds
   // nothing that soon, so the answer is a timeout without a schedule, well inside the issue's
   // target of limit + max(1 s, 10 %).

@@ -2,7 +2,7 @@
 // proofs for every L"): the warp-aware RecMII and the L that suffices at an II, by hand on a
 // two-op recurrence, and the stand-in whose optimal II is above its MII only because a
 // cross-warp spill lengthens its recurrence (configs/kernels/gather_attention_32w.yaml).
-// tests/differential compares both bounds with enumeration on random modulo-warp loops.
+// test_warp_bounds.cpp compares both bounds with enumeration on random modulo-warp loops.
 #include <chrono>
 
 #include <catch2/catch.hpp>

@@ -103,7 +103,7 @@ TEST_CASE("SMT memory: buffers x stages against shared-memory capacity",
 
 TEST_CASE("SMT memory: a value read as it is made still holds a buffer, as the verifier counts",
           "[exact][twill][families]") {
-  // The shape of the differential check's seed 3884, at II 1: x -> cx with delay 0 (x's value may
+  // The shape of the cross-method check's seed 3884, at II 1: x -> cx with delay 0 (x's value may
   // live 0 cycles, yet holds one buffer) and y -> cy with delay 2 (y's value lives >= 2 cycles:
   // 2 buffers at II 1), one byte each. The rings need 1 + 2 = 3 bytes: capacity 2 is UNSAT,
   // capacity 3 SAT with L = 3 (y at 0, cy at 2). The footprints live at one residue are only 2

@@ -1,6 +1,6 @@
-// The differential check across methods (apps/gaus-bench/differential): the exhaustive
+// The cross-method check (apps/gaus-bench/crosscheck_bench.cpp): the exhaustive
 // references on hand-computed instances, the short form of the check on random cases of every
-// problem kind, and the reproducers of the disagreements it found (tests/data/differential/).
+// problem kind, and the reproducers of the disagreements it found (tests/data/crosscheck/).
 
 #include <algorithm>
 
@@ -8,9 +8,9 @@
 #include <fmt/format.h>
 
 #include <gaus/core/verify.hpp>
-#include <gaus/differential/differential_check.hpp>
-#include <gaus/differential/exhaustive_search.hpp>
-#include <gaus/differential/reproducer.hpp>
+#include <gaus/crosscheck/crosscheck.hpp>
+#include <gaus/crosscheck/exhaustive_search.hpp>
+#include <gaus/crosscheck/reproducer.hpp>
 #include <gaus/methods/method_catalog.hpp>
 
 #include "kernel_files.hpp"
@@ -18,7 +18,7 @@
 #include "toy_graphs.hpp"
 
 using namespace gaus;
-using namespace gaus::differential;
+using namespace gaus::crosscheck;
 
 namespace {
 
@@ -64,9 +64,9 @@ std::int64_t checkSeeds(Family family, std::uint64_t firstSeed, std::int64_t cou
   options.budget.nodes = 200'000;
   std::int64_t claims = 0;
   for (std::uint64_t seed = firstSeed; seed < firstSeed + count; ++seed) {
-    auto differentialCase = generateCase(seed, family);
-    REQUIRE(differentialCase.ok());
-    const CaseOutcome outcome = checkCase(*differentialCase, options, methodCatalog());
+    auto crossCheckCase = generateCase(seed, family);
+    REQUIRE(crossCheckCase.ok());
+    const CaseOutcome outcome = checkCase(*crossCheckCase, options, methodCatalog());
     CHECK(!outcome.runs.empty());
     claims += outcome.claimsCompared;
     for (const Disagreement& disagreement : outcome.disagreements) {
@@ -87,10 +87,10 @@ std::int64_t requireExhaustiveAgreement(Family family, std::uint64_t firstSeed, 
   options.timeLimitSeconds = 0.5;
   std::int64_t complete = 0;
   for (std::uint64_t seed = firstSeed; seed < firstSeed + count; ++seed) {
-    auto differentialCase = generateCase(seed, family, maxOps);
-    REQUIRE(differentialCase.ok());
-    REQUIRE(differentialCase->problem.graph->numOps() <= maxOps);
-    const CaseOutcome outcome = checkCase(*differentialCase, options, methodCatalog());
+    auto crossCheckCase = generateCase(seed, family, maxOps);
+    REQUIRE(crossCheckCase.ok());
+    REQUIRE(crossCheckCase->problem.graph->numOps() <= maxOps);
+    const CaseOutcome outcome = checkCase(*crossCheckCase, options, methodCatalog());
     CHECK(!outcome.runs.empty());
     complete += outcome.exhaustiveComplete ? 1 : 0;
     for (const Disagreement& disagreement : outcome.disagreements) {
@@ -201,29 +201,29 @@ TEST_CASE("exhaustive references on hand-computed instances") {
   }
 }
 
-// The short form of `gaus-bench differential`: seeds 1 to 50 of each family (250 cases; about
+// The short form of `gaus-bench crosscheck`: seeds 1 to 50 of each family (250 cases; about
 // half of them small enough for the exhaustive references). Every method of the catalog that
 // solves the case's kind runs on it.
-TEST_CASE("differential check: latency cases agree across methods and with enumeration") {
+TEST_CASE("cross-method check: latency cases agree across methods and with enumeration") {
   requireAgreement(Family::kLatency, 1, 50);
 }
-TEST_CASE("differential check: latency-bounded cases agree across methods and with enumeration") {
+TEST_CASE("cross-method check: latency-bounded cases agree across methods and with enumeration") {
   requireAgreement(Family::kLatencyBounded, 1, 50);
 }
-TEST_CASE("differential check: modulo cases agree across methods and with enumeration") {
+TEST_CASE("cross-method check: modulo cases agree across methods and with enumeration") {
   requireAgreement(Family::kModulo, 1, 50);
 }
-TEST_CASE("differential check: modulo-warp cases agree across methods and with enumeration") {
+TEST_CASE("cross-method check: modulo-warp cases agree across methods and with enumeration") {
   requireAgreement(Family::kModuloWarp, 1, 50);
 }
-TEST_CASE("differential check: stage cases agree across methods and with enumeration") {
+TEST_CASE("cross-method check: stage cases agree across methods and with enumeration") {
   requireAgreement(Family::kStages, 1, 50);
 }
 
 // A method that claims too much on B and A is caught by the enumeration, through the registry
 // like any method: the check is generic over the methods that declare the kind.
 TEST_CASE(
-    "differential check: an optimal claim above the brute-force optimum of B or A is caught") {
+    "cross-method check: an optimal claim above the brute-force optimum of B or A is caught") {
   // Each problem is the hand-computed one of "exhaustive references" above; the method answers
   // a verified but suboptimal schedule and claims it optimal, with its value as the bound.
   struct Overclaim {
@@ -285,17 +285,17 @@ TEST_CASE(
   }
 }
 
-// B and A against brute force: 20 tiny cases each in the default suite (`gaus-bench differential
+// B and A against brute force: 20 tiny cases each in the default suite (`gaus-bench crosscheck
 // --family latency-bounded|stages --max-ops 8` runs the 1,000 of docs/benchmarks.md). Most of
 // them must be enumerated completely, or the check would compare nothing.
-TEST_CASE("differential check: tiny latency-bounded cases agree with brute force on peak memory") {
+TEST_CASE("cross-method check: tiny latency-bounded cases agree with brute force on peak memory") {
   CHECK(requireExhaustiveAgreement(Family::kLatencyBounded, 1, 20, 6) >= 10);
 }
-TEST_CASE("differential check: tiny stage cases agree with brute force on the stage objective") {
+TEST_CASE("cross-method check: tiny stage cases agree with brute force on the stage objective") {
   CHECK(requireExhaustiveAgreement(Family::kStages, 1, 20, 6) >= 10);
 }
 
-// The disagreements the check found, shrunk (tests/data/differential/), each fixed: every method
+// The disagreements the check found, shrunk (tests/data/crosscheck/), each fixed: every method
 // now agrees on them. The expected answers, by hand:
 // - seed 152: a chain n3 -> n2 -> n1 -> n0 with delays 2, 2, 3 and n0's 3-cycle table makes the
 //   critical path 10 > D = 9, so no schedule exists; GauS failed the call instead of answering
@@ -321,37 +321,37 @@ TEST_CASE("differential check: tiny stage cases agree with brute force on the st
 //   call's time_limit, and CBC aborted in Clp after about 8 s. The call now ends within its limit
 //   plus the target's max(1 s, 10 %): a timeout, not a failed call. (The Clp abort itself is
 //   retried without presolve: exact_tests, "a CBC crash is solved again without presolve".)
-TEST_CASE("differential check: the reproducers of fixed disagreements now agree") {
+TEST_CASE("cross-method check: the reproducers of fixed disagreements now agree") {
   CheckOptions options;
   options.timeLimitSeconds = 1.0;
-  const auto files = reproducerFiles(test::dataPath("differential"));
+  const auto files = reproducerFiles(test::dataPath("crosscheck"));
   REQUIRE(files.size() == 6);
   for (const auto& file : files) {
     auto reproducer = readReproducer(file);
     REQUIRE(reproducer.ok());
     INFO(file.filename().string() << ": was " << reproducer->message);
-    const CaseOutcome outcome = checkCase(reproducer->differentialCase, options, methodCatalog());
+    const CaseOutcome outcome = checkCase(reproducer->crossCheckCase, options, methodCatalog());
     for (const MethodRun& run : outcome.runs) {
       INFO(run.method << ": " << run.result.message);
       CHECK_FALSE(run.result.failed());
-      if (reproducer->differentialCase.seed == 152) {
+      if (reproducer->crossCheckCase.seed == 152) {
         CHECK(run.result.status == ModelStatus::kInfeasible);
       }
-      if (reproducer->differentialCase.seed == 318 && run.method == "twill") {
+      if (reproducer->crossCheckCase.seed == 318 && run.method == "twill") {
         REQUIRE(run.result.schedule);
         CHECK(run.result.schedule->ii == 1);
         CHECK(run.result.verification->metrics.latency == 2);
       }
-      if (reproducer->differentialCase.seed == 861 && run.method == "ilp") {
+      if (reproducer->crossCheckCase.seed == 861 && run.method == "ilp") {
         CHECK(run.result.status == ModelStatus::kTimeout);
         CHECK(run.result.stats.seconds <= options.timeLimitSeconds + 1.0);
       }
-      if (reproducer->differentialCase.seed == 3884 && run.method == "twill") {
+      if (reproducer->crossCheckCase.seed == 3884 && run.method == "twill") {
         REQUIRE(run.result.schedule);
         CHECK(run.result.schedule->ii == 2);
         CHECK(run.result.verification->metrics.latency == 2);
       }
-      if (reproducer->differentialCase.seed == 676 && run.method == "twill") {
+      if (reproducer->crossCheckCase.seed == 676 && run.method == "twill") {
         REQUIRE(run.result.schedule);
         CHECK(run.result.schedule->ii == 2);
         CHECK(run.result.verification->metrics.latency == 6);
@@ -364,11 +364,11 @@ TEST_CASE("differential check: the reproducers of fixed disagreements now agree"
   }
 }
 
-TEST_CASE("differential check: seed 3884's II 1 witness holds 3 bytes of rings in 2") {
+TEST_CASE("cross-method check: seed 3884's II 1 witness holds 3 bytes of rings in 2") {
   // The witness the enumeration found under the per-residue count: n2, n4, n5 at 0 and n3 at 2,
   // II 1. n2's value is read as it is made (1 buffer), n5's lives 2 cycles (2 buffers).
   const Instance instance =
-      test::loadInstance(test::dataPath("differential/modulo-warp-exhaustive-twill-seed3884.json"));
+      test::loadInstance(test::dataPath("crosscheck/modulo-warp-exhaustive-twill-seed3884.json"));
   REQUIRE(instance.schedule);
   CHECK(instance.schedule->ii == 1);
   const auto report = verify(instance.problem(ProblemKind::kModuloWarp), *instance.schedule);

@@ -1,4 +1,4 @@
-// The five families of random differential cases (differential_cases.hpp).
+// The five families of random cross-check cases (crosscheck_cases.hpp).
 
 #include <algorithm>
 #include <cmath>
@@ -9,9 +9,9 @@
 
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/random_graph.hpp>
-#include <gaus/differential/differential_cases.hpp>
+#include <gaus/crosscheck/crosscheck_cases.hpp>
 
-namespace gaus::differential {
+namespace gaus::crosscheck {
 
 namespace {
 
@@ -125,9 +125,9 @@ Cycle criticalPathOf(const Graph& graph) {
   return order ? criticalPathLength(graph, asapTimes(graph, *order)) : 0;
 }
 
-Expected<DifferentialCase> assemble(std::uint64_t seed, Family family, Drawn drawn,
-                                    ProblemKind kind) {
-  DifferentialCase result;
+Expected<CrossCheckCase> assemble(std::uint64_t seed, Family family, Drawn drawn,
+                                  ProblemKind kind) {
+  CrossCheckCase result;
   result.seed = seed;
   result.family = family;
   result.instance.name = fmt::format("differential_{}", seed);
@@ -137,8 +137,8 @@ Expected<DifferentialCase> assemble(std::uint64_t seed, Family family, Drawn dra
   return result;
 }
 
-Expected<DifferentialCase> latencyCase(std::uint64_t seed, CaseRandom& random,
-                                       std::optional<std::int32_t> maxOps) {
+Expected<CrossCheckCase> latencyCase(std::uint64_t seed, CaseRandom& random,
+                                     std::optional<std::int32_t> maxOps) {
   auto drawn =
       drawUnitGraph(random, unitGraphOptions(random, drawOpCount(random, 40, maxOps), seed));
   if (!drawn) return Error{drawn.error()};
@@ -148,8 +148,8 @@ Expected<DifferentialCase> latencyCase(std::uint64_t seed, CaseRandom& random,
 // Memory weights on the values (integers, so that peak memories compare exactly) and a horizon
 // between the critical path (or the units' bound) and three cycles beyond; one case in twenty
 // gets a horizon below the critical path, where every method must say infeasible.
-Expected<DifferentialCase> latencyBoundedCase(std::uint64_t seed, CaseRandom& random,
-                                              std::optional<std::int32_t> maxOps) {
+Expected<CrossCheckCase> latencyBoundedCase(std::uint64_t seed, CaseRandom& random,
+                                            std::optional<std::int32_t> maxOps) {
   RandomGraphOptions options = unitGraphOptions(random, drawOpCount(random, 40, maxOps), seed);
   auto drawn = drawUnitGraph(random, options);
   if (!drawn) return Error{drawn.error()};
@@ -171,8 +171,8 @@ Expected<DifferentialCase> latencyBoundedCase(std::uint64_t seed, CaseRandom& ra
   return result;
 }
 
-Expected<DifferentialCase> moduloCase(std::uint64_t seed, CaseRandom& random,
-                                      std::optional<std::int32_t> maxOps) {
+Expected<CrossCheckCase> moduloCase(std::uint64_t seed, CaseRandom& random,
+                                    std::optional<std::int32_t> maxOps) {
   RandomGraphOptions options = unitGraphOptions(random, drawOpCount(random, 40, maxOps), seed);
   options.backEdges = random.between(1, 3);
   options.maxDistance = 2;
@@ -191,8 +191,8 @@ Expected<DifferentialCase> moduloCase(std::uint64_t seed, CaseRandom& random,
 // A small warp-specialized loop: tensor-core, exp and ALU ops, variable-latency loads on warp 0
 // when the machine has two warps or more, registers against a per-warp limit, a shared memory
 // of a few units, spill costs, ops on warp groups of two or four and blocking edges.
-Expected<DifferentialCase> moduloWarpCase(std::uint64_t seed, CaseRandom& random,
-                                          std::optional<std::int32_t> maxOps) {
+Expected<CrossCheckCase> moduloWarpCase(std::uint64_t seed, CaseRandom& random,
+                                        std::optional<std::int32_t> maxOps) {
   RandomGraphOptions options;
   options.ops = maxOps               ? random.between(3, std::max(3, *maxOps))
                 : random.chance(0.7) ? random.between(3, 8)
@@ -251,8 +251,8 @@ Expected<DifferentialCase> moduloWarpCase(std::uint64_t seed, CaseRandom& random
 
 // GS-Schedule's random workloads in small: weights on most nodes, communication on half the
 // edges, no resources; posed as the stage problem (ProblemKind::kStages) with 1 to 6 stages.
-Expected<DifferentialCase> stagesCase(std::uint64_t seed, CaseRandom& random,
-                                      std::optional<std::int32_t> maxOps) {
+Expected<CrossCheckCase> stagesCase(std::uint64_t seed, CaseRandom& random,
+                                    std::optional<std::int32_t> maxOps) {
   RandomGraphOptions options;
   options.ops = drawOpCount(random, 40, maxOps);
   options.seed = seed;
@@ -282,9 +282,8 @@ Expected<DifferentialCase> stagesCase(std::uint64_t seed, CaseRandom& random,
 
 }  // namespace
 
-DifferentialCase caseOf(std::uint64_t seed, Family family, const Problem& problem,
-                        std::string name) {
-  DifferentialCase result;
+CrossCheckCase caseOf(std::uint64_t seed, Family family, const Problem& problem, std::string name) {
+  CrossCheckCase result;
   result.seed = seed;
   result.family = family;
   result.instance.name = std::move(name);
@@ -294,8 +293,8 @@ DifferentialCase caseOf(std::uint64_t seed, Family family, const Problem& proble
   return result;
 }
 
-Expected<DifferentialCase> generateCase(std::uint64_t seed, std::optional<Family> family,
-                                        std::optional<std::int32_t> maxOps) {
+Expected<CrossCheckCase> generateCase(std::uint64_t seed, std::optional<Family> family,
+                                      std::optional<std::int32_t> maxOps) {
   CaseRandom random(seed);
   // Latency and modulo problems have the most methods to compare, warps the fewest.
   const std::int32_t draw = random.between(0, 19);
@@ -319,4 +318,4 @@ Expected<DifferentialCase> generateCase(std::uint64_t seed, std::optional<Family
   return Error{"unknown family"};
 }
 
-}  // namespace gaus::differential
+}  // namespace gaus::crosscheck

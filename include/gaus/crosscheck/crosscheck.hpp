@@ -1,4 +1,4 @@
-// The differential check across methods (docs/benchmarks.md, "Differential check"): every
+// The cross-method check (docs/benchmarks.md, "Cross-method check"): every
 // method of the registry that solves a case's problem kind runs on it, and their answers are
 // held against each other and, on small cases, against exhaustive enumeration:
 // - every returned schedule verifies, and a method's reported objective is its schedule's;
@@ -23,10 +23,10 @@
 #include <vector>
 
 #include <gaus/core/registry.hpp>
-#include <gaus/differential/differential_cases.hpp>
-#include <gaus/differential/exhaustive_search.hpp>
+#include <gaus/crosscheck/crosscheck_cases.hpp>
+#include <gaus/crosscheck/exhaustive_search.hpp>
 
-namespace gaus::differential {
+namespace gaus::crosscheck {
 
 struct CheckOptions {
   double timeLimitSeconds = 1.0;  // per method run: the setting time_limit
@@ -66,7 +66,7 @@ struct CaseOutcome {
 MethodOptions checkSettings(const CheckOptions& options);
 
 // Runs every method of `registry` that solves the case's kind and compares the answers.
-CaseOutcome checkCase(const DifferentialCase& differentialCase, const CheckOptions& options,
+CaseOutcome checkCase(const CrossCheckCase& crossCheckCase, const CheckOptions& options,
                       const MethodRegistry& registry);
 
-}  // namespace gaus::differential
+}  // namespace gaus::crosscheck

@@ -1,4 +1,4 @@
-// Writing and reading the reproducers of the differential check (reproducer.hpp).
+// Writing and reading the reproducers of the cross-method check (reproducer.hpp).
 
 #include <algorithm>
 #include <fstream>
@@ -6,10 +6,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <gaus/differential/reproducer.hpp>
+#include <gaus/crosscheck/reproducer.hpp>
 #include <gaus/io/io.hpp>
 
-namespace gaus::differential {
+namespace gaus::crosscheck {
 
 namespace {
 
@@ -23,19 +23,19 @@ nlohmann::json optionalNumber(const auto& value) {
 }  // namespace
 
 Expected<std::filesystem::path> writeReproducer(const std::filesystem::path& folder,
-                                                const DifferentialCase& differentialCase,
+                                                const CrossCheckCase& crossCheckCase,
                                                 const Disagreement& disagreement,
                                                 const CaseOutcome& outcome) {
   const std::string name =
-      fmt::format("{}-{}-{}-seed{}", toString(differentialCase.family), disagreement.check,
-                  disagreement.method, differentialCase.seed);
+      fmt::format("{}-{}-{}-seed{}", toString(crossCheckCase.family), disagreement.check,
+                  disagreement.method, crossCheckCase.seed);
   std::error_code error;
   std::filesystem::create_directories(folder, error);
   if (error)
     return Error{fmt::format("{}: cannot create the folder: {}", folder.string(), error.message())};
 
-  const Problem& problem = differentialCase.problem;
-  Instance instance = differentialCase.instance;
+  const Problem& problem = crossCheckCase.problem;
+  Instance instance = crossCheckCase.instance;
   instance.name = name;
   instance.graph = problem.graph;
   instance.machine = problem.machine;
@@ -43,7 +43,7 @@ Expected<std::filesystem::path> writeReproducer(const std::filesystem::path& fol
                                           static_cast<std::size_t>(problem.graph->numOps())) {
     instance.schedule = disagreement.witnessSchedule;
   }
-  instance.reference["differential_seed"] = static_cast<double>(differentialCase.seed);
+  instance.reference["differential_seed"] = static_cast<double>(crossCheckCase.seed);
   if (problem.horizon) instance.reference["horizon"] = static_cast<double>(*problem.horizon);
   if (problem.ii) instance.reference["ii"] = *problem.ii;
   const std::filesystem::path instancePath = folder / (name + ".json");
@@ -55,8 +55,8 @@ Expected<std::filesystem::path> writeReproducer(const std::filesystem::path& fol
   nlohmann::json record;
   record["format"] = kReproducerFormat;
   record["instance"] = instancePath.filename().string();
-  record["family"] = toString(differentialCase.family);
-  record["seed"] = differentialCase.seed;
+  record["family"] = toString(crossCheckCase.family);
+  record["seed"] = crossCheckCase.seed;
   record["problem"] = {{"kind", toString(problem.kind)},
                        {"horizon", optionalNumber(problem.horizon)},
                        {"ii", optionalNumber(problem.ii)}};
@@ -102,7 +102,7 @@ Expected<Reproducer> readReproducer(const std::filesystem::path& path) {
     const Problem problem = instance->problem(*kind, horizon, ii);
     Reproducer reproducer;
     reproducer.path = path;
-    reproducer.differentialCase =
+    reproducer.crossCheckCase =
         caseOf(record.at("seed").get<std::uint64_t>(), *family, problem, instance->name);
     reproducer.check = record.at("check").get<std::string>();
     reproducer.method = record.at("method").get<std::string>();
@@ -125,4 +125,4 @@ std::vector<std::filesystem::path> reproducerFiles(const std::filesystem::path& 
   return files;
 }
 
-}  // namespace gaus::differential
+}  // namespace gaus::crosscheck

@@ -1,4 +1,4 @@
-// Exhaustive references for the differential check (docs/benchmarks.md, "Differential check"):
+// Exhaustive references for the cross-method check (docs/benchmarks.md, "Cross-method check"):
 // enumerate start times (and warp sets) of a small problem and let verify() judge every complete
 // assignment, so the reference shares no search code with the methods it checks (the objectives
 // are the verifier's metrics and core's stage objective, the definitions every method reports). A
@@ -14,7 +14,7 @@
 #include <gaus/core/problem.hpp>
 #include <gaus/core/schedule.hpp>
 
-namespace gaus::differential {
+namespace gaus::crosscheck {
 
 struct SearchBudget {
   std::int64_t nodes = 2'000'000;  // start times (or residues) tried before giving up
@@ -75,4 +75,4 @@ struct WarpScheduleSearch {
 WarpScheduleSearch searchModuloWarp(const Problem& problem, std::int32_t iiBelow, Cycle latencyCap,
                                     const SearchBudget& budget = {});
 
-}  // namespace gaus::differential
+}  // namespace gaus::crosscheck

@@ -1,4 +1,4 @@
-// The comparisons of the differential check (differential_check.hpp).
+// The comparisons of the cross-method check (crosscheck.hpp).
 
 #include <algorithm>
 #include <cmath>
@@ -7,10 +7,10 @@
 
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/stage_objective.hpp>
-#include <gaus/differential/differential_check.hpp>
+#include <gaus/crosscheck/crosscheck.hpp>
 #include <gaus/methods/run_method.hpp>
 
-namespace gaus::differential {
+namespace gaus::crosscheck {
 
 namespace {
 
@@ -86,9 +86,9 @@ std::vector<OptimalClaim> optimalClaims(const Problem& problem, const Result& re
 
 class Comparison {
  public:
-  Comparison(const DifferentialCase& differentialCase, const CheckOptions& options,
+  Comparison(const CrossCheckCase& crossCheckCase, const CheckOptions& options,
              CaseOutcome& outcome)
-      : case_(differentialCase), options_(options), outcome_(outcome) {}
+      : case_(crossCheckCase), options_(options), outcome_(outcome) {}
 
   void compareRuns() {
     for (const MethodRun& run : outcome_.runs) checkOwnAnswer(run);
@@ -377,7 +377,7 @@ class Comparison {
     }
   }
 
-  const DifferentialCase& case_;
+  const CrossCheckCase& case_;
   const CheckOptions& options_;
   CaseOutcome& outcome_;
 };
@@ -389,21 +389,21 @@ MethodOptions checkSettings(const CheckOptions& options) {
           {"seed", fmt::format("{}", options.methodSeed)}};
 }
 
-CaseOutcome checkCase(const DifferentialCase& differentialCase, const CheckOptions& options,
+CaseOutcome checkCase(const CrossCheckCase& crossCheckCase, const CheckOptions& options,
                       const MethodRegistry& registry) {
   CaseOutcome outcome;
   const MethodOptions settings = checkSettings(options);
   for (const std::string& name : registry.names()) {
     const MethodInfo* method = registry.find(name);
-    if (method == nullptr || !method->solves(differentialCase.problem.kind)) continue;
+    if (method == nullptr || !method->solves(crossCheckCase.problem.kind)) continue;
     MethodRun run{name, settings,
-                  runMethod(registry, differentialCase.problem, {name, {}, settings})};
+                  runMethod(registry, crossCheckCase.problem, {name, {}, settings})};
     outcome.runs.push_back(std::move(run));
   }
-  Comparison comparison(differentialCase, options, outcome);
+  Comparison comparison(crossCheckCase, options, outcome);
   comparison.compareRuns();
   comparison.compareWithExhaustive();
   return outcome;
 }
 
-}  // namespace gaus::differential
+}  // namespace gaus::crosscheck

@@ -1,11 +1,11 @@
-// gaus-bench differential: the differential check across methods (differential/*.hpp,
-// docs/benchmarks.md "Differential check"). Random cases of every problem kind, one per seed,
+// gaus-bench crosscheck: the cross-method check (crosscheck/*.hpp,
+// docs/benchmarks.md "Cross-method check"). Random cases of every problem kind, one per seed,
 // each solved by every method of the catalog that accepts its kind; the answers are compared
 // with each other and, on small cases, with exhaustive enumeration. A disagreement is shrunk
 // and written as a reproducer, and fails the run.
-//   gaus-bench differential --instances 10000              the benchmark form
-//   gaus-bench differential --family stages --max-ops 8    tiny cases, every one enumerated
-//   gaus-bench differential --replay tests/data/differential   every reproducer again
+//   gaus-bench crosscheck --instances 10000              the benchmark form
+//   gaus-bench crosscheck --family stages --max-ops 8    tiny cases, every one enumerated
+//   gaus-bench crosscheck --replay tests/data/crosscheck   every reproducer again
 
 #include <iostream>
 #include <map>
@@ -13,9 +13,9 @@
 
 #include <fmt/format.h>
 
-#include <gaus/differential/differential_check.hpp>
-#include <gaus/differential/reproducer.hpp>
-#include <gaus/differential/shrink_problem.hpp>
+#include <gaus/crosscheck/crosscheck.hpp>
+#include <gaus/crosscheck/reproducer.hpp>
+#include <gaus/crosscheck/shrink_problem.hpp>
 #include <gaus/methods/method_catalog.hpp>
 
 #include "bench_main.hpp"
@@ -24,11 +24,11 @@ namespace gaus::bench {
 
 namespace {
 
-using differential::CaseOutcome;
-using differential::DifferentialCase;
-using differential::Disagreement;
+using crosscheck::CaseOutcome;
+using crosscheck::CrossCheckCase;
+using crosscheck::Disagreement;
 
-struct DifferentialFlags {
+struct CrossCheckFlags {
   std::int64_t instances = 1000;
   std::uint64_t firstSeed = 1;
   std::string family;       // empty: the family each seed draws
@@ -36,7 +36,7 @@ struct DifferentialFlags {
   double timeLimit = 1.0;
   std::int32_t exhaustiveMaxOps = 8;
   std::int64_t exhaustiveNodes = 2'000'000;
-  std::string reproducers = "differential-reproducers";
+  std::string reproducers = "crosscheck-reproducers";
   std::vector<std::string> replay;
   bool shrink = true;
   std::int32_t shrinkTrials = 150;
@@ -60,34 +60,33 @@ struct MethodTally {
   double slowest = 0;
 };
 
-class DifferentialRun {
+class CrossCheckRun {
  public:
-  explicit DifferentialRun(const DifferentialFlags& flags) : flags_(flags) {
+  explicit CrossCheckRun(const CrossCheckFlags& flags) : flags_(flags) {
     options_.timeLimitSeconds = flags.timeLimit;
     options_.exhaustiveMaxOps = flags.exhaustiveMaxOps;
     options_.budget.nodes = flags.exhaustiveNodes;
   }
 
   // Checks one case; every distinct (check, method) it disagrees on is shrunk and written.
-  void check(const DifferentialCase& differentialCase) {
-    const CaseOutcome outcome =
-        differential::checkCase(differentialCase, options_, methodCatalog());
-    tally(differentialCase, outcome);
+  void check(const CrossCheckCase& crossCheckCase) {
+    const CaseOutcome outcome = crosscheck::checkCase(crossCheckCase, options_, methodCatalog());
+    tally(crossCheckCase, outcome);
     std::set<std::pair<std::string, std::string>> seen;
     for (const Disagreement& disagreement : outcome.disagreements) {
       if (!seen.emplace(disagreement.check, disagreement.method).second) continue;
-      record(differentialCase, disagreement, outcome);
+      record(crossCheckCase, disagreement, outcome);
     }
   }
 
   // Runs a reproducer again: any disagreement at all on it counts.
-  void replay(const differential::Reproducer& reproducer) {
+  void replay(const crosscheck::Reproducer& reproducer) {
     const CaseOutcome outcome =
-        differential::checkCase(reproducer.differentialCase, options_, methodCatalog());
-    tally(reproducer.differentialCase, outcome);
+        crosscheck::checkCase(reproducer.crossCheckCase, options_, methodCatalog());
+    tally(reproducer.crossCheckCase, outcome);
     for (const Disagreement& disagreement : outcome.disagreements) {
-      found_.push_back({{"seed", reproducer.differentialCase.seed},
-                        {"family", toString(reproducer.differentialCase.family)},
+      found_.push_back({{"seed", reproducer.crossCheckCase.seed},
+                        {"family", toString(reproducer.crossCheckCase.family)},
                         {"check", disagreement.check},
                         {"method", disagreement.method},
                         {"witness", disagreement.witness},
@@ -97,7 +96,7 @@ class DifferentialRun {
   }
 
   Report report(double seconds) const {
-    Report report("Differential check across methods");
+    Report report("Cross-method check");
     for (auto& [key, value] : environmentNotes()) report.note(key, value);
     report.note("settings",
                 fmt::format("time_limit {} s and seed {} for every method that declares them; "
@@ -157,10 +156,10 @@ class DifferentialRun {
   std::size_t disagreements() const { return found_.size(); }
 
  private:
-  void tally(const DifferentialCase& differentialCase, const CaseOutcome& outcome) {
+  void tally(const CrossCheckCase& crossCheckCase, const CaseOutcome& outcome) {
     ++instances_;
-    FamilyTally& family = families_[std::string(toString(differentialCase.family))];
-    const OpId ops = differentialCase.problem.graph->numOps();
+    FamilyTally& family = families_[std::string(toString(crossCheckCase.family))];
+    const OpId ops = crossCheckCase.problem.graph->numOps();
     family.fewestOps = family.instances == 0 ? ops : std::min(family.fewestOps, ops);
     family.mostOps = std::max(family.mostOps, ops);
     ++family.instances;
@@ -178,9 +177,9 @@ class DifferentialRun {
   }
 
   // Shrinks the case while the same method keeps failing the same check, then writes it.
-  void record(const DifferentialCase& differentialCase, const Disagreement& disagreement,
+  void record(const CrossCheckCase& crossCheckCase, const Disagreement& disagreement,
               const CaseOutcome& outcome) {
-    DifferentialCase smallest = differentialCase;
+    CrossCheckCase smallest = crossCheckCase;
     CaseOutcome smallestOutcome = outcome;
     Disagreement kept = disagreement;
     if (flags_.shrink) {
@@ -190,67 +189,67 @@ class DifferentialRun {
         }
         return nullptr;
       };
-      differential::ShrinkOptions shrinkOptions;
+      crosscheck::ShrinkOptions shrinkOptions;
       shrinkOptions.maxTrials = flags_.shrinkTrials;
-      const auto shrunk = differential::shrinkProblem(
-          differentialCase.problem,
+      const auto shrunk = crosscheck::shrinkProblem(
+          crossCheckCase.problem,
           [&](const Problem& candidate) {
-            const CaseOutcome result = differential::checkCase(
-                differential::caseOf(differentialCase.seed, differentialCase.family, candidate,
-                                     differentialCase.instance.name),
-                options_, methodCatalog());
+            const CaseOutcome result =
+                crosscheck::checkCase(crosscheck::caseOf(crossCheckCase.seed, crossCheckCase.family,
+                                                         candidate, crossCheckCase.instance.name),
+                                      options_, methodCatalog());
             return matches(result) != nullptr;
           },
           shrinkOptions);
-      smallest = differential::caseOf(differentialCase.seed, differentialCase.family,
-                                      shrunk.problem, differentialCase.instance.name);
-      smallestOutcome = differential::checkCase(smallest, options_, methodCatalog());
+      smallest = crosscheck::caseOf(crossCheckCase.seed, crossCheckCase.family, shrunk.problem,
+                                    crossCheckCase.instance.name);
+      smallestOutcome = crosscheck::checkCase(smallest, options_, methodCatalog());
       if (const Disagreement* again = matches(smallestOutcome)) {
         kept = *again;
       } else {  // a disagreement that depends on timing: keep the original
-        smallest = differentialCase;
+        smallest = crossCheckCase;
         smallestOutcome = outcome;
       }
     }
     const auto written =
-        differential::writeReproducer(flags_.reproducers, smallest, kept, smallestOutcome);
-    found_.push_back({{"seed", differentialCase.seed},
-                      {"family", toString(differentialCase.family)},
+        crosscheck::writeReproducer(flags_.reproducers, smallest, kept, smallestOutcome);
+    found_.push_back({{"seed", crossCheckCase.seed},
+                      {"family", toString(crossCheckCase.family)},
                       {"check", kept.check},
                       {"method", kept.method},
                       {"witness", kept.witness},
                       {"message", kept.message},
                       {"ops", smallest.problem.graph->numOps()},
                       {"reproducer", written ? written->string() : written.error()}});
-    std::cerr << fmt::format("differential: seed {}: {} ({}): {}\n", differentialCase.seed,
-                             kept.check, kept.method, kept.message);
+    std::cerr << fmt::format("crosscheck: seed {}: {} ({}): {}\n", crossCheckCase.seed, kept.check,
+                             kept.method, kept.message);
   }
 
-  const DifferentialFlags& flags_;
-  differential::CheckOptions options_;
+  const CrossCheckFlags& flags_;
+  crosscheck::CheckOptions options_;
   std::int64_t instances_ = 0;
   std::map<std::string, FamilyTally> families_;
   std::map<std::string, MethodTally> methods_;
   nlohmann::json found_ = nlohmann::json::array();
 };
 
-Report runDifferential(const DifferentialFlags& flags) {
-  std::optional<differential::Family> family;
+Report runCrossCheck(const CrossCheckFlags& flags) {
+  std::optional<crosscheck::Family> family;
   if (!flags.family.empty()) {
-    family = differential::kFamilyNames.parse(flags.family);
+    family = crosscheck::kFamilyNames.parse(flags.family);
     if (!family) {
       throw std::runtime_error(
           fmt::format("--family {}: expected {}", flags.family,
-                      option_text::listChoices(differential::kFamilyNames.names())));
+                      option_text::listChoices(crosscheck::kFamilyNames.names())));
     }
   }
-  DifferentialRun run(flags);
+  CrossCheckRun run(flags);
   Stopwatch clock;
   double lastProgress = 0;
   if (!flags.replay.empty()) {
     for (const std::string& given : flags.replay) {
-      for (const auto& path : differential::reproducerFiles(given)) {
-        auto reproducer = differential::readReproducer(path);
+      for (const auto& path : crosscheck::reproducerFiles(given)) {
+        auto reproducer = crosscheck::readReproducer(path);
         if (!reproducer) throw std::runtime_error(reproducer.error());
         run.replay(*reproducer);
       }
@@ -259,15 +258,15 @@ Report runDifferential(const DifferentialFlags& flags) {
   }
   for (std::int64_t i = 0; i < flags.instances; ++i) {
     const std::uint64_t seed = flags.firstSeed + static_cast<std::uint64_t>(i);
-    auto differentialCase = differential::generateCase(
+    auto crossCheckCase = crosscheck::generateCase(
         seed, family, flags.maxOps > 0 ? std::optional<std::int32_t>(flags.maxOps) : std::nullopt);
-    if (!differentialCase) {
-      throw std::runtime_error(fmt::format("seed {}: {}", seed, differentialCase.error()));
+    if (!crossCheckCase) {
+      throw std::runtime_error(fmt::format("seed {}: {}", seed, crossCheckCase.error()));
     }
-    run.check(*differentialCase);
+    run.check(*crossCheckCase);
     if (flags.progressSeconds > 0 && clock.seconds() - lastProgress >= flags.progressSeconds) {
       lastProgress = clock.seconds();
-      std::cerr << fmt::format("differential: {} of {} instances, {} disagreements, {:.0f} s\n",
+      std::cerr << fmt::format("crosscheck: {} of {} instances, {} disagreements, {:.0f} s\n",
                                run.instances(), flags.instances, run.disagreements(), lastProgress);
     }
   }
@@ -276,11 +275,11 @@ Report runDifferential(const DifferentialFlags& flags) {
 
 }  // namespace
 
-void addDifferentialSuite(CLI::App& app, BenchOptions& options) {
-  auto flags = std::make_shared<DifferentialFlags>();
+void addCrossCheckSuite(CLI::App& app, BenchOptions& options) {
+  auto flags = std::make_shared<CrossCheckFlags>();
   CLI::App* command = app.add_subcommand(
-      "differential",
-      "Differential check across methods: random cases of every problem kind, every method that "
+      "crosscheck",
+      "Cross-method check: random cases of every problem kind, every method that "
       "solves them, exhaustive references on small ones");
   command->add_option("--instances", flags->instances, "Random cases to check")
       ->capture_default_str();
@@ -314,7 +313,7 @@ void addDifferentialSuite(CLI::App& app, BenchOptions& options) {
       ->capture_default_str();
   command->add_option("--progress", flags->progressSeconds,
                       "Seconds between progress lines on stderr (0: none)");
-  command->callback([flags, &options] { emitReport(runDifferential(*flags), options); });
+  command->callback([flags, &options] { emitReport(runCrossCheck(*flags), options); });
 }
 
 }  // namespace gaus::bench

@@ -1,4 +1,4 @@
-// Shrinking a problem on which a disagreement holds, so the reproducer the differential check
+// Shrinking a problem on which a disagreement holds, so the reproducer the cross-method check
 // writes is small enough to reason about by hand: drop ops, drop edges, lower latencies, delays,
 // distances and reservations, clear annotations, one step at a time, keeping a step only while
 // the disagreement still holds (greedy delta debugging, as in C-Reduce or Hypothesis).
@@ -8,7 +8,7 @@
 
 #include <gaus/core/problem.hpp>
 
-namespace gaus::differential {
+namespace gaus::crosscheck {
 
 // True when the disagreement still holds on the candidate.
 using StillDisagrees = std::function<bool(const Problem&)>;
@@ -28,4 +28,4 @@ struct ShrinkOutcome {
 ShrinkOutcome shrinkProblem(const Problem& problem, const StillDisagrees& stillDisagrees,
                             const ShrinkOptions& options = {});
 
-}  // namespace gaus::differential
+}  // namespace gaus::crosscheck

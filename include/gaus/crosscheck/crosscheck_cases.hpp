@@ -1,5 +1,5 @@
-// The random instances of the differential check: one per seed, drawn from five families that
-// cover every problem kind (docs/benchmarks.md, "Differential check"). The graph comes from the
+// The random instances of the cross-method check: one per seed, drawn from five families that
+// cover every problem kind (docs/benchmarks.md, "Cross-method check"). The graph comes from the
 // random graph generator (core/random_graph.hpp, with the case's seed); what the generator does
 // not draw (extra reservation blocks, edge delays, memory weights, horizons, warp annotations)
 // is added from the same seed, so a seed names one instance on every platform.
@@ -13,7 +13,7 @@
 #include <gaus/core/instance.hpp>
 #include <gaus/core/problem.hpp>
 
-namespace gaus::differential {
+namespace gaus::crosscheck {
 
 enum class Family {
   kLatency,         // acyclic latency, limited units, multi-cycle and multi-resource tables
@@ -35,7 +35,7 @@ inline std::string_view toString(Family family) {
   return kFamilyNames.name(family);
 }
 
-struct DifferentialCase {
+struct CrossCheckCase {
   std::uint64_t seed = 0;
   Family family = Family::kLatency;
   Instance instance;  // the graph and machine the problem poses
@@ -46,13 +46,12 @@ struct DifferentialCase {
 // 3 to 40 ops (up to 12 with warps); three cases in five have at most 8 ops, small enough for
 // the exhaustive references. With `maxOps` every case has 3 to maxOps ops (tiny cases, all
 // within the exhaustive references' reach; another draw than without it).
-Expected<DifferentialCase> generateCase(std::uint64_t seed,
-                                        std::optional<Family> family = std::nullopt,
-                                        std::optional<std::int32_t> maxOps = std::nullopt);
+Expected<CrossCheckCase> generateCase(std::uint64_t seed,
+                                      std::optional<Family> family = std::nullopt,
+                                      std::optional<std::int32_t> maxOps = std::nullopt);
 
 // A case around a problem read back from a reproducer (the instance is the problem's graph and
 // machine).
-DifferentialCase caseOf(std::uint64_t seed, Family family, const Problem& problem,
-                        std::string name);
+CrossCheckCase caseOf(std::uint64_t seed, Family family, const Problem& problem, std::string name);
 
-}  // namespace gaus::differential
+}  // namespace gaus::crosscheck

@@ -1,6 +1,6 @@
 // Twill's claims that hold for every schedule length L (docs/exact.md, "II proofs for every L"),
-// against enumeration on random modulo-warp loops of the differential check
-// (differential_cases.hpp, at most six ops): the exhaustive search (exhaustive_search.hpp, which
+// against enumeration on random modulo-warp loops of the cross-method check
+// (crosscheck_cases.hpp, at most six ops): the exhaustive search (exhaustive_search.hpp, which
 // shares no code with the bounds: it lets the verifier judge every start and warp set) enumerates
 // L up to a cap at every II in question, and
 // - no II below the warp-aware RecMII has a schedule;
@@ -22,14 +22,14 @@
 
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/warp_rules.hpp>
-#include <gaus/differential/differential_cases.hpp>
-#include <gaus/differential/exhaustive_search.hpp>
+#include <gaus/crosscheck/crosscheck_cases.hpp>
+#include <gaus/crosscheck/exhaustive_search.hpp>
 #include <gaus/exact/twill.hpp>
 
 #include "modulo_bounds.hpp"
 
 using namespace gaus;
-using namespace gaus::differential;
+using namespace gaus::crosscheck;
 
 namespace {
 
@@ -147,7 +147,7 @@ Tally checkSeeds(std::uint64_t first, std::uint64_t last) {
 }  // namespace
 
 TEST_CASE("warp bounds against enumeration: 16 modulo-warp loops, no disagreement",
-          "[differential][warp-bounds]") {
+          "[twill][warp-bounds]") {
   const Tally tally = checkSeeds(1, 16);
   for (const auto& line : tally.disagreements) UNSCOPED_INFO(line);
   INFO(fmt::format("{} cases, {} enumerated in full, {} claims compared", tally.cases,
@@ -158,7 +158,7 @@ TEST_CASE("warp bounds against enumeration: 16 modulo-warp loops, no disagreemen
 }
 
 TEST_CASE("warp bounds against enumeration: 1,000 modulo-warp loops, no disagreement",
-          "[differential][warp-bounds][.slow]") {
+          "[twill][warp-bounds][.slow]") {
   std::uint64_t first = 1;
   std::uint64_t last = 1000;
   if (const char* range = std::getenv("GAUS_WARP_BOUNDS_SEEDS")) {

@@ -13,9 +13,9 @@
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/stage_objective.hpp>
 #include <gaus/core/verify.hpp>
-#include <gaus/differential/exhaustive_search.hpp>
+#include <gaus/crosscheck/exhaustive_search.hpp>
 
-namespace gaus::differential {
+namespace gaus::crosscheck {
 
 namespace {
 
@@ -503,4 +503,4 @@ WarpScheduleSearch searchModuloWarp(const Problem& problem, std::int32_t iiBelow
   return answer;
 }
 
-}  // namespace gaus::differential
+}  // namespace gaus::crosscheck

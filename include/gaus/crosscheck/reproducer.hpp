@@ -1,4 +1,4 @@
-// Reproducers of the differential check: a disagreement is written as two files in a folder,
+// Reproducers of the cross-method check: a disagreement is written as two files in a folder,
 //   NAME.json                the instance in the native format (io::writeInstance), with the
 //                            witness schedule that contradicts the claim as its `schedule` and
 //                            the case's seed, horizon and II under `reference`;
@@ -7,9 +7,9 @@
 //                            "method", "witness", "message", "settings", "options"}: the method
 //                            whose claim is wrong, the options it echoed and the settings of the
 //                            run.
-// `gaus verify NAME.json NAME.json` checks the witness; `gaus-bench differential --replay
+// `gaus verify NAME.json NAME.json` checks the witness; `gaus-bench crosscheck --replay
 // FOLDER` runs every method on every reproducer again (the default tests replay
-// tests/data/differential/ this way).
+// tests/data/crosscheck/ this way).
 #pragma once
 
 #include <filesystem>
@@ -17,19 +17,19 @@
 #include <vector>
 
 #include <gaus/core/expected.hpp>
-#include <gaus/differential/differential_check.hpp>
+#include <gaus/crosscheck/crosscheck.hpp>
 
-namespace gaus::differential {
+namespace gaus::crosscheck {
 
 // Writes the two files and returns the path of the .disagreement.json file.
 Expected<std::filesystem::path> writeReproducer(const std::filesystem::path& folder,
-                                                const DifferentialCase& differentialCase,
+                                                const CrossCheckCase& crossCheckCase,
                                                 const Disagreement& disagreement,
                                                 const CaseOutcome& outcome);
 
 struct Reproducer {
   std::filesystem::path path;  // the .disagreement.json file
-  DifferentialCase differentialCase;
+  CrossCheckCase crossCheckCase;
   std::string check;
   std::string method;
   std::string message;
@@ -41,4 +41,4 @@ Expected<Reproducer> readReproducer(const std::filesystem::path& path);
 // The .disagreement.json files of a folder (or the file itself), sorted.
 std::vector<std::filesystem::path> reproducerFiles(const std::filesystem::path& path);
 
-}  // namespace gaus::differential
+}  // namespace gaus::crosscheck

@@ -8,9 +8,9 @@
 #include <optional>
 #include <vector>
 
-#include <gaus/differential/shrink_problem.hpp>
+#include <gaus/crosscheck/shrink_problem.hpp>
 
-namespace gaus::differential {
+namespace gaus::crosscheck {
 
 namespace {
 
@@ -177,4 +177,4 @@ ShrinkOutcome shrinkProblem(const Problem& problem, const StillDisagrees& stillD
   return outcome;
 }
 
-}  // namespace gaus::differential
+}  // namespace gaus::crosscheck
