@@ -11,6 +11,7 @@
 #
 # When on, this module sets for the rest of the project:
 #   GAUS_TORCH_FROM_PYTHON, GAUS_TORCH_VERSION  torch's version as torch.__version__ says it
+#   GAUS_Z3_SOLVER_VERSION                      the z3-solver release whose libz3 is linked
 #   TORCH_LIBRARIES, TORCH_INCLUDE_DIRS, TORCH_CXX_FLAGS  what find_package(Torch) would
 #                   (src/differentiable), naming the CPU libraries only: libtorch.so of a CUDA
 #                   wheel loads libtorch_cuda, so one build serves torch's CPU and CUDA wheels of
@@ -98,6 +99,11 @@ gaus_root_from_python(Z3_ROOT "import os, z3; print(os.path.dirname(z3.__file__)
                       "pip install z3-solver")
 gaus_root_from_python(HIGHS_ROOT "import highsbox; print(highsbox.highs_dist_dir())" "highsbox"
                       "pip install 'highsbox>=1.15,<1.16'")
+# The z3-solver release the package links (libz3.so.MAJOR.MINOR): gaus/__init__.py warns at
+# import when the Python that imports it has another (python/CMakeLists.txt records it).
+execute_process(
+  COMMAND "${Python_EXECUTABLE}" -c "import importlib.metadata as m; print(m.version('z3-solver'))"
+  OUTPUT_VARIABLE GAUS_Z3_SOLVER_VERSION OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
 
 set(GAUS_WITH_CBC OFF CACHE BOOL "Build the CBC solver of src/milp" FORCE)
 set(CMAKE_DISABLE_FIND_PACKAGE_MPI ON)

@@ -14,6 +14,7 @@ message the command line prints.
 import os as _os
 
 from ._torch_build import TORCH_VERSION as _BUILT_TORCH_VERSION
+from ._torch_build import Z3_SOLVER_VERSION as _BUILT_Z3_SOLVER_VERSION
 
 # Built on PyPI's torch: that torch's libraries are loaded first (as for every PyTorch
 # extension), and another minor version than the build's is refused here with both versions
@@ -22,6 +23,10 @@ if _BUILT_TORCH_VERSION is not None:
     from ._torch_check import require_torch as _require_torch
 
     _require_torch(_BUILT_TORCH_VERSION)
+if _BUILT_Z3_SOLVER_VERSION is not None:
+    from ._torch_check import check_z3 as _check_z3
+
+    _check_z3(_BUILT_Z3_SOLVER_VERSION)
 
 from . import _gaus  # noqa: E402
 from ._cli import cli_path

@@ -1,11 +1,15 @@
-"""The torch check of the wheel built on PyPI's torch (docs/python.md, "Install").
+"""The torch and Z3 checks of the wheel built on PyPI's torch (docs/python.md, "Install").
 
 Such a package links LibTorch from the torch package beside it, whose C++ ABI holds within one
 minor version only: a gaus built against torch 2.11 must not load torch 2.10's libraries. The GPU
-bundle's run wrapper (scripts/gpu/run) applies the same rule to the command line.
+bundle's run wrapper (scripts/gpu/run) applies the same rule to the command line. Its exact
+engine links libz3 from the z3-solver package beside it, by a file name that carries Z3's minor
+version (libz3.so.4.15).
 """
 
+import importlib.metadata
 import os
+import warnings
 
 
 def minor_version(version):
@@ -45,3 +49,27 @@ def require_torch(built):
     folders = [f for f in os.environ.get("LD_LIBRARY_PATH", "").split(":") if f]
     if torch_lib not in folders:
         os.environ["LD_LIBRARY_PATH"] = ":".join([torch_lib] + folders)
+
+
+def z3_mismatch(built, found):
+    """The warning for z3-solver `found` (None: not installed) in a package whose exact engine
+    links the libz3 of z3-solver `built`, or None when the two share a minor version."""
+    if found is not None and minor_version(built) == minor_version(found):
+        return None
+    have = f"this Python has z3-solver {found}" if found else "this Python has no z3-solver"
+    return (
+        f"gaus was built against z3-solver {built}, but {have}: the exact methods (ilp, twill) "
+        f"cannot load until you pip install z3-solver=={built}; the others work"
+    )
+
+
+def check_z3(built):
+    """Warns (the heuristics and GauS still run) when the installed z3-solver is not of the
+    minor version gaus's exact engine was built against, which would make loading it fail."""
+    try:
+        found = importlib.metadata.version("z3-solver")
+    except importlib.metadata.PackageNotFoundError:
+        found = None
+    message = z3_mismatch(built, found)
+    if message is not None:
+        warnings.warn(message, RuntimeWarning, stacklevel=3)

@@ -12,6 +12,7 @@
 #include <gaus/exact/modulo_milp.hpp>
 #include <gaus/exact/peak_memory_milp.hpp>
 #include <gaus/exact/stage_milp.hpp>
+#include <gaus/milp/solver_availability.hpp>
 
 namespace gaus::exact {
 
@@ -296,6 +297,9 @@ void applyMilpCall(ModelOptions& model, const IlpOptions& options, const MilpCal
 }
 
 Result solveIlp(const Problem& problem, const IlpOptions& options, const RunContext& context) {
+  if (const auto missing = milp::solverUnavailable(options.search.milp.solver)) {
+    return errorResult(*missing);
+  }
   const double callSeconds =
       options.timeLimitSeconds.value_or(options.search.milp.timeLimitSeconds);
   std::optional<InitRun> init;
@@ -363,6 +367,9 @@ Result solveIlp(const Problem& problem, const IlpOptions& options, const RunCont
 
 Result solveTwillMethod(const Problem& problem, const TwillOptions& options,
                         const RunContext& context) {
+  if (const auto missing = milp::solverUnavailable(options.milp.solver)) {
+    return errorResult(*missing);
+  }
   TwillOptions twill = options;
   twill.milp.breakSymmetry = twill.smt.breakSymmetry;
   twill.normalization.solver = twill.milp.solver;

@@ -7,12 +7,15 @@
 
 namespace gaus::milp {
 
+std::optional<std::string> cbcUnavailable() {
+  return "this gaus was built without CBC (GAUS_WITH_CBC=OFF, as the wheel on PyPI's torch is): "
+         "use solver=highs, the default";
+}
+
 MilpSolution solveWithCbc(const MilpData& /*data*/, const MilpSolveSettings& /*settings*/) {
   MilpSolution solution;
   solution.call = CallStatus::kError;
-  solution.note =
-      "this gaus was built without CBC (GAUS_WITH_CBC=OFF, as the wheel on PyPI's torch is): "
-      "use solver=highs, the default";
+  solution.note = *cbcUnavailable();
   return solution;
 }
 

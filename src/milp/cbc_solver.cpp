@@ -127,6 +127,10 @@ constexpr ChildSolver kCbcInChild{"CBC", solveCbcHere, false};
 
 }  // namespace
 
+std::optional<std::string> cbcUnavailable() {
+  return std::nullopt;
+}
+
 MilpSolution solveWithCbc(const MilpData& data, const MilpSolveSettings& settings) {
   const double timeLimitSeconds = settings.timeLimitSeconds;
   // Without a limit or a cancel flag nothing needs to stop CBC from outside.

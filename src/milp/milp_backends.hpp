@@ -2,6 +2,8 @@
 // file: cbc_solver.cpp and highs_solver.cpp. Internal to src/milp.
 #pragma once
 
+#include <optional>
+#include <string>
 #include <vector>
 
 #include <gaus/milp/milp_model.hpp>
@@ -21,6 +23,9 @@ ColumnMatrix columnMajor(const MilpData& data);
 // settings.timeLimitSeconds plus stopGraceSeconds.
 MilpSolution solveWithCbc(const MilpData& data, const MilpSolveSettings& settings);
 MilpSolution solveWithHighs(const MilpData& data, const MilpSolveSettings& settings);
+
+// Why CBC is missing from this build, or nothing (cbc_solver.cpp, cbc_absent.cpp).
+std::optional<std::string> cbcUnavailable();
 
 // A solver as child_solve.cpp runs it.
 struct ChildSolver {

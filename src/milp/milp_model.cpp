@@ -7,6 +7,7 @@
 
 #include <gaus/core/memory_limit.hpp>
 #include <gaus/milp/milp_model.hpp>
+#include <gaus/milp/solver_availability.hpp>
 
 #include "milp_backends.hpp"
 
@@ -129,6 +130,11 @@ MilpSolution MilpModel::solve(double timeLimitSeconds) const {
       return solveWithCbc(data_, settings);
   }
   return solveWithCbc(data_, settings);
+}
+
+std::optional<std::string> solverUnavailable(MilpSolver solver) {
+  if (solver == MilpSolver::kCbc) return cbcUnavailable();
+  return std::nullopt;
 }
 
 }  // namespace gaus::milp

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 import gaus
-from gaus._torch_check import minor_version, torch_mismatch
+from gaus._torch_check import minor_version, torch_mismatch, z3_mismatch
 
 
 def test_minor_version_drops_the_patch_and_the_local_tag():
@@ -52,3 +52,17 @@ def test_import_refuses_another_torch_minor_version(tmp_path):
     last_line = finished.stderr.strip().splitlines()[-1]
     assert last_line.startswith("ImportError: gaus was built against torch"), finished.stderr
     assert f"torch {built}" in last_line and f"torch {other}" in last_line
+
+
+def test_z3_of_the_build_minor_version_is_accepted():
+    # libz3.so.4.15 is the file of every z3-solver 4.15.x.
+    assert z3_mismatch("4.15.4.0", "4.15.4.0") is None
+    assert z3_mismatch("4.15.4.0", "4.15.1.0") is None
+
+
+def test_other_or_missing_z3_is_named_with_the_install_command():
+    # z3-solver 5.4 ships libz3.so.5.4, which the exact engine built on 4.15 does not load.
+    message = z3_mismatch("4.15.4.0", "5.4.1.0")
+    assert "z3-solver 4.15.4.0" in message and "z3-solver 5.4.1.0" in message
+    assert "pip install z3-solver==4.15.4.0" in message
+    assert "no z3-solver" in z3_mismatch("4.15.4.0", None)

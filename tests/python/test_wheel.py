@@ -1,6 +1,7 @@
 """The wheel installs into a fresh venv and works there with nothing else from the build: the
 package's commands of docs/python.md, the bundled gaus program, the engine plugins beside them."""
 
+import importlib.metadata
 import importlib.util
 import os
 import subprocess
@@ -35,9 +36,12 @@ def fresh_python(tmp_path_factory):
         with open(os.path.join(site, "torch-site.pth"), "w") as pth:
             pth.write(torch_site + "\n")
     # networkx for the done-when call with a networkx graph; numpy comes as the wheel's
-    # dependency; z3-solver, the Z3 of a wheel built on PyPI's torch, is installed beside it as
-    # docs/python.md's two commands do (--force-reinstall: not the torch venv's copies).
-    extra = ["--force-reinstall", "z3-solver"] if built_torch is not None else []
+    # dependency; z3-solver, the Z3 of a wheel built on PyPI's torch, is installed beside it at
+    # the release the wheel was built against, as docs/python.md's two commands do
+    # (--force-reinstall: not the torch venv's copies).
+    extra = []
+    if built_torch is not None:
+        extra = ["--force-reinstall", f"z3-solver=={importlib.metadata.version('z3-solver')}"]
     subprocess.run(
         [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *extra, wheel,
          "networkx"],
