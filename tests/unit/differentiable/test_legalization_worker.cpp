@@ -11,14 +11,14 @@
 #include <catch2/catch.hpp>
 
 #include "legalization_worker.hpp"
-#include "optimization_rounds.hpp"
+#include "run_budget.hpp"
 
 using namespace gaus;
 using namespace gaus::differentiable;
 
 namespace {
 
-const RunContext noContext;  // RunState keeps a reference to its context
+const RunContext noContext;  // RunBudget keeps a reference to its context
 
 GausOptions budget(double seconds) {
   GausOptions options;
@@ -88,8 +88,8 @@ TEST_CASE("legalization worker, synchronous: every offered row at once, the best
   // Rows 5, 3 and 4 against an objective to beat of 6: 5 improves, then 3; 4 does not. The
   // optimizer waited for all three (synchronous mode waits for everything).
   const GausOptions options = budget(60);
-  RunState state(options, noContext);
-  LegalizationWorker worker(false, state, 1.0);
+  RunBudget budget(options, noContext);
+  LegalizationWorker worker(false, budget, 1.0);
   worker.beginAttempt(objectiveFromFirstRules(6.0));
   worker.offer(meansWithFirsts({5, 3, 4}));
   CHECK(worker.status().improvements == 2);
@@ -109,8 +109,8 @@ TEST_CASE("legalization worker, asynchronous: the latest offer replaces an untak
   // replaces the first of them (one dropped). So rows 9 (taken), then 1 (replaced, never
   // legalized) and 2 are the candidates: best 2, three legalized, one dropped.
   const GausOptions options = budget(60);
-  RunState state(options, noContext);
-  LegalizationWorker worker(true, state, 1.0);
+  RunBudget budget(options, noContext);
+  LegalizationWorker worker(true, budget, 1.0);
   std::atomic<bool> release{false};
   std::atomic<int> started{0};
   AttemptRules rules;
@@ -143,8 +143,8 @@ TEST_CASE("legalization worker, asynchronous rows side by side: judged in row or
   // gives. The rows ran on more than one thread: four threads start within microseconds of each
   // other and each row waits 30 ms, so no thread takes all six.
   const GausOptions options = budget(60);
-  RunState state(options, noContext);
-  LegalizationWorker worker(true, state, 1.0, 4);
+  RunBudget budget(options, noContext);
+  LegalizationWorker worker(true, budget, 1.0, 4);
   std::mutex seenMutex;
   std::set<std::thread::id> threads;
   AttemptRules rules = objectiveFromFirstRules(6.0);
@@ -171,8 +171,8 @@ TEST_CASE("legalization worker, asynchronous rows side by side: a throwing row f
           "[differentiable][worker]") {
   // Row 1 of three throws: the worker reports the failure (its message), as one thread does.
   const GausOptions options = budget(60);
-  RunState state(options, noContext);
-  LegalizationWorker worker(true, state, 1.0, 3);
+  RunBudget budget(options, noContext);
+  LegalizationWorker worker(true, budget, 1.0, 3);
   AttemptRules rules = objectiveFromFirstRules();
   rules.legalize = [](const std::vector<double>& mu, const StopRequest&) {
     if (mu.front() == 1.0) throw std::runtime_error("row one is broken");
@@ -192,8 +192,8 @@ TEST_CASE("legalization worker: ending an attempt stops its work and drops its l
   // everything. endAttempt must stop it (the optimizer waits for that, and counts it), and the
   // stale answer must not become anyone's best.
   const GausOptions options = budget(60);
-  RunState state(options, noContext);
-  LegalizationWorker worker(true, state, 1.0e9);
+  RunBudget budget(options, noContext);
+  LegalizationWorker worker(true, budget, 1.0e9);
   std::atomic<bool> running{false};
   AttemptRules rules;
   rules.legalize = [&](const std::vector<double>&, const StopRequest& stop) {
@@ -224,8 +224,8 @@ TEST_CASE("legalization worker: an unfinished refinement goes on until it is don
   for (const bool asynchronous : {true, false}) {
     INFO((asynchronous ? "async" : "sync"));
     const GausOptions options = budget(60);
-    RunState state(options, noContext);
-    LegalizationWorker worker(asynchronous, state, 1.0);
+    RunBudget budget(options, noContext);
+    LegalizationWorker worker(asynchronous, budget, 1.0);
     worker.beginAttempt(objectiveFromFirstRules(12.0));
     worker.runFirst([](const StopRequest&) {
       auto refinement = std::make_shared<CountdownRefinement>(11.0, 6.0);
@@ -245,10 +245,10 @@ TEST_CASE("legalization worker: out of time, the worker takes no more work",
   // A budget of 1 ms: once it has passed, an unfinished refinement is not resumed and
   // finishAttempt returns at once with the job's first candidate (objective 10).
   const GausOptions options = budget(0.001);
-  RunState state(options, noContext);
+  RunBudget budget(options, noContext);
   std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  REQUIRE(state.outOfTime());
-  LegalizationWorker worker(true, state, 1.0);
+  REQUIRE(budget.outOfTime());
+  LegalizationWorker worker(true, budget, 1.0);
   AttemptRules rules;
   rules.objectiveToBeat = 12.0;
   worker.beginAttempt(rules);
@@ -267,8 +267,8 @@ TEST_CASE("legalization worker: the first job runs to its end before any offer",
   // Its candidate (objective 5, below the 12 to beat) is the attempt's best as soon as runFirst
   // returns, before the optimizer offers anything.
   const GausOptions options = budget(60);
-  RunState state(options, noContext);
-  LegalizationWorker worker(true, state, 0.001);
+  RunBudget budget(options, noContext);
+  LegalizationWorker worker(true, budget, 0.001);
   worker.beginAttempt(objectiveFromFirstRules(12.0));
   bool stopped = false;
   worker.runFirst([&stopped](const StopRequest& stop) {
