@@ -203,7 +203,7 @@ void setLibTorchThreads(const GausOptions& options, const TensorSettings& settin
 // The options as the run uses them: the stage problem's alpha, and "0" (automatic) batch size and
 // legalization threads resolved.
 GausOptions resolveRunOptions(const Problem& problem, const GausOptions& options,
-                              const TensorSettings& settings,
+                              const TensorSettings& settings, const TensorFootprint& footprint,
                               std::optional<std::int64_t> deviceFreeBytes) {
   GausOptions resolved = options;
   // The stage problem carries its objective: alpha is 1 / its ratio.
@@ -215,8 +215,7 @@ GausOptions resolveRunOptions(const Problem& problem, const GausOptions& options
       // A GPU step costs about as much for 8 rows as for one (3.8 ms per step at 100k ops on an
       // H200, docs/benchmarks.md): take the rows that half the free device memory holds, at most
       // kMaxBatch, and leave the other half to LibTorch's caching allocator and other processes.
-      const std::int64_t rowBytes =
-          std::max<std::int64_t>(tensorFootprint(problem, resolved, settings).bytes(1), 1);
+      const std::int64_t rowBytes = std::max<std::int64_t>(footprint.bytes(1), 1);
       resolved.batch = std::clamp<std::int64_t>(*deviceFreeBytes / 2 / rowBytes, 1, kMaxBatch);
     }
   }
@@ -404,8 +403,10 @@ Result scheduleWithGaus(const Problem& problem, const GausOptions& options,
   if (!order) return errorResult(order.error());
   setLibTorchThreads(options, *settings);
   const std::optional<std::int64_t> deviceFreeBytes = freeDeviceBytes(*settings);
-  const GausOptions resolved = resolveRunOptions(problem, options, *settings, deviceFreeBytes);
-  const TensorFootprint footprint = tensorFootprint(problem, resolved, *settings);
+  // The footprint depends on the window options and the dtype, none of which is resolved.
+  const TensorFootprint footprint = tensorFootprint(problem, options, *settings);
+  const GausOptions resolved =
+      resolveRunOptions(problem, options, *settings, footprint, deviceFreeBytes);
   if (auto refused = refuseTensorMemory(problem, resolved, footprint, deviceFreeBytes)) {
     return errorResult(*refused);
   }
