@@ -8,10 +8,9 @@
 #include <stdexcept>
 #include <thread>
 
-#include <catch2/catch.hpp>
-
 #include "legalization_worker.hpp"
 #include "run_budget.hpp"
+#include "torch_catch.hpp"  // after LibTorch: Catch2's CHECK, not glog's
 
 using namespace gaus;
 using namespace gaus::differentiable;
@@ -249,20 +248,20 @@ TEST_CASE("run budget: the step budget ends the steps, not the work without step
   options.maxSteps = 3;
   RunBudget budget(options, noContext);
   budget.addSteps(2);
-  CHECK_FALSE(budget.exhausted());
+  REQUIRE_FALSE(budget.exhausted());
   budget.addSteps(1);
-  CHECK(budget.steps() == 3);
-  CHECK(budget.exhausted());
-  CHECK_FALSE(budget.outOfTime());
-  CHECK(budget.remainingSeconds() > 3000.0);
+  REQUIRE(budget.steps() == 3);
+  REQUIRE(budget.exhausted());
+  REQUIRE_FALSE(budget.outOfTime());
+  REQUIRE(budget.remainingSeconds() > 3000.0);
 
   const std::atomic<bool> cancelRequest{true};
   RunContext cancelled;
   cancelled.cancel = &cancelRequest;
   RunBudget stopped(options, cancelled);
-  CHECK(stopped.outOfTime());
-  CHECK(stopped.cancelled());
-  CHECK(stopped.exhausted());
+  REQUIRE(stopped.outOfTime());
+  REQUIRE(stopped.cancelled());
+  REQUIRE(stopped.exhausted());
 }
 
 TEST_CASE("legalization worker: out of time, the worker takes no more work",
