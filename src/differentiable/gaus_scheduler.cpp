@@ -15,12 +15,17 @@
 // "best" and only strictly better verified schedules replace it.
 // Candidates are legalized by the legalization worker (legalization_worker.hpp), beside the
 // optimizer or, with legalization=sync, at each multiplier update on the optimizer's thread.
-// Each search (gaus_searches.cpp) returns its Result as a value; what the searches share is the
-// run's fixed setup (RunSetup, read-only) and the optimizer's machinery (Engine: budget, trace,
-// random numbers, the worker), gaus_run.hpp. The searches over D and II are rounds
-// (descending_search.hpp): each round is a function of the setup and of the state the previous
-// round left (the best legal schedule so far), and returns the next state, its attempt record
-// and what it reached as a value, so the state the loop carries is in plain sight.
+// Each formulation's search is its part (gaus_run.hpp's FormulationPart: latency_search.cpp,
+// stage_weight_search.cpp, peak_memory_search.cpp, modulo_search.cpp) and returns its Result as a
+// value; what the searches share is the run's fixed setup (RunSetup, read-only) and the
+// optimizer's machinery (Engine: budget, trace, random numbers, the worker), gaus_run.hpp. The
+// searches over D and II are rounds (descending_search.hpp): each round is a function of the
+// setup and of the state the previous round left (the best legal schedule so far), and returns
+// the next state, its attempt record and what it reached as a value, so the state the loop
+// carries is in plain sight.
+// scheduleWithGaus itself reads in steps: the options resolved (threads, batch size), the
+// tensors' memory refused before they are built, the setup, the search, how the run ended and
+// its figures.
 
 #include <algorithm>
 #include <cmath>
@@ -114,6 +119,20 @@ bool reservesLimitedResource(const Problem& problem) {
   return false;
 }
 
+// The formulation's part (gaus_run.hpp): the one place that maps a formulation to its search.
+const FormulationPart& partOf(Formulation formulation) {
+  switch (formulation) {
+    case Formulation::kStageWeight:
+      return stageWeightPart();
+    case Formulation::kPeakMemory:
+      return peakMemoryPart();
+    case Formulation::kModulo:
+      return moduloPart();
+    default:
+      return latencyPart();
+  }
+}
+
 // ------------------------------------------------------------------ memory limit, before tensors
 // Tensors live at once per window element, estimated from gaus-bench gaus-scale and
 // `gaus schedule --method gaus` under /usr/bin/time (docs/benchmarks.md): 100,000 ops and 299,764
@@ -140,20 +159,230 @@ std::int64_t largestHorizon(const Problem& problem) {
   return std::max<std::int64_t>(serial, 1);
 }
 
-// Bytes the run's tensors may take, before any is allocated: per batch row, the windows of ops
-// and edges ((|V| + |E|) x W: probabilities, CDF gathers and their gradients) and the resource
-// tables (|R| x D), as many copies of each as the kernels keep (GAUS.md, "Windows, not |V| x D
-// tensors").
-std::int64_t estimatedTensorBytes(const Problem& problem, const GausOptions& options,
-                                  const TensorSettings& settings, const WindowGeometry& geometry) {
+// The run's tensors, estimated before any is allocated: per batch row, the windows of ops and
+// edges ((|V| + |E|) x W: probabilities, CDF gathers and their gradients) and the resource tables
+// (|R| x D), as many copies of each as the kernels keep (GAUS.md, "Windows, not |V| x D
+// tensors"), at the longest horizon any attempt may use.
+struct TensorFootprint {
+  WindowGeometry largest;  // the widest windows of the run
+  double rowBytes = 0.0;   // one batch row's tensors
+
+  std::int64_t bytes(std::int64_t batch) const {
+    return static_cast<std::int64_t>(std::min(rowBytes * static_cast<double>(batch), 9.0e18));
+  }
+};
+
+TensorFootprint tensorFootprint(const Problem& problem, const GausOptions& options,
+                                const TensorSettings& settings) {
   const Graph& graph = *problem.graph;
+  TensorFootprint footprint;
+  footprint.largest = makeWindowGeometry(largestHorizon(problem), options);
   const double elementBytes = options.dtype == "float64" ? 8.0 : 4.0;
   const double copies = settings.fused ? kFusedTensorCopies : kLibTorchTensorCopies;
-  const double elements =
-      static_cast<double>(graph.numOps() + graph.numEdges()) * static_cast<double>(geometry.width) +
-      static_cast<double>(problem.machine->numResources()) * static_cast<double>(geometry.horizon);
-  return static_cast<std::int64_t>(
-      std::min(copies * static_cast<double>(options.batch) * elementBytes * elements, 9.0e18));
+  const double elements = static_cast<double>(graph.numOps() + graph.numEdges()) *
+                              static_cast<double>(footprint.largest.width) +
+                          static_cast<double>(problem.machine->numResources()) *
+                              static_cast<double>(footprint.largest.horizon);
+  footprint.rowBytes = copies * elementBytes * elements;
+  return footprint;
+}
+
+// Option threads: LibTorch's threads, set for the process.
+void setLibTorchThreads(const GausOptions& options, const TensorSettings& settings) {
+  if (options.threads > 0) {
+    at::set_num_threads(static_cast<int>(options.threads));
+  } else if (settings.device.is_cpu() && options.legalization == LegalizationMode::kAsync) {
+    // The worker thread legalizes beside the steps: LibTorch's pool on every core would share
+    // one with it, and its parallel loops wait for their slowest thread. On 16 cores of the GPU
+    // machine, 15 threads stepped 1.3x faster than 16 (100k ops, fused; docs/benchmarks.md).
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    at::set_num_threads(static_cast<int>(std::max(1u, cores - 1)));
+  }
+}
+
+// The options as the run uses them: the stage problem's alpha, and "0" (automatic) batch size and
+// legalization threads resolved.
+GausOptions resolveRunOptions(const Problem& problem, const GausOptions& options,
+                              const TensorSettings& settings, const TensorFootprint& footprint,
+                              std::optional<std::int64_t> deviceFreeBytes) {
+  GausOptions resolved = options;
+  // The stage problem carries its objective: alpha is 1 / its ratio.
+  if (problem.kind == ProblemKind::kStages) resolved.alpha = 1.0 / problem.stageRatio;
+  if (resolved.batch == 0) {
+    const std::int64_t ops = std::max<std::int64_t>(problem.graph->numOps(), 1);
+    resolved.batch = std::clamp<std::int64_t>(10000 / ops, 1, 8);
+    if (deviceFreeBytes) {
+      // A GPU step costs about as much for 8 rows as for one (3.8 ms per step at 100k ops on an
+      // H200, docs/benchmarks.md): take the rows that half the free device memory holds, at most
+      // kMaxBatch, and leave the other half to LibTorch's caching allocator and other processes.
+      const std::int64_t rowBytes = std::max<std::int64_t>(footprint.bytes(1), 1);
+      resolved.batch = std::clamp<std::int64_t>(*deviceFreeBytes / 2 / rowBytes, 1, kMaxBatch);
+    }
+  }
+  if (resolved.legalizationThreads == 0) {
+    // On a GPU the host's cores are idle but for the optimizer's thread: the rows of an offer
+    // are legalized side by side, as many at once as the cores allow. On the CPU LibTorch's threads
+    // have those cores.
+    const auto cores = static_cast<std::int64_t>(std::max(1u, std::thread::hardware_concurrency()));
+    resolved.legalizationThreads =
+        settings.device.is_cpu() ? 1 : std::clamp<std::int64_t>(cores - 1, 1, resolved.batch);
+  }
+  return resolved;
+}
+
+// The refusal of tensors above the memory limit or the device's free memory, before they are
+// built; nullopt when they fit.
+std::optional<std::string> refuseTensorMemory(const Problem& problem, const GausOptions& resolved,
+                                              const TensorFootprint& footprint,
+                                              std::optional<std::int64_t> deviceFreeBytes) {
+  const Graph& graph = *problem.graph;
+  const WindowGeometry& largest = footprint.largest;
+  const std::int64_t needed = footprint.bytes(resolved.batch);
+  if (auto refused = refuseAboveMemoryLimit(
+          fmt::format("method gaus: the tensors of {} ops and {} edges (window W = {}, horizon up "
+                      "to {}, batch {}, {})",
+                      graph.numOps(), graph.numEdges(), largest.width, largest.horizon,
+                      resolved.batch, resolved.dtype),
+          needed, resolved.memoryLimitBytes,
+          resolved.dense ? "leave the dense model (-O dense=false), lower -O batch"
+                         : "lower -O batch, or -O sigma_max or -O window_k (W = 2 ceil(k "
+                           "sigma_max) + 1), or use float32",
+          "list, ims or balanced")) {
+    return refused;
+  }
+  if (deviceFreeBytes && needed > *deviceFreeBytes) {
+    return fmt::format(
+        "method gaus: the tensors of {} ops and {} edges (window W = {}, batch {}) would take "
+        "about {} of GPU memory (estimated before they are built), but the device has {} free: "
+        "lower -O batch, -O sigma_max or -O window_k, or run on the CPU (-O device=cpu)",
+        graph.numOps(), graph.numEdges(), largest.width, resolved.batch, formatBytes(needed),
+        formatBytes(*deviceFreeBytes));
+  }
+  return std::nullopt;
+}
+
+// C's secondary objective: "auto" is memory where ops have mem, else latency.
+ModuloObjective resolveModuloObjective(const Graph& graph, ModuloObjective requested) {
+  if (requested != ModuloObjective::kAuto) return requested;
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    if (graph.mem(op) != 0) return ModuloObjective::kMemory;
+  }
+  return ModuloObjective::kLatency;
+}
+
+// The run's fixed setup, but for list scheduling (prepareListScheduler).
+RunSetup makeSetup(const Problem& problem, const GausOptions& resolved,
+                   const TensorSettings& settings, Formulation formulation,
+                   const RunContext& context, std::vector<OpId> order) {
+  const FormulationPart& part = partOf(formulation);
+  std::vector<Cycle> asap = asapTimes(*problem.graph, order);
+  const Cycle criticalPath = criticalPathLength(*problem.graph, asap);
+  return RunSetup{
+      .problem = problem,
+      .graph = *problem.graph,
+      .options = resolved,
+      .settings = settings,
+      .formulation = formulation,
+      .part = &part,
+      .moduloObjective = formulation == Formulation::kModulo
+                             ? resolveModuloObjective(*problem.graph, resolved.moduloObjective)
+                             : ModuloObjective::kNone,
+      .givenSchedule = context.initialSchedule,
+      .order = std::move(order),
+      .asap = std::move(asap),
+      .criticalPath = criticalPath,
+      .refine = resolved.refine && part.boundedHorizon && !reservesLimitedResource(problem),
+      .listScheduler = std::nullopt,
+  };
+}
+
+// Acyclic problems: list scheduling prepared once, on the setup's order and ASAP times.
+std::optional<std::string> prepareListScheduler(RunSetup& setup) {
+  if (setup.problem.isModulo()) return std::nullopt;
+  auto scheduler = heuristic::ListScheduler::prepare(setup.problem, {&setup.order, &setup.asap});
+  if (!scheduler) return "method gaus: " + scheduler.error();
+  setup.listScheduler = std::move(scheduler).value();
+  return std::nullopt;
+}
+
+Result runSearch(const RunSetup& setup, Engine& engine) {
+  if (setup.graph.numOps() == 0) {
+    Result result;
+    result.status = ModelStatus::kOptimal;
+    result.schedule = Schedule{};
+    if (setup.problem.isModulo()) result.schedule->ii = setup.problem.ii.value_or(1);
+    return result;
+  }
+  return setup.part->search(setup, engine);
+}
+
+// What ended a run that no proof ended: the time limit (or a cancel), or the step budget.
+void judgeEnd(const RunSetup& setup, const Engine& engine, Result& result) {
+  const RunBudget& budget = engine.budget;
+  // A proof (optimal, infeasible) stands whatever ended the run.
+  if (result.failed() || !budget.exhausted() || result.status == ModelStatus::kOptimal ||
+      result.status == ModelStatus::kInfeasible) {
+    return;
+  }
+  if (budget.outOfTime()) {
+    result.status = ModelStatus::kTimeout;
+    if (result.message.empty()) {
+      result.message =
+          fmt::format("{} after {:.1f}s and {} Adam steps; the best schedule found is returned",
+                      budget.cancelled() ? "cancelled" : "time limit reached",
+                      budget.elapsedSeconds(), budget.steps());
+    }
+    return;
+  }
+  // The step budget the user set ended the run: the run did what it was asked, which is not a
+  // time-out. A schedule is then a feasible answer; without one nothing is established.
+  const bool saidTimeout = result.status == ModelStatus::kTimeout;
+  result.status = result.hasSchedule() ? ModelStatus::kFeasible : ModelStatus::kUnknown;
+  if (saidTimeout || result.message.empty()) {
+    result.message =
+        fmt::format("step budget reached: {} of max_steps={} Adam steps in {:.1f}s; {}",
+                    budget.steps(), setup.options.maxSteps.value_or(0), budget.elapsedSeconds(),
+                    result.hasSchedule() ? "the best schedule found is returned"
+                                         : "no legal schedule found; raise max_steps or patience");
+  }
+}
+
+// What "auto" resolved to (the options themselves are echoed by the method's table), and the
+// run's figures: the optimizer's and the legalization worker's.
+void reportRun(const RunSetup& setup, const Engine& engine, Result& result) {
+  result.notes.emplace_back("formulation used", std::string(toString(setup.formulation)));
+  result.notes.emplace_back("device used", setup.settings.device.str());
+  result.notes.emplace_back("kernels used", setup.settings.fused ? "fused" : "torch");
+  const LegalizationFigures legalization = engine.worker.figures();
+  const RunBudget& budget = engine.budget;
+  const double runSeconds = budget.elapsedSeconds();
+  result.figures.set(figures::kBatchUsed, static_cast<double>(setup.options.batch));
+  result.stats.iterations = budget.steps();
+  result.stats.solverCalls = legalization.legalizedCandidates;
+  result.figures.set(figures::kAdamSteps, static_cast<double>(budget.steps()));
+  result.figures.set(figures::kOptimizationSeconds, budget.optimizationSeconds);
+  result.figures.set(figures::kLegalizationSeconds, legalization.legalizationSeconds);
+  result.figures.set(figures::kLegalizedCandidates,
+                     static_cast<double>(legalization.legalizedCandidates));
+  if (legalization.legalizedCandidates > 0) {
+    const auto candidates = static_cast<double>(legalization.legalizedCandidates);
+    result.figures.set(figures::kSecondsPerCandidate, legalization.candidateSeconds / candidates);
+    result.figures.set(figures::kCpuSecondsPerCandidate,
+                       legalization.candidateCpuSeconds / candidates);
+    result.figures.set(figures::kLongestCandidateSeconds, legalization.longestCandidateSeconds);
+  }
+  result.figures.set(figures::kOptimizerWaitSeconds, legalization.optimizerWaitSeconds);
+  if (runSeconds > 0) {
+    result.figures.set(figures::kOptimizerWaitShare,
+                       legalization.optimizerWaitSeconds / runSeconds);
+  }
+  if (budget.steps() > 0) {
+    result.figures.set(figures::kSecondsPerStep,
+                       budget.optimizationSeconds / static_cast<double>(budget.steps()));
+  }
+  if (legalization.firstLegalSeconds) {
+    result.figures.set(figures::kFirstLegalSeconds, *legalization.firstLegalSeconds);
+  }
 }
 
 }  // namespace
@@ -172,174 +401,26 @@ Result scheduleWithGaus(const Problem& problem, const GausOptions& options,
   if (!trace) return errorResult("method gaus: " + trace.error());
   auto order = topologicalOrder(*problem.graph);
   if (!order) return errorResult(order.error());
-  if (options.threads > 0) {
-    at::set_num_threads(static_cast<int>(options.threads));
-  } else if (settings->device.is_cpu() && options.legalization == LegalizationMode::kAsync) {
-    // The worker thread legalizes beside the steps: LibTorch's pool on every core would share
-    // one with it, and its parallel loops wait for their slowest thread. On 16 cores of the GPU
-    // machine, 15 threads stepped 1.3x faster than 16 (100k ops, fused; docs/benchmarks.md).
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    at::set_num_threads(static_cast<int>(std::max(1u, cores - 1)));
-  }
-  GausOptions resolved = options;
-  // The stage problem carries its objective: alpha is 1 / its ratio.
-  if (problem.kind == ProblemKind::kStages) resolved.alpha = 1.0 / problem.stageRatio;
-  const WindowGeometry largest = makeWindowGeometry(largestHorizon(problem), resolved);
+  setLibTorchThreads(options, *settings);
   const std::optional<std::int64_t> deviceFreeBytes = freeDeviceBytes(*settings);
-  if (resolved.batch == 0) {
-    const std::int64_t ops = std::max<std::int64_t>(problem.graph->numOps(), 1);
-    resolved.batch = std::clamp<std::int64_t>(10000 / ops, 1, 8);
-    if (deviceFreeBytes) {
-      // A GPU step costs about as much for 8 rows as for one (3.8 ms per step at 100k ops on an
-      // H200, docs/benchmarks.md): take the rows that half the free device memory holds, at most
-      // kMaxBatch, and leave the other half to LibTorch's caching allocator and other processes.
-      GausOptions oneRow = resolved;
-      oneRow.batch = 1;
-      const std::int64_t rowBytes =
-          std::max<std::int64_t>(estimatedTensorBytes(problem, oneRow, *settings, largest), 1);
-      resolved.batch = std::clamp<std::int64_t>(*deviceFreeBytes / 2 / rowBytes, 1, kMaxBatch);
-    }
-  }
-  if (resolved.legalizationThreads == 0) {
-    // On a GPU the host's cores are idle but for the optimizer's thread: the rows of an offer
-    // are legalized side by side, as many at once as the cores allow. On the CPU LibTorch's threads
-    // have those cores.
-    const auto cores = static_cast<std::int64_t>(std::max(1u, std::thread::hardware_concurrency()));
-    resolved.legalizationThreads =
-        settings->device.is_cpu() ? 1 : std::clamp<std::int64_t>(cores - 1, 1, resolved.batch);
-  }
-  if (auto refused = refuseAboveMemoryLimit(
-          fmt::format("method gaus: the tensors of {} ops and {} edges (window W = {}, horizon up "
-                      "to {}, batch {}, {})",
-                      problem.graph->numOps(), problem.graph->numEdges(), largest.width,
-                      largest.horizon, resolved.batch, resolved.dtype),
-          estimatedTensorBytes(problem, resolved, *settings, largest), resolved.memoryLimitBytes,
-          resolved.dense ? "leave the dense model (-O dense=false), lower -O batch"
-                         : "lower -O batch, or -O sigma_max or -O window_k (W = 2 ceil(k "
-                           "sigma_max) + 1), or use float32",
-          "list, ims or balanced")) {
+  // The footprint depends on the window options and the dtype, none of which is resolved.
+  const TensorFootprint footprint = tensorFootprint(problem, options, *settings);
+  const GausOptions resolved =
+      resolveRunOptions(problem, options, *settings, footprint, deviceFreeBytes);
+  if (auto refused = refuseTensorMemory(problem, resolved, footprint, deviceFreeBytes)) {
     return errorResult(*refused);
   }
-  if (const std::int64_t needed = estimatedTensorBytes(problem, resolved, *settings, largest);
-      deviceFreeBytes && needed > *deviceFreeBytes) {
-    return errorResult(fmt::format(
-        "method gaus: the tensors of {} ops and {} edges (window W = {}, batch {}) would take "
-        "about {} of GPU memory (estimated before they are built), but the device has {} free: "
-        "lower -O batch, -O sigma_max or -O window_k, or run on the CPU (-O device=cpu)",
-        problem.graph->numOps(), problem.graph->numEdges(), largest.width, resolved.batch,
-        formatBytes(needed), formatBytes(*deviceFreeBytes)));
-  }
 
-  RunSetup setup{problem,
-                 *problem.graph,
-                 resolved,
-                 *settings,
-                 *formulation,
-                 ModuloObjective::kNone,
-                 context.initialSchedule,
-                 std::move(order).value(),
-                 {},
-                 0,
-                 false,
-                 std::nullopt};
-  setup.asap = asapTimes(setup.graph, setup.order);
-  setup.criticalPath = criticalPathLength(setup.graph, setup.asap);
-  setup.refine = resolved.refine &&
-                 (setup.formulation == Formulation::kStageWeight ||
-                  setup.formulation == Formulation::kPeakMemory) &&
-                 !reservesLimitedResource(problem);
-  if (!problem.isModulo()) {
-    auto scheduler = heuristic::ListScheduler::prepare(problem, {&setup.order, &setup.asap});
-    if (!scheduler) return errorResult("method gaus: " + scheduler.error());
-    setup.listScheduler = std::move(scheduler).value();
-  }
-  if (setup.formulation == Formulation::kModulo) {
-    setup.moduloObjective = options.moduloObjective;
-    if (setup.moduloObjective == ModuloObjective::kAuto) {
-      bool hasMem = false;
-      for (OpId op = 0; op < setup.graph.numOps() && !hasMem; ++op) {
-        hasMem = setup.graph.mem(op) != 0;
-      }
-      setup.moduloObjective = hasMem ? ModuloObjective::kMemory : ModuloObjective::kLatency;
-    }
-  }
-
+  RunSetup setup =
+      makeSetup(problem, resolved, *settings, *formulation, context, std::move(order).value());
+  if (auto failed = prepareListScheduler(setup)) return errorResult(*failed);
   Engine engine(resolved, context, std::move(trace).value());
-  Result result;
-  if (setup.graph.numOps() == 0) {
-    result.status = ModelStatus::kOptimal;
-    result.schedule = Schedule{};
-    if (problem.isModulo()) result.schedule->ii = problem.ii.value_or(1);
-  } else if (setup.formulation == Formulation::kLatency) {
-    result = searchLatency(setup, engine);
-  } else if (setup.formulation == Formulation::kModulo) {
-    result = searchModulo(setup, engine);
-  } else {
-    result = optimizeAtHorizon(setup, engine);
-  }
+  Result result = runSearch(setup, engine);
   if (auto failure = engine.worker.failure()) {
     return errorResult("method gaus: legalization failed: " + *failure);
   }
-  // A proof (optimal, infeasible) stands whatever ended the run.
-  if (!result.failed() && engine.state.exhausted() && result.status != ModelStatus::kOptimal &&
-      result.status != ModelStatus::kInfeasible) {
-    if (engine.state.outOfTime()) {
-      result.status = ModelStatus::kTimeout;
-      if (result.message.empty()) {
-        result.message =
-            fmt::format("{} after {:.1f}s and {} Adam steps; the best schedule found is returned",
-                        engine.state.cancelled() ? "cancelled" : "time limit reached",
-                        engine.state.elapsedSeconds(), engine.state.steps());
-      }
-    } else {
-      // The step budget the user set ended the run: the run did what it was asked, which is
-      // not a time-out. A schedule is then a feasible answer; without one nothing is established.
-      const bool saidTimeout = result.status == ModelStatus::kTimeout;
-      result.status = result.hasSchedule() ? ModelStatus::kFeasible : ModelStatus::kUnknown;
-      if (saidTimeout || result.message.empty()) {
-        result.message = fmt::format(
-            "step budget reached: {} of max_steps={} Adam steps in {:.1f}s; {}",
-            engine.state.steps(), resolved.maxSteps.value_or(0), engine.state.elapsedSeconds(),
-            result.hasSchedule() ? "the best schedule found is returned"
-                                 : "no legal schedule found; raise max_steps or patience");
-      }
-    }
-  }
-  // What "auto" resolved to; the options themselves are echoed by the method's table.
-  result.notes.emplace_back("formulation used", std::string(toString(setup.formulation)));
-  result.notes.emplace_back("device used", setup.settings.device.str());
-  result.notes.emplace_back("kernels used", setup.settings.fused ? "fused" : "torch");
-  const LegalizationFigures legalization = engine.worker.figures();
-  const double runSeconds = engine.state.elapsedSeconds();
-  result.figures.set(figures::kBatchUsed, static_cast<double>(resolved.batch));
-  result.stats.iterations = engine.state.steps();
-  result.stats.solverCalls = legalization.legalizedCandidates;
-  result.figures.set(figures::kAdamSteps, static_cast<double>(engine.state.steps()));
-  result.figures.set(figures::kOptimizationSeconds, engine.state.optimizationSeconds);
-  result.figures.set(figures::kLegalizationSeconds, legalization.legalizationSeconds);
-  result.figures.set(figures::kLegalizedCandidates,
-                     static_cast<double>(legalization.legalizedCandidates));
-  if (legalization.legalizedCandidates > 0) {
-    result.figures.set(
-        figures::kSecondsPerCandidate,
-        legalization.candidateSeconds / static_cast<double>(legalization.legalizedCandidates));
-    result.figures.set(
-        figures::kCpuSecondsPerCandidate,
-        legalization.candidateCpuSeconds / static_cast<double>(legalization.legalizedCandidates));
-    result.figures.set(figures::kLongestCandidateSeconds, legalization.longestCandidateSeconds);
-  }
-  result.figures.set(figures::kOptimizerWaitSeconds, legalization.optimizerWaitSeconds);
-  if (runSeconds > 0) {
-    result.figures.set(figures::kOptimizerWaitShare,
-                       legalization.optimizerWaitSeconds / runSeconds);
-  }
-  if (engine.state.steps() > 0) {
-    result.figures.set(figures::kSecondsPerStep, engine.state.optimizationSeconds /
-                                                     static_cast<double>(engine.state.steps()));
-  }
-  if (legalization.firstLegalSeconds) {
-    result.figures.set(figures::kFirstLegalSeconds, *legalization.firstLegalSeconds);
-  }
+  judgeEnd(setup, engine, result);
+  reportRun(setup, engine, result);
   return result;
 }
 

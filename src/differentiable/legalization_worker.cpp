@@ -10,8 +10,6 @@
 #include <time.h>
 #include <vector>
 
-#include "optimization_rounds.hpp"
-
 namespace gaus::differentiable {
 
 namespace {
@@ -31,10 +29,10 @@ double threadCpuSeconds() {
 
 }  // namespace
 
-LegalizationWorker::LegalizationWorker(bool asynchronous, const RunState& state,
+LegalizationWorker::LegalizationWorker(bool asynchronous, const RunBudget& budget,
                                        double sliceSeconds, std::int64_t rowThreads)
     : asynchronous_(asynchronous),
-      state_(state),
+      budget_(budget),
       sliceSeconds_(sliceSeconds),
       rowThreads_(asynchronous ? std::max<std::int64_t>(rowThreads, 1) : 1),
       attempt_(0),
@@ -154,7 +152,7 @@ void LegalizationWorker::workLoop() {
 
 bool LegalizationWorker::hasWork() const {
   if (offered_) return true;
-  return refining_ && !state_.outOfTime();
+  return refining_ && !budget_.outOfTime();
 }
 
 void LegalizationWorker::doNextPiece(std::unique_lock<std::mutex>& lock) {
@@ -216,7 +214,7 @@ void LegalizationWorker::legalizeMeans(const torch::Tensor& means, std::int64_t 
     figures_.candidateCpuSeconds += outcome.cpuSeconds;
     figures_.longestCandidateSeconds = std::max(figures_.longestCandidateSeconds, outcome.seconds);
     if (outcome.candidate && attempt == attempt_ && !figures_.firstLegalSeconds) {
-      figures_.firstLegalSeconds = state_.elapsedSeconds();
+      figures_.firstLegalSeconds = budget_.elapsedSeconds();
     }
     consider(std::move(outcome.candidate), attempt);
   };
@@ -224,7 +222,7 @@ void LegalizationWorker::legalizeMeans(const torch::Tensor& means, std::int64_t 
   if (threadCount <= 1) {
     // One row after another, each judged at once: its candidate counts before the next begins.
     for (std::int64_t b = 0; b < rows; ++b) {
-      if (attempt != attempt_ || state_.outOfTime()) break;
+      if (attempt != attempt_ || budget_.outOfTime()) break;
       RowOutcome outcome = legalizeRow(b);
       lock.lock();
       judge(outcome);
@@ -242,7 +240,7 @@ void LegalizationWorker::legalizeMeans(const torch::Tensor& means, std::int64_t 
   const auto legalizeRows = [&] {
     while (true) {
       const std::int64_t b = nextRow++;
-      if (b >= rows || attempt != attempt_ || state_.outOfTime()) return;
+      if (b >= rows || attempt != attempt_ || budget_.outOfTime()) return;
       try {
         outcomes[static_cast<std::size_t>(b)] = legalizeRow(b);
       } catch (...) {
@@ -301,7 +299,7 @@ StopRequest LegalizationWorker::stopFor(std::int64_t attempt, bool sliced) const
                                   std::chrono::duration<double>(sliceSeconds_));
   }
   return [this, attempt, sliceEnd] {
-    return state_.outOfTime() || shutdown_ || attempt != attempt_ ||
+    return budget_.outOfTime() || shutdown_ || attempt != attempt_ ||
            (sliceEnd && Clock::now() >= *sliceEnd);
   };
 }

@@ -33,9 +33,10 @@
 
 #include <gaus/core/schedule.hpp>
 
+#include "run_budget.hpp"
+
 namespace gaus::differentiable {
 
-class RunState;
 struct Candidate;
 
 using StopRequest = std::function<bool()>;
@@ -100,7 +101,7 @@ class LegalizationWorker {
  public:
   // `sliceSeconds`: the time slice of one refinement step; `rowThreads`: threads that legalize
   // the rows of one offer side by side (both asynchronous mode only).
-  LegalizationWorker(bool asynchronous, const RunState& state, double sliceSeconds,
+  LegalizationWorker(bool asynchronous, const RunBudget& budget, double sliceSeconds,
                      std::int64_t rowThreads = 1);
   ~LegalizationWorker();
   LegalizationWorker(const LegalizationWorker&) = delete;
@@ -151,7 +152,7 @@ class LegalizationWorker {
   void waitFor(std::unique_lock<std::mutex>& lock, const std::function<bool()>& done);
 
   const bool asynchronous_;
-  const RunState& state_;
+  const RunBudget& budget_;
   const double sliceSeconds_;
   const std::int64_t rowThreads_;
 

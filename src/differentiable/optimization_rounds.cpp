@@ -7,23 +7,8 @@
 
 namespace gaus::differentiable {
 
-RunState::RunState(const GausOptions& options, const RunContext& context)
-    : context_(context), deadline_(options.timeLimitSeconds), maxSteps_(options.maxSteps) {}
-
-bool RunState::exhausted() const {
-  return outOfTime() || (maxSteps_ && steps_ >= *maxSteps_);
-}
-
-bool RunState::outOfTime() const {
-  return deadline_.expired() || context_.cancelled();
-}
-
-bool RunState::cancelled() const {
-  return context_.cancelled();
-}
-
 AttemptOutcome runAttempt(const AttemptSpec& spec, const GausOptions& options,
-                          const TensorSettings& settings, RunState& state,
+                          const TensorSettings& settings, RunBudget& budget,
                           LegalizationWorker& worker, ProgressTrace& trace,
                           std::mt19937_64& random) {
   AttemptOutcome outcome;
@@ -36,8 +21,8 @@ AttemptOutcome runAttempt(const AttemptSpec& spec, const GausOptions& options,
   std::int64_t roundsWithoutImprovement = 0;
   // Asynchronously the worker's success ends the steps at once; its status is a lock and three
   // words, no copy of a schedule and no device synchronization.
-  const auto stop = [&state, &worker] {
-    return state.exhausted() || (worker.asynchronous() && worker.status().succeeded);
+  const auto stop = [&budget, &worker] {
+    return budget.exhausted() || (worker.asynchronous() && worker.status().succeeded);
   };
   const auto afterStep = [&worker, &lagrangian] {
     if (worker.wantsMeans()) worker.offer(lagrangian.meansSnapshot());
@@ -50,16 +35,16 @@ AttemptOutcome runAttempt(const AttemptSpec& spec, const GausOptions& options,
     return outcome;
   };
   // The step budget may end a run between two checks of `stop`: steps are counted per update.
-  while (!state.exhausted()) {
+  while (!budget.exhausted()) {
     const std::int64_t improvementsBefore = worker.status().improvements;
     for (std::int64_t update = 0; update < options.updatesPerRound; ++update) {
       UpdateFigures figures;
-      const double before = state.elapsedSeconds();
+      const double before = budget.elapsedSeconds();
       const std::int64_t steps = lagrangian.run(
           options.adamSteps, stop, figures,
           worker.asynchronous() ? std::function<void()>(afterStep) : std::function<void()>());
-      state.optimizationSeconds += state.elapsedSeconds() - before;
-      state.addSteps(steps);
+      budget.optimizationSeconds += budget.elapsedSeconds() - before;
+      budget.addSteps(steps);
       ++outcome.updates;
       if (!worker.asynchronous()) worker.offer(lagrangian.meansSnapshot());
       const AttemptStatus status = worker.status();
@@ -68,21 +53,21 @@ AttemptOutcome runAttempt(const AttemptSpec& spec, const GausOptions& options,
           std::min_element(figures.violation.begin(), figures.violation.end()) -
           figures.violation.begin());
       ProgressRecord record;
-      record.step = state.steps();
+      record.step = budget.steps();
       record.horizon = horizon;
       record.ii = model.ii();
       record.objective = figures.objective[bestRow];
       record.violation = figures.violation[bestRow];
       record.rho = figures.rho[bestRow];
       record.bestLegal = status.bestObjective ? status.bestObjective : spec.bestLegalSoFar;
-      record.elapsedSeconds = state.elapsedSeconds();
+      record.elapsedSeconds = budget.elapsedSeconds();
       trace.record(record);
 
       if (status.succeeded) return finished(true);
       if (options.target && status.bestObjective && *status.bestObjective <= *options.target) {
         return finished(false);
       }
-      if (state.exhausted()) return finished(false);
+      if (budget.exhausted()) return finished(false);
     }
     ++outcome.rounds;
     const bool improved = worker.status().improvements > improvementsBefore;
@@ -96,7 +81,7 @@ AttemptOutcome runAttempt(const AttemptSpec& spec, const GausOptions& options,
   }
   // Patience (or the step budget) ended the attempt: the latest means are legalized before it is
   // judged (synchronously they were, at the last update).
-  if (worker.asynchronous() && outcome.updates > 0 && !state.outOfTime()) {
+  if (worker.asynchronous() && outcome.updates > 0 && !budget.outOfTime()) {
     worker.offer(lagrangian.meansSnapshot());
   }
   return finished(worker.status().succeeded);

@@ -22,35 +22,10 @@
 #include "initialization.hpp"
 #include "legalization_worker.hpp"
 #include "progress_trace.hpp"
+#include "run_budget.hpp"
 #include "tensor_support.hpp"
 
 namespace gaus::differentiable {
-
-// Budget and figures shared by every attempt of one run.
-class RunState {
- public:
-  RunState(const GausOptions& options, const RunContext& context);
-
-  // Time, step budget or cancellation: stop everything.
-  bool exhausted() const;
-  // Time or cancellation only: work that takes no Adam steps (legalizing and refining a
-  // schedule) goes on under a step budget, so that max_steps=0 still refines the start.
-  bool outOfTime() const;
-  // A cancel request (part of outOfTime): not the time limit.
-  bool cancelled() const;
-  double elapsedSeconds() const { return deadline_.elapsedSeconds(); }
-  // Seconds left of the run's time limit (infinite without one).
-  double remainingSeconds() const { return deadline_.remainingSeconds(); }
-  std::int64_t steps() const { return steps_; }
-  void addSteps(std::int64_t steps) { steps_ += steps; }
-  double optimizationSeconds = 0.0;  // inside Adam steps and multiplier updates
-
- private:
-  const RunContext& context_;
-  Deadline deadline_;
-  std::optional<std::int64_t> maxSteps_;
-  std::int64_t steps_ = 0;
-};
 
 // One attempt's optimization. The attempt's rules (legalizer, objective to beat, success test)
 // were given to the worker by LegalizationWorker::beginAttempt before; runAttempt ends the
@@ -74,7 +49,7 @@ struct AttemptOutcome {
 };
 
 AttemptOutcome runAttempt(const AttemptSpec& spec, const GausOptions& options,
-                          const TensorSettings& settings, RunState& state,
+                          const TensorSettings& settings, RunBudget& budget,
                           LegalizationWorker& worker, ProgressTrace& trace,
                           std::mt19937_64& random);
 

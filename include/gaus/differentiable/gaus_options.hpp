@@ -165,7 +165,7 @@ struct GausOptions {
   std::string kernels = "auto";   // auto (fused on CPU, LibTorch on CUDA) | fused | torch
   std::int64_t threads = 0;       // CPU threads for LibTorch and the fused kernels; 0: default
   // Refuse a run whose tensors are estimated above this many bytes before they are allocated
-  // (gaus_scheduler.cpp, estimatedTensorBytes; core/memory_limit.hpp).
+  // (gaus_scheduler.cpp, tensorFootprint; core/memory_limit.hpp).
   std::int64_t memoryLimitBytes = defaultMemoryLimitBytes();
   std::uint64_t seed = 1;
   std::string tracePath;                 // CSV (.csv) or JSON lines (other) trace of each update

@@ -444,7 +444,7 @@ TEST_CASE("memory_limit: tensors estimated above it are refused before any is ma
           "[differentiable][options]") {
   // chainOfFour at horizon 9 (A): 4 ops, 3 edges, 1 resource; W = min(D = 9, 2 ceil(4 x 8) + 1)
   // = 9; batch 2 (quickOptions); float32. The estimate is 4 copies x 2 rows x 4 bytes x
-  // ((4 + 3) x 9 + 1 x 9) = 2304 bytes (gaus_scheduler.cpp, estimatedTensorBytes): a limit of
+  // ((4 + 3) x 9 + 1 x 9) = 2304 bytes (gaus_scheduler.cpp, tensorFootprint): a limit of
   // 2303 refuses the run, 2304 lets it run. A refusal is a
   // failed call with the estimate, the limit and what to change, as the exact engine's.
   const Instance instance = test::chainOfFour();

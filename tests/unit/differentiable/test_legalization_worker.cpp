@@ -8,19 +8,18 @@
 #include <stdexcept>
 #include <thread>
 
-#include <catch2/catch.hpp>
-
 #include "legalization_worker.hpp"
-#include "optimization_rounds.hpp"
+#include "run_budget.hpp"
+#include "torch_catch.hpp"  // after LibTorch: Catch2's CHECK, not glog's
 
 using namespace gaus;
 using namespace gaus::differentiable;
 
 namespace {
 
-const RunContext noContext;  // RunState keeps a reference to its context
+const RunContext noContext;  // RunBudget keeps a reference to its context
 
-GausOptions budget(double seconds) {
+GausOptions withTimeLimit(double seconds) {
   GausOptions options;
   options.timeLimitSeconds = seconds;
   return options;
@@ -87,9 +86,9 @@ TEST_CASE("legalization worker, synchronous: every offered row at once, the best
           "[differentiable][worker]") {
   // Rows 5, 3 and 4 against an objective to beat of 6: 5 improves, then 3; 4 does not. The
   // optimizer waited for all three (synchronous mode waits for everything).
-  const GausOptions options = budget(60);
-  RunState state(options, noContext);
-  LegalizationWorker worker(false, state, 1.0);
+  const GausOptions options = withTimeLimit(60);
+  RunBudget budget(options, noContext);
+  LegalizationWorker worker(false, budget, 1.0);
   worker.beginAttempt(objectiveFromFirstRules(6.0));
   worker.offer(meansWithFirsts({5, 3, 4}));
   CHECK(worker.status().improvements == 2);
@@ -108,9 +107,9 @@ TEST_CASE("legalization worker, asynchronous: the latest offer replaces an untak
   // The first offer blocks the worker until released; two more arrive meanwhile, and the second
   // replaces the first of them (one dropped). So rows 9 (taken), then 1 (replaced, never
   // legalized) and 2 are the candidates: best 2, three legalized, one dropped.
-  const GausOptions options = budget(60);
-  RunState state(options, noContext);
-  LegalizationWorker worker(true, state, 1.0);
+  const GausOptions options = withTimeLimit(60);
+  RunBudget budget(options, noContext);
+  LegalizationWorker worker(true, budget, 1.0);
   std::atomic<bool> release{false};
   std::atomic<int> started{0};
   AttemptRules rules;
@@ -142,9 +141,9 @@ TEST_CASE("legalization worker, asynchronous rows side by side: judged in row or
   // and 2 improve (4, 7 and 6 do not): three improvements, best 2, six legalized, as one thread
   // gives. The rows ran on more than one thread: four threads start within microseconds of each
   // other and each row waits 30 ms, so no thread takes all six.
-  const GausOptions options = budget(60);
-  RunState state(options, noContext);
-  LegalizationWorker worker(true, state, 1.0, 4);
+  const GausOptions options = withTimeLimit(60);
+  RunBudget budget(options, noContext);
+  LegalizationWorker worker(true, budget, 1.0, 4);
   std::mutex seenMutex;
   std::set<std::thread::id> threads;
   AttemptRules rules = objectiveFromFirstRules(6.0);
@@ -170,9 +169,9 @@ TEST_CASE("legalization worker, asynchronous rows side by side: judged in row or
 TEST_CASE("legalization worker, asynchronous rows side by side: a throwing row fails the worker",
           "[differentiable][worker]") {
   // Row 1 of three throws: the worker reports the failure (its message), as one thread does.
-  const GausOptions options = budget(60);
-  RunState state(options, noContext);
-  LegalizationWorker worker(true, state, 1.0, 3);
+  const GausOptions options = withTimeLimit(60);
+  RunBudget budget(options, noContext);
+  LegalizationWorker worker(true, budget, 1.0, 3);
   AttemptRules rules = objectiveFromFirstRules();
   rules.legalize = [](const std::vector<double>& mu, const StopRequest&) {
     if (mu.front() == 1.0) throw std::runtime_error("row one is broken");
@@ -191,9 +190,9 @@ TEST_CASE("legalization worker: ending an attempt stops its work and drops its l
   // The legalizer runs until asked to stop, then returns objective 0, which would beat
   // everything. endAttempt must stop it (the optimizer waits for that, and counts it), and the
   // stale answer must not become anyone's best.
-  const GausOptions options = budget(60);
-  RunState state(options, noContext);
-  LegalizationWorker worker(true, state, 1.0e9);
+  const GausOptions options = withTimeLimit(60);
+  RunBudget budget(options, noContext);
+  LegalizationWorker worker(true, budget, 1.0e9);
   std::atomic<bool> running{false};
   AttemptRules rules;
   rules.legalize = [&](const std::vector<double>&, const StopRequest& stop) {
@@ -223,9 +222,9 @@ TEST_CASE("legalization worker: an unfinished refinement goes on until it is don
   // finishAttempt only asynchronously, so there the best stays 10.
   for (const bool asynchronous : {true, false}) {
     INFO((asynchronous ? "async" : "sync"));
-    const GausOptions options = budget(60);
-    RunState state(options, noContext);
-    LegalizationWorker worker(asynchronous, state, 1.0);
+    const GausOptions options = withTimeLimit(60);
+    RunBudget budget(options, noContext);
+    LegalizationWorker worker(asynchronous, budget, 1.0);
     worker.beginAttempt(objectiveFromFirstRules(12.0));
     worker.runFirst([](const StopRequest&) {
       auto refinement = std::make_shared<CountdownRefinement>(11.0, 6.0);
@@ -240,15 +239,40 @@ TEST_CASE("legalization worker: an unfinished refinement goes on until it is don
   }
 }
 
+TEST_CASE("run budget: the step budget ends the steps, not the work without steps",
+          "[differentiable][worker]") {
+  // max_steps=3 and an hour: after 2 steps nothing is spent; after 3 the steps are (exhausted)
+  // while legalizing and refining may go on (not out of time), so that max_steps=0 still refines
+  // the start. A cancel request is out of time whatever the steps.
+  GausOptions options = withTimeLimit(3600);
+  options.maxSteps = 3;
+  RunBudget budget(options, noContext);
+  budget.addSteps(2);
+  REQUIRE_FALSE(budget.exhausted());
+  budget.addSteps(1);
+  REQUIRE(budget.steps() == 3);
+  REQUIRE(budget.exhausted());
+  REQUIRE_FALSE(budget.outOfTime());
+  REQUIRE(budget.remainingSeconds() > 3000.0);
+
+  const std::atomic<bool> cancelRequest{true};
+  RunContext cancelled;
+  cancelled.cancel = &cancelRequest;
+  RunBudget stopped(options, cancelled);
+  REQUIRE(stopped.outOfTime());
+  REQUIRE(stopped.cancelled());
+  REQUIRE(stopped.exhausted());
+}
+
 TEST_CASE("legalization worker: out of time, the worker takes no more work",
           "[differentiable][worker]") {
   // A budget of 1 ms: once it has passed, an unfinished refinement is not resumed and
   // finishAttempt returns at once with the job's first candidate (objective 10).
-  const GausOptions options = budget(0.001);
-  RunState state(options, noContext);
+  const GausOptions options = withTimeLimit(0.001);
+  RunBudget budget(options, noContext);
   std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  REQUIRE(state.outOfTime());
-  LegalizationWorker worker(true, state, 1.0);
+  REQUIRE(budget.outOfTime());
+  LegalizationWorker worker(true, budget, 1.0);
   AttemptRules rules;
   rules.objectiveToBeat = 12.0;
   worker.beginAttempt(rules);
@@ -266,9 +290,9 @@ TEST_CASE("legalization worker: the first job runs to its end before any offer",
   // slices of 1 ms, the first job spends 30 ms and must see no stop request: no slice cuts it.
   // Its candidate (objective 5, below the 12 to beat) is the attempt's best as soon as runFirst
   // returns, before the optimizer offers anything.
-  const GausOptions options = budget(60);
-  RunState state(options, noContext);
-  LegalizationWorker worker(true, state, 0.001);
+  const GausOptions options = withTimeLimit(60);
+  RunBudget budget(options, noContext);
+  LegalizationWorker worker(true, budget, 0.001);
   worker.beginAttempt(objectiveFromFirstRules(12.0));
   bool stopped = false;
   worker.runFirst([&stopped](const StopRequest& stop) {

@@ -1,0 +1,420 @@
+// Formulation B (GAUS.md "Formulations"): peak live memory, minimized at the given horizon by the
+// shared attempt (at_horizon_search.hpp). Its own parts (docs/gaus.md says why):
+// - scale: the start's peak;
+// - bound: the min-cut bound (core/live_memory_bound.hpp), lifted on small problems by the whole
+//   graph's live-memory MILP, whose schedule becomes the start when it is better;
+// - refinement: single-op moves for peak live memory (heuristic::LiveMemoryRefiner), resumable
+//   across the worker's time slices;
+// - incumbent: LiveMemoryIncumbent, which splices the candidates' regions into the best schedule
+//   and re-solves windows around its peak exactly (options splice and windows);
+// - figures: the splices' and the windows' counts.
+#include <algorithm>
+#include <chrono>
+#include <deque>
+#include <limits>
+#include <mutex>
+
+#include <fmt/format.h>
+
+#include <gaus/core/live_memory_bound.hpp>
+#include <gaus/core/verify.hpp>
+#include <gaus/differentiable/gaus_figures.hpp>
+#include <gaus/heuristic/memory_refinement.hpp>
+#include <gaus/milp/live_memory_model.hpp>
+#include <gaus/milp/live_memory_windows.hpp>
+
+#include "at_horizon_search.hpp"
+#include "search_support.hpp"
+
+namespace gaus::differentiable {
+
+namespace {
+
+double peakMemoryOf(const RunSetup& setup, const Schedule& schedule) {
+  return computeMetrics(setup.graph, *setup.problem.machine, schedule).peakLiveMemory;
+}
+
+// B: the attempt's best schedule, improved by what the candidates bring and by exact windows
+// (docs/gaus.md, "Splicing candidates" and "Exact windows"):
+// - every other candidate lends it regions (heuristic::LiveMemoryRefiner::splice): on a large
+//   graph the peak sits in a few clusters of cycles far apart, candidates at the same peak
+//   differ in which of them are high, and the keep-the-best rule alone never gets past the
+//   peak of the refined start;
+// - at a local optimum of the refinement, windows around its peak clusters are re-solved
+//   exactly (milp::LiveMemoryWindowSearch, option `windows`), and what they lower is refined
+//   again.
+// Shared by the rows the worker legalizes side by side: a row that finds it busy leaves its
+// candidate to the row holding it (the latest kWaitingDonors are kept). Its own work, when a
+// slice cut it, is unfinished work the worker resumes like a candidate's refinement.
+class LiveMemoryIncumbent final : public UnfinishedRefinement,
+                                  public std::enable_shared_from_this<LiveMemoryIncumbent> {
+ public:
+  struct Absorbed {
+    std::optional<Candidate> improved;  // the incumbent, when the candidate lowered it
+    bool unfinished = false;            // work is left for the worker (resume())
+  };
+  struct Figures {
+    std::int64_t splicedRegions = 0;
+    std::int64_t spliceImprovements = 0;  // falls of the objective after splices
+    std::int64_t windowSolves = 0;
+    std::int64_t windowImprovements = 0;  // windows kept
+  };
+
+  LiveMemoryIncumbent(const RunSetup& setup, Cycle horizon, const RunBudget& budget)
+      : setup_(setup), horizon_(horizon), budget_(budget) {}
+
+  // A legal, scored candidate: it becomes the incumbent when it beats it (once its own
+  // refinement is `done`: until then the worker refines it and it only lends regions), or gives
+  // the incumbent its regions; then the incumbent is refined in a time slice of its own
+  // (asynchronous mode: one more slice per row; its windows wait for the worker's own slices,
+  // resume(), which alternate with offers, since a window's solve may take seconds).
+  Absorbed absorb(const Candidate& candidate, bool done) {
+    std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+    if (!lock.owns_lock()) {
+      leaveWaiting({candidate, done});
+      return {};
+    }
+    const Clock::time_point sliceEnd =
+        Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                           std::chrono::duration<double>(setup_.options.refineSliceSeconds));
+    const bool sliced = setup_.options.legalization == LegalizationMode::kAsync;
+    return advance(
+        Donor{candidate, done},
+        [this, sliced, sliceEnd] {
+          return budget_.outOfTime() || (sliced && Clock::now() >= sliceEnd);
+        },
+        !sliced);
+  }
+
+  // The worker's slice of the incumbent's work: the incumbent, verified and scored, unfinished
+  // while work is left.
+  std::optional<Candidate> resume(const StopRequest& stop) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Absorbed absorbed = advance(std::nullopt, stop, true);
+    if (absorbed.improved || !refiner_) return std::move(absorbed.improved);
+    std::optional<Candidate> incumbent =
+        scoredCandidate(setup_, setup_.problem, refiner_->result().schedule);
+    if (incumbent && absorbed.unfinished) incumbent->unfinished = shared_from_this();
+    return incumbent;
+  }
+
+  Figures figures() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Figures total{splicedRegions_, spliceImprovements_, 0, 0};
+    if (windows_) {
+      total.windowSolves = windows_->figures().solves;
+      total.windowImprovements = windows_->figures().improvements;
+    }
+    return total;
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  static constexpr std::size_t kWaitingDonors = 8;
+
+  struct Donor {
+    Candidate candidate;
+    bool done = true;  // its own refinement ended (else it may only lend regions)
+  };
+
+  // With mutex_ held: takes `donor` and the waiting ones, refines, solves windows (when
+  // `windowsNow`; after windows that lowered something, refines and solves again), and returns
+  // the incumbent when its objective fell (unfinished while work is left).
+  Absorbed advance(std::optional<Donor> donor, const std::function<bool()>& stop, bool windowsNow) {
+    while (!stop()) {
+      if (!donor) donor = nextWaiting();
+      if (!donor) break;
+      take(*donor, stop);
+      donor.reset();
+    }
+    if (donor) leaveWaiting(std::move(*donor));  // `stop` came first: for a later slice
+    if (!refiner_) return {};
+    bool finished = false;
+    while (true) {
+      finished = refiner_->run(stop);
+      const bool windowsLeft = setup_.options.windows && !windowsDone_;
+      if (!finished || !windowsLeft || !windowsNow) {
+        finished = finished && !windowsLeft;
+        break;
+      }
+      if (!windows_) {
+        milp::LiveMemoryWindowOptions windowOptions;
+        windowOptions.solver = setup_.options.solver;
+        windows_ = std::make_unique<milp::LiveMemoryWindowSearch>(
+            setup_.graph, horizon_, refiner_->result().schedule, windowOptions);
+      } else if (windowsStale_) {
+        windows_->restart(refiner_->result().schedule);
+      }
+      windowsStale_ = false;
+      const std::int64_t keptBefore = windows_->figures().improvements;
+      const bool windowsFinished = windows_->run(stop, budget_.remainingSeconds());
+      if (windows_->figures().improvements > keptBefore) {
+        replace(windows_->schedule());  // refined again from there, then windows again
+        finished = false;
+        if (stop()) break;
+        continue;
+      }
+      windowsDone_ = windowsFinished;
+      finished = windowsFinished;
+      break;
+    }
+    Absorbed absorbed;
+    absorbed.unfinished = !finished || hasWaiting();
+    if (!(refiner_->peak() < objective_)) return absorbed;
+    std::optional<Candidate> incumbent =
+        scoredCandidate(setup_, setup_.problem, refiner_->result().schedule);
+    if (!incumbent || !(incumbent->objective < objective_)) return absorbed;
+    // A fall with no splice since the last one is the refinement's or the windows' alone.
+    spliceImprovements_ += splicedSinceFall_ ? 1 : 0;
+    splicedSinceFall_ = false;
+    objective_ = incumbent->objective;
+    if (absorbed.unfinished) incumbent->unfinished = shared_from_this();
+    absorbed.improved = std::move(incumbent);
+    return absorbed;
+  }
+
+  // A better donor whose refinement ended becomes the incumbent; any other lends regions.
+  void take(const Donor& donor, const std::function<bool()>& stop) {
+    const Candidate& candidate = donor.candidate;
+    if (!refiner_ || candidate.objective < objective_) {
+      if (!donor.done) return;  // the worker refines it first; it comes back when done
+      replace(candidate.schedule);
+      objective_ = candidate.objective;
+      splicedSinceFall_ = false;
+      return;
+    }
+    if (!setup_.options.splice) return;
+    if (const std::int64_t regions = refiner_->splice(candidate.schedule, stop)) {
+      splicedRegions_ += regions;
+      splicedSinceFall_ = true;
+      dropWindows();
+    }
+  }
+
+  // A new incumbent schedule: refined from scratch, its windows not yet tried.
+  void replace(const Schedule& schedule) {
+    dropWindows();
+    refiner_ = std::make_unique<heuristic::LiveMemoryRefiner>(setup_.graph, horizon_, schedule);
+  }
+
+  // The schedule changed: the window search goes on from it when the refinement is done.
+  void dropWindows() {
+    windowsStale_ = true;
+    windowsDone_ = false;
+  }
+
+  void leaveWaiting(Donor donor) {
+    std::lock_guard<std::mutex> guard(waitingMutex_);
+    waiting_.push_back(std::move(donor));
+    if (waiting_.size() > kWaitingDonors) waiting_.pop_front();
+  }
+
+  std::optional<Donor> nextWaiting() {
+    std::lock_guard<std::mutex> guard(waitingMutex_);
+    if (waiting_.empty()) return std::nullopt;
+    Donor next = std::move(waiting_.front());
+    waiting_.pop_front();
+    return next;
+  }
+
+  bool hasWaiting() {
+    std::lock_guard<std::mutex> guard(waitingMutex_);
+    return !waiting_.empty();
+  }
+
+  const RunSetup& setup_;
+  Cycle horizon_;
+  const RunBudget& budget_;
+  std::mutex mutex_;  // held while the incumbent changes
+  std::unique_ptr<heuristic::LiveMemoryRefiner> refiner_;
+  std::unique_ptr<milp::LiveMemoryWindowSearch> windows_;
+  bool windowsDone_ = false;   // every window around the current peak tried, none lowered it
+  bool windowsStale_ = false;  // the window search holds an older schedule
+  // Of the incumbent as last scored (one taken whole: its donor's).
+  double objective_ = std::numeric_limits<double>::infinity();
+  bool splicedSinceFall_ = false;
+  std::int64_t splicedRegions_ = 0;
+  std::int64_t spliceImprovements_ = 0;  // the window counts are windows_'s own
+  std::mutex waitingMutex_;
+  std::deque<Donor> waiting_;  // donors left by rows that found the incumbent busy
+};
+
+// B's refinement of one legal schedule as work that a time slice may cut and a later slice go on
+// with (heuristic::LiveMemoryRefiner keeps its place). The worker resumes it while its
+// candidate is the incumbent. With an incumbent (B), each schedule it reaches is offered to it,
+// and what the incumbent made better is returned instead.
+class LiveMemoryRefinementInProgress final
+    : public UnfinishedRefinement,
+      public std::enable_shared_from_this<LiveMemoryRefinementInProgress> {
+ public:
+  LiveMemoryRefinementInProgress(const RunSetup& setup, const Schedule& legal, Cycle horizon,
+                                 LiveMemoryIncumbent* incumbent)
+      : setup_(setup), refiner_(setup.graph, horizon, legal), incumbent_(incumbent) {}
+
+  std::optional<Candidate> resume(const StopRequest& stop) override {
+    const bool done = refiner_.run(stop);
+    std::optional<Candidate> candidate =
+        scoredCandidate(setup_, setup_.problem, refiner_.result().schedule);
+    if (!candidate) return candidate;
+    if (incumbent_ == nullptr) {
+      if (!done) candidate->unfinished = shared_from_this();
+      return candidate;
+    }
+    // What the incumbent returns is strictly better than this candidate, since it was no worse.
+    LiveMemoryIncumbent::Absorbed absorbed = incumbent_->absorb(*candidate, done);
+    if (absorbed.improved) return std::move(absorbed.improved);
+    // This refinement goes on first; once it is done, the incumbent's work left.
+    if (!done) {
+      candidate->unfinished = shared_from_this();
+    } else if (absorbed.unfinished) {
+      candidate->unfinished = incumbent_->shared_from_this();
+    }
+    return candidate;
+  }
+
+ private:
+  const RunSetup& setup_;
+  heuristic::LiveMemoryRefiner refiner_;
+  LiveMemoryIncumbent* incumbent_;
+};
+
+// B's exact bound (docs/gaus.md, "The exact bound on small problems"): where the whole graph's
+// live-memory model (milp::LiveMemoryModel, every op moving in its ASAP/ALAP window) is small,
+// it is solved in a share of the time left, from the best start as CBC's first incumbent. Its
+// bound lifts the mandatory lifetimes' (on ctrl at D = 11: 31, the optimum, where they give 5),
+// so that a search at the optimum says so and ends, and its schedule is taken when it is
+// better. Resources are left out: the model is then a relaxation, its bound still holds, and
+// its schedule is taken only when it verifies. The threshold, in nonzeros as estimated before
+// the model is built (LiveMemoryModel::estimateSize), measured with CBC at D = the list
+// latency (docs/benchmarks.md): ctrl's model (23,000) is proven in 1.2 s; int2float's (62,000)
+// and router's (450,000) end 60 s with no bound above the mandatory lifetimes', so their share
+// would be spent in vain.
+constexpr std::int64_t kExactModelMaxNonzeros = 40'000;
+constexpr double kExactShare = 0.25;
+// Without a time limit the share is unbounded: the solve then stops here.
+constexpr double kExactMaxSeconds = 60.0;
+
+struct ExactPeakMemory {
+  std::optional<Schedule> schedule;
+  std::optional<double> bound;
+};
+
+ExactPeakMemory solveWholeGraphExactly(const RunSetup& setup, Cycle horizon,
+                                       const std::vector<Cycle>& alap, const Schedule* start,
+                                       double floor, double seconds,
+                                       std::vector<Attempt>& attempts) {
+  milp::LiveMemoryModelInput input;
+  input.graph = &setup.graph;
+  input.horizon = horizon;
+  input.start = start ? std::span<const Cycle>(start->start) : std::span<const Cycle>(setup.asap);
+  for (OpId op = 0; op < setup.graph.numOps(); ++op) {
+    input.moving.push_back({op, setup.asap[op], alap[op]});
+  }
+  input.peakFloor = floor;
+  const milp::ModelSize size = milp::LiveMemoryModel::estimateSize(input);
+  if (size.nonzeros > kExactModelMaxNonzeros || seconds <= 0.0) return {};
+  milp::LiveMemoryModel model(input);
+  if (start) model.model().setStart(model.encode(start->start));
+  const milp::MilpSolution solution = model.model().solve(std::min(seconds, kExactMaxSeconds));
+  Attempt attempt;
+  attempt.phase = "exact";
+  attempt.horizon = horizon;
+  attempt.seconds = solution.seconds;
+  attempt.status = solution.hasSolution() && solution.status == ModelStatus::kOptimal
+                       ? ModelStatus::kOptimal
+                       : solution.status;
+  ExactPeakMemory exact;
+  if (solution.call == CallStatus::kOk) {
+    exact.bound = model.boundOf(solution);
+    if (solution.hasSolution() && !solution.values.empty()) {
+      Schedule schedule;
+      schedule.start = model.decode(solution);
+      if (verified(setup.problem, schedule)) exact.schedule = std::move(schedule);
+    }
+  }
+  attempt.bound = exact.bound;
+  attempt.detail =
+      fmt::format("whole-graph live-memory MILP, {} variables, {} rows, CBC {}",
+                  model.model().numVariables(), model.model().numRows(), solution.statusWithNote());
+  attempts.push_back(std::move(attempt));
+  return exact;
+}
+
+class PeakMemoryObjective final : public HorizonObjective {
+ public:
+  PeakMemoryObjective(const RunSetup& setup, const RunBudget& budget) {
+    if (setup.refine && (setup.options.splice || setup.options.windows)) {
+      incumbent_ = std::make_shared<LiveMemoryIncumbent>(setup, *setup.problem.horizon, budget);
+    }
+  }
+
+  std::string_view name() const override { return "peak_memory"; }
+
+  double scaleAndBound(const RunSetup& setup, Cycle horizon, const std::vector<Cycle>& alap,
+                       const Engine& engine, HorizonStarts& starts, Result& result) const override {
+    double scale = 1.0;
+    if (starts.start) {
+      const double peak = peakMemoryOf(setup, *starts.start);
+      scale = peak > 0 ? peak : 1.0;
+    }
+    // The min-cut bound, within a tenth of the time limit: the search stops at it.
+    reportPeakMemoryBound(setup.problem, result,
+                          peakMemoryBoundSeconds(setup.options.timeLimitSeconds));
+    const ExactPeakMemory exact =
+        solveWholeGraphExactly(setup, horizon, alap, starts.best ? &starts.best->schedule : nullptr,
+                               result.bounds.lowerBound.value_or(0.0),
+                               kExactShare * engine.budget.remainingSeconds(), result.attempts);
+    if (exact.bound) {
+      result.bounds.lowerBound = std::max(result.bounds.lowerBound.value_or(0.0), *exact.bound);
+    }
+    if (exact.schedule) {
+      const double objective = objectiveOf(setup, *exact.schedule);
+      if (!starts.best || objective < starts.best->objective) {
+        starts.best = Candidate{*exact.schedule, objective, nullptr};
+        starts.bestName = "exact model";
+      }
+    }
+    return scale;
+  }
+
+  // Resumable, its schedules offered to the incumbent when there is one.
+  std::optional<Candidate> refine(const RunSetup& setup, const Schedule& legal, Cycle horizon,
+                                  const StopRequest& stop) const override {
+    return std::make_shared<LiveMemoryRefinementInProgress>(setup, legal, horizon, incumbent_.get())
+        ->resume(stop);
+  }
+
+  void reportWork(const RunSetup& setup, Result& result) const override {
+    if (!incumbent_) return;
+    const LiveMemoryIncumbent::Figures work = incumbent_->figures();
+    if (setup.options.splice) {
+      result.figures.set(figures::kSplicedRegions, static_cast<double>(work.splicedRegions));
+      result.figures.set(figures::kSpliceImprovements,
+                         static_cast<double>(work.spliceImprovements));
+    }
+    if (setup.options.windows) {
+      result.figures.set(figures::kWindowSolves, static_cast<double>(work.windowSolves));
+      result.figures.set(figures::kWindowImprovements,
+                         static_cast<double>(work.windowImprovements));
+    }
+  }
+
+ private:
+  // The attempt's closures refer to it: it outlives the attempt (optimizeAtHorizon).
+  std::shared_ptr<LiveMemoryIncumbent> incumbent_;
+};
+
+Result searchPeakMemory(const RunSetup& setup, Engine& engine) {
+  const PeakMemoryObjective objective(setup, engine.budget);
+  return optimizeAtHorizon(setup, engine, objective);
+}
+
+}  // namespace
+
+const FormulationPart& peakMemoryPart() {
+  static const FormulationPart part{
+      .objective = peakMemoryOf, .boundedHorizon = true, .search = searchPeakMemory};
+  return part;
+}
+
+}  // namespace gaus::differentiable
