@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-#include <gaus/core/registry.hpp>
 #include <gaus/experiment/experiment_config.hpp>
+#include <gaus/methods/registry.hpp>
 
 #include "json_value.hpp"
 

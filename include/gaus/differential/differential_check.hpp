@@ -22,9 +22,9 @@
 #include <string>
 #include <vector>
 
-#include <gaus/core/registry.hpp>
 #include <gaus/differential/differential_cases.hpp>
 #include <gaus/differential/exhaustive_search.hpp>
+#include <gaus/methods/registry.hpp>
 
 namespace gaus::differential {
 
