@@ -125,7 +125,9 @@ methods:
   const auto config = experiment::readExperimentConfig(path, registry);
   INFO((config ? std::string() : config.error()));
   REQUIRE(config.ok());
+  fs::create_directories(folder / "survey");
   auto graphs = experiment::surveyGraphs(*config, folder / "graphs", folder / "survey");
+  INFO((graphs ? std::string() : graphs.error()));
   REQUIRE(graphs.ok());
   const auto plan = experiment::planRuns(*config, std::move(graphs).value(), registry, 1);
   REQUIRE(plan.ok());
