@@ -14,6 +14,7 @@
 #include <gaus/core/options.hpp>
 #include <gaus/core/result.hpp>
 #include <gaus/io/io.hpp>
+#include <gaus/methods/registry.hpp>
 
 namespace gaus::cli {
 
@@ -83,6 +84,7 @@ struct MethodRun {
   Instance instance;
   ProblemKind kind = ProblemKind::kLatency;
   Result result;
+  const MethodInfo* method = nullptr;  // as the run found it: its figures by name
 };
 
 // Loads the input, poses the problem (--kind, or inferred from the graph and the flags), runs

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <gaus/core/problem_kinds.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/report/pictures.hpp>
 
@@ -91,11 +92,9 @@ void runRender(const RenderFlags& flags) {
   }
   auto schedule = io::readSchedule(flags.schedule, *instance.graph);
   if (!schedule) throw CommandError(schedule.error());
-  const Problem problem =
-      instance.problem(report::problemKindOf(*schedule, flags.horizon.has_value()), flags.horizon);
-  if (const auto errors = problem.check(); !errors.empty()) {
-    throw CommandError(fmt::format("{}: {}", flags.graph, errors.front()));
-  }
+  const auto answered = answeredProblem(instance, *schedule, {{}, flags.horizon, {}});
+  if (!answered) throw CommandError(fmt::format("{}: {}", flags.graph, answered.error()));
+  const Problem& problem = *answered;
   const std::string svg = report::renderSchedule(*view, problem, *schedule, options);
   writeOutput(flags.output, svg);
   announce(flags, fmt::format("{} view", flags.view), svg, verify(problem, *schedule).ok());

@@ -66,8 +66,8 @@ void MethodRunFlags::addTo(CLI::App& command, bool withMethod) {
 }
 
 MethodOptions MethodRunFlags::settings() const {
+  // --time-limit is not among them: it is the run's deadline (InstanceRunRequest::deadline).
   MethodOptions settings;
-  if (timeLimit) settings["time_limit"] = fmt::format("{}", *timeLimit);
   if (!memoryLimit.empty()) {
     const auto bytes = parseByteSize(memoryLimit);
     if (!bytes) throw CommandError("--memory-limit: " + bytes.error());
@@ -105,42 +105,41 @@ MethodRun runMethodCommand(const MethodRunFlags& flags) {
   // "Limits that hold"). -O time_limit gives the method its own budget instead.
   InstanceRunRequest request;
   request.deadline = Deadline(flags.timeLimit);
-  const MethodRegistry& catalog = methodCatalog();
-  // Before anything else is said about the method (the notes on settings it would ignore).
-  const auto method = findRunnableMethod(catalog, flags.method);
-  if (!method) throw CommandError(method.error());
-  MethodRun run{loadInstance(flags.graph, flags.input), ProblemKind::kLatency, {}};
-  request.method = {(*method)->name, flags.methodOptions(), flags.settings()};
+  MethodRun run;
+  run.instance = loadInstance(flags.graph, flags.input);
+  request.method = {flags.method, flags.methodOptions(), flags.settings()};
   request.kind = flags.kind;
   request.horizon = flags.horizon;
   request.ii = flags.ii;
   request.ratio = flags.ratio;
   request.objective = flags.objective;
+  auto prepared = prepareInstanceRun(methodCatalog(), run.instance, request);
+  if (!prepared) throw CommandError(prepared.error());
   if (!flags.quiet) {
     // Said before the run starts, so that a long run does not hide them.
-    for (const auto& ignored :
-         applySettings(**method, request.method.options, request.method.settings).ignored) {
+    for (const auto& ignored : prepared->call.ignoredSettings) {
       std::cerr << fmt::format("note: {} does not apply to method {} (ignored)\n", flagOf(ignored),
-                               (*method)->name);
+                               flags.method);
     }
   }
+  RunContext context;
   std::optional<Schedule> start;
   if (!flags.init.empty()) {
     auto read = io::readSchedule(flags.init, *run.instance.graph);
     if (!read) throw CommandError(read.error());
     start = std::move(read).value();
-    request.context.initialSchedule = &*start;
+    context.initialSchedule = &*start;
   }
   if (!flags.quiet && (flags.progress || isatty(STDERR_FILENO) != 0)) {
-    request.context.progress = [](std::string_view line) { std::cerr << line << '\n'; };
+    context.progress = [](std::string_view line) { std::cerr << line << '\n'; };
   }
-  auto ran = runMethodOnInstance(catalog, run.instance, request);
-  if (!ran) throw CommandError(ran.error());
-  run.kind = ran->kind;
-  run.result = std::move(ran->result);
+  InstanceRun ran = runPrepared(*prepared, context);
+  run.kind = ran.kind;
+  run.result = std::move(ran.result);
+  run.method = prepared->call.method;
   // Said only when the method ran out of what was left: otherwise the seconds spent loading
   // changed nothing.
-  const std::optional<double> methodLimit = ran->methodLimit;
+  const std::optional<double> methodLimit = ran.methodLimit;
   if (methodLimit && run.result.status == ModelStatus::kTimeout && !flags.quiet &&
       *flags.timeLimit - *methodLimit >= 0.1) {
     std::cerr << fmt::format(
@@ -167,9 +166,8 @@ constexpr std::size_t kShownStarts = 40;
 void runSchedule(const MethodRunFlags& flags) {
   const MethodRun run = runMethodCommand(flags);
   if (flags.json) {
-    nlohmann::json json = report::resultToJson(run.instance, run.result);
-    json["method"] = flags.method;
-    json["kind"] = std::string(toString(run.kind));
+    const nlohmann::json json =
+        report::methodRunToJson(run.instance, run.result, {flags.method, run.kind, {}, false});
     std::cout << json.dump(2) << '\n';
     return;
   }

@@ -10,7 +10,6 @@
 
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/warp_roles.hpp>
-#include <gaus/methods/method_catalog.hpp>
 #include <gaus/report/result_json.hpp>
 
 #include "command.hpp"
@@ -19,10 +18,11 @@ namespace gaus::cli {
 
 namespace {
 
-// A figure of twill's, read by the name the method declares it with: the command loads the
-// exact engine as a plugin and does not include its headers.
-double figureOr(const Result& result, std::string_view figure, double fallback) {
-  return methodCatalog().find("twill")->figureValue(result, figure).value_or(fallback);
+// A figure of twill's, read by the name the method declares it with (the run's method, found
+// once by the run): the command loads the exact engine as a plugin and does not include its
+// headers.
+double figureOr(const MethodRun& run, std::string_view figure, double fallback) {
+  return run.method->figureValue(run.result, figure).value_or(fallback);
 }
 
 // The steady state per warp role: each op with its start, residue and stage.
@@ -42,14 +42,15 @@ std::string describeRoles(const Instance& instance, const Schedule& schedule) {
 
 // "I = 2 (proven minimal)", or with normalized costs "I = 260 cycles (5 units of 52; minimal in
 // normalized units)": the optimality claim always says in which units it holds.
-std::string describeIi(const Result& result, std::int32_t ii) {
-  const auto unit = static_cast<std::int64_t>(figureOr(result, "time_unit", 1));
+std::string describeIi(const MethodRun& run, std::int32_t ii) {
+  const Result& result = run.result;
+  const auto unit = static_cast<std::int64_t>(figureOr(run, "time_unit", 1));
   if (unit == 1) {
     return fmt::format(
         "I = {}{}", ii,
         result.bounds.iiProvenOptimal ? " (proven minimal)" : " (not proven minimal)");
   }
-  const bool proven = figureOr(result, "normalized_ii_proven", 0) > 0;
+  const bool proven = figureOr(run, "normalized_ii_proven", 0) > 0;
   return fmt::format(
       "I = {} cycles ({} units of {}; {})", ii, ii / unit, unit,
       proven ? "minimal in normalized units" : "not proven minimal even in normalized units");
@@ -57,36 +58,38 @@ std::string describeIi(const Result& result, std::int32_t ii) {
 
 // How far the proof of a minimal I reaches (twill's figures ii_proven_every_length and
 // ii_proof_latency): "every_length", "within_stage_count" or "none".
-std::string iiProof(const Result& result) {
-  if (figureOr(result, "ii_proven_every_length", 0) > 0) return "every_length";
-  if (figureOr(result, "ii_proof_latency", 0) > 0) return "within_stage_count";
+std::string iiProof(const MethodRun& run) {
+  if (figureOr(run, "ii_proven_every_length", 0) > 0) return "every_length";
+  if (figureOr(run, "ii_proof_latency", 0) > 0) return "within_stage_count";
   return "none";
 }
 
 // The proof in words: "II 26 proven optimal for every schedule length", or "II 26 proven
 // optimal within L <= 51 (3 stages) only"; nothing when II is not proven minimal.
-std::string describeIiProof(const Result& result, std::int32_t ii) {
-  const bool normalized = figureOr(result, "time_unit", 1) != 1;
+std::string describeIiProof(const MethodRun& run, std::int32_t ii) {
+  const bool normalized = figureOr(run, "time_unit", 1) != 1;
   const std::string units = normalized ? " (in normalized units)" : "";
-  const std::string proof = iiProof(result);
+  const std::string proof = iiProof(run);
   if (proof == "every_length") {
     return fmt::format("II {} proven optimal for every schedule length{}\n", ii, units);
   }
   if (proof == "within_stage_count") {
     return fmt::format("II {} proven optimal within L <= {} ({} stages) only{}\n", ii,
-                       figureOr(result, "ii_proof_latency", 0),
-                       figureOr(result, "ii_proof_stages", 0), units);
+                       figureOr(run, "ii_proof_latency", 0), figureOr(run, "ii_proof_stages", 0),
+                       units);
   }
   return {};
 }
 
 // "MII 16: ResMII (TC) = 16 >= RecMII (cycle pv0 -> rescale0 -> pv0) = 5", in the units the
 // search used.
-std::string describeMii(const Instance& instance, const Result& result) {
+std::string describeMii(const MethodRun& run) {
+  const Instance& instance = run.instance;
+  const Result& result = run.result;
   // The "mii" figure is in cycles; the search's own MII, with normalized costs, is its figure.
-  const bool normalized = figureOr(result, "time_unit", 1) != 1;
+  const bool normalized = figureOr(run, "time_unit", 1) != 1;
   std::string text =
-      fmt::format("MII {}: {}", figureOr(result, normalized ? "normalized_mii" : "mii", 0),
+      fmt::format("MII {}: {}", figureOr(run, normalized ? "normalized_mii" : "mii", 0),
                   result.bounds.iiBoundReason);
   if (normalized) {
     // The raw bounds, for comparison with the raw I above.
@@ -121,8 +124,9 @@ std::string describeBuffers(const Instance& instance, const std::vector<BufferUs
 // "time per phase: milp 2.173 s, smt 0.412 s, minimize 1.563 s, the rest 0.772 s": the
 // attempt log summed by phase (the method's figures); the rest is set-up, model building and
 // verification.
-std::string describePhases(const Result& result) {
-  const MethodInfo& twill = *methodCatalog().find("twill");
+std::string describePhases(const MethodRun& run) {
+  const Result& result = run.result;
+  const MethodInfo& twill = *run.method;
   std::string text;
   double phases = 0.0;
   for (const auto& [figure, label] :
@@ -138,33 +142,33 @@ std::string describePhases(const Result& result) {
                      std::max(0.0, result.stats.seconds - phases));
 }
 
-std::string describeTwill(const Instance& instance, const Result& result) {
+std::string describeTwill(const MethodRun& run) {
+  const Instance& instance = run.instance;
+  const Result& result = run.result;
   std::string text =
       fmt::format("{}: {} ({:.3f} s)\n", instance.name, result.statusText(), result.stats.seconds);
   if (!result.message.empty()) text += result.message + "\n";
-  const bool normalized = figureOr(result, "time_unit", 1) != 1;
+  const bool normalized = figureOr(run, "time_unit", 1) != 1;
   for (const auto& [title, note] : result.notes) {
     if (title != "explanation") text += fmt::format("{}: {}\n", title, note);
   }
   const Schedule* schedule = result.schedule ? &*result.schedule : nullptr;
   if (schedule && schedule->ii) {
-    text += fmt::format("{}, L = {}{}, stages {}\n", describeIi(result, *schedule->ii),
-                        figureOr(result, "latency", 0), normalized ? " cycles" : "",
-                        figureOr(result, "stages", 0));
-    text += describeIiProof(result, *schedule->ii);
+    text += fmt::format("{}, L = {}{}, stages {}\n", describeIi(run, *schedule->ii),
+                        figureOr(run, "latency", 0), normalized ? " cycles" : "",
+                        figureOr(run, "stages", 0));
+    text += describeIiProof(run, *schedule->ii);
   }
-  text += describeMii(instance, result) + "\n";
-  if (const auto first =
-          methodCatalog().find("twill")->figureValue(result, "first_smt_schedule_seconds")) {
+  text += describeMii(run) + "\n";
+  if (const auto first = run.method->figureValue(result, "first_smt_schedule_seconds")) {
     text += fmt::format("first schedule of the SMT model after {:.3f} s\n", *first);
   }
-  text += describePhases(result);
+  text += describePhases(run);
   if (schedule && schedule->ii) {
-    text +=
-        fmt::format("warps used {}{}, cross-warp edges {}{}\n", figureOr(result, "warps_used", 0),
-                    figureOr(result, "warps_proven_minimal", 0) > 0 ? " (minimal)" : "",
-                    figureOr(result, "cross_warp_edges", 0),
-                    figureOr(result, "cross_edges_proven_minimal", 0) > 0 ? " (minimal)" : "");
+    text += fmt::format("warps used {}{}, cross-warp edges {}{}\n", figureOr(run, "warps_used", 0),
+                        figureOr(run, "warps_proven_minimal", 0) > 0 ? " (minimal)" : "",
+                        figureOr(run, "cross_warp_edges", 0),
+                        figureOr(run, "cross_edges_proven_minimal", 0) > 0 ? " (minimal)" : "");
     text += describeRoles(instance, *schedule);
     text += describeBuffers(instance, bufferUsage(*instance.graph, *schedule));
   }
@@ -186,25 +190,19 @@ std::string describeTwill(const Instance& instance, const Result& result) {
 void runTwill(const MethodRunFlags& flags) {
   const MethodRun run = runMethodCommand(flags);
   if (flags.json) {
-    nlohmann::json json = report::resultToJson(run.instance, run.result);
-    json["method"] = flags.method;
-    json["kind"] = std::string(toString(run.kind));
-    // Whether the II is proven minimal for every schedule length or only within a stage count.
-    json["ii_proof"] = iiProof(run.result);
+    nlohmann::json json =
+        report::methodRunToJson(run.instance, run.result, {flags.method, run.kind, {}, true});
+    // Twill's own reading of its figures: whether the II is proven minimal for every schedule
+    // length or only within a stage count.
+    json["ii_proof"] = iiProof(run);
     if (json["ii_proof"] == "within_stage_count") {
-      json["ii_proof_latency"] =
-          static_cast<std::int64_t>(figureOr(run.result, "ii_proof_latency", 0));
-      json["ii_proof_stages"] =
-          static_cast<std::int64_t>(figureOr(run.result, "ii_proof_stages", 0));
-    }
-    if (run.result.schedule && run.result.schedule->ii) {
-      json["roles"] = report::warpRolesToJson(run.instance, *run.result.schedule);
-      json["buffers"] = report::bufferUsageToJson(run.instance, *run.result.schedule);
+      json["ii_proof_latency"] = static_cast<std::int64_t>(figureOr(run, "ii_proof_latency", 0));
+      json["ii_proof_stages"] = static_cast<std::int64_t>(figureOr(run, "ii_proof_stages", 0));
     }
     std::cout << json.dump(2) << '\n';
     return;
   }
-  std::cout << describeTwill(run.instance, run.result);
+  std::cout << describeTwill(run);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <gaus/core/problem_kinds.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/report/pictures.hpp>
 #include <gaus/report/result_json.hpp>
@@ -29,14 +30,12 @@ void runVerify(const VerifyFlags& flags) {
   auto schedule = io::readSchedule(flags.schedule, *instance.graph);
   if (!schedule) throw CommandError(schedule.error());
   // The problem kind follows from what the schedule carries, as for the pictures.
-  const ProblemKind kind = flags.stages
-                               ? ProblemKind::kStages
-                               : report::problemKindOf(*schedule, flags.horizon.has_value());
-  // A stage problem is checked on its own graph (delay-0 edges, stages 0..D-1).
-  const Problem problem = instance.problem(kind, flags.horizon);
-  if (const auto errors = problem.check(); !errors.empty()) {
-    throw CommandError(fmt::format("{}: {}", flags.graph, errors.front()));
-  }
+  const auto answered = answeredProblem(
+      instance, *schedule,
+      {flags.stages ? std::optional(ProblemKind::kStages) : std::nullopt, flags.horizon, {}});
+  if (!answered) throw CommandError(fmt::format("{}: {}", flags.graph, answered.error()));
+  const Problem& problem = *answered;
+  const ProblemKind kind = problem.kind;
   VerifyOptions options;
   options.maxMessages = flags.maxMessages;
   const VerificationReport report = verify(problem, *schedule, options);

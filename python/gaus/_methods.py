@@ -79,8 +79,10 @@ def schedule(
     Returns a Result; an infeasible problem or a timeout is a Result, not an exception.
     """
     graph = _graph(graph)
-    # Settings, as the command line's --time-limit, --seed, ...: a method that does not declare
-    # one ignores it (Result.ignored_settings), where an unknown method option is an error.
+    # Settings, as the command line's --seed, --device, ...: a method that does not declare one
+    # ignores it (Result.ignored_settings), where an unknown method option is an error. The time
+    # limit is the call's deadline, its one channel: what is left of it reaches the method as
+    # its time_limit, as --time-limit does on the command line.
     settings = {"explain": "true"} if explain else {}
     for name, value in (
         ("memory_limit", memory_limit),
@@ -89,7 +91,6 @@ def schedule(
         ("formulation", formulation),
         ("warps", warps),
         ("max_ii", max_ii),
-        ("time_limit", time_limit),
     ):
         if value is not None:
             settings[name] = _option_text(value)

@@ -27,6 +27,7 @@
 #include <gaus/codegen/targets.hpp>
 #include <gaus/core/build_info.hpp>
 #include <gaus/core/option_table.hpp>
+#include <gaus/core/problem_kinds.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/experiment/experiment_config.hpp>
 #include <gaus/io/io.hpp>
@@ -104,17 +105,16 @@ Instance readGraph(const std::string& spec, const std::optional<std::string>& fo
   return valueOrRaise(io::readInstance(spec, options));
 }
 
-// The problem a schedule is checked against, as `gaus verify` and `gaus render` pose it: its
-// kind follows from what the schedule carries (warps, an II), a horizon or the stage flag.
+// The problem a schedule is checked against, as `gaus verify` and `gaus render` pose it
+// (answeredProblem): its kind follows from what the schedule carries (warps, an II), a horizon
+// or the stage flag.
 Problem checkedProblem(const Instance& instance, const Schedule& schedule,
                        std::optional<Cycle> horizon, bool stages) {
-  const ProblemKind kind =
-      stages ? ProblemKind::kStages : report::problemKindOf(schedule, horizon.has_value());
-  Problem problem = instance.problem(kind, horizon);
-  if (const auto errors = problem.check(); !errors.empty()) {
-    throw GausError(fmt::format("{}: {}", instance.sourcePath, errors.front()));
-  }
-  return problem;
+  auto problem =
+      answeredProblem(instance, schedule,
+                      {stages ? std::optional(ProblemKind::kStages) : std::nullopt, horizon, {}});
+  if (!problem) throw GausError(fmt::format("{}: {}", instance.sourcePath, problem.error()));
+  return std::move(problem).value();
 }
 
 // What a run hands back: the result as `gaus schedule --json` prints it (with roles and buffers
@@ -135,6 +135,7 @@ MethodRunOutput runMethodOn(const Instance& instance, const std::string& method,
                             const std::optional<std::vector<Cycle>>& initialStarts,
                             nb::object progress) {
   InstanceRunRequest request;
+  // The one channel of the time limit (the settings carry none), as for the command line.
   request.deadline = Deadline(timeLimit);
   request.method = {method, options, settings};
   request.kind = kind;
@@ -142,13 +143,14 @@ MethodRunOutput runMethodOn(const Instance& instance, const std::string& method,
   request.ii = ii;
   request.ratio = ratio;
   request.objective = objective;
+  RunContext context;
   std::optional<Schedule> start;
   if (initialStarts) {
     start = makeSchedule(instance, *initialStarts, std::nullopt, std::nullopt);
-    request.context.initialSchedule = &*start;
+    context.initialSchedule = &*start;
   }
   if (!progress.is_none()) {
-    request.context.progress = [progress](std::string_view line) {
+    context.progress = [progress](std::string_view line) {
       nb::gil_scoped_acquire held;
       try {
         progress(std::string(line));
@@ -158,19 +160,13 @@ MethodRunOutput runMethodOn(const Instance& instance, const std::string& method,
     };
   }
   std::atomic<bool> cancel{false};
-  request.context.cancel = &cancel;
+  context.cancel = &cancel;
   const MethodRegistry& catalog = methodCatalog();
-  auto ran =
-      runInterruptibly([&] { return runMethodOnInstance(catalog, instance, request); }, cancel);
+  auto ran = runInterruptibly(
+      [&] { return runMethodOnInstance(catalog, instance, request, context); }, cancel);
   InstanceRun run = valueOrRaise(std::move(ran));
-  nlohmann::json json = report::resultToJson(instance, run.result);
-  json["method"] = method;
-  json["kind"] = std::string(toString(run.kind));
-  if (run.result.schedule && run.result.schedule->warps) {
-    json["roles"] = report::warpRolesToJson(instance, *run.result.schedule);
-    json["buffers"] = report::bufferUsageToJson(instance, *run.result.schedule);
-  }
-  if (!run.ignoredSettings.empty()) json["ignored_settings"] = run.ignoredSettings;
+  const nlohmann::json json =
+      report::methodRunToJson(instance, run.result, {method, run.kind, run.ignoredSettings, true});
   MethodRunOutput output{json.dump(), std::string(toString(run.result.call)),
                          std::string(toString(run.result.status)), std::nullopt};
   if (run.result.schedule) output.starts = run.result.schedule->start;

@@ -13,6 +13,7 @@
 #include <gaus/codegen/pipeline.hpp>
 #include <gaus/codegen/protocol_runtime.hpp>
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/problem_kinds.hpp>
 #include <gaus/core/verify.hpp>
 
 #include "identifiers.hpp"
@@ -29,9 +30,10 @@ Expected<Pipeline> buildPipeline(const Instance& instance, const Schedule& sched
         "--kind modulo, or gaus twill)",
         instance.name)};
   }
-  const Problem problem =
-      instance.problem(schedule.warps ? ProblemKind::kModuloWarp : ProblemKind::kModulo);
-  if (const auto errors = problem.check(); !errors.empty()) return Error{errors.front()};
+  // Modulo, or modulo-warp when the schedule assigns warps.
+  const auto answered = answeredProblem(instance, schedule);
+  if (!answered) return Error{answered.error()};
+  const Problem& problem = *answered;
   const VerificationReport report = verify(problem, schedule);
   if (!report.ok()) {
     return Error{fmt::format("the schedule does not verify against {} ({} violation(s)); first: {}",

@@ -41,9 +41,9 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/deadline.hpp>
 #include <gaus/core/gap.hpp>
 #include <gaus/core/live_memory_bound.hpp>
-#include <gaus/core/registry.hpp>
 
 namespace gaus {
 

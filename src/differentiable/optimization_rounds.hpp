@@ -14,9 +14,9 @@
 #include <random>
 #include <vector>
 
-#include <gaus/core/registry.hpp>
 #include <gaus/core/schedule.hpp>
 #include <gaus/differentiable/gaus_options.hpp>
+#include <gaus/methods/registry.hpp>
 
 #include "formulation.hpp"
 #include "initialization.hpp"

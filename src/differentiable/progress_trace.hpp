@@ -10,7 +10,7 @@
 #include <string>
 
 #include <gaus/core/expected.hpp>
-#include <gaus/core/registry.hpp>
+#include <gaus/methods/registry.hpp>
 
 namespace gaus::differentiable {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <optional>
 
-#include <gaus/core/registry.hpp>
+#include <gaus/methods/registry.hpp>
 #include <gaus/differentiable/gaus_options.hpp>
 
 namespace gaus::differentiable {

@@ -28,7 +28,7 @@
 
 #include <fmt/format.h>
 
-#include <gaus/core/registry.hpp>
+#include <gaus/core/deadline.hpp>
 #include <gaus/exact/cost_normalization.hpp>
 #include <gaus/milp/milp_model.hpp>
 

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include <gaus/core/deadline.hpp>
 #include <gaus/core/expected.hpp>
 #include <gaus/core/problem.hpp>
-#include <gaus/core/registry.hpp>
 #include <gaus/core/result.hpp>
 #include <gaus/core/schedule.hpp>
 

@@ -416,13 +416,16 @@ void registerExactMethods(MethodRegistry& registry) {
       {ProblemKind::kLatency, ProblemKind::kLatencyBounded, ProblemKind::kModulo,
        ProblemKind::kStages},
       exact::ilpOptionTable(), exact::exactFigureTable(), exact::solveIlp));
-  registry.add(makeMethod<exact::TwillOptions>(
+  MethodInfo twill = makeMethod<exact::TwillOptions>(
       "twill",
       "joint software pipelining and warp specialization (Twill, OSDI'26): modulo MILP (HiGHS "
       "or CBC) + "
       "Z3 SMT per (II, L)",
       {ProblemKind::kModuloWarp}, exact::twillOptionTable(), exact::exactFigureTable(),
-      exact::solveTwillMethod));
+      exact::solveTwillMethod);
+  // `warps` and `warp_issue` describe the machine: the input check and the verifier see them.
+  describeMachineWith<exact::TwillOptions>(twill, exact::describeTwillMachine);
+  registry.add(std::move(twill));
 }
 
 }  // namespace gaus

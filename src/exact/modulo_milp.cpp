@@ -31,7 +31,7 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
-#include <gaus/core/registry.hpp>
+#include <gaus/core/deadline.hpp>
 #include <gaus/exact/modulo_milp.hpp>
 #include <gaus/milp/milp_model.hpp>
 

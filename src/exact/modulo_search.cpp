@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
-#include <gaus/core/registry.hpp>
+#include <gaus/core/deadline.hpp>
 #include <gaus/exact/exact_figures.hpp>
 #include <gaus/exact/modulo_milp.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>

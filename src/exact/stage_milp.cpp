@@ -35,7 +35,7 @@
 
 #include <fmt/format.h>
 
-#include <gaus/core/registry.hpp>
+#include <gaus/core/deadline.hpp>
 #include <gaus/core/stage_objective.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/exact/exact_figures.hpp>

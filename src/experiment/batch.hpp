@@ -14,9 +14,9 @@
 #include <vector>
 
 #include <gaus/core/expected.hpp>
-#include <gaus/core/registry.hpp>
 #include <gaus/experiment/experiment_config.hpp>
 #include <gaus/experiment/experiment_runner.hpp>
+#include <gaus/methods/registry.hpp>
 
 #include "progress_display.hpp"
 #include "results_store.hpp"

@@ -13,9 +13,9 @@
 #include <utility>
 #include <vector>
 
-#include <gaus/core/registry.hpp>
 #include <gaus/experiment/experiment_config.hpp>
 #include <gaus/io/json_value.hpp>
+#include <gaus/methods/registry.hpp>
 
 namespace gaus::experiment {
 

@@ -189,11 +189,7 @@ void fillFromResult(ResultRecord& record, const PlannedRun& run, const MethodCal
   record.verified = result.verified();
   record.seconds = result.stats.seconds;
   record.options = result.options;
-  if (record.options.empty()) {
-    if (const auto resolved = call.method->resolveOptions(call.options)) {
-      record.options = *resolved;
-    }
-  }
+  if (record.options.empty()) record.options = call.echo();
   const std::string objective = run.problem.objective.value_or("method");
   if (objective == "method" || objective == result.objectiveName) {
     if (result.objective) record.objective = {result.objectiveName, *result.objective};
@@ -222,11 +218,15 @@ void writeText(const fs::path& path, const std::string& text) {
 
 }  // namespace
 
-MethodCall plannedCall(const RunTask& task, const MethodRegistry& registry) {
+MethodCall plannedCall(const RunTask& task, const MethodRegistry& registry,
+                       const std::optional<fs::path>& traceFile) {
   const PlannedRun& run = task.planned();
   const MethodEntry& entry = task.config->methods.at(run.methodEntry);
+  MethodOptions settings = run.settings;
+  // As a setting: it reaches a method that declares `trace` and whose entry names no file.
+  if (traceFile) settings["trace"] = traceFile->string();
   // The config names only methods of the registry.
-  return prepareMethodCall(registry, {entry.method, entry.options, run.settings}).value();
+  return prepareMethodCall(registry, {entry.method, entry.options, std::move(settings)}).value();
 }
 
 ResultRecord plannedRecord(const RunTask& task, const MethodCall& call) {
@@ -245,7 +245,7 @@ ResultRecord plannedRecord(const RunTask& task, const MethodCall& call) {
     record.problem.horizon = spec.horizon->cycles;
   }
   if (spec.ii && spec.ii->kind == IiPolicy::Kind::kFixed) record.problem.ii = spec.ii->ii;
-  if (const auto resolved = call.method->resolveOptions(call.options)) record.options = *resolved;
+  record.options = call.echo();
   record.reference = run.reference;
   record.jobs = task.jobs;
   if (run.seed) record.seed = static_cast<std::int64_t>(*run.seed);
@@ -259,15 +259,21 @@ ResultRecord plannedRecord(const RunTask& task, const MethodCall& call) {
 RunOutput executeRun(const RunTask& task, const MethodRegistry& registry, const fs::path& scratch,
                      const std::function<void(const ResultRecord&)>& posed) {
   const PlannedRun& run = task.planned();
-  // The settings are applied here, once: the record echoes the options the method runs with.
-  MethodCall call = plannedCall(task, registry);
-  ResultRecord record = plannedRecord(task, call);
   // A run that writes its schedule also keeps its convergence trace, when the method has one
   // and the config did not name a file: the report draws it beside the schedule.
   const fs::path traceFile = scratch / "trace.csv";
-  const bool tracing =
-      run.writeSchedule && call.method->declares("trace") && !call.options.count("trace");
-  if (tracing) call.options["trace"] = traceFile.string();
+  // The call is prepared here, once: the record echoes the options the method runs with.
+  const MethodCall call =
+      plannedCall(task, registry, run.writeSchedule ? std::optional(traceFile) : std::nullopt);
+  const auto traced = call.options.find("trace");
+  const bool tracing = traced != call.options.end() && traced->second == traceFile.string();
+  // The scratch path is gone once the run ends; the record names the kept copy (trace_file).
+  const auto forgetTraceFile = [tracing](ResultRecord& record) {
+    if (!tracing) return;
+    std::erase_if(record.options, [](const auto& option) { return option.first == "trace"; });
+  };
+  ResultRecord record = plannedRecord(task, call);
+  forgetTraceFile(record);
 
   auto instance = loadSurveyedGraph(*task.config, task.plan->graphs.at(run.graph));
   if (!instance) return failedRun(std::move(record), RunStatus::kError, instance.error());
@@ -293,10 +299,7 @@ RunOutput executeRun(const RunTask& task, const MethodRegistry& registry, const 
   context.initialSchedule = start ? &*start : nullptr;
   const Result result = runMethod(problem->problem, call, context);
   fillFromResult(record, run, call, result);
-  // The scratch path is gone once the run ends; the record names the kept copy (trace_file).
-  if (tracing) {
-    std::erase_if(record.options, [](const auto& option) { return option.first == "trace"; });
-  }
+  forgetTraceFile(record);
   std::vector<report::ResultAttempt> before;
   for (const Attempt& step : steps) before.push_back(toRecordAttempt(step));
   record.attempts.insert(record.attempts.begin(), before.begin(), before.end());

@@ -13,8 +13,8 @@
 #include <optional>
 #include <string>
 
-#include <gaus/core/registry.hpp>
 #include <gaus/experiment/experiment_config.hpp>
+#include <gaus/methods/registry.hpp>
 #include <gaus/methods/run_method.hpp>
 #include <gaus/report/results.hpp>
 
@@ -43,8 +43,11 @@ struct RunOutput {
   std::optional<std::string> trace;
 };
 
-// The task's method with the settings of its run applied (prepareMethodCall).
-MethodCall plannedCall(const RunTask& task, const MethodRegistry& registry);
+// The task's method with the settings of its run applied and its options parsed
+// (prepareMethodCall); with `traceFile`, a method that declares `trace` writes its convergence
+// trace there unless its entry names a file.
+MethodCall plannedCall(const RunTask& task, const MethodRegistry& registry,
+                       const std::optional<std::filesystem::path>& traceFile = std::nullopt);
 // The record as far as it is known before the run starts, with the options `call` runs with.
 report::ResultRecord plannedRecord(const RunTask& task, const MethodCall& call);
 

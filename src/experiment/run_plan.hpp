@@ -10,8 +10,8 @@
 #include <vector>
 
 #include <gaus/core/expected.hpp>
-#include <gaus/core/registry.hpp>
 #include <gaus/experiment/experiment_config.hpp>
+#include <gaus/methods/registry.hpp>
 
 #include "graph_survey.hpp"
 

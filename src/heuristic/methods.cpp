@@ -8,7 +8,6 @@
 
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/live_memory_bound.hpp>
-#include <gaus/core/registry.hpp>
 #include <gaus/core/stage_objective.hpp>
 #include <gaus/heuristic/balanced_stages.hpp>
 #include <gaus/heuristic/force_directed.hpp>
@@ -18,6 +17,7 @@
 #include <gaus/heuristic/memory_refinement.hpp>
 #include <gaus/heuristic/methods.hpp>
 #include <gaus/heuristic/stage_refinement.hpp>
+#include <gaus/methods/registry.hpp>
 
 namespace gaus {
 

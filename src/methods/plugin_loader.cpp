@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include <gaus/core/option_table.hpp>
-#include <gaus/core/plugin_abi.hpp>
+#include <gaus/methods/plugin_abi.hpp>
 
 namespace gaus {
 
@@ -57,10 +57,10 @@ MethodInfo unavailableMethod(const std::string& name, const std::string& reason)
                   ProblemKind::kModuloWarp, ProblemKind::kStages};
   const std::string message = fmt::format("method {}: {}", name, reason);
   method.unavailable = message;
-  method.resolveOptions = [message](const MethodOptions&) -> Expected<OptionValues> {
+  method.parseOptions = [message](const MethodOptions&) -> Expected<ParsedOptions> {
     return Error{message};
   };
-  method.run = [message](const Problem&, const MethodOptions&, const RunContext&) {
+  method.solve = [message](const Problem&, const ParsedOptions&, const RunContext&) {
     return errorResult(message);
   };
   return method;

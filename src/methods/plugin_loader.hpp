@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include <gaus/core/registry.hpp>
+#include <gaus/methods/registry.hpp>
 
 namespace gaus {
 

@@ -12,7 +12,9 @@ Expected<MethodCall> prepareMethodCall(const MethodRegistry& registry,
   const MethodInfo* method = registry.find(request.method);
   if (method == nullptr) return Error{registry.unknownMethodMessage(request.method)};
   AppliedSettings applied = applySettings(*method, request.options, request.settings);
-  return MethodCall{&registry, method, std::move(applied.options), std::move(applied.ignored)};
+  auto parsed = method->parseOptions(applied.options);
+  return MethodCall{&registry, method, std::move(applied.options), std::move(parsed),
+                    std::move(applied.ignored)};
 }
 
 Problem poseProblem(const Instance& instance, const MethodInfo& method,
@@ -25,7 +27,9 @@ Problem poseProblem(const Instance& instance, const MethodInfo& method,
 }
 
 Result runMethod(const Problem& problem, const MethodCall& call, const RunContext& context) {
-  return call.registry->run(call.method->name, problem, call.options, context);
+  if (!call.parsed) return errorResult(call.parsed.error());
+  return call.registry->runParsed(
+      *call.method, withMachineOptions(*call.method, problem, *call.parsed), *call.parsed, context);
 }
 
 Result runMethod(const MethodRegistry& registry, const Problem& problem,
@@ -35,14 +39,11 @@ Result runMethod(const MethodRegistry& registry, const Problem& problem,
   return runMethod(problem, *call, context);
 }
 
-Expected<const MethodInfo*> findRunnableMethod(const MethodRegistry& registry,
-                                               std::string_view name) {
-  const MethodInfo* method = registry.find(name);
-  if (method == nullptr) return Error{registry.unknownMethodMessage(name)};
-  if (method->unavailable) return Error{*method->unavailable};
-  return method;
-}
+namespace {
 
+// The kind to pose: `kindName` ("--kind"; empty: inferProblemKind). A kind the method does not
+// solve is refused here, before the input is checked, with the methods that do; for a loop the
+// message also says that --kind latency schedules one iteration instead.
 Expected<ProblemKind> resolveProblemKind(const MethodRegistry& registry, const MethodInfo& method,
                                          const Instance& instance, std::string_view kindName,
                                          bool fixedIi, bool hasHorizon) {
@@ -72,36 +73,60 @@ Expected<ProblemKind> resolveProblemKind(const MethodRegistry& registry, const M
       registry.unsupportedKindMessage(method.name, kind))};
 }
 
-Expected<InstanceRun> runMethodOnInstance(const MethodRegistry& registry, const Instance& instance,
-                                          const InstanceRunRequest& request) {
-  const auto method = findRunnableMethod(registry, request.method.method);
-  if (!method) return Error{method.error()};
-  InstanceRun run;
-  const auto kind = resolveProblemKind(registry, **method, instance, request.kind,
+}  // namespace
+
+Expected<PreparedRun> prepareInstanceRun(const MethodRegistry& registry, const Instance& instance,
+                                         const InstanceRunRequest& request) {
+  // The deadline reaches the method as the setting time_limit: a method's own -O time_limit
+  // wins, and a method without one ignores it (and says so), as any setting.
+  MethodRequest methodRequest = request.method;
+  std::optional<double> methodLimit;
+  if (request.deadline.remainingLimit()) {
+    methodLimit = std::max(0.001, request.deadline.remainingSeconds());
+    methodRequest.settings["time_limit"] = fmt::format("{:.3f}", *methodLimit);
+  }
+  auto call = prepareMethodCall(registry, methodRequest);
+  if (!call) return Error{call.error()};
+  const MethodInfo& method = *call->method;
+  if (method.unavailable) return Error{*method.unavailable};
+  if (!method.declares("time_limit") || request.method.options.contains("time_limit")) {
+    methodLimit.reset();
+  }
+  const auto kind = resolveProblemKind(registry, method, instance, request.kind,
                                        request.ii.has_value(), request.horizon.has_value());
   if (!kind) return Error{kind.error()};
-  run.kind = *kind;
   const auto objective = parseProblemObjective(request.objective);
   if (!objective) return Error{objective.error()};
-  Problem problem =
-      poseProblem(instance, **method, {run.kind, request.horizon, request.ii, *objective});
+  Problem problem = poseProblem(instance, method, {*kind, request.horizon, request.ii, *objective});
   if (request.ratio) {
-    if (run.kind != ProblemKind::kStages) {
+    if (*kind != ProblemKind::kStages) {
       return Error{
-          fmt::format("--ratio applies to --kind stages, not to a {} problem", toString(run.kind))};
+          fmt::format("--ratio applies to --kind stages, not to a {} problem", toString(*kind))};
     }
     problem.stageRatio = *request.ratio;
   }
-  auto call = prepareMethodCall(registry, request.method);
-  if (!call) return Error{call.error()};
-  run.ignoredSettings = call->ignoredSettings;
-  if (request.deadline.remainingLimit() && request.method.options.count("time_limit") == 0 &&
-      (*method)->declares("time_limit")) {
-    run.methodLimit = std::max(0.001, request.deadline.remainingSeconds());
-    call->options["time_limit"] = fmt::format("{:.3f}", *run.methodLimit);
-  }
-  run.result = runMethod(problem, *call, request.context);
+  if (call->parsed) problem = withMachineOptions(method, problem, *call->parsed);
+  return PreparedRun{std::move(call).value(), std::move(problem), methodLimit};
+}
+
+InstanceRun runPrepared(const PreparedRun& prepared, const RunContext& context) {
+  const MethodCall& call = prepared.call;
+  InstanceRun run;
+  run.kind = prepared.problem.kind;
+  run.ignoredSettings = call.ignoredSettings;
+  run.methodLimit = prepared.methodLimit;
+  run.result = call.parsed
+                   ? call.registry->runParsed(*call.method, prepared.problem, *call.parsed, context)
+                   : errorResult(call.parsed.error());
   return run;
+}
+
+Expected<InstanceRun> runMethodOnInstance(const MethodRegistry& registry, const Instance& instance,
+                                          const InstanceRunRequest& request,
+                                          const RunContext& context) {
+  auto prepared = prepareInstanceRun(registry, instance, request);
+  if (!prepared) return Error{prepared.error()};
+  return runPrepared(*prepared, context);
 }
 
 }  // namespace gaus

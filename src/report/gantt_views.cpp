@@ -209,10 +209,4 @@ std::optional<ScheduleView> parseScheduleView(std::string_view name) {
   return kScheduleViewNames.parse(name);
 }
 
-ProblemKind problemKindOf(const Schedule& schedule, bool hasHorizon) {
-  if (schedule.warps) return ProblemKind::kModuloWarp;
-  if (schedule.ii) return ProblemKind::kModulo;
-  return hasHorizon ? ProblemKind::kLatencyBounded : ProblemKind::kLatency;
-}
-
 }  // namespace gaus::report

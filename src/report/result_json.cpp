@@ -178,6 +178,20 @@ nlohmann::json bufferUsageToJson(const Instance& instance, const Schedule& sched
   return json;
 }
 
+nlohmann::json methodRunToJson(const Instance& instance, const Result& result,
+                               const MethodRunJson& run) {
+  nlohmann::json json = resultToJson(instance, result);
+  json["method"] = std::string(run.method);
+  json["kind"] = std::string(toString(run.kind));
+  if (!run.ignoredSettings.empty()) json["ignored_settings"] = run.ignoredSettings;
+  const Schedule* schedule = result.schedule ? &*result.schedule : nullptr;
+  if (run.warpViews && schedule != nullptr && schedule->ii && schedule->warps) {
+    json["roles"] = warpRolesToJson(instance, *schedule);
+    json["buffers"] = bufferUsageToJson(instance, *schedule);
+  }
+  return json;
+}
+
 nlohmann::json methodsToJson(const MethodRegistry& registry) {
   nlohmann::json methods = nlohmann::json::array();
   for (const auto& name : registry.names()) {

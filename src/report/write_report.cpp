@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <gaus/core/problem_kinds.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/io/io.hpp>
 #include <gaus/report/report.hpp>
@@ -44,17 +45,15 @@ std::string resolveGraphSpec(const fs::path& resultsFolder, const std::string& s
 // The problem a record's schedule answers, from the record's problem fields.
 Expected<Problem> problemOf(const ResultRecord& record, const Instance& instance,
                             const Schedule& schedule) {
-  ProblemKind kind = problemKindOf(schedule, record.problem.horizon.has_value());
-  if (const auto named = parseProblemKind(record.problem.kind)) kind = *named;
   std::optional<Cycle> horizon;
   if (record.problem.horizon) horizon = *record.problem.horizon;
+  const ProblemKind kind =
+      parseProblemKind(record.problem.kind).value_or(kindOfSchedule(schedule, horizon.has_value()));
   std::optional<std::int32_t> ii;
   if (record.problem.ii && kind != ProblemKind::kLatency && kind != ProblemKind::kLatencyBounded) {
     ii = static_cast<std::int32_t>(*record.problem.ii);
   }
-  Problem problem = instance.problem(kind, horizon, ii);
-  if (const auto errors = problem.check(); !errors.empty()) return Error{errors.front()};
-  return problem;
+  return answeredProblem(instance, schedule, {kind, horizon, ii});
 }
 
 RunPicture drawRunPicture(const ResultRecord& record, const fs::path& resultsFolder,

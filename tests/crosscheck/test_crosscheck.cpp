@@ -252,10 +252,10 @@ TEST_CASE(
     MethodInfo method;
     method.name = "overclaiming";
     method.kinds = {overclaim.problem.kind};
-    method.resolveOptions = [](const MethodOptions&) -> Expected<OptionValues> {
-      return OptionValues{};
+    method.parseOptions = [](const MethodOptions&) -> Expected<ParsedOptions> {
+      return ParsedOptions{};
     };
-    method.run = [&overclaim](const Problem&, const MethodOptions&, const RunContext&) {
+    method.solve = [&overclaim](const Problem&, const ParsedOptions&, const RunContext&) {
       Result result;
       result.schedule = overclaim.schedule;
       result.objectiveName = overclaim.objective;

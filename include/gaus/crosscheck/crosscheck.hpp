@@ -22,9 +22,9 @@
 #include <string>
 #include <vector>
 
-#include <gaus/core/registry.hpp>
 #include <gaus/crosscheck/crosscheck_cases.hpp>
 #include <gaus/crosscheck/exhaustive_search.hpp>
+#include <gaus/methods/registry.hpp>
 
 namespace gaus::crosscheck {
 

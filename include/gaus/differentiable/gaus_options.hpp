@@ -15,8 +15,8 @@
 #include <gaus/core/expected.hpp>
 #include <gaus/core/memory_limit.hpp>
 #include <gaus/core/option_table.hpp>
-#include <gaus/core/registry.hpp>
 #include <gaus/core/schedule.hpp>
+#include <gaus/methods/registry.hpp>
 #include <gaus/milp/milp_model.hpp>
 
 namespace gaus::differentiable {

@@ -6,9 +6,9 @@
 #pragma once
 
 #include <gaus/core/problem.hpp>
-#include <gaus/core/registry.hpp>
 #include <gaus/core/result.hpp>
 #include <gaus/differentiable/gaus_options.hpp>
+#include <gaus/methods/registry.hpp>
 
 namespace gaus::differentiable {
 

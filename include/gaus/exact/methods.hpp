@@ -9,10 +9,10 @@
 
 #include <gaus/core/enum_names.hpp>
 #include <gaus/core/option_table.hpp>
-#include <gaus/core/registry.hpp>
 #include <gaus/exact/latency_milp.hpp>
 #include <gaus/exact/modulo_milp.hpp>
 #include <gaus/exact/twill.hpp>
+#include <gaus/methods/registry.hpp>
 
 namespace gaus {
 

@@ -270,6 +270,12 @@ std::string familyList(const std::vector<TwillFamily>& families);
 // default to the machine's). A fixed problem.ii restricts the search to that II.
 TwillSolution solveTwill(const Problem& problem, const TwillOptions& options = {});
 
+// The machine as twill's options describe it: `warps` sets its warp count, `warp_issue` one
+// instruction stream per warp (issue width 1 where the machine names none). The method declares
+// it (describeMachineWith), so that the registry checks the input and verifies the schedule on
+// this machine; the search applies it to its own copy of the problem too.
+void describeTwillMachine(Machine& machine, const TwillOptions& options);
+
 // One satisfiability check of the SMT model at (ii, latency), in the problem's own units. For
 // tests and ablations. Status kFeasible when satisfiable (with a schedule), kInfeasible when
 // not (`core` lists the families of the unsat core), else kTimeout or kUnknown.

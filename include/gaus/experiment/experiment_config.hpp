@@ -19,7 +19,7 @@
 #include <gaus/core/options.hpp>
 #include <gaus/core/problem.hpp>
 #include <gaus/core/random_graph.hpp>
-#include <gaus/core/registry.hpp>
+#include <gaus/methods/registry.hpp>
 
 namespace gaus::experiment {
 

@@ -12,8 +12,8 @@
 #include <string>
 
 #include <gaus/core/expected.hpp>
-#include <gaus/core/registry.hpp>
 #include <gaus/experiment/experiment_config.hpp>
+#include <gaus/methods/registry.hpp>
 
 namespace gaus::experiment {
 

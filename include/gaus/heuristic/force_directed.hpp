@@ -10,8 +10,8 @@
 
 #include <gaus/core/enum_names.hpp>
 #include <gaus/core/problem.hpp>
-#include <gaus/core/registry.hpp>
 #include <gaus/core/result.hpp>
+#include <gaus/methods/registry.hpp>
 
 namespace gaus::heuristic {
 

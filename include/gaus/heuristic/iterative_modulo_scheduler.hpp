@@ -5,8 +5,8 @@
 #include <string_view>
 
 #include <gaus/core/problem.hpp>
-#include <gaus/core/registry.hpp>
 #include <gaus/core/result.hpp>
+#include <gaus/methods/registry.hpp>
 
 namespace gaus::heuristic {
 

@@ -2,7 +2,7 @@
 // look methods up here and never switch on method names themselves.
 #pragma once
 
-#include <gaus/core/registry.hpp>
+#include <gaus/methods/registry.hpp>
 
 namespace gaus {
 

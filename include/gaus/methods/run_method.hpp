@@ -1,8 +1,11 @@
 // The one path that runs a method of a registry, for every caller: `gaus schedule` and `gaus
 // twill`, Python's gaus.schedule() and gaus.twill(), each run of `gaus run` (and the methods a
-// run runs first: its start, the method that sets its horizon), the benchmarks. It finds the
-// method, applies the settings once, poses the problem the same way for every caller, and runs it
-// through MethodRegistry::run (the input check, the method, the verification of its schedule).
+// run runs first: its start, the method that sets its horizon), the benchmarks. A call is
+// prepared once (prepareMethodCall: the method found, the settings applied, the options parsed;
+// prepareInstanceRun adds the kind resolved, the problem posed and the deadline) and run once
+// through MethodRegistry::runParsed (the input check, the method, the verification of its
+// schedule). Callers read what the prepared call says (the settings it ignores, the options it
+// echoes) rather than working it out again.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +16,7 @@
 
 #include <gaus/core/expected.hpp>
 #include <gaus/core/instance.hpp>
-#include <gaus/core/registry.hpp>
+#include <gaus/methods/registry.hpp>
 
 namespace gaus {
 
@@ -21,23 +24,30 @@ namespace gaus {
 struct MethodRequest {
   std::string method;
   MethodOptions options;  // the method's own (-O, an experiment entry's): each beats a setting
-  // Settings for every method (--time-limit, --seed, ...; an experiment's settings and budget):
+  // Settings for every method (--seed, --device, ...; an experiment's settings and budget):
   // each reaches the method as its option of the same name where it declares one
   // (applySettings).
   MethodOptions settings;
 };
 
-// A method ready to run: found, and its options as the run uses them.
+// A method call prepared once: the method found, the settings applied, the options parsed.
 struct MethodCall {
   const MethodRegistry* registry = nullptr;
-  const MethodInfo* method = nullptr;        // may be `unavailable` (its plugin did not load)
-  MethodOptions options;                     // the request's, with the settings applied
+  const MethodInfo* method = nullptr;
+  MethodOptions options;  // the request's, with the settings applied
+  // `options` parsed: what the run uses and echoes; or the option table's message for a bad
+  // option (the reason, for a method whose engine plugin did not load), with which the call
+  // fails when it runs, as a Result whose call is an error.
+  Expected<ParsedOptions> parsed;
   std::vector<std::string> ignoredSettings;  // settings the method does not declare
+
+  // The option values the run uses, by name; nothing for options that do not parse.
+  OptionValues echo() const { return parsed ? parsed->echo : OptionValues{}; }
 };
 
-// Finds the method and applies the settings: once per run, whatever else reads the options (a
-// results record echoes them before the run). Fails with the registry's message for a name it
-// does not know.
+// Finds the method, applies the settings and parses the options: once per run, whatever else
+// reads them (a results record echoes them before the run: MethodCall::echo). Fails with the
+// registry's message for a name it does not know.
 Expected<MethodCall> prepareMethodCall(const MethodRegistry& registry,
                                        const MethodRequest& request);
 
@@ -52,31 +62,20 @@ struct ProblemRequest {
 };
 
 // The problem `method` is asked on `instance`. A kind the method does not solve is posed all
-// the same: MethodRegistry::run refuses it (a command may refuse it earlier, naming the methods
-// that solve it: MethodRegistry::unsupportedKindMessage).
+// the same: MethodRegistry::runParsed refuses it (a command may refuse it earlier, naming the
+// methods that solve it: MethodRegistry::unsupportedKindMessage).
 Problem poseProblem(const Instance& instance, const MethodInfo& method,
                     const ProblemRequest& request);
 
-// Runs a prepared call on `problem`.
+// Runs a prepared call on `problem` (posed for the call's method: poseProblem), with the
+// method's machine options applied (withMachineOptions).
 Result runMethod(const Problem& problem, const MethodCall& call, const RunContext& context = {});
 
-// prepareMethodCall, then runMethod; an unknown method is a failed call.
+// prepareMethodCall, then runMethod; a call that cannot be prepared is a failed call.
 Result runMethod(const MethodRegistry& registry, const Problem& problem,
                  const MethodRequest& request, const RunContext& context = {});
 
 // ---- One method on one instance, as `gaus schedule`, `gaus twill` and Python pose it ----
-
-// The method of that name, or the message a command stops with before it reads its input: the
-// registry's for an unknown name, the reason for a method whose engine plugin did not load.
-Expected<const MethodInfo*> findRunnableMethod(const MethodRegistry& registry,
-                                               std::string_view name);
-
-// The kind to pose: `kindName` ("--kind"; empty: inferProblemKind). A kind the method does not
-// solve is refused here, before the input is checked, with the methods that do; for a loop the
-// message also says that --kind latency schedules one iteration instead.
-Expected<ProblemKind> resolveProblemKind(const MethodRegistry& registry, const MethodInfo& method,
-                                         const Instance& instance, std::string_view kindName,
-                                         bool fixedIi, bool hasHorizon);
 
 // What a command asks of one method on one instance.
 struct InstanceRunRequest {
@@ -88,10 +87,29 @@ struct InstanceRunRequest {
   std::string objective;        // an objective's name (--objective); empty: the method's default
   // The caller's time limit, counted from when the caller started (loading the engine and the
   // input come out of it): unless the method's own options set time_limit, the method gets what
-  // is left (docs/benchmarks.md, "Limits that hold").
+  // is left (docs/benchmarks.md, "Limits that hold"). The one channel of a caller's time limit:
+  // the settings carry none.
   Deadline deadline{std::nullopt};
-  RunContext context;  // progress, cancellation, a start schedule
 };
+
+// One method on one instance, prepared once: the call, the problem posed (its kind resolved)
+// and what the deadline left the method.
+struct PreparedRun {
+  MethodCall call;
+  Problem problem;
+  // The seconds the deadline left the method (its time_limit), when the request has a deadline
+  // and the method's own options do not set time_limit.
+  std::optional<double> methodLimit;
+};
+
+// Refuses a method whose engine plugin did not load (with the reason), resolves the kind
+// (InstanceRunRequest::kind, or inferred; a kind the method does not solve is
+// refused here, before the input is checked, naming the methods that do, and for a loop also
+// that --kind latency schedules one iteration), poses the problem and prepares the call, what is
+// left of the deadline reaching the method as the setting time_limit. Fails with the message of
+// the first thing that stops the call before the method runs.
+Expected<PreparedRun> prepareInstanceRun(const MethodRegistry& registry, const Instance& instance,
+                                         const InstanceRunRequest& request);
 
 struct InstanceRun {
   ProblemKind kind = ProblemKind::kLatency;
@@ -100,10 +118,12 @@ struct InstanceRun {
   std::optional<double> methodLimit;         // the seconds the deadline left the method
 };
 
-// Resolves the kind, poses the problem, prepares the call and runs it (runMethod: the input
-// check, the method, the verification). Fails with the message of the first thing that stops it
-// before the method runs; what the method finds is in InstanceRun::result.
+// Runs a prepared call once (runMethod: the input check, the method, the verification).
+InstanceRun runPrepared(const PreparedRun& prepared, const RunContext& context = {});
+
+// prepareInstanceRun, then runPrepared, for a caller that says nothing in between (Python).
 Expected<InstanceRun> runMethodOnInstance(const MethodRegistry& registry, const Instance& instance,
-                                          const InstanceRunRequest& request);
+                                          const InstanceRunRequest& request,
+                                          const RunContext& context = {});
 
 }  // namespace gaus

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include <gaus/core/enum_names.hpp>
-#include <gaus/core/registry.hpp>
 #include <gaus/core/result.hpp>
+#include <gaus/methods/registry.hpp>
 
 namespace gaus::milp {
 

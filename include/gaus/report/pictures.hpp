@@ -81,8 +81,4 @@ Expected<ConvergenceTrace> readConvergenceTrace(const std::filesystem::path& pat
 
 std::string renderConvergence(const ConvergenceTrace& trace, const PictureOptions& options = {});
 
-// The problem a schedule file answers when nothing else says: modulo with warps when it assigns
-// warps, modulo when it has an II, latency-bounded when a horizon is given, else latency.
-ProblemKind problemKindOf(const Schedule& schedule, bool hasHorizon);
-
 }  // namespace gaus::report

@@ -9,9 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include <gaus/core/instance.hpp>
-#include <gaus/core/registry.hpp>
 #include <gaus/core/result.hpp>
 #include <gaus/core/verify.hpp>
+#include <gaus/methods/registry.hpp>
 
 namespace gaus::report {
 
@@ -38,6 +38,20 @@ nlohmann::json bufferUsageToJson(const Instance& instance, const Schedule& sched
 // "doc"}]}]. A default is JSON of its type, null when unset or when it depends on the machine
 // (default_rule then says how it is found), so the output is the same on every machine. A method
 // whose engine plugin did not load has "unavailable" with the reason.
+// One method run as `gaus schedule --json`, `gaus twill --json` and Python's gaus.schedule()
+// return it: the result (resultToJson), the method, the problem kind, the settings the method
+// ignored when there are any (Python's Result.ignored_settings; the commands say them on
+// stderr before the run and give none here) and, with `warpViews` (gaus twill, Python), the
+// roles and buffers of a warp-specialized schedule.
+struct MethodRunJson {
+  std::string_view method;
+  ProblemKind kind = ProblemKind::kLatency;
+  std::vector<std::string> ignoredSettings;
+  bool warpViews = false;
+};
+nlohmann::json methodRunToJson(const Instance& instance, const Result& result,
+                               const MethodRunJson& run);
+
 nlohmann::json methodsToJson(const MethodRegistry& registry);
 
 }  // namespace gaus::report

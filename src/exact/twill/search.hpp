@@ -19,8 +19,8 @@
 #include <string_view>
 #include <vector>
 
+#include <gaus/core/deadline.hpp>
 #include <gaus/core/expected.hpp>
-#include <gaus/core/registry.hpp>
 #include <gaus/exact/twill.hpp>
 
 #include "smt_model.hpp"

@@ -11,6 +11,16 @@
 #include "../modulo_bounds.hpp"
 #include "search.hpp"
 
+namespace gaus::exact {
+
+void describeTwillMachine(Machine& machine, const TwillOptions& options) {
+  if (options.search.warps) machine.warps = *options.search.warps;
+  // One instruction stream per warp: the machine's width, or one op per cycle.
+  if (options.smt.warpIssue) machine.warpIssueWidth = machine.warpIssueWidth.value_or(1);
+}
+
+}  // namespace gaus::exact
+
 namespace gaus::exact::detail {
 
 namespace {
@@ -21,24 +31,17 @@ namespace {
 Expected<Problem> problemAsAsked(const Problem& input, const TwillOptions& options) {
   Problem problem = input;
   problem.kind = ProblemKind::kModuloWarp;
-  if (options.search.warps) {
-    if (*options.search.warps < 1 || *options.search.warps > kMaxWarps) {
-      return Error{fmt::format("warps must be in 1..{}, got {}", kMaxWarps, *options.search.warps)};
-    }
-    auto machine = std::make_shared<Machine>(*problem.machine);
-    machine->warps = *options.search.warps;
-    if (machine->variableLatencyWarp && *machine->variableLatencyWarp >= machine->warps) {
-      return Error{fmt::format("warps={} leaves out the variable-latency warp {} of machine '{}'",
-                               machine->warps, *machine->variableLatencyWarp, machine->name)};
-    }
-    problem.machine = std::move(machine);
+  if (options.search.warps && (*options.search.warps < 1 || *options.search.warps > kMaxWarps)) {
+    return Error{fmt::format("warps must be in 1..{}, got {}", kMaxWarps, *options.search.warps)};
   }
-  if (options.smt.warpIssue && !problem.machine->warpIssueWidth) {
-    // One instruction stream per warp (as MethodRegistry::run poses it, withMachineOptions).
-    auto machine = std::make_shared<Machine>(*problem.machine);
-    machine->warpIssueWidth = 1;
-    problem.machine = std::move(machine);
+  auto machine = std::make_shared<Machine>(*problem.machine);
+  describeTwillMachine(*machine, options);
+  if (options.search.warps && machine->variableLatencyWarp &&
+      *machine->variableLatencyWarp >= machine->warps) {
+    return Error{fmt::format("warps={} leaves out the variable-latency warp {} of machine '{}'",
+                             machine->warps, *machine->variableLatencyWarp, machine->name)};
   }
+  problem.machine = std::move(machine);
   if (const auto errors = problem.check(); !errors.empty()) return Error{errors.front()};
   return problem;
 }

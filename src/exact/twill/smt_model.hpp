@@ -9,9 +9,9 @@
 #include <optional>
 #include <vector>
 
+#include <gaus/core/deadline.hpp>
 #include <gaus/core/expected.hpp>
 #include <gaus/core/problem.hpp>
-#include <gaus/core/registry.hpp>
 #include <gaus/core/schedule.hpp>
 #include <gaus/exact/twill.hpp>
 

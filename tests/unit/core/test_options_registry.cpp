@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include <gaus/core/registry.hpp>
+#include <gaus/methods/registry.hpp>
 
 #include "toy_graphs.hpp"
 
@@ -212,11 +212,14 @@ TEST_CASE("registry: a schedule without II of a loop notes the loop-carried edge
         "looped");
 }
 
-TEST_CASE("registry: a warps option sizes the machine before the check and the verification",
-          "[core][registry]") {
+TEST_CASE(
+    "registry: an option the method declares as describing the machine sizes it before the check "
+    "and the verification",
+    "[core][registry]") {
   // One op that needs 4 warps, on a machine with 1: the modulo-warp check refuses it unless the
-  // run's `warps` option (the --warps setting) gives the machine 4 first. The method returns the
-  // op on warps {0..3}, which verifies only against the 4-warp machine.
+  // run's `warps` option (the --warps setting), which the method declares as describing the
+  // machine (describeMachineWith), gives the machine 4 first. The method returns the op on
+  // warps {0..3}, which verifies only against the 4-warp machine.
   struct WarpOptions {
     std::optional<std::int32_t> warps;
   };
@@ -225,8 +228,7 @@ TEST_CASE("registry: a warps option sizes the machine before the check and the v
     t.add("warps", &WarpOptions::warps, "warps", NumericRange::between(1, kMaxWarps));
     return t;
   }();
-  MethodRegistry registry;
-  registry.add(
+  MethodInfo warped =
       makeMethod<WarpOptions>("warped", "one op on four warps", {ProblemKind::kModuloWarp}, table,
                               [](const Problem& problem, const WarpOptions&, const RunContext&) {
                                 Result result;
@@ -238,7 +240,12 @@ TEST_CASE("registry: a warps option sizes the machine before the check and the v
                                 result.schedule = schedule;
                                 CHECK(problem.machine->warps == 4);
                                 return result;
-                              }));
+                              });
+  describeMachineWith<WarpOptions>(warped, [](Machine& machine, const WarpOptions& options) {
+    if (options.warps) machine.warps = *options.warps;
+  });
+  MethodRegistry registry;
+  registry.add(std::move(warped));
   GraphBuilder builder("wide");
   builder.setMinWarps(builder.addOp("a", 1), 4);
   Machine oneWarp;

@@ -1,8 +1,8 @@
 // The method registry with "gaus" in it, shared by the end-to-end tests.
 #pragma once
 
-#include <gaus/core/registry.hpp>
 #include <gaus/differentiable/gaus_scheduler.hpp>
+#include <gaus/methods/registry.hpp>
 
 namespace gaus::differentiable::fixture {
 

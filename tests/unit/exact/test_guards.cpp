@@ -9,13 +9,13 @@
 
 #include <catch2/catch.hpp>
 
-#include <gaus/core/registry.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/exact/latency_milp.hpp>
 #include <gaus/exact/methods.hpp>
 #include <gaus/exact/modulo_milp.hpp>
 #include <gaus/exact/twill.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
+#include <gaus/methods/registry.hpp>
 
 #include "kernel_files.hpp"
 #include "test_support.hpp"

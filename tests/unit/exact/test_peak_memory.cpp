@@ -2,8 +2,8 @@
 // a hand-computed instance, the refusals of objectives, and ctrl of the EPFL circuits.
 #include <catch2/catch.hpp>
 
-#include <gaus/core/registry.hpp>
 #include <gaus/exact/methods.hpp>
+#include <gaus/methods/registry.hpp>
 
 #include "kernel_files.hpp"
 #include "live_memory_reference.hpp"

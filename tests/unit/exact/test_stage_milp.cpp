@@ -9,13 +9,13 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
-#include <gaus/core/registry.hpp>
 #include <gaus/core/stage_objective.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/exact/exact_figures.hpp>
 #include <gaus/exact/methods.hpp>
 #include <gaus/exact/stage_milp.hpp>
 #include <gaus/heuristic/methods.hpp>
+#include <gaus/methods/registry.hpp>
 
 #include "stage_graphs.hpp"
 #include "test_support.hpp"

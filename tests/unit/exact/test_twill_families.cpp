@@ -6,10 +6,10 @@
 
 #include <catch2/catch.hpp>
 
-#include <gaus/core/registry.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/exact/methods.hpp>
 #include <gaus/exact/twill.hpp>
+#include <gaus/methods/registry.hpp>
 
 #include "test_support.hpp"
 #include "toy_graphs.hpp"

@@ -8,11 +8,11 @@
 
 #include <catch2/catch.hpp>
 
-#include <gaus/core/registry.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/exact/exact_figures.hpp>
 #include <gaus/exact/methods.hpp>
 #include <gaus/exact/twill.hpp>
+#include <gaus/methods/registry.hpp>
 
 #include "kernel_files.hpp"
 #include "test_support.hpp"

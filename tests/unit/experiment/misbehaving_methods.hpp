@@ -14,8 +14,8 @@
 #include <vector>
 
 #include <gaus/core/analysis.hpp>
-#include <gaus/core/registry.hpp>
 #include <gaus/methods/method_catalog.hpp>
+#include <gaus/methods/registry.hpp>
 
 namespace gaus::test {
 

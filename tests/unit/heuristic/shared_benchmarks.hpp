@@ -11,9 +11,9 @@
 
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/instance.hpp>
-#include <gaus/core/registry.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/heuristic/methods.hpp>
+#include <gaus/methods/registry.hpp>
 
 #include "kernel_files.hpp"
 #include "test_support.hpp"

@@ -2,9 +2,9 @@
 
 #include <catch2/catch.hpp>
 
-#include <gaus/core/registry.hpp>
 #include <gaus/heuristic/heuristic_figures.hpp>
 #include <gaus/heuristic/methods.hpp>
+#include <gaus/methods/registry.hpp>
 
 #include "heuristic_fixtures.hpp"
 

@@ -8,12 +8,12 @@
 #include <catch2/catch.hpp>
 
 #include <gaus/core/random_graph.hpp>
-#include <gaus/core/registry.hpp>
 #include <gaus/core/stage_objective.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/heuristic/balanced_stages.hpp>
 #include <gaus/heuristic/methods.hpp>
 #include <gaus/heuristic/stage_refinement.hpp>
+#include <gaus/methods/registry.hpp>
 
 #include "stage_graphs.hpp"
 

@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -7,40 +6,11 @@
 
 #include <fmt/format.h>
 
-#include <gaus/core/registry.hpp>
+#include <gaus/core/problem_kinds.hpp>
 #include <gaus/core/verify.hpp>
+#include <gaus/methods/registry.hpp>
 
 namespace gaus {
-
-double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-Deadline::Deadline(std::optional<double> seconds) : start_(std::chrono::steady_clock::now()) {
-  if (seconds) {
-    end_ = start_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                        std::chrono::duration<double>(std::max(0.0, *seconds)));
-  }
-}
-
-bool Deadline::expired() const {
-  return end_ && std::chrono::steady_clock::now() >= *end_;
-}
-
-double Deadline::remainingSeconds() const {
-  if (!end_) return std::numeric_limits<double>::infinity();
-  return std::max(0.0,
-                  std::chrono::duration<double>(*end_ - std::chrono::steady_clock::now()).count());
-}
-
-std::optional<double> Deadline::remainingLimit() const {
-  if (!end_) return std::nullopt;
-  return remainingSeconds();
-}
-
-double Deadline::elapsedSeconds() const {
-  return secondsSince(start_);
-}
 
 bool MethodInfo::solves(ProblemKind kind) const {
   return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
@@ -54,6 +24,12 @@ bool MethodInfo::declares(std::string_view option) const {
 bool MethodInfo::reportsFigure(std::string_view figure) const {
   return std::any_of(figures.begin(), figures.end(),
                      [&](const FigureDoc& doc) { return doc.name == figure; });
+}
+
+Expected<OptionValues> MethodInfo::resolveOptions(const MethodOptions& given) const {
+  auto parsed = parseOptions(given);
+  if (!parsed) return Error{parsed.error()};
+  return std::move(parsed->echo);
 }
 
 std::optional<double> MethodInfo::figureValue(const Result& result, std::string_view figure) const {
@@ -84,25 +60,11 @@ AppliedSettings applySettings(const MethodInfo& method, MethodOptions options,
   return applied;
 }
 
-Expected<Problem> withMachineOptions(const MethodInfo& method, const Problem& problem,
-                                     const MethodOptions& options) {
-  const bool setsWarps = method.declares("warps") && options.contains("warps");
-  const bool setsIssue = method.declares("warp_issue") && options.contains("warp_issue");
-  if ((!setsWarps && !setsIssue) || !problem.machine) return problem;
-  auto resolved = method.resolveOptions(options);
-  if (!resolved) return Error{resolved.error()};
+Problem withMachineOptions(const MethodInfo& method, const Problem& problem,
+                           const ParsedOptions& options) {
+  if (!method.describeMachine || !problem.machine) return problem;
   auto machine = std::make_shared<Machine>(*problem.machine);
-  for (const auto& [name, value] : *resolved) {
-    if (name == "warp_issue" && value == "true") {
-      // One instruction stream per warp: the machine's width, or one op per cycle.
-      machine->warpIssueWidth = machine->warpIssueWidth.value_or(1);
-    }
-    std::int32_t warps = 0;
-    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), warps);
-    // An unset option echoes as a word ("none"): the machine's own count stays.
-    if (name != "warps" || error != std::errc{} || end != value.data() + value.size()) continue;
-    machine->warps = warps;
-  }
+  method.describeMachine(*machine, options);
   Problem posed = problem;
   posed.machine = std::move(machine);
   return posed;
@@ -110,14 +72,8 @@ Expected<Problem> withMachineOptions(const MethodInfo& method, const Problem& pr
 
 ProblemKind inferProblemKind(const Graph& graph, const MethodInfo& method, bool fixedIi,
                              bool hasHorizon) {
-  std::vector<ProblemKind> preferred;
-  if (graph.hasLoopCarriedEdges() || fixedIi) {
-    preferred = {ProblemKind::kModulo, ProblemKind::kModuloWarp};
-  } else if (hasHorizon) {
-    preferred = {ProblemKind::kLatencyBounded};
-  } else {
-    preferred = {ProblemKind::kLatency};
-  }
+  const std::vector<ProblemKind> preferred =
+      preferredKinds({graph.hasLoopCarriedEdges() || fixedIi, false, hasHorizon});
   for (ProblemKind kind : preferred) {
     if (method.solves(kind)) return kind;
   }
@@ -142,6 +98,7 @@ void MethodRegistry::addProvider(std::vector<std::string> methods,
 
 const MethodInfo* MethodRegistry::find(std::string_view name) const {
   const std::lock_guard lock(*mutex_);
+  lookups_->fetch_add(1, std::memory_order_relaxed);
   if (const auto it = methods_.find(name); it != methods_.end()) return &it->second;
   for (Provider& provider : providers_) {
     if (provider.loaded || std::find(provider.methods.begin(), provider.methods.end(), name) ==
@@ -200,12 +157,18 @@ Result MethodRegistry::run(std::string_view name, const Problem& problem,
                            const MethodOptions& options, const RunContext& context) const {
   const MethodInfo* method = find(name);
   if (method == nullptr) return errorResult(unknownMethodMessage(name));
+  auto parsed = method->parseOptions(options);
+  if (!parsed) return errorResult(parsed.error());
+  return runParsed(*method, withMachineOptions(*method, problem, *parsed), *parsed, context);
+}
+
+Result MethodRegistry::runParsed(const MethodInfo& method, const Problem& posed,
+                                 const ParsedOptions& options, const RunContext& context) const {
+  const std::string_view name = method.name;
   // Not unsupportedKindMessage: naming the methods that do would load every engine plugin in
   // the middle of a run (ilp's init method is run through here).
-  if (!method->solves(problem.kind)) return errorResult(refusalOfKind(*method, problem.kind));
-  auto posed = withMachineOptions(*method, problem, options);
-  if (!posed) return errorResult(posed.error());
-  if (const auto errors = posed->check(); !errors.empty()) {
+  if (!method.solves(posed.kind)) return errorResult(refusalOfKind(method, posed.kind));
+  if (const auto errors = posed.check(); !errors.empty()) {
     std::string message = errors.front();
     if (errors.size() > 1) message += fmt::format(" (and {} more input errors)", errors.size() - 1);
     return errorResult(message);
@@ -213,10 +176,10 @@ Result MethodRegistry::run(std::string_view name, const Problem& problem,
   const auto start = std::chrono::steady_clock::now();
   RunContext methodContext = context;
   methodContext.registry = this;
-  Result result = method->run(*posed, options, methodContext);
+  Result result = method.solve(posed, options, methodContext);
   result.stats.seconds = secondsSince(start);
   if (result.schedule) {
-    result.verification = verify(*posed, *result.schedule);
+    result.verification = verify(posed, *result.schedule);
     if (result.verification->uncheckedLoopCarriedEdges > 0) {
       result.notes.emplace_back(kUncheckedLoopCarriedTitle,
                                 result.verification->uncheckedLoopCarriedNote());
@@ -230,7 +193,7 @@ Result MethodRegistry::run(std::string_view name, const Problem& problem,
   // A figure a method does not declare would reach no reader by its declaration: a programming
   // error, caught here as an unverified schedule is.
   for (const auto& [figure, value] : result.figures.values()) {
-    if (method->reportsFigure(figure)) continue;
+    if (method.reportsFigure(figure)) continue;
     result.call = CallStatus::kError;
     result.message = fmt::format(
         "method {} reported the figure '{}', which its engine's figure table does not declare "

@@ -1,5 +1,6 @@
-// One registry maps a method name ("list", "ims", "gaus", "ilp", "twill") and an options map to
-// a callable, so the CLI and the experiment runner never switch on method names. Each module
+// The method framework: one registry maps a method name ("list", "ims", "gaus", "ilp",
+// "twill") and an options map to a callable, so the CLI and the experiment runner never switch
+// on method names. Each module
 // exposes a register function (registerHeuristicMethods, ...); the catalog in src/methods
 // calls them all. run() verifies every schedule a method returns before handing it back.
 // Methods are made with makeMethod() from an OptionTable of their options.
@@ -16,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include <gaus/core/deadline.hpp>
 #include <gaus/core/expected.hpp>
 #include <gaus/core/figures.hpp>
 #include <gaus/core/option_table.hpp>
@@ -48,8 +50,13 @@ struct RunContext {
   bool cancelled() const { return cancel != nullptr && cancel->load(std::memory_order_relaxed); }
 };
 
-using MethodFunction =
-    std::function<Result(const Problem&, const MethodOptions&, const RunContext&)>;
+// A method's options parsed once, for every use of one call: the options struct its
+// OptionTable made (type-erased: only the method that parsed it reads it back) and the values
+// the run uses, echoed by name (Result::options, a results record before the run).
+struct ParsedOptions {
+  std::shared_ptr<const void> values;
+  OptionValues echo;
+};
 
 struct MethodInfo {
   std::string name;
@@ -57,17 +64,24 @@ struct MethodInfo {
   std::vector<ProblemKind> kinds;  // problem kinds it accepts
   std::vector<OptionDoc> options;  // generated from the method's OptionTable
   std::vector<FigureDoc> figures;  // from its engine's FigureTable: what Result::figures may hold
-  // The values a run would use: the defaults with `options` applied and checked, or the
-  // message a run would fail with (unknown names, bad values).
-  std::function<Expected<OptionValues>(const MethodOptions&)> resolveOptions;
-  // Parses its options, solves, and echoes the values used in Result::options.
-  MethodFunction run;
+  // Parses and checks options given by name (unknown names, bad values fail with the table's
+  // message). A call parses once (prepareMethodCall); run and the echo read the parsed form.
+  std::function<Expected<ParsedOptions>(const MethodOptions&)> parseOptions;
+  // Solves with options parseOptions made, and echoes them in Result::options.
+  std::function<Result(const Problem&, const ParsedOptions&, const RunContext&)> solve;
+  // Options that describe the machine rather than the method (twill's `warps`, `warp_issue`):
+  // declared by the method that has them (describeMachineWith), empty for the others. The
+  // registry applies it to the problem's machine before the input check and the verification.
+  std::function<void(Machine&, const ParsedOptions&)> describeMachine;
   // Why the method cannot run (its engine plugin did not load); every use fails with it.
   std::optional<std::string> unavailable;
 
   bool solves(ProblemKind kind) const;
   bool declares(std::string_view option) const;
   bool reportsFigure(std::string_view figure) const;
+  // The values a run would use: the defaults with `given` applied and checked, or the message
+  // a run would fail with. For a reader that only echoes (a config check, the docs).
+  Expected<OptionValues> resolveOptions(const MethodOptions& given) const;
   // The value of one of its figures in `result`, read by the name the method declares it with:
   // for readers that do not include the engine's figure header (a command that loads the
   // engine as a plugin, a benchmark). A name the method does not declare is a programming
@@ -92,17 +106,17 @@ MethodInfo makeMethod(
   method.kinds = std::move(kinds);
   method.options = table.docs();
   const OptionTable<Options>* options = &table;
-  method.resolveOptions = [options](const MethodOptions& given) -> Expected<OptionValues> {
+  method.parseOptions = [options](const MethodOptions& given) -> Expected<ParsedOptions> {
     auto parsed = options->parse(given);
     if (!parsed) return Error{parsed.error()};
-    return options->echo(*parsed);
+    OptionValues echo = options->echo(*parsed);
+    return ParsedOptions{std::make_shared<const Options>(std::move(parsed).value()),
+                         std::move(echo)};
   };
-  method.run = [options, solve = std::move(solve)](
-                   const Problem& problem, const MethodOptions& given, const RunContext& context) {
-    auto parsed = options->parse(given);
-    if (!parsed) return errorResult(parsed.error());
-    Result result = solve(problem, *parsed, context);
-    result.options = options->echo(*parsed);
+  method.solve = [solve = std::move(solve)](const Problem& problem, const ParsedOptions& parsed,
+                                            const RunContext& context) {
+    Result result = solve(problem, *static_cast<const Options*>(parsed.values.get()), context);
+    result.options = parsed.echo;
     return result;
   };
   return method;
@@ -118,6 +132,18 @@ MethodInfo makeMethod(
                              FigureTable(), std::move(solve));
 }
 
+// Declares that some of `method`'s options describe the machine: `describe` changes a copy of
+// the problem's machine from the parsed options (Options: the struct of the method's
+// OptionTable, as for makeMethod).
+template <class Options>
+void describeMachineWith(MethodInfo& method,
+                         std::function<void(Machine&, const Options&)> describe) {
+  method.describeMachine = [describe = std::move(describe)](Machine& machine,
+                                                            const ParsedOptions& parsed) {
+    describe(machine, *static_cast<const Options*>(parsed.values.get()));
+  };
+}
+
 // Settings a caller applies to every method at once (the CLI's --time-limit, --seed, --device,
 // --formulation, ...; an experiment's per-run budget), by option name. A method receives those
 // it declares, unless its own options already set them: a method's own option always wins.
@@ -128,14 +154,12 @@ struct AppliedSettings {
 AppliedSettings applySettings(const MethodInfo& method, MethodOptions options,
                               const MethodOptions& settings);
 
-// The problem with the options that describe the machine rather than the method applied: a
-// `warps` option (the --warps setting) sets the machine's warp count, and `warp_issue=true`
-// (method twill) its issue width to 1 where it names none. MethodRegistry::run checks the input
+// The problem with the options that describe the machine applied (the method's
+// describeMachine; the problem itself when it has none): MethodRegistry::run checks the input
 // and verifies every schedule against this problem, so a warp count or issue model given for
-// the run counts before the input check and in the verdict, not only inside the method. Fails
-// with the option table's message for a bad value.
-Expected<Problem> withMachineOptions(const MethodInfo& method, const Problem& problem,
-                                     const MethodOptions& options);
+// the run counts before the input check and in the verdict, not only inside the method.
+Problem withMachineOptions(const MethodInfo& method, const Problem& problem,
+                           const ParsedOptions& options);
 
 // The kind of problem to pose for `method` on `graph` when none is requested: modulo when the
 // graph has loop-carried edges or an II is fixed (modulo-warp for a method that solves only
@@ -167,15 +191,25 @@ class MethodRegistry {
   // plugins: call it on the way out only (run() itself does not name them).
   std::string unsupportedKindMessage(std::string_view name, ProblemKind kind) const;
 
-  // Applies the machine's options (withMachineOptions), checks the problem (Problem::check),
-  // runs the method, times it, verifies any schedule it returns and stores the report in
-  // Result::verification. A schedule that fails verification makes the call an error with the
-  // first violations in the message: an unverified schedule is never reported as a success. So
-  // does a figure the method does not declare (MethodInfo::figures). `options` are the
-  // method's own with any settings applied: callers with settings go through runMethod
-  // (gaus/methods/run_method.hpp), which applies them once.
+  // Runs a method on a problem with its options as they are, for a caller without settings
+  // (a test, a method that runs another first): finds the method, parses the options, applies
+  // the machine's options (withMachineOptions) and goes on as runParsed. Callers with settings
+  // go through prepareMethodCall (gaus/methods/run_method.hpp), which applies them once.
   Result run(std::string_view name, const Problem& problem, const MethodOptions& options,
              const RunContext& context = {}) const;
+
+  // Checks the problem (Problem::check), runs the method with options parsed once, times it,
+  // verifies any schedule it returns and stores the report in Result::verification. `posed`
+  // is the problem with the method's machine options applied (withMachineOptions). A schedule
+  // that fails verification makes the call an error with the first violations in the
+  // message: an unverified schedule is never reported as a success. So does a figure the
+  // method does not declare (MethodInfo::figures).
+  Result runParsed(const MethodInfo& method, const Problem& posed, const ParsedOptions& options,
+                   const RunContext& context = {}) const;
+
+  // How many times find() has looked a method up, over the registry's life (copies share the
+  // count): a call looks its method up once, and the tests of the run path hold it to that.
+  std::size_t lookups() const { return lookups_->load(std::memory_order_relaxed); }
 
  private:
   struct Provider {
@@ -189,25 +223,8 @@ class MethodRegistry {
   mutable std::map<std::string, MethodInfo, std::less<>> methods_;
   mutable std::vector<Provider> providers_;
   std::shared_ptr<std::recursive_mutex> mutex_ = std::make_shared<std::recursive_mutex>();
-};
-
-// Seconds since `start`, for method statistics and deadlines.
-double secondsSince(std::chrono::steady_clock::time_point start);
-
-// A deadline from an optional time limit; `expired()` is false forever when unset.
-class Deadline {
- public:
-  explicit Deadline(std::optional<double> seconds);
-  bool expired() const;
-  double remainingSeconds() const;  // +inf when unset
-  // What is left as a limit to hand on (nullopt when unset), so that a callee's deadline ends
-  // with this one.
-  std::optional<double> remainingLimit() const;
-  double elapsedSeconds() const;
-
- private:
-  std::chrono::steady_clock::time_point start_;
-  std::optional<std::chrono::steady_clock::time_point> end_;
+  std::shared_ptr<std::atomic<std::size_t>> lookups_ =
+      std::make_shared<std::atomic<std::size_t>>(0);
 };
 
 }  // namespace gaus

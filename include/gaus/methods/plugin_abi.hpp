@@ -7,9 +7,9 @@
 
 #include <gaus/core/graph.hpp>
 #include <gaus/core/problem.hpp>
-#include <gaus/core/registry.hpp>
 #include <gaus/core/result.hpp>
 #include <gaus/core/schedule.hpp>
+#include <gaus/methods/registry.hpp>
 
 namespace gaus {
 
