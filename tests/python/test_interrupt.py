@@ -10,7 +10,10 @@ from conftest import ROOT
 
 # A 3000-op random layered graph that GauS cannot finish in the 120 s it is given.
 PROGRAM = """
-import random, sys, gaus
+import random, signal, sys, gaus
+# Python turns SIGINT into KeyboardInterrupt only when it starts with SIGINT's default action; a
+# test run from a background job (nohup ... &) starts with SIGINT ignored, which children inherit.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 random.seed(7)
 ops = [{"name": f"o{i}", "latency": 1 + i % 3, "uses": "ALU"} for i in range(3000)]
 edges = [{"from": f"o{random.randrange(i)}", "to": f"o{i}"} for i in range(1, 3000) for _ in range(2)]
