@@ -106,7 +106,8 @@ bool decodeSolution(std::string_view bytes, MilpSolution& solution) {
   solution.call = static_cast<CallStatus>(call);
   solution.status = static_cast<ModelStatus>(status);
   solution.values.resize(static_cast<std::size_t>(count));
-  std::memcpy(solution.values.data(), bytes.data(), bytes.size());
+  // An empty vector's data() may be null, which memcpy may not be given even for no bytes.
+  if (count > 0) std::memcpy(solution.values.data(), bytes.data(), bytes.size());
   return true;
 }
 

@@ -378,9 +378,11 @@ TEST_CASE("method twill, warp_issue=true: the registry verifies against one stre
   CHECK(serial.schedule->ii == 2);
   REQUIRE(serial.verification);
   CHECK(serial.verification->ok());
-  const auto posed = withMachineOptions(*registry.find("twill"), problem, {{"warp_issue", "true"}});
-  REQUIRE(posed);
-  CHECK(posed->machine->warpIssueWidth == 1);
+  const MethodInfo& twill = *registry.find("twill");
+  const auto parsed = twill.parseOptions({{"warp_issue", "true"}});
+  REQUIRE(parsed);
+  const Problem posed = withMachineOptions(twill, problem, *parsed);
+  CHECK(posed.machine->warpIssueWidth == 1);
   // The machine's own width stays: 2 slots per cycle give II 1 back.
   Machine wide = *problem.machine;
   wide.warpIssueWidth = 2;
