@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <optional>
 
-#include <gaus/methods/registry.hpp>
 #include <gaus/differentiable/gaus_options.hpp>
+#include <gaus/methods/registry.hpp>
 
 namespace gaus::differentiable {
 

@@ -38,12 +38,13 @@ std::optional<std::string> refuseLargeModel(std::string_view what, ModelSize siz
   }
   const std::int64_t limit = maxNonzeros;
   if (size.nonzeros <= limit) return std::nullopt;
-  const std::string change =
-      remedy.empty() ? std::string(". The model grows with the costs in cycles: normalize them "
-                                   "(-O normalize=on; a fixed --ii is solved in raw cycles, so "
-                                   "leave II to the search), lower -O normalize_sum if they "
-                                   "already are")
-                     : ": " + std::string(remedy);
+  const std::string change = remedy.empty()
+                                 ? std::string(
+                                       ". The model grows with the costs in cycles: normalize them "
+                                       "(-O normalize=on; a fixed --ii is solved in raw cycles, so "
+                                       "leave II to the search), lower -O normalize_sum if they "
+                                       "already are")
+                                 : ": " + std::string(remedy);
   return fmt::format(
       "{} would have {} variables and {} nonzeros, above max_nonzeros={} (about {:.1f} GB){}, or "
       "raise -O max_nonzeros",
