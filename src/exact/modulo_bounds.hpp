@@ -45,4 +45,10 @@ RecMii computeWarpAwareRecMii(const Graph& graph, const Machine& machine,
 std::optional<Cycle> warpLatencyBound(const Graph& graph, const Machine& machine, std::int32_t ii,
                                       const TwillFamilySet& families);
 
+// The graph without what makes lifetimes matter: no op holds registers or a memory footprint.
+// Only the register-limit and memory families read those, and they only remove schedules, so
+// every schedule of the graph is one of this relaxation, and warpLatencyBound has an L for it:
+// refuting the relaxation at that L refutes the graph's II for every L, registers or not.
+Graph withoutLifetimeCosts(const Graph& graph);
+
 }  // namespace gaus::exact::detail

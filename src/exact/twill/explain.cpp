@@ -161,6 +161,12 @@ TwillExplanation explain(const ExplainContext& context, TwillSolution& solution)
                              failure.lastLatency);
       }
     }
+    if (failure.refutedWithoutLifetimesAt) {
+      reason += fmt::format(
+          "; without registers and memory no schedule at L={}, an L that suffices there: no "
+          "schedule at any L",
+          *failure.refutedWithoutLifetimesAt);
+    }
     if (!failure.conclusive) reason += " (not conclusive: a check timed out)";
     explanation.iiFailures.emplace_back(failure.ii, reason);
     text += fmt::format("\nII={} fails: {}", failure.ii, reason);

@@ -109,9 +109,10 @@ class IiTrial {
   // Beyond the paper: Algorithm 1 stops at the MILP's stage count, but a cross-warp edge's
   // spill cost can need one stage more, so an II refuted there may still have schedules (the
   // cross-method check found loops called infeasible, or a larger II called minimal;
-  // tests/data/crosscheck/). The serial latency with spill costs and residue waits (at most
-  // `latencyCap`, the largest L that could beat the incumbent) is the L that decides it; the
-  // checks gallop towards it from the stage limit, one II more, two, four, ..., each on a
+  // tests/data/crosscheck/). The L that decides it (at most `latencyCap`, the largest L that
+  // could beat the incumbent) is the L that suffices at this II when there is one, else the
+  // serial latency with spill costs and residue waits; the checks gallop towards it from the
+  // stage limit, one II more, two, four, ..., each on a
   // model built at its own L, since the model grows with L and so does the time of a check
   // (the FA Blackwell ablation with spill cost 64: SAT at L 1408 in 87 s, at L 96 in 3 s; the
   // stand-in's L 36 on a model built at its serial latency: over 60 s, on its own 0.1 s).
@@ -121,13 +122,14 @@ class IiTrial {
   // says it holds up to the L checked (IiFailure::everyLatency, TwillIiBound::proof).
   void goBeyondStages(Cycle stageLimit, Cycle latencyCap, IiOutcome& outcome) {
     const Graph& graph = *setup_.work.graph;
-    // Each op may also wait up to II - 1 cycles for a free residue of the modulo table.
-    // An L that suffices at this II (warpLatencyBound), when there is one, decides as well.
-    const Cycle sufficient = sufficientLatency().value_or(std::numeric_limits<Cycle>::max());
+    // An L that suffices at this II (warpLatencyBound), when there is one, decides, and only it
+    // proves the II for every L: the serial latency can be below it (a loop-carried edge's
+    // spill is not in the serial windows). Without one, the serial latency, where each op may
+    // also wait up to II - 1 cycles for a free residue of the modulo table.
     const Cycle serialLatency =
-        std::min({latencyCap, sufficient,
-                  serialLatencyWithSpills(graph) + static_cast<Cycle>(graph.numOps()) * (ii_ - 1)});
-    if (serialLatency <= stageLimit) return;
+        serialLatencyWithSpills(graph) + static_cast<Cycle>(graph.numOps()) * (ii_ - 1);
+    const Cycle decidingLatency = std::min(latencyCap, sufficientLatency().value_or(serialLatency));
+    if (decidingLatency <= stageLimit) return;
     constexpr std::string_view kNote = "beyond the MILP's stages";
     Cycle unsat = stageLimit;
     for (Cycle step = ii_;; step *= 2) {
@@ -136,7 +138,7 @@ class IiTrial {
         outcome.failure->conclusive = false;
         return;
       }
-      const Cycle latency = std::min(serialLatency, stageLimit + step);
+      const Cycle latency = std::min(decidingLatency, stageLimit + step);
       BuiltModel built = buildModel(setup_, ii_, latency, heldModels(incumbent_), solution_);
       if (!built.model) {
         // Undecided at this II; the next II starts from a model at its own stage limit, which
@@ -155,8 +157,44 @@ class IiTrial {
       if (!answer || answer->status != ModelStatus::kInfeasible) return;
       unsat = latency;
       outcome.failure->lastLatency = latency;
-      if (latency == serialLatency) return;
+      if (latency == decidingLatency) return;
     }
+  }
+
+  // Beyond the paper, for an II left without a schedule where registers or memory could bind,
+  // so that no L suffices for the problem itself: its relaxation without them
+  // (withoutLifetimeCosts) has a schedule whenever the problem has one, and an L that suffices
+  // (warpLatencyBound). One UNSAT check of the relaxation at that L refutes the II for every L,
+  // whatever the checks of the problem gave. It runs last at the II, since the checks beyond the
+  // stages may still find a schedule, and within half the time left, so that a model too large
+  // or a check that times out leaves the next II the other half, as the search had before.
+  void refuteWithoutLifetimes(IiOutcome& outcome) {
+    IiFailure& failure = *outcome.failure;
+    if (failure.everyLatency || setup_.deadline.expired()) return;
+    if (sufficientLatency()) return;  // the problem has an L of its own: goBeyondStages used it
+    SearchSetup relaxed = setup_;
+    relaxed.work.graph = std::make_shared<const Graph>(withoutLifetimeCosts(*setup_.work.graph));
+    const auto latency = warpLatencyBound(*relaxed.work.graph, *relaxed.work.machine, ii_,
+                                          setup_.options.smt.families);
+    if (!latency) return;
+    if (const auto left = setup_.deadline.remainingLimit()) {
+      relaxed.deadline = earlierBy(setup_.deadline, *left / 2);
+    }
+    const auto held = heldModels(incumbent_);
+    BuiltModel built = buildModel(relaxed, ii_, *latency, held, solution_);
+    if (!built.model) return;
+    built.model->setLatency(*latency);
+    const SmtAnswer answer = built.model->check(searchQuery(relaxed, *built.model, held));
+    record(solution_,
+           smtAttempt("smt", ii_, *latency, answer,
+                      "without registers and memory, at an L that suffices"),
+           setup_.options);
+    if (answer.status != ModelStatus::kInfeasible) return;
+    failure.everyLatency = true;
+    failure.conclusive = true;
+    failure.refutedWithoutLifetimesAt = *latency;
+    // The II no longer rests on a model that was not built.
+    outcome.refusal.reset();
   }
 
   // The II: the modulo MILP for a lower bound on L, then the SMT model of this II.
@@ -264,10 +302,13 @@ class IiTrial {
     // L gave.
     if (outcome.found || incumbentIi) {
       outcome.failure.reset();
-    } else if (failure.conclusive) {
+      return outcome;
+    }
+    if (failure.conclusive) {
       const auto sufficient = sufficientLatency();
       failure.everyLatency = sufficient && failure.lastLatency >= *sufficient;
     }
+    refuteWithoutLifetimes(outcome);
     return outcome;
   }
 

@@ -151,9 +151,11 @@ struct IiFailure {
   std::string milpDetail;
   Cycle firstLatency = 0, lastLatency = 0;  // the L range the SMT tried
   bool conclusive = true;                   // no timeout
-  // Refuted for every L: the MILP's proof (no modulo schedule at any L), or every L refuted up
-  // to an L that suffices at this II (warpLatencyBound).
+  // Refuted for every L: the MILP's proof (no modulo schedule at any L), every L refuted up to
+  // an L that suffices at this II (warpLatencyBound), or the relaxation without registers and
+  // memory refuted at its own such L (refutedWithoutLifetimesAt).
   bool everyLatency = false;
+  std::optional<Cycle> refutedWithoutLifetimesAt;
 };
 
 // What the II loop carries from one II to the next, and what it ended with.

@@ -55,6 +55,38 @@ Instance pairLoop(const PairShape& shape) {
   return test::makeInstance(std::move(builder), std::move(machine));
 }
 
+// a -> b -> a at distance 1, each of latency 2 and spill cost 3, a on the ALU and b on the tensor
+// core for 6 cycles each, on 2 warps that issue one op per cycle (warp_issue_width 1). MII =
+// ResMII 6 (RecMII 2 + 2 = 4); no edge must cross (same min_warps, no variable latency), so the
+// warp-aware RecMII is 4 too. On one warp the two 6-cycle windows need 12 issue slots per II; on
+// two warps both edges cross and the recurrence needs 2 + 3 + 2 + 3 = 10. So II 10 is optimal
+// (a at 0, b at 5, L = b's end 11, 2 warps, 2 cross-warp edges), and II 6-9 fail at every L for
+// a reason no bound sees: only the SMT checks refute them.
+Instance issueBoundLoop(std::int32_t regs) {
+  Machine machine;
+  machine.name = "two_single_issue_warps";
+  machine.warps = 2;
+  machine.warpIssueWidth = 1;
+  if (regs > 0) machine.registerLimit = 64;
+  const ResourceId alu = machine.addResource("alu", 1);
+  const ResourceId tc = machine.addResource("tc", 1);
+  GraphBuilder builder("issue_bound_loop");
+  const auto addOp = [&](const char* name, ResourceId unit) {
+    OpAttributes op;
+    op.name = name;
+    op.latency = 2;
+    op.spillCost = 3;
+    op.regs = regs;
+    op.reservation = {{unit, 0, 6, 1}};
+    return builder.addOp(op);
+  };
+  const OpId a = addOp("a", alu);
+  const OpId b = addOp("b", tc);
+  builder.addEdge(a, b);
+  builder.addEdge(b, a, std::nullopt, 1);
+  return test::makeInstance(std::move(builder), std::move(machine));
+}
+
 }  // namespace
 
 TEST_CASE("warp rules: an edge's cross-warp delay, and ops that never share a warp set",
@@ -160,4 +192,43 @@ TEST_CASE("twill stand-in: the gather loop's II is its warp-aware RecMII, above 
   CHECK(solution.twill.iiBound.proof == IiProof::kEveryLength);
   // The issue's target: proven in at most 20 s (docs/benchmarks.md has the runs at load >= 2).
   CHECK(seconds <= 20.0);
+}
+
+TEST_CASE("twill: II 6-9 refuted for every L by the relaxation without registers",
+          "[exact][twill][bounds]") {
+  // issueBoundLoop above: II 10 optimal, II 6-9 refuted by the SMT checks alone. Without
+  // registers an L suffices at each of them (warpLatencyBound), so the checks up to it prove
+  // them for every L. With 32 registers per value against a limit of 64 no L suffices for the
+  // loop itself; the relaxation without registers (withoutLifetimeCosts) is the loop without
+  // registers, whose refutation at its L refutes the loop's II for every L too (the register
+  // rows only remove schedules): still every_length, by one check per II named in the log.
+  for (const std::int32_t regs : {0, 32}) {
+    INFO("regs " << regs);
+    const Instance instance = issueBoundLoop(regs);
+    const Graph& graph = *instance.graph;
+    CHECK(computeResMii(graph, *instance.machine).value == 6);
+    CHECK(detail::computeWarpAwareRecMii(graph, *instance.machine, TwillFamilySet{}).value == 4);
+    CHECK(detail::warpLatencyBound(graph, *instance.machine, 9, TwillFamilySet{}).has_value() ==
+          (regs == 0));
+    const TwillSolution solution = solveTwill(instance.problem(ProblemKind::kModuloWarp));
+    INFO(solution.result.message);
+    REQUIRE(solution.result.status == ModelStatus::kOptimal);
+    REQUIRE(solution.result.verification);
+    CHECK(solution.result.verification->ok());
+    CHECK(*solution.ii() == 10);
+    CHECK(*solution.twill.latency == 11);
+    CHECK(solution.twill.assignment.warpsUsed == 2);
+    CHECK(solution.twill.assignment.crossWarpEdges == 2);
+    for (const auto& attempt : solution.result.attempts) UNSCOPED_INFO(attempt.describe());
+    CHECK(solution.twill.iiBound.proof == IiProof::kEveryLength);
+    int relaxedRefutations = 0;
+    for (const auto& attempt : solution.result.attempts) {
+      if (attempt.detail.find("without registers and memory") != std::string::npos &&
+          attempt.status == ModelStatus::kInfeasible) {
+        ++relaxedRefutations;
+      }
+    }
+    // One per II from 6 to 9 with registers; none needed without.
+    CHECK(relaxedRefutations == (regs == 0 ? 0 : 4));
+  }
 }
