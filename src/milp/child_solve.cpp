@@ -176,6 +176,17 @@ MilpSolution solveInChild(const MilpData& data, const MilpSolveSettings& setting
     interrupt.sa_handler = onInterruptSignal;
     sigemptyset(&interrupt.sa_mask);
     sigaction(kInterruptSignal, &interrupt, nullptr);
+    // A solver that faults dies of its signal, which the parent reports ("died (signal 11)"):
+    // CBC 2.10 does when its time limit stops it in CglPreProcess::postProcess or while it
+    // processes a MIP start (docs/exact.md, "The crash seen once"). The handlers inherited from
+    // the parent (a test framework's, Python's, a sanitizer's) would run the parent's
+    // crash reporting in this copy of it, with calls that are not async-signal-safe.
+    struct sigaction fatal {};
+    fatal.sa_handler = SIG_DFL;
+    sigemptyset(&fatal.sa_mask);
+    for (const int crash : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) {
+      sigaction(crash, &fatal, nullptr);
+    }
     if (getppid() != parent) _exit(1);
     close(channel[0]);
     // The parent's cancel flag is its own memory: here a request arrives as kInterruptSignal.

@@ -1,21 +1,25 @@
 // The two solvers behind MilpModel (HiGHS and CBC) in the one MilpSolution contract: the same
 // optimum on small MILPs solved by hand and by enumeration, infeasibility proven, a limit that
-// stops a hard model on time, the MIP start used, and a cancel flag set from another thread
-// that ends a long solve promptly.
+// stops a hard model on time, the MIP start used, a cancel flag set from another thread that
+// ends a long solve promptly, and a solver that faults in its child process.
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <random>
 #include <thread>
+#include <unistd.h>
 #include <utility>
 #include <vector>
 
 #include <catch2/catch.hpp>
 
 #include <gaus/milp/milp_model.hpp>
+
+#include "milp_backends.hpp"
 
 using namespace gaus;
 using namespace gaus::milp;
@@ -255,4 +259,55 @@ TEST_CASE("MILP solvers: names and the default", "[milp]") {
   CHECK(kMilpSolverNames.parse("highs") == MilpSolver::kHighs);
   CHECK(kMilpSolverNames.parse("cbc") == MilpSolver::kCbc);
   CHECK(MilpModel().solver() == kDefaultMilpSolver);
+}
+
+namespace {
+
+// A solver that faults at once, as CBC 2.10 does when its limit stops it in
+// CglPreProcess::postProcess.
+MilpSolution faultingSolve(const MilpData&, const MilpSolveSettings&) {
+  std::raise(SIGSEGV);
+  return {};
+}
+
+// The write end of a pipe that the parent's fault handler below writes to.
+int faultHandlerPipe = -1;
+
+extern "C" void parentFaultHandler(int) {
+  const char byte = 1;
+  [[maybe_unused]] const auto written = write(faultHandlerPipe, &byte, 1);
+  _exit(3);
+}
+
+}  // namespace
+
+TEST_CASE("MILP child: a solver that faults dies of its signal, not in the parent's handler",
+          "[milp]") {
+  // The parent's SIGSEGV handler (a test framework's, Python's) writes a byte and exits 3. The
+  // forked child inherits it; unless the child resets it, the fault would run the parent's
+  // handler in the child: a byte in the pipe and "exit status 3". Expected: the child dies of
+  // signal 11 before its 10 s limit, which the parent reports as a failed call, marked crashed,
+  // and the pipe stays empty.
+  int ends[2];
+  REQUIRE(pipe(ends) == 0);
+  faultHandlerPipe = ends[1];
+  struct sigaction handler {};
+  struct sigaction previous {};
+  handler.sa_handler = parentFaultHandler;
+  sigemptyset(&handler.sa_mask);
+  sigaction(SIGSEGV, &handler, &previous);
+  MilpSolveSettings settings;
+  settings.timeLimitSeconds = 10.0;
+  const MilpSolution solution =
+      solveInChild(MilpData{}, settings, ChildSolver{"faulty", faultingSolve, false});
+  sigaction(SIGSEGV, &previous, nullptr);
+  close(ends[1]);
+  char byte = 0;
+  const auto read = ::read(ends[0], &byte, 1);
+  close(ends[0]);
+  INFO(solution.note);
+  CHECK(read == 0);
+  CHECK(solution.call == CallStatus::kError);
+  CHECK(solution.crashed);
+  CHECK(solution.note.find("faulty died (signal 11)") != std::string::npos);
 }
