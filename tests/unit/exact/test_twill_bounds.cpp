@@ -232,3 +232,35 @@ TEST_CASE("twill: II 6-9 refuted for every L by the relaxation without registers
     CHECK(relaxedRefutations == (regs == 0 ? 0 : 4));
   }
 }
+
+TEST_CASE("twill at 32 warps: single-issue warps split a recurrence, II 10 proven for every L",
+          "[exact][twill][bounds]") {
+  // tests/data/twill/issue_recurrence_32w.yaml derives it: MII 8 (TC), warp-aware RecMII 4, but
+  // mx and corr cannot share a single-issue warp group (12 slots per II) and split they pay two
+  // spills (10): II 10. Its ops hold registers, so no L suffices for the loop itself; II 8 and 9
+  // are proven for every L by the relaxation without registers and memory, one check each.
+  const Instance instance = test::loadInstance(test::dataPath("twill/issue_recurrence_32w.yaml"));
+  CHECK(computeResMii(*instance.graph, *instance.machine).value == 8);
+  CHECK(
+      detail::computeWarpAwareRecMii(*instance.graph, *instance.machine, TwillFamilySet{}).value ==
+      4);
+  CHECK_FALSE(detail::warpLatencyBound(*instance.graph, *instance.machine, 8, TwillFamilySet{}));
+  TwillOptions options;
+  options.search.timeLimitSeconds = 60.0;
+  const TwillSolution solution = solveTwill(instance.problem(ProblemKind::kModuloWarp), options);
+  INFO(solution.result.message);
+  REQUIRE(solution.result.status == ModelStatus::kOptimal);
+  REQUIRE(solution.result.verification);
+  CHECK(solution.result.verification->ok());
+  CHECK(*solution.ii() == 10);
+  for (const auto& attempt : solution.result.attempts) UNSCOPED_INFO(attempt.describe());
+  CHECK(solution.twill.iiBound.proof == IiProof::kEveryLength);
+  std::vector<std::int64_t> relaxed;
+  for (const auto& attempt : solution.result.attempts) {
+    if (attempt.detail.find("without registers and memory") != std::string::npos &&
+        attempt.status == ModelStatus::kInfeasible) {
+      relaxed.push_back(*attempt.ii);
+    }
+  }
+  CHECK(relaxed == std::vector<std::int64_t>{8, 9});
+}
