@@ -112,10 +112,10 @@ class IiTrial {
   // tests/data/crosscheck/). The L that decides it (at most `latencyCap`, the largest L that
   // could beat the incumbent) is the L that suffices at this II when there is one, else the
   // serial latency with spill costs and residue waits; the checks gallop towards it from the
-  // stage limit, one II more, two, four, ..., each on a
-  // model built at its own L, since the model grows with L and so does the time of a check
-  // (the FA Blackwell ablation with spill cost 64: SAT at L 1408 in 87 s, at L 96 in 3 s; the
-  // stand-in's L 36 on a model built at its serial latency: over 60 s, on its own 0.1 s).
+  // stage limit, one II more, two, four, ..., each on a model built at its own L, since the
+  // model grows with L and so does the time of a check (the FA Blackwell ablation with spill
+  // cost 64: SAT at L 1408 in 87 s, at L 96 in 3 s; the stand-in's L 36 on a model built at its
+  // serial latency: over 60 s, on its own 0.1 s).
   // UNSAT up to that latency leaves the II refuted; the first SAT bisects L down to the last
   // UNSAT on that step's model. The refutation holds for every L only where an L suffices at
   // this II (warpLatencyBound: no register or memory family can bind); elsewhere the answer
