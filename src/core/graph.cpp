@@ -289,4 +289,23 @@ Expected<Graph> GraphBuilder::build(bool allowDuplicateNames) && {
   return graph;
 }
 
+Expected<Graph> withEditedAttributes(const Graph& graph,
+                                     const std::function<void(OpId, OpAttributes&)>& editOp,
+                                     const std::function<void(EdgeId, EdgeAttributes&)>& editEdge) {
+  GraphBuilder builder(graph.name());
+  builder.reserve(static_cast<std::size_t>(graph.numOps()),
+                  static_cast<std::size_t>(graph.numEdges()));
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    OpAttributes attributes = graph.opAttributes(op);
+    if (editOp) editOp(op, attributes);
+    builder.addOp(attributes);
+  }
+  for (EdgeId e = 0; e < graph.numEdges(); ++e) {
+    EdgeAttributes attributes = graph.edgeAttributes(e);
+    if (editEdge) editEdge(e, attributes);
+    builder.addEdge(attributes);
+  }
+  return std::move(builder).build(true);
+}
+
 }  // namespace gaus

@@ -68,18 +68,9 @@ struct Decoration {
 };
 
 Expected<Graph> decorate(const Graph& graph, const Decoration& decoration) {
-  GraphBuilder builder(graph.name());
-  for (OpId op = 0; op < graph.numOps(); ++op) {
-    OpAttributes attributes = graph.opAttributes(op);
-    if (decoration.op) decoration.op(op, attributes);
-    builder.addOp(attributes);
-  }
-  for (EdgeId e = 0; e < graph.numEdges(); ++e) {
-    EdgeAttributes attributes = graph.edgeAttributes(e);
+  return withEditedAttributes(graph, decoration.op, [&](EdgeId, EdgeAttributes& attributes) {
     if (decoration.edge) decoration.edge(attributes);
-    builder.addEdge(attributes);
-  }
-  return std::move(builder).build();
+  });
 }
 
 // Multi-resource reservation tables (an op also holds a shared bus for a cycle or two, at an

@@ -364,11 +364,7 @@ Expected<NormalizedProblem> normalizeProblem(const Problem& problem,
   }
   const std::int64_t unit = result.timeUnit;
 
-  GraphBuilder builder(graph.name());
-  builder.reserve(static_cast<std::size_t>(graph.numOps()),
-                  static_cast<std::size_t>(graph.numEdges()));
-  for (OpId op = 0; op < graph.numOps(); ++op) {
-    OpAttributes attributes = graph.opAttributes(op);
+  const auto scaleOp = [&](OpId, OpAttributes& attributes) {
     attributes.latency = static_cast<std::int32_t>(mapped(attributes.latency));
     attributes.spillCost = static_cast<std::int32_t>(mapped(attributes.spillCost));
     for (auto& block : attributes.reservation) {
@@ -380,16 +376,11 @@ Expected<NormalizedProblem> normalizeProblem(const Problem& problem,
       block.begin = static_cast<std::int32_t>(begin);
       block.length = static_cast<std::int32_t>(length);
     }
-    builder.addOp(attributes);
-  }
-  for (EdgeId e = 0; e < graph.numEdges(); ++e) {
-    EdgeAttributes attributes = graph.edgeAttributes(e);
+  };
+  const auto scaleEdge = [&](EdgeId e, EdgeAttributes& attributes) {
     attributes.delay = static_cast<std::int32_t>(mapped(graph.edgeDelay(e)));
-    const EdgeId added = builder.addEdge(attributes);
-    builder.setEdgeComm(added, attributes.comm);
-    builder.setEdgeBlocking(added, attributes.blocking);
-  }
-  auto normalizedGraph = std::move(builder).build(true);
+  };
+  auto normalizedGraph = withEditedAttributes(graph, scaleOp, scaleEdge);
   if (!normalizedGraph) {
     return Error{fmt::format("cost normalization: rebuilding graph '{}' failed: {}", graph.name(),
                              normalizedGraph.error())};

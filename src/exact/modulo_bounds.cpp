@@ -78,33 +78,17 @@ Cycle existenceLatencyBound(const Graph& graph, std::int32_t ii,
 
 namespace {
 
-// The graph with each op's and edge's attributes edited; the ops and edges stay the same.
-Graph rebuilt(const Graph& graph, const std::function<void(OpAttributes&)>& editOp,
-              const std::function<void(EdgeId, EdgeAttributes&)>& editEdge) {
-  GraphBuilder builder(graph.name());
-  builder.reserve(static_cast<std::size_t>(graph.numOps()),
-                  static_cast<std::size_t>(graph.numEdges()));
-  for (OpId op = 0; op < graph.numOps(); ++op) {
-    OpAttributes attributes = graph.opAttributes(op);
-    editOp(attributes);
-    builder.addOp(attributes);
-  }
-  for (EdgeId e = 0; e < graph.numEdges(); ++e) {
-    EdgeAttributes attributes = graph.edgeAttributes(e);
-    editEdge(e, attributes);
-    builder.addEdge(attributes);
-  }
-  // The ops and edges are the graph's, which was built: rebuilding them cannot fail.
-  return std::move(builder).build(true).value();
-}
-
 // The graph with the delay of every edge that `crosses` raised to its cross-warp delay.
 Graph withCrossWarpDelays(const Graph& graph, const std::function<bool(EdgeId)>& crosses) {
-  return rebuilt(
-      graph, [](OpAttributes&) {},
-      [&](EdgeId e, EdgeAttributes& attributes) {
-        if (crosses(e)) attributes.delay = static_cast<std::int32_t>(crossWarpDelay(graph, e));
-      });
+  // Only delays rise: the graph, which was built, stays valid.
+  return withEditedAttributes(graph, {},
+                              [&](EdgeId e, EdgeAttributes& attributes) {
+                                if (crosses(e)) {
+                                  attributes.delay =
+                                      static_cast<std::int32_t>(crossWarpDelay(graph, e));
+                                }
+                              })
+      .value();
 }
 
 bool lifetimesMatter(const Graph& graph, const Machine& machine, const TwillFamilySet& families) {
@@ -125,13 +109,14 @@ bool lifetimesMatter(const Graph& graph, const Machine& machine, const TwillFami
 }  // namespace
 
 Graph withoutLifetimeCosts(const Graph& graph) {
-  return rebuilt(
-      graph,
-      [](OpAttributes& attributes) {
-        attributes.regs = 0;
-        attributes.footprints.clear();
-      },
-      [](EdgeId, EdgeAttributes&) {});
+  // Clearing registers and footprints leaves the graph, which was built, valid.
+  return withEditedAttributes(graph,
+                              [](OpId, OpAttributes& attributes) {
+                                attributes.regs = 0;
+                                attributes.footprints.clear();
+                              },
+                              {})
+      .value();
 }
 
 // Proof. An edge u -> v whose ends can never share a warp set crosses warp sets in every

@@ -3,6 +3,7 @@
 // once. Names are kept for input and output only; algorithms work on dense ids.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -248,5 +249,13 @@ class GraphBuilder {
   std::vector<std::uint8_t> edgeBlocking_;
   std::vector<double> edgeComm_;
 };
+
+// `graph` with each op's attributes passed through `editOp` and each edge's through `editEdge`
+// (either may be empty): the same ops, edges and name, for the transformations that change
+// attributes only (a relaxation, a rescaling, a decoration). Fails, as GraphBuilder::build does,
+// when an edit leaves an attribute invalid; duplicate op names stay allowed.
+Expected<Graph> withEditedAttributes(const Graph& graph,
+                                     const std::function<void(OpId, OpAttributes&)>& editOp,
+                                     const std::function<void(EdgeId, EdgeAttributes&)>& editEdge);
 
 }  // namespace gaus

@@ -58,7 +58,12 @@ class IiTrial {
  public:
   IiTrial(const SearchSetup& setup, std::int32_t ii, const std::optional<Found>& incumbent,
           TwillSolution& solution)
-      : setup_(setup), ii_(ii), incumbent_(incumbent), solution_(solution) {}
+      : setup_(setup),
+        ii_(ii),
+        incumbent_(incumbent),
+        solution_(solution),
+        sufficientLatency_(warpLatencyBound(*setup.work.graph, *setup.work.machine, ii,
+                                            setup.options.smt.families)) {}
 
   // One SMT check of the model at L, logged; nothing when the time is out. A check that is
   // neither SAT nor UNSAT makes the II's failure inconclusive.
@@ -128,7 +133,7 @@ class IiTrial {
     // also wait up to II - 1 cycles for a free residue of the modulo table.
     const Cycle serialLatency =
         serialLatencyWithSpills(graph) + static_cast<Cycle>(graph.numOps()) * (ii_ - 1);
-    const Cycle decidingLatency = std::min(latencyCap, sufficientLatency().value_or(serialLatency));
+    const Cycle decidingLatency = std::min(latencyCap, sufficientLatency_.value_or(serialLatency));
     if (decidingLatency <= stageLimit) return;
     constexpr std::string_view kNote = "beyond the MILP's stages";
     Cycle unsat = stageLimit;
@@ -171,7 +176,7 @@ class IiTrial {
   void refuteWithoutLifetimes(IiOutcome& outcome) {
     IiFailure& failure = *outcome.failure;
     if (failure.everyLatency || setup_.deadline.expired()) return;
-    if (sufficientLatency()) return;  // the problem has an L of its own: goBeyondStages used it
+    if (sufficientLatency_) return;  // the problem has an L of its own: goBeyondStages used it
     SearchSetup relaxed = setup_;
     relaxed.work.graph = std::make_shared<const Graph>(withoutLifetimeCosts(*setup_.work.graph));
     const auto latency = warpLatencyBound(*relaxed.work.graph, *relaxed.work.machine, ii_,
@@ -305,24 +310,19 @@ class IiTrial {
       return outcome;
     }
     if (failure.conclusive) {
-      const auto sufficient = sufficientLatency();
-      failure.everyLatency = sufficient && failure.lastLatency >= *sufficient;
+      failure.everyLatency = sufficientLatency_ && failure.lastLatency >= *sufficientLatency_;
     }
     refuteWithoutLifetimes(outcome);
     return outcome;
   }
 
  private:
-  // An L that suffices at this II (modulo_bounds.hpp), when the families allow one.
-  std::optional<Cycle> sufficientLatency() const {
-    return warpLatencyBound(*setup_.work.graph, *setup_.work.machine, ii_,
-                            setup_.options.smt.families);
-  }
-
   const SearchSetup& setup_;
   const std::int32_t ii_;
   const std::optional<Found>& incumbent_;
   TwillSolution& solution_;
+  // An L that suffices at this II (modulo_bounds.hpp), when the families allow one.
+  const std::optional<Cycle> sufficientLatency_;
 };
 
 }  // namespace
