@@ -4,6 +4,7 @@
 #include <limits>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <gaus/core/gap.hpp>
 #include <gaus/core/option_table.hpp>
@@ -190,15 +191,26 @@ namespace {
 // "peak memory 39, bound 36 (gap 7.7 %)", or "...: proven optimal" where the value meets it.
 std::string describeValueAndBound(const Result& result) {
   const double bound = *result.bounds.lowerBound;
-  if (!result.objective) return fmt::format("lower bound {}", bound);
+  const std::string& argument = result.bounds.lowerBoundArgument;
+  if (!result.objective) {
+    return argument.empty() ? fmt::format("lower bound {}", bound)
+                            : fmt::format("lower bound {} ({})", bound, argument);
+  }
   std::string name = result.objectiveName;
   std::replace(name.begin(), name.end(), '_', ' ');
   const std::optional<double> gap = resultGap(result);
   if (gap && *gap == 0.0) {
-    return fmt::format("{} {}, bound {}: proven optimal", name, *result.objective, bound);
+    return argument.empty()
+               ? fmt::format("{} {}, bound {}: proven optimal", name, *result.objective, bound)
+               : fmt::format("{} {}, bound {} ({}): proven optimal", name, *result.objective, bound,
+                             argument);
   }
-  return fmt::format("{} {}, bound {}{}", name, *result.objective, bound,
-                     gap ? fmt::format(" (gap {:.1f} %)", 100.0 * *gap) : std::string());
+  std::vector<std::string> parts;
+  if (!argument.empty()) parts.push_back(argument);
+  if (gap) parts.push_back(fmt::format("gap {:.1f} %", 100.0 * *gap));
+  return fmt::format(
+      "{} {}, bound {}{}", name, *result.objective, bound,
+      parts.empty() ? std::string() : " (" + fmt::format("{}", fmt::join(parts, "; ")) + ")");
 }
 
 }  // namespace

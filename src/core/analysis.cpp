@@ -256,30 +256,6 @@ Cycle criticalPathLength(const Graph& graph, const std::vector<Cycle>& asap) {
   return scheduleLatency(graph, asap);
 }
 
-Expected<double> peakLiveMemoryLowerBound(const Graph& graph, Cycle horizon) {
-  auto order = topologicalOrder(graph);
-  if (!order) return Error{order.error()};
-  const std::vector<Cycle> asap = asapTimes(graph, *order);
-  auto alap = alapTimes(graph, *order, horizon);
-  if (!alap) return Error{alap.error()};
-  std::vector<double> change(static_cast<std::size_t>(std::max<Cycle>(horizon, 0)) + 1, 0.0);
-  for (OpId op = 0; op < graph.numOps(); ++op) {
-    if (graph.mem(op) == 0.0) continue;
-    Cycle lastReader = -1;
-    for (const EdgeId e : graph.outEdges(op)) {
-      if (graph.edgeDistance(e) == 0) lastReader = std::max(lastReader, asap[graph.edgeTarget(e)]);
-    }
-    const Cycle begin = (*alap)[op];
-    if (lastReader <= begin) continue;
-    change[static_cast<std::size_t>(begin)] += graph.mem(op);
-    change[static_cast<std::size_t>(std::min(lastReader, horizon))] -= graph.mem(op);
-  }
-  double live = 0.0;
-  double peak = 0.0;
-  for (const double delta : change) peak = std::max(peak, live += delta);
-  return peak;
-}
-
 std::vector<OpId> criticalPath(const Graph& graph, const std::vector<OpId>& topoOrder,
                                const std::vector<Cycle>& asap) {
   (void)topoOrder;
@@ -558,6 +534,30 @@ std::string describeIiBound(const Graph& graph, const Machine& machine, const Re
                        : std::string("RecMII = 0 (no recurrence)");
   if (recMii.value > resMii.value) return fmt::format("{} > {}", rec, res);
   return fmt::format("{} >= {}", res, rec);
+}
+
+bool hasLiveMemory(const Graph& graph) {
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    if (graph.mem(op) != 0.0) return true;
+  }
+  return false;
+}
+
+std::pair<Cycle, Cycle> precedenceWindow(const Graph& graph, std::span<const Cycle> start, OpId op,
+                                         Cycle horizon) {
+  Cycle low = 0;
+  Cycle high = horizon - graph.duration(op);
+  for (const EdgeId e : graph.inEdges(op)) {
+    if (graph.edgeDistance(e) == 0) {
+      low = std::max<Cycle>(low, start[graph.edgeSource(e)] + graph.edgeDelay(e));
+    }
+  }
+  for (const EdgeId e : graph.outEdges(op)) {
+    if (graph.edgeDistance(e) == 0) {
+      high = std::min<Cycle>(high, start[graph.edgeTarget(e)] - graph.edgeDelay(e));
+    }
+  }
+  return {low, high};
 }
 
 }  // namespace gaus

@@ -10,7 +10,7 @@
 //   problem's formulation) starts from the better of list scheduling and the greedy balanced cut,
 //   and refines every legalized schedule by moves and swaps between stages
 //   (heuristic::refineStages); B refines every legalized schedule by single-op moves for peak
-//   live memory (heuristic::refineLiveMemory; docs/gaus.md says why).
+//   live memory (live_memory::refine; docs/gaus.md says why).
 // The result is never worse than the start it was given (keep-best): the start is the first
 // "best" and only strictly better verified schedules replace it.
 // Candidates are legalized by the legalization worker (legalization_worker.hpp), beside the
@@ -35,7 +35,6 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
-#include <gaus/core/live_memory_bound.hpp>
 #include <gaus/core/memory_limit.hpp>
 #include <gaus/differentiable/gaus_figures.hpp>
 #include <gaus/differentiable/gaus_scheduler.hpp>

@@ -3,7 +3,7 @@
 // - scale: the start's peak;
 // - bound: the min-cut bound (core/live_memory_bound.hpp), lifted on small problems by the whole
 //   graph's live-memory MILP, whose schedule becomes the start when it is better;
-// - refinement: single-op moves for peak live memory (heuristic::LiveMemoryRefiner), resumable
+// - refinement: single-op moves for peak live memory (live_memory::Refiner), resumable
 //   across the worker's time slices;
 // - incumbent: LiveMemoryIncumbent, which splices the candidates' regions into the best schedule
 //   and re-solves windows around its peak exactly (options splice and windows);
@@ -16,12 +16,12 @@
 
 #include <fmt/format.h>
 
-#include <gaus/core/live_memory_bound.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/differentiable/gaus_figures.hpp>
-#include <gaus/heuristic/memory_refinement.hpp>
-#include <gaus/milp/live_memory_model.hpp>
-#include <gaus/milp/live_memory_windows.hpp>
+#include <gaus/live_memory/bound.hpp>
+#include <gaus/live_memory/exact_solve.hpp>
+#include <gaus/live_memory/improvement.hpp>
+#include <gaus/live_memory/refinement.hpp>
 
 #include "at_horizon_search.hpp"
 #include "search_support.hpp"
@@ -36,12 +36,12 @@ double peakMemoryOf(const RunSetup& setup, const Schedule& schedule) {
 
 // B: the attempt's best schedule, improved by what the candidates bring and by exact windows
 // (docs/gaus.md, "Splicing candidates" and "Exact windows"):
-// - every other candidate lends it regions (heuristic::LiveMemoryRefiner::splice): on a large
+// - every other candidate lends it regions (live_memory::Refiner::splice): on a large
 //   graph the peak sits in a few clusters of cycles far apart, candidates at the same peak
 //   differ in which of them are high, and the keep-the-best rule alone never gets past the
 //   peak of the refined start;
 // - at a local optimum of the refinement, windows around its peak clusters are re-solved
-//   exactly (milp::LiveMemoryWindowSearch, option `windows`), and what they lower is refined
+//   exactly (live_memory::MilpWindowSearch, option `windows`), and what they lower is refined
 //   again.
 // Shared by the rows the worker legalizes side by side: a row that finds it busy leaves its
 // candidate to the row holding it (the latest kWaitingDonors are kept). Its own work, when a
@@ -91,9 +91,9 @@ class LiveMemoryIncumbent final : public UnfinishedRefinement,
   std::optional<Candidate> resume(const StopRequest& stop) override {
     std::lock_guard<std::mutex> lock(mutex_);
     Absorbed absorbed = advance(std::nullopt, stop, true);
-    if (absorbed.improved || !refiner_) return std::move(absorbed.improved);
+    if (absorbed.improved || !improvement_) return std::move(absorbed.improved);
     std::optional<Candidate> incumbent =
-        scoredCandidate(setup_, setup_.problem, refiner_->result().schedule);
+        scoredCandidate(setup_, setup_.problem, improvement_->schedule());
     if (incumbent && absorbed.unfinished) incumbent->unfinished = shared_from_this();
     return incumbent;
   }
@@ -101,9 +101,9 @@ class LiveMemoryIncumbent final : public UnfinishedRefinement,
   Figures figures() {
     std::lock_guard<std::mutex> lock(mutex_);
     Figures total{splicedRegions_, spliceImprovements_, 0, 0};
-    if (windows_) {
-      total.windowSolves = windows_->figures().solves;
-      total.windowImprovements = windows_->figures().improvements;
+    if (improvement_) {
+      total.windowSolves = improvement_->windowFigures().solves;
+      total.windowImprovements = improvement_->windowFigures().improvements;
     }
     return total;
   }
@@ -117,9 +117,9 @@ class LiveMemoryIncumbent final : public UnfinishedRefinement,
     bool done = true;  // its own refinement ended (else it may only lend regions)
   };
 
-  // With mutex_ held: takes `donor` and the waiting ones, refines, solves windows (when
-  // `windowsNow`; after windows that lowered something, refines and solves again), and returns
-  // the incumbent when its objective fell (unfinished while work is left).
+  // With mutex_ held: takes `donor` and the waiting ones, runs the improvement step (its windows
+  // when `windowsNow`), and returns the incumbent when its objective fell (unfinished while work
+  // is left).
   Absorbed advance(std::optional<Donor> donor, const std::function<bool()>& stop, bool windowsNow) {
     while (!stop()) {
       if (!donor) donor = nextWaiting();
@@ -128,41 +128,13 @@ class LiveMemoryIncumbent final : public UnfinishedRefinement,
       donor.reset();
     }
     if (donor) leaveWaiting(std::move(*donor));  // `stop` came first: for a later slice
-    if (!refiner_) return {};
-    bool finished = false;
-    while (true) {
-      finished = refiner_->run(stop);
-      const bool windowsLeft = setup_.options.windows && !windowsDone_;
-      if (!finished || !windowsLeft || !windowsNow) {
-        finished = finished && !windowsLeft;
-        break;
-      }
-      if (!windows_) {
-        milp::LiveMemoryWindowOptions windowOptions;
-        windowOptions.solver = setup_.options.solver;
-        windows_ = std::make_unique<milp::LiveMemoryWindowSearch>(
-            setup_.graph, horizon_, refiner_->result().schedule, windowOptions);
-      } else if (windowsStale_) {
-        windows_->restart(refiner_->result().schedule);
-      }
-      windowsStale_ = false;
-      const std::int64_t keptBefore = windows_->figures().improvements;
-      const bool windowsFinished = windows_->run(stop, budget_.remainingSeconds());
-      if (windows_->figures().improvements > keptBefore) {
-        replace(windows_->schedule());  // refined again from there, then windows again
-        finished = false;
-        if (stop()) break;
-        continue;
-      }
-      windowsDone_ = windowsFinished;
-      finished = windowsFinished;
-      break;
-    }
+    if (!improvement_) return {};
+    const bool finished = improvement_->run(stop, windowsNow, budget_.remainingSeconds());
     Absorbed absorbed;
     absorbed.unfinished = !finished || hasWaiting();
-    if (!(refiner_->peak() < objective_)) return absorbed;
+    if (!(improvement_->peak() < objective_)) return absorbed;
     std::optional<Candidate> incumbent =
-        scoredCandidate(setup_, setup_.problem, refiner_->result().schedule);
+        scoredCandidate(setup_, setup_.problem, improvement_->schedule());
     if (!incumbent || !(incumbent->objective < objective_)) return absorbed;
     // A fall with no splice since the last one is the refinement's or the windows' alone.
     spliceImprovements_ += splicedSinceFall_ ? 1 : 0;
@@ -176,31 +148,26 @@ class LiveMemoryIncumbent final : public UnfinishedRefinement,
   // A better donor whose refinement ended becomes the incumbent; any other lends regions.
   void take(const Donor& donor, const std::function<bool()>& stop) {
     const Candidate& candidate = donor.candidate;
-    if (!refiner_ || candidate.objective < objective_) {
+    if (!improvement_ || candidate.objective < objective_) {
       if (!donor.done) return;  // the worker refines it first; it comes back when done
-      replace(candidate.schedule);
+      if (improvement_) {
+        improvement_->replace(candidate.schedule);
+      } else {
+        live_memory::ImprovementOptions options;
+        options.windows = setup_.options.windows;
+        options.windowOptions.solver = setup_.options.solver;
+        improvement_ = std::make_unique<live_memory::Improvement>(setup_.graph, horizon_,
+                                                                  candidate.schedule, options);
+      }
       objective_ = candidate.objective;
       splicedSinceFall_ = false;
       return;
     }
     if (!setup_.options.splice) return;
-    if (const std::int64_t regions = refiner_->splice(candidate.schedule, stop)) {
+    if (const std::int64_t regions = improvement_->splice(candidate.schedule, stop)) {
       splicedRegions_ += regions;
       splicedSinceFall_ = true;
-      dropWindows();
     }
-  }
-
-  // A new incumbent schedule: refined from scratch, its windows not yet tried.
-  void replace(const Schedule& schedule) {
-    dropWindows();
-    refiner_ = std::make_unique<heuristic::LiveMemoryRefiner>(setup_.graph, horizon_, schedule);
-  }
-
-  // The schedule changed: the window search goes on from it when the refinement is done.
-  void dropWindows() {
-    windowsStale_ = true;
-    windowsDone_ = false;
   }
 
   void leaveWaiting(Donor donor) {
@@ -226,21 +193,18 @@ class LiveMemoryIncumbent final : public UnfinishedRefinement,
   Cycle horizon_;
   const RunBudget& budget_;
   std::mutex mutex_;  // held while the incumbent changes
-  std::unique_ptr<heuristic::LiveMemoryRefiner> refiner_;
-  std::unique_ptr<milp::LiveMemoryWindowSearch> windows_;
-  bool windowsDone_ = false;   // every window around the current peak tried, none lowered it
-  bool windowsStale_ = false;  // the window search holds an older schedule
+  std::unique_ptr<live_memory::Improvement> improvement_;
   // Of the incumbent as last scored (one taken whole: its donor's).
   double objective_ = std::numeric_limits<double>::infinity();
   bool splicedSinceFall_ = false;
   std::int64_t splicedRegions_ = 0;
-  std::int64_t spliceImprovements_ = 0;  // the window counts are windows_'s own
+  std::int64_t spliceImprovements_ = 0;  // the window counts are the improvement's own
   std::mutex waitingMutex_;
   std::deque<Donor> waiting_;  // donors left by rows that found the incumbent busy
 };
 
 // B's refinement of one legal schedule as work that a time slice may cut and a later slice go on
-// with (heuristic::LiveMemoryRefiner keeps its place). The worker resumes it while its
+// with (live_memory::Refiner keeps its place). The worker resumes it while its
 // candidate is the incumbent. With an incumbent (B), each schedule it reaches is offered to it,
 // and what the incumbent made better is returned instead.
 class LiveMemoryRefinementInProgress final
@@ -274,21 +238,20 @@ class LiveMemoryRefinementInProgress final
 
  private:
   const RunSetup& setup_;
-  heuristic::LiveMemoryRefiner refiner_;
+  live_memory::Refiner refiner_;
   LiveMemoryIncumbent* incumbent_;
 };
 
 // B's exact bound (docs/gaus.md, "The exact bound on small problems"): where the whole graph's
-// live-memory model (milp::LiveMemoryModel, every op moving in its ASAP/ALAP window) is small,
-// it is solved in a share of the time left, from the best start as CBC's first incumbent. Its
-// bound lifts the mandatory lifetimes' (on ctrl at D = 11: 31, the optimum, where they give 5),
-// so that a search at the optimum says so and ends, and its schedule is taken when it is
-// better. Resources are left out: the model is then a relaxation, its bound still holds, and
-// its schedule is taken only when it verifies. The threshold, in nonzeros as estimated before
-// the model is built (LiveMemoryModel::estimateSize), measured with CBC at D = the list
-// latency (docs/benchmarks.md): ctrl's model (23,000) is proven in 1.2 s; int2float's (62,000)
-// and router's (450,000) end 60 s with no bound above the mandatory lifetimes', so their share
-// would be spent in vain.
+// peak-memory MILP (live_memory/exact_solve.hpp, every op moving in its ASAP/ALAP window) is
+// small, it is solved in a share of the time left, from the best start as the solver's first
+// incumbent, with option `solver` and the run's cancel flag. Its bound lifts the mandatory
+// lifetimes' (on ctrl at D = 11: 31, the optimum, where they give 5), so that a search at the
+// optimum says so and ends, and its schedule is taken when it is better. The threshold, in
+// nonzeros as estimated before the model is built, measured with CBC at D = the list latency
+// (docs/benchmarks.md): ctrl's model (23,000) is proven in 1.2 s; int2float's (62,000) and
+// router's (450,000) end 60 s with no bound above the mandatory lifetimes', so their share would
+// be spent in vain.
 constexpr std::int64_t kExactModelMaxNonzeros = 40'000;
 constexpr double kExactShare = 0.25;
 // Without a time limit the share is unbounded: the solve then stops here.
@@ -299,44 +262,31 @@ struct ExactPeakMemory {
   std::optional<double> bound;
 };
 
-ExactPeakMemory solveWholeGraphExactly(const RunSetup& setup, Cycle horizon,
-                                       const std::vector<Cycle>& alap, const Schedule* start,
-                                       double floor, double seconds,
+ExactPeakMemory solveWholeGraphExactly(const RunSetup& setup, const RunBudget& budget,
+                                       const Schedule* start, double floor,
                                        std::vector<Attempt>& attempts) {
-  milp::LiveMemoryModelInput input;
-  input.graph = &setup.graph;
-  input.horizon = horizon;
-  input.start = start ? std::span<const Cycle>(start->start) : std::span<const Cycle>(setup.asap);
-  for (OpId op = 0; op < setup.graph.numOps(); ++op) {
-    input.moving.push_back({op, setup.asap[op], alap[op]});
+  const double seconds = std::min(kExactShare * budget.remainingSeconds(), kExactMaxSeconds);
+  if (seconds <= 0.0 || live_memory::wholeGraphNonzeros(setup.problem) > kExactModelMaxNonzeros) {
+    return {};
   }
-  input.peakFloor = floor;
-  const milp::ModelSize size = milp::LiveMemoryModel::estimateSize(input);
-  if (size.nonzeros > kExactModelMaxNonzeros || seconds <= 0.0) return {};
-  milp::LiveMemoryModel model(input);
-  if (start) model.model().setStart(model.encode(start->start));
-  const milp::MilpSolution solution = model.model().solve(std::min(seconds, kExactMaxSeconds));
-  Attempt attempt;
+  live_memory::WholeGraphOptions options;
+  options.solver = setup.options.solver;
+  options.cancel = budget.cancelFlag();
+  options.maxNonzeros = kExactModelMaxNonzeros;
+  const live_memory::WholeGraphSolve solve =
+      live_memory::solveWholeGraph(setup.problem, start, floor, Deadline(seconds), options);
+  if (solve.refused) return {};
+  Attempt attempt = solve.attempt;
   attempt.phase = "exact";
-  attempt.horizon = horizon;
-  attempt.seconds = solution.seconds;
-  attempt.status = solution.hasSolution() && solution.status == ModelStatus::kOptimal
-                       ? ModelStatus::kOptimal
-                       : solution.status;
-  ExactPeakMemory exact;
-  if (solution.call == CallStatus::kOk) {
-    exact.bound = model.boundOf(solution);
-    if (solution.hasSolution() && !solution.values.empty()) {
-      Schedule schedule;
-      schedule.start = model.decode(solution);
-      if (verified(setup.problem, schedule)) exact.schedule = std::move(schedule);
-    }
-  }
-  attempt.bound = exact.bound;
-  attempt.detail =
-      fmt::format("whole-graph live-memory MILP, {} variables, {} rows, CBC {}",
-                  model.model().numVariables(), model.model().numRows(), solution.statusWithNote());
+  attempt.status = solve.schedule && solve.status == ModelStatus::kOptimal ? ModelStatus::kOptimal
+                                                                           : solve.status;
+  attempt.detail = "whole-graph live-memory MILP, " + attempt.detail;
   attempts.push_back(std::move(attempt));
+  ExactPeakMemory exact;
+  if (solve.call == CallStatus::kOk) {
+    exact.bound = solve.bound;
+    exact.schedule = solve.schedule;
+  }
   return exact;
 }
 
@@ -350,22 +300,24 @@ class PeakMemoryObjective final : public HorizonObjective {
 
   std::string_view name() const override { return "peak_memory"; }
 
-  double scaleAndBound(const RunSetup& setup, Cycle horizon, const std::vector<Cycle>& alap,
+  double scaleAndBound(const RunSetup& setup, Cycle /*horizon*/, const std::vector<Cycle>& /*alap*/,
                        const Engine& engine, HorizonStarts& starts, Result& result) const override {
     double scale = 1.0;
     if (starts.start) {
       const double peak = peakMemoryOf(setup, *starts.start);
       scale = peak > 0 ? peak : 1.0;
     }
-    // The min-cut bound, within a tenth of the time limit: the search stops at it.
-    reportPeakMemoryBound(setup.problem, result,
-                          peakMemoryBoundSeconds(setup.options.timeLimitSeconds));
+    // Formulation B's bound, within a tenth of the time limit: the search stops at it.
+    live_memory::reportBound(setup.problem, result,
+                             live_memory::boundSeconds(setup.options.timeLimitSeconds),
+                             engine.budget.cancelFlag());
     const ExactPeakMemory exact =
-        solveWholeGraphExactly(setup, horizon, alap, starts.best ? &starts.best->schedule : nullptr,
-                               result.bounds.lowerBound.value_or(0.0),
-                               kExactShare * engine.budget.remainingSeconds(), result.attempts);
-    if (exact.bound) {
-      result.bounds.lowerBound = std::max(result.bounds.lowerBound.value_or(0.0), *exact.bound);
+        solveWholeGraphExactly(setup, engine.budget, starts.best ? &starts.best->schedule : nullptr,
+                               result.bounds.lowerBound.value_or(0.0), result.attempts);
+    if (exact.bound && *exact.bound > result.bounds.lowerBound.value_or(0.0)) {
+      result.bounds.lowerBound = *exact.bound;
+      result.bounds.lowerBoundArgument =
+          fmt::format("{}'s dual bound on the whole graph", milp::toString(setup.options.solver));
     }
     if (exact.schedule) {
       const double objective = objectiveOf(setup, *exact.schedule);

@@ -4,6 +4,7 @@
 // neither on the other.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 
@@ -24,6 +25,8 @@ class RunBudget {
   bool outOfTime() const;
   // A cancel request (part of outOfTime): not the time limit.
   bool cancelled() const;
+  // The run's cancel flag (RunContext::cancel), for solvers that take one; may be null.
+  const std::atomic<bool>* cancelFlag() const { return context_.cancel; }
   double elapsedSeconds() const { return deadline_.elapsedSeconds(); }
   // Seconds left of the run's time limit (infinite without one).
   double remainingSeconds() const { return deadline_.remainingSeconds(); }

@@ -52,13 +52,13 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
-#include <gaus/core/live_memory_bound.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/heuristic/force_directed.hpp>
 #include <gaus/heuristic/heuristic_figures.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
-#include <gaus/heuristic/memory_refinement.hpp>
 #include <gaus/heuristic/reservation_runs.hpp>
+#include <gaus/live_memory/bound.hpp>
+#include <gaus/live_memory/refinement.hpp>
 
 #include "force_model.hpp"
 #include "resource_timeline.hpp"
@@ -364,9 +364,9 @@ Result latencyBounded(const Problem& problem, const ForceDirectedOptions& option
     schedule = std::move(*legal);
   }
   if (memory && options.refine && !limited) {
-    MemoryRefinementOptions refinement;
+    live_memory::RefinementOptions refinement;
     refinement.stop = [&pace] { return pace.stop(); };
-    MemoryRefinement refined = refineLiveMemory(graph, horizon, schedule, refinement);
+    live_memory::Refinement refined = live_memory::refine(graph, horizon, schedule, refinement);
     result.figures.set(figures::kRefinementMoves, static_cast<double>(refined.moves));
     schedule = std::move(refined.schedule);
   }
@@ -378,8 +378,8 @@ Result latencyBounded(const Problem& problem, const ForceDirectedOptions& option
     result.objectiveName = "peak_memory";
     result.objective = metrics.peakLiveMemory;
     // B's bound as every method reports it (and status optimal where the peak meets it).
-    reportPeakMemoryBound(problem, result, peakMemoryBoundSeconds(options.timeLimitSeconds),
-                          pace.cancel());
+    live_memory::reportBound(problem, result, live_memory::boundSeconds(options.timeLimitSeconds),
+                             pace.cancel());
   } else {
     // The time-constrained FDS's aim: the units the schedule keeps busy at once, over all
     // resources.

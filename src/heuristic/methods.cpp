@@ -7,16 +7,16 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
-#include <gaus/core/live_memory_bound.hpp>
 #include <gaus/core/stage_objective.hpp>
 #include <gaus/heuristic/balanced_stages.hpp>
 #include <gaus/heuristic/force_directed.hpp>
 #include <gaus/heuristic/heuristic_figures.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
-#include <gaus/heuristic/memory_refinement.hpp>
 #include <gaus/heuristic/methods.hpp>
 #include <gaus/heuristic/stage_refinement.hpp>
+#include <gaus/live_memory/bound.hpp>
+#include <gaus/live_memory/refinement.hpp>
 #include <gaus/methods/registry.hpp>
 
 namespace gaus {
@@ -56,7 +56,7 @@ OptionTable<ListMethodOptions> makeListTable() {
           "rule among ops of equal priority (same choices); the op id breaks what is left")
       .add("refine", &ListMethodOptions::refine,
            "latency-bounded problems without limited resources: refine the schedule by "
-           "single-op moves for peak live memory (heuristic::refineLiveMemory); the objective "
+           "single-op moves for peak live memory (live_memory::refine); the objective "
            "is then peak_memory")
       .add("time_limit", &ListMethodOptions::timeLimitSeconds,
            "seconds for the whole call (the refinement stops there); none: until no move helps",
@@ -160,10 +160,10 @@ void refineForMemory(const Problem& problem, const ListMethodOptions& options,
     }
   }
   const Deadline deadline(options.timeLimitSeconds);
-  heuristic::MemoryRefinementOptions refinement;
+  live_memory::RefinementOptions refinement;
   refinement.stop = [&] { return deadline.expired() || context.cancelled(); };
-  heuristic::MemoryRefinement refined =
-      heuristic::refineLiveMemory(graph, *problem.horizon, schedule, refinement);
+  live_memory::Refinement refined =
+      live_memory::refine(graph, *problem.horizon, schedule, refinement);
   schedule = std::move(refined.schedule);
   if (!refined.localOptimum) {
     result.notes.emplace_back("refinement", "stopped by the time limit before a local optimum");
@@ -230,7 +230,8 @@ Result runList(const Problem& problem, const ListMethodOptions& options,
     result.bounds.lowerBound.reset();
     result.bounds.latencyProvenOptimal = false;
     result.status = ModelStatus::kFeasible;
-    reportPeakMemoryBound(problem, result, peakMemoryBoundSeconds(std::nullopt), context.cancel);
+    live_memory::reportBound(problem, result, live_memory::boundSeconds(std::nullopt),
+                             context.cancel);
   }
   return result;
 }

@@ -33,10 +33,9 @@
 #include <limits>
 #include <vector>
 
+#include <gaus/core/analysis.hpp>
 #include <gaus/core/stage_objective.hpp>
 #include <gaus/heuristic/stage_refinement.hpp>
-
-#include "precedence_window.hpp"
 
 namespace gaus::heuristic {
 
@@ -121,7 +120,7 @@ class StageSearch {
 
   // The precedence window of `op` with every other op where it is.
   std::pair<Cycle, Cycle> window(OpId op) const {
-    return detail::precedenceWindow(graph_, stage_, op, horizon_);
+    return precedenceWindow(graph_, stage_, op, horizon_);
   }
 
   // Stage of `op` if `moved` goes to `movedTo` and `other` to `otherTo` (other may be -1).

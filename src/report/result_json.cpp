@@ -126,6 +126,9 @@ nlohmann::json resultToJson(const Instance& instance, const Result& result) {
   bounds["ii_proven_optimal"] = result.bounds.iiProvenOptimal;
   bounds["latency_proven_optimal"] = result.bounds.latencyProvenOptimal;
   if (!result.bounds.iiBoundReason.empty()) bounds["ii_bound"] = result.bounds.iiBoundReason;
+  if (!result.bounds.lowerBoundArgument.empty()) {
+    bounds["argument"] = result.bounds.lowerBoundArgument;
+  }
   json["bounds"] = bounds;
   nlohmann::json options = nlohmann::json::object();
   for (const auto& [name, value] : result.options) options[name] = value;

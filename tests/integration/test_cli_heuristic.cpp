@@ -173,9 +173,10 @@ TEST_CASE("schedule within D on an EPFL circuit prints value, bound and gap", "[
   const auto text =
       runProgram(GAUS_BINARY, {"schedule", circuit, "--horizon", "11", "--method", "list"});
   REQUIRE(text.exitCode == 0);
-  char line[128];
-  std::snprintf(line, sizeof line, "peak memory %g, bound %g (gap %.1f %%)", value, bound,
-                100.0 * (value - bound) / value);
+  char line[160];
+  const std::string argument = result["bounds"]["argument"];
+  std::snprintf(line, sizeof line, "peak memory %g, bound %g (%s; gap %.1f %%)", value, bound,
+                argument.c_str(), 100.0 * (value - bound) / value);
   CHECK_THAT(text.out, Catch::Contains(line));
   // dec at D = 4: every input is read at the last level, so the lifetimes every schedule keeps
   // already reach list's peak, and the line says so.

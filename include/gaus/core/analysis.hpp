@@ -5,6 +5,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gaus/core/expected.hpp>
@@ -50,13 +51,6 @@ Expected<std::vector<Cycle>> alapTimes(const Graph& graph, const std::vector<OpI
 
 // Length of the longest path: the latency of the ASAP schedule.
 Cycle criticalPathLength(const Graph& graph, const std::vector<Cycle>& asap);
-
-// A lower bound on the peak live memory of every schedule within `horizon` (formulation B): a
-// value of op v is live from s_v until its last distance-0 reader starts (core's liveInterval),
-// and s_v <= ALAP(v) while every reader r starts at ASAP(r) or later, so v is live throughout
-// [ALAP(v), max over readers of ASAP(r)) in every legal schedule; the bound is the largest sum
-// of mem over those intervals at one cycle. Fails as alapTimes does.
-Expected<double> peakLiveMemoryLowerBound(const Graph& graph, Cycle horizon);
 
 // The ops of one longest path, from a source to the op that completes last.
 std::vector<OpId> criticalPath(const Graph& graph, const std::vector<OpId>& topoOrder,
@@ -122,6 +116,17 @@ Expected<std::vector<Cycle>> moduloAsapTimes(const Graph& graph, std::int64_t ii
 // loop-carried edge u -> v. At least 1. The last-resort II of modulo schedulers (iterative modulo
 // scheduling's fallback, the upper end of the exact II search).
 Cycle nonOverlappedIi(const Graph& graph, std::span<const Cycle> oneIteration);
+
+// Whether some op's value has a size (mem != 0): on such a graph a latency-bounded problem's
+// default objective is the peak live memory (formulation B).
+bool hasLiveMemory(const Graph& graph);
+
+// The starts one op may take with every other op where it is, in an acyclic schedule within a
+// horizon (what the local searches of the stage and live-memory refinements move in): [latest
+// predecessor start + delay, earliest successor start - delay] over the distance-0 edges, within
+// [0, horizon - duration]; empty (first > second) when the op cannot stay.
+std::pair<Cycle, Cycle> precedenceWindow(const Graph& graph, std::span<const Cycle> start, OpId op,
+                                         Cycle horizon);
 
 // All the above in one summary for `gaus info`.
 struct GraphSummary {

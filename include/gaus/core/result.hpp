@@ -76,6 +76,9 @@ struct Attempt {
 
 struct Bounds {
   std::optional<double> lowerBound;  // on the method's objective (latency, II, ...)
+  // What gives lowerBound, when a method says: "min cut at cycle 41", "Lagrangian over cycles
+  // 35-55", "HiGHS's dual bound"; empty where the method does not name it.
+  std::string lowerBoundArgument;
   bool iiProvenOptimal = false;
   bool latencyProvenOptimal = false;
   std::string iiBoundReason;  // what bounds II from below: "ResMII (TC)", "RecMII (cycle ...)"

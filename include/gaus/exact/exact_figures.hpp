@@ -40,7 +40,7 @@ inline constexpr Figure kStartPeakMemory{
     "peak live memory of the MIP start (list + refinement, or the start given)"};
 inline constexpr Figure kCombinatorialBound{
     "combinatorial_bound", FigureUnit::kValue,
-    "peak-memory bound from the mandatory lifetimes (core's peakLiveMemoryLowerBound)"};
+    "peak-memory bound from the mandatory lifetimes (live_memory::mandatoryLifetimeBound)"};
 inline constexpr Figure kVariables{"variables", FigureUnit::kCount, "columns of the MILP"};
 inline constexpr Figure kRows{"rows", FigureUnit::kCount, "rows of the MILP"};
 

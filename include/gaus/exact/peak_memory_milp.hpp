@@ -1,6 +1,7 @@
 // Peak live memory under a horizon (formulation B of GauS) solved exactly: the latency-bounded
-// problems of method ilp with the objective peak_memory. The model is milp's LiveMemoryModel
-// with every op moving; src/exact/peak_memory_milp.cpp says how it is started and bounded.
+// problems of method ilp with the objective peak_memory. The model is milp's
+// live_memory::PeakMemoryModel with every op moving; src/exact/peak_memory_milp.cpp says how it is
+// started and bounded.
 #pragma once
 
 #include <atomic>
@@ -30,7 +31,7 @@ struct PeakMemoryMilpOptions {
 // Minimizes the peak live memory (core's computeMetrics: a value is live from its op's start
 // until its last distance-0 reader starts) of a latency-bounded problem. The result's objective
 // is "peak_memory"; its lower bound is the MILP's, never below the mandatory lifetimes'
-// (core's peakLiveMemoryLowerBound). A model too large for the limits is not solved: the
+// (live_memory::mandatoryLifetimeBound). A model too large for the limits is not solved: the
 // result then holds the start schedule and the combinatorial bound, with the refusal as its
 // message.
 Result solvePeakMemoryMilp(const Problem& problem, const PeakMemoryMilpOptions& options);

@@ -41,7 +41,7 @@ struct ForceDirectedOptions {
   // fix (the paper's order, O(n^2 D)).
   bool lazyForces = true;
   // Memory objective without limited resources: the FDS schedule is then refined by
-  // refineLiveMemory's moves (the "start + refinement" of the GauS paper's comparison).
+  // live_memory::refine's moves (the "start + refinement" of the GauS paper's comparison).
   bool refine = false;
   // Seconds for the whole call; past it the ops not yet fixed take their earliest start in
   // their current frames (latency-bounded) or the height priority (latency), and the result

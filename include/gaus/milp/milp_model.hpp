@@ -11,9 +11,9 @@
 #include <string_view>
 #include <vector>
 
+#include <gaus/core/deadline.hpp>
 #include <gaus/core/enum_names.hpp>
 #include <gaus/core/result.hpp>
-#include <gaus/methods/registry.hpp>
 
 namespace gaus::milp {
 

@@ -244,17 +244,3 @@ TEST_CASE("nonOverlappedIi: one iteration's latency, or what a loop-carried edge
   // No ops: at least 1.
   CHECK(nonOverlappedIi(Graph{}, std::vector<Cycle>{}) == 1);
 }
-
-TEST_CASE("peak live memory lower bound: the intervals every schedule keeps live",
-          "[core][analysis]") {
-  // x -> z and the chain y1 -> y2 -> y3 -> z, latency 1, mem 1 (x's mem 2), D = 4 = the
-  // critical path. Every op is pinned except x (ASAP 0, ALAP 2). Live in every schedule: x over
-  // [ALAP 2, ASAP(z) 3), y1 over [0, 1), y2 [1, 2), y3 [2, 3): 1, 1, 1 + 2 = 3 at cycle 2, which
-  // the schedule with x at 2 reaches, so the bound is tight here. At D = 5 every ALAP grows by
-  // one and z's ASAP stays 3: y1 [1, 1), y2 [2, 2), y3 [3, 3) are empty and x's [3, 3) too:
-  // bound 0.
-  const Graph graph = test::inputBesideChain(2.0);
-  CHECK(*peakLiveMemoryLowerBound(graph, 4) == 3.0);
-  CHECK(*peakLiveMemoryLowerBound(graph, 5) == 0.0);
-  CHECK_FALSE(peakLiveMemoryLowerBound(graph, 3).ok());  // shorter than the critical path
-}

@@ -269,7 +269,7 @@ TEST_CASE("fds on latency problems: force-directed list scheduling on every Heur
 
 TEST_CASE("list with refine: peak memory never above the list schedule's, never below the optimum",
           "[heuristic][fds][list]") {
-  // The baseline FDS is measured against (docs/benchmarks.md): list, then refineLiveMemory.
+  // The baseline FDS is measured against (docs/benchmarks.md): list, then live_memory::refine.
   for (std::uint64_t seed = 1; seed <= 10; ++seed) {
     const test::MemoryCase memory = test::memoryCase(seed, 4 + static_cast<std::int32_t>(seed % 2),
                                                      1.2, 3, 2, static_cast<Cycle>(seed % 3));

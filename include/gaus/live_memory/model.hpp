@@ -15,7 +15,7 @@
 #include <gaus/milp/milp_model.hpp>
 #include <gaus/milp/time_indexed_rows.hpp>
 
-namespace gaus::milp {
+namespace gaus::live_memory {
 
 // An op that moves and the starts it may take.
 struct MovingStart {
@@ -24,7 +24,7 @@ struct MovingStart {
   Cycle latest = 0;  // >= earliest
 };
 
-struct LiveMemoryModelInput {
+struct PeakMemoryModelInput {
   const Graph* graph = nullptr;
   Cycle horizon = 0;
   // Every op's start: the fixed ops keep theirs; the moving ops' are only read by encode's
@@ -34,22 +34,22 @@ struct LiveMemoryModelInput {
   std::vector<MovingStart> moving;
   // P <= cap: only a placement below it is wanted (the windows' search); unset: none.
   std::optional<double> peakCap;
-  // P >= this (a bound known beforehand, core's peakLiveMemoryLowerBound); 0: none.
+  // P >= this (a bound known beforehand, live_memory::mandatoryLifetimeBound); 0: none.
   double peakFloor = 0.0;
   // Capacity rows for the machine's limited resources (the fixed ops' use as constants);
   // nullptr: resources are not modelled.
   const Machine* machine = nullptr;
 };
 
-class LiveMemoryModel {
+class PeakMemoryModel {
  public:
-  explicit LiveMemoryModel(const LiveMemoryModelInput& input);
+  explicit PeakMemoryModel(const PeakMemoryModelInput& input);
 
   // The size the constructor would build, counted without building it (for refuseLargeModel).
-  static ModelSize estimateSize(const LiveMemoryModelInput& input);
+  static milp::ModelSize estimateSize(const PeakMemoryModelInput& input);
 
-  MilpModel& model() { return model_; }
-  const MilpModel& model() const { return model_; }
+  milp::MilpModel& model() { return model_; }
+  const milp::MilpModel& model() const { return model_; }
   // No value's life can change: P is the constants' peak, nothing to solve.
   bool empty() const { return lives_.empty(); }
   // The largest live memory no placement of the moving ops changes (a bound on P).
@@ -63,26 +63,26 @@ class LiveMemoryModel {
   std::vector<double> encode(std::span<const Cycle> start) const;
   // The bound a solve proved on P, never below P's lower bound, rounded up to a whole number
   // when every mem is whole (then so is every peak); nothing when the solve proved none.
-  std::optional<double> boundOf(const MilpSolution& solution) const;
+  std::optional<double> boundOf(const milp::MilpSolution& solution) const;
   // Every op's start: the moving ops' from the solution, the others as in the input.
-  std::vector<Cycle> decode(const MilpSolution& solution) const;
+  std::vector<Cycle> decode(const milp::MilpSolution& solution) const;
 
  private:
   struct Live {
-    VariableId variable;
+    milp::VariableId variable;
     OpId value;
     Cycle t;
   };
   const Graph& graph_;
   std::vector<Cycle> start_;
-  MilpModel model_;
-  StartGrid grid_;
+  milp::MilpModel model_;
+  milp::StartGrid grid_;
   std::vector<Live> lives_;
   std::vector<double> rowConstant_;  // per cycle: its row's constant (0 for a cycle without one)
-  VariableId peak_ = -1;
+  milp::VariableId peak_ = -1;
   double constantPeak_ = 0.0;
   bool wholeMems_ = true;
   std::uint64_t fingerprint_ = 0;
 };
 
-}  // namespace gaus::milp
+}  // namespace gaus::live_memory

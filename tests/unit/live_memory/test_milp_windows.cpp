@@ -1,12 +1,12 @@
-// The windows of exact re-optimization for peak live memory (milp::LiveMemoryWindowSearch):
+// The windows of exact re-optimization for peak live memory (live_memory::MilpWindowSearch):
 // against brute force where one window holds the whole schedule, and on larger random graphs
 // where the windows must keep the schedule legal, never raise it, and lower what the local
 // search left.
 #include <catch2/catch.hpp>
 
-#include <gaus/milp/live_memory_windows.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
-#include <gaus/heuristic/memory_refinement.hpp>
+#include <gaus/live_memory/milp_windows.hpp>
+#include <gaus/live_memory/refinement.hpp>
 
 #include "live_memory_reference.hpp"
 
@@ -14,7 +14,7 @@ using namespace gaus;
 using namespace gaus::test;
 
 TEST_CASE("live-memory windows: one window over the whole schedule is the exact optimum",
-          "[exact][memory]") {
+          "[live_memory][milp]") {
   // Random layered graphs of 4 to 7 ops (mem in [1, 3], latencies 1-2), D = the critical path
   // + 0, 1 or 2, from the list schedule. A half width of D makes the first cluster's window the
   // whole horizon, so every op moves and the MILP is the exact problem: the search must end at
@@ -27,9 +27,9 @@ TEST_CASE("live-memory windows: one window over the whole schedule is the exact 
     const Schedule& list = memory.list;
     const Cycle horizon = memory.horizon;
     const Problem& problem = memory.problem;
-    milp::LiveMemoryWindowOptions options;
+    live_memory::MilpWindowOptions options;
     options.halfWidths = {horizon};
-    milp::LiveMemoryWindowSearch search(graph, horizon, list, options);
+    live_memory::MilpWindowSearch search(graph, horizon, list, options);
     REQUIRE(search.run(nullptr));
     INFO("seed " << seed << ", D " << horizon);
     REQUIRE(legal(problem, search.schedule().start));
@@ -49,9 +49,9 @@ TEST_CASE("live-memory windows: one window over the whole schedule is the exact 
 }
 
 TEST_CASE("live-memory windows after the local search: legal, never higher, often lower",
-          "[exact][memory]") {
+          "[live_memory][milp]") {
   // Random layered graphs of 300 ops in 40 layers, mem 1-3, D = the critical path + 2, refined
-  // to a local optimum of heuristic::LiveMemoryRefiner first. The windows (half widths 3 and 6,
+  // to a local optimum of live_memory::Refiner first. The windows (half widths 3 and 6,
   // so that a window holds a fraction of the graph) must
   // keep the schedule legal and its peak no higher; where they report an improvement the cycles
   // at the peak must be fewer or the peak lower (the refinement's order, scored here from the
@@ -63,10 +63,10 @@ TEST_CASE("live-memory windows after the local search: legal, never higher, ofte
     const Schedule& list = memory.list;
     const Cycle horizon = memory.horizon;
     const Problem& problem = memory.problem;
-    const auto refined = heuristic::refineLiveMemory(graph, horizon, list);
-    milp::LiveMemoryWindowOptions options;
+    const auto refined = live_memory::refine(graph, horizon, list);
+    live_memory::MilpWindowOptions options;
     options.halfWidths = {3, 6};
-    milp::LiveMemoryWindowSearch search(graph, horizon, refined.schedule, options);
+    live_memory::MilpWindowSearch search(graph, horizon, refined.schedule, options);
     REQUIRE(search.run(nullptr));
     INFO("seed " << seed);
     REQUIRE(legal(problem, search.schedule().start));

@@ -2,8 +2,8 @@
 // include/gaus/milp/live_memory_windows.hpp).
 //
 // Why: on the 100,000-op and-inverter graph of docs/benchmarks.md the local search of
-// heuristic::LiveMemoryRefiner ends at a peak of 68 in five clusters of cycles, and neither its
-// moves nor the regions of 1,100 other candidates (LiveMemoryRefiner::splice) lower any of them
+// Refiner ends at a peak of 68 in five clusters of cycles, and neither its
+// moves nor the regions of 1,100 other candidates (Refiner::splice) lower any of them
 // for long. The ops around one cluster number about a hundred, each with a few starts left by
 // its fixed neighbours: small enough for a MILP to place them all at once, which is what no
 // sequence of single and compound moves that each must not raise the figures can do.
@@ -43,14 +43,21 @@
 #include <unordered_set>
 
 #include <gaus/core/analysis.hpp>
-#include <gaus/milp/live_memory_model.hpp>
-#include <gaus/milp/live_memory_windows.hpp>
+#include <gaus/live_memory/milp_windows.hpp>
+#include <gaus/live_memory/model.hpp>
 
-namespace gaus::milp {
+namespace gaus::live_memory {
 
-class LiveMemoryWindowSearch::Search {
+using milp::LinearExpression;
+using milp::MilpModel;
+using milp::MilpSolution;
+using milp::ModelSize;
+using milp::StartGrid;
+using milp::VariableId;
+
+class MilpWindowSearch::Search {
  public:
-  Search(const Graph& graph, Cycle horizon, const Schedule& legal, LiveMemoryWindowOptions options)
+  Search(const Graph& graph, Cycle horizon, const Schedule& legal, MilpWindowOptions options)
       : graph_(graph),
         horizon_(horizon),
         schedule_(legal),
@@ -103,7 +110,7 @@ class LiveMemoryWindowSearch::Search {
 
   const Schedule& schedule() const { return schedule_; }
   double peak() const { return peak_; }
-  const LiveMemoryWindowFigures& figures() const { return figures_; }
+  const MilpWindowFigures& figures() const { return figures_; }
 
  private:
   static constexpr double kTolerance = 1e-9;
@@ -223,7 +230,7 @@ class LiveMemoryWindowSearch::Search {
   }
 
   bool solveWindow(const std::vector<MovingOp>& moving, double seconds) {
-    LiveMemoryModelInput input;
+    PeakMemoryModelInput input;
     input.graph = &graph_;
     input.horizon = horizon_;
     input.start = schedule_.start;
@@ -232,7 +239,7 @@ class LiveMemoryWindowSearch::Search {
     // CBC's tolerances; with whole mems P is whole, so this is one below), which prunes CBC's
     // search where the current placement, at the peak, would only be its first incumbent.
     input.peakCap = peak_ - kCapMargin * std::max(1.0, peak_);
-    LiveMemoryModel model(input);
+    PeakMemoryModel model(input);
     if (model.empty()) return false;
     // A window solved to optimality in vain is not solved again while its model is the same.
     const std::uint64_t fingerprint = model.fingerprint();
@@ -286,7 +293,7 @@ class LiveMemoryWindowSearch::Search {
   const Graph& graph_;
   Cycle horizon_;
   Schedule schedule_;
-  LiveMemoryWindowOptions options_;
+  MilpWindowOptions options_;
   std::vector<std::int64_t> position_;     // topological position of each op
   std::vector<std::int32_t> windowIndex_;  // index among the moving ops, -1 elsewhere
   std::vector<double> profile_;
@@ -297,38 +304,37 @@ class LiveMemoryWindowSearch::Search {
   bool loweredInPass_ = false;
   bool inPass_ = false;
   std::unordered_set<std::uint64_t> unimprovable_;  // fingerprints of windows solved in vain
-  LiveMemoryWindowFigures figures_;
+  MilpWindowFigures figures_;
 };
 
-}  // namespace gaus::milp
+}  // namespace gaus::live_memory
 
-namespace gaus::milp {
+namespace gaus::live_memory {
 
-LiveMemoryWindowSearch::LiveMemoryWindowSearch(const Graph& graph, Cycle horizon,
-                                               const Schedule& legal,
-                                               LiveMemoryWindowOptions options)
+MilpWindowSearch::MilpWindowSearch(const Graph& graph, Cycle horizon, const Schedule& legal,
+                                   MilpWindowOptions options)
     : search_(std::make_unique<Search>(graph, horizon, legal, std::move(options))) {}
 
-LiveMemoryWindowSearch::~LiveMemoryWindowSearch() = default;
+MilpWindowSearch::~MilpWindowSearch() = default;
 
-void LiveMemoryWindowSearch::restart(const Schedule& legal) {
+void MilpWindowSearch::restart(const Schedule& legal) {
   search_->restart(legal);
 }
 
-bool LiveMemoryWindowSearch::run(const std::function<bool()>& stop, double secondsLeft) {
+bool MilpWindowSearch::run(const std::function<bool()>& stop, double secondsLeft) {
   return search_->run(stop, secondsLeft);
 }
 
-const Schedule& LiveMemoryWindowSearch::schedule() const {
+const Schedule& MilpWindowSearch::schedule() const {
   return search_->schedule();
 }
 
-double LiveMemoryWindowSearch::peak() const {
+double MilpWindowSearch::peak() const {
   return search_->peak();
 }
 
-const LiveMemoryWindowFigures& LiveMemoryWindowSearch::figures() const {
+const MilpWindowFigures& MilpWindowSearch::figures() const {
   return search_->figures();
 }
 
-}  // namespace gaus::milp
+}  // namespace gaus::live_memory

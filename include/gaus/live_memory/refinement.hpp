@@ -13,9 +13,9 @@
 #include <gaus/core/graph.hpp>
 #include <gaus/core/schedule.hpp>
 
-namespace gaus::heuristic {
+namespace gaus::live_memory {
 
-struct MemoryRefinementOptions {
+struct RefinementOptions {
   // A window wider than this is sampled at this many evenly spaced starts (its ends included)
   // instead of tried whole, which bounds a sweep's cost where a value's reader is far away.
   std::int32_t maxCandidates = 64;
@@ -23,12 +23,12 @@ struct MemoryRefinementOptions {
   std::function<bool()> stop;
 };
 
-struct MemoryRefinement {
+struct Refinement {
   Schedule schedule;
   std::int64_t moves = 0;   // single-op moves applied
   std::int64_t pushes = 0;  // compound moves applied (an op with the ops precedence moves along)
   std::int64_t sweeps = 0;  // passes over every op (the first, and each that checks for moves left)
-  std::int64_t splices = 0;  // regions taken from donors (LiveMemoryRefiner::splice)
+  std::int64_t splices = 0;  // regions taken from donors (Refiner::splice)
   // The search ended because no move lowers (peak, cycles at the peak, sum of squared live
   // memory), not because `stop` said so.
   bool localOptimum = false;
@@ -37,14 +37,14 @@ struct MemoryRefinement {
 // The refinement as a search that can stop and go on: run() works until `stop` says so or the
 // schedule is a local optimum, and a later run() continues where it stopped, so that a caller
 // can refine in time slices (GauS's legalization worker) and take the schedule in between.
-class LiveMemoryRefiner {
+class Refiner {
  public:
-  // `legal` as for refineLiveMemory below; options.stop is not used (run() takes its own).
-  LiveMemoryRefiner(const Graph& graph, Cycle horizon, const Schedule& legal,
-                    const MemoryRefinementOptions& options = {});
-  ~LiveMemoryRefiner();
-  LiveMemoryRefiner(const LiveMemoryRefiner&) = delete;
-  LiveMemoryRefiner& operator=(const LiveMemoryRefiner&) = delete;
+  // `legal` as for refine below; options.stop is not used (run() takes its own).
+  Refiner(const Graph& graph, Cycle horizon, const Schedule& legal,
+          const RefinementOptions& options = {});
+  ~Refiner();
+  Refiner(const Refiner&) = delete;
+  Refiner& operator=(const Refiner&) = delete;
 
   // True when the search ended at a local optimum, false when `stop` ended this slice.
   bool run(const std::function<bool()>& stop);
@@ -58,7 +58,7 @@ class LiveMemoryRefiner {
   // run() refines around them. `stop` is polled between regions.
   std::int64_t splice(const Schedule& donor, const std::function<bool()>& stop);
   // The schedule so far (legal, never worse than the input) and the counters.
-  const MemoryRefinement& result();
+  const Refinement& result();
   double peak() const;
 
  private:
@@ -69,7 +69,7 @@ class LiveMemoryRefiner {
   void queueEveryOp();
 
   const Graph& graph_;
-  MemoryRefinementOptions options_;
+  RefinementOptions options_;
   std::unique_ptr<Search> search_;
   std::deque<OpId> work_;  // ops to try, each at most once (queued_)
   std::vector<char> queued_;
@@ -77,7 +77,7 @@ class LiveMemoryRefiner {
   bool pushing_ = false;  // among the compound moves of pushCandidates_, at nextPush_
   std::vector<OpId> pushCandidates_;
   std::size_t nextPush_ = 0;
-  MemoryRefinement result_;
+  Refinement result_;
 };
 
 // `legal` must keep every distance-0 edge u -> v (s_v >= s_u + delay) and every op within
@@ -85,7 +85,7 @@ class LiveMemoryRefiner {
 // computeMetrics: a value of op u is live from s_u until its last distance-0 reader starts) is
 // never above the input's. Reservations are not looked at: call it only on problems without
 // limited resources.
-MemoryRefinement refineLiveMemory(const Graph& graph, Cycle horizon, const Schedule& legal,
-                                  const MemoryRefinementOptions& options = {});
+Refinement refine(const Graph& graph, Cycle horizon, const Schedule& legal,
+                  const RefinementOptions& options = {});
 
-}  // namespace gaus::heuristic
+}  // namespace gaus::live_memory

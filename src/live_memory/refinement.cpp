@@ -52,13 +52,12 @@
 #include <span>
 #include <vector>
 
-#include <gaus/heuristic/memory_refinement.hpp>
+#include <gaus/core/analysis.hpp>
+#include <gaus/live_memory/refinement.hpp>
 
-#include "precedence_window.hpp"
+namespace gaus::live_memory {
 
-namespace gaus::heuristic {
-
-class LiveMemoryRefiner::Search {
+class Refiner::Search {
  public:
   Search(const Graph& graph, Cycle horizon, const Schedule& legal)
       : graph_(graph),
@@ -389,7 +388,7 @@ class LiveMemoryRefiner::Search {
   }
 
   std::pair<Cycle, Cycle> window(OpId op) const {
-    return detail::precedenceWindow(graph_, start_, op, horizon_);
+    return precedenceWindow(graph_, start_, op, horizon_);
   }
 
   void recomputePeak() {
@@ -418,8 +417,8 @@ class LiveMemoryRefiner::Search {
   std::vector<OpId> spliced_;                             // and its ops
 };
 
-LiveMemoryRefiner::LiveMemoryRefiner(const Graph& graph, Cycle horizon, const Schedule& legal,
-                                     const MemoryRefinementOptions& options)
+Refiner::Refiner(const Graph& graph, Cycle horizon, const Schedule& legal,
+                 const RefinementOptions& options)
     : graph_(graph),
       options_(options),
       search_(std::make_unique<Search>(graph, horizon, legal)),
@@ -428,14 +427,14 @@ LiveMemoryRefiner::LiveMemoryRefiner(const Graph& graph, Cycle horizon, const Sc
   queueEveryOp();
 }
 
-LiveMemoryRefiner::~LiveMemoryRefiner() = default;
+Refiner::~Refiner() = default;
 
-void LiveMemoryRefiner::queueEveryOp() {
+void Refiner::queueEveryOp() {
   ++result_.sweeps;
   for (OpId op = 0; op < graph_.numOps(); ++op) queue(op);
 }
 
-void LiveMemoryRefiner::queue(OpId op) {
+void Refiner::queue(OpId op) {
   if (queued_[op] != 0) return;
   queued_[op] = 1;
   work_.push_back(op);
@@ -445,7 +444,7 @@ void LiveMemoryRefiner::queue(OpId op) {
 // sweep over every op when anything moved since the last one. Ends when a sweep and the
 // compound moves after it change nothing, or when `stop` says so (asked before each op: an op's
 // visit costs far more than a look at a clock).
-bool LiveMemoryRefiner::run(const std::function<bool()>& stop) {
+bool Refiner::run(const std::function<bool()>& stop) {
   const auto stopped = [&] { return stop && stop(); };
   std::vector<OpId> moved;
   while (!result_.localOptimum) {
@@ -493,7 +492,7 @@ bool LiveMemoryRefiner::run(const std::function<bool()>& stop) {
 
 // Regions of `donor` around the peak cycles, each with the narrowest margin that improves the
 // figures, pass after pass while one is taken; the ops a splice moved are queued for run().
-std::int64_t LiveMemoryRefiner::splice(const Schedule& donor, const std::function<bool()>& stop) {
+std::int64_t Refiner::splice(const Schedule& donor, const std::function<bool()>& stop) {
   std::vector<std::pair<Cycle, Cycle>> donorLive(static_cast<std::size_t>(graph_.numOps()));
   for (OpId op = 0; op < graph_.numOps(); ++op) donorLive[op] = search_->interval(donor.start, op);
   std::int64_t taken = 0;
@@ -528,20 +527,20 @@ std::int64_t LiveMemoryRefiner::splice(const Schedule& donor, const std::functio
   return taken;
 }
 
-const MemoryRefinement& LiveMemoryRefiner::result() {
+const Refinement& Refiner::result() {
   result_.schedule.start = search_->starts();
   return result_;
 }
 
-double LiveMemoryRefiner::peak() const {
+double Refiner::peak() const {
   return search_->peak();
 }
 
-MemoryRefinement refineLiveMemory(const Graph& graph, Cycle horizon, const Schedule& legal,
-                                  const MemoryRefinementOptions& options) {
-  LiveMemoryRefiner refiner(graph, horizon, legal, options);
+Refinement refine(const Graph& graph, Cycle horizon, const Schedule& legal,
+                  const RefinementOptions& options) {
+  Refiner refiner(graph, horizon, legal, options);
   refiner.run(options.stop);
   return refiner.result();
 }
 
-}  // namespace gaus::heuristic
+}  // namespace gaus::live_memory

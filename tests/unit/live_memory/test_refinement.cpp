@@ -1,4 +1,4 @@
-// The refinement of schedules for peak live memory (heuristic::refineLiveMemory, GauS's
+// The refinement of schedules for peak live memory (live_memory::refine, GauS's
 // formulation B): a hand-computed case, and brute force over every start of small graphs.
 #include <algorithm>
 #include <random>
@@ -9,7 +9,7 @@
 #include <gaus/core/random_graph.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
-#include <gaus/heuristic/memory_refinement.hpp>
+#include <gaus/live_memory/refinement.hpp>
 
 #include "live_memory_reference.hpp"
 #include "toy_graphs.hpp"
@@ -18,14 +18,15 @@ using namespace gaus;
 
 using namespace gaus::test;
 
-TEST_CASE("memory refinement by hand: an input moves next to its reader", "[heuristic][memory]") {
+TEST_CASE("memory refinement by hand: an input moves next to its reader",
+          "[live_memory][refinement]") {
   // x -> z and the chain y1 -> y2 -> y3 -> z, every op latency 1 and mem 1, D = 4 = the critical
   // path. ASAP: x 0, y1 0, y2 1, y3 2, z 3. x is live [0, 3) beside one chain value per cycle:
   // profile 2, 2, 2, peak 2. The peak cannot fall (at cycle 2 both x, which must start by 2,
   // and y3 are live), but moving x to 2 leaves 1, 1, 2: one cycle at the peak instead of three.
   const Graph graph = test::inputBesideChain(1.0);
   const Schedule asap{{0, 0, 1, 2, 3}, std::nullopt, std::nullopt};
-  const auto refinement = heuristic::refineLiveMemory(graph, 4, asap);
+  const auto refinement = live_memory::refine(graph, 4, asap);
   CHECK(refinement.schedule.start == std::vector<Cycle>{2, 0, 1, 2, 3});
   CHECK(refinement.moves == 1);
   CHECK(refinement.localOptimum);
@@ -33,7 +34,7 @@ TEST_CASE("memory refinement by hand: an input moves next to its reader", "[heur
 }
 
 TEST_CASE("memory refinement against brute force: legal, never worse, a local optimum",
-          "[heuristic][memory]") {
+          "[live_memory][refinement]") {
   // Random layered graphs of 4 to 7 ops with mem in [1, 3] and latencies 1-2, D = the critical
   // path + 0, 1 or 2, starting from list scheduling. The refinement must return a legal
   // schedule whose peak is at most the start's and at least the optimum found by enumerating
@@ -50,7 +51,7 @@ TEST_CASE("memory refinement against brute force: legal, never worse, a local op
     const Problem& problem = memory.problem;
     REQUIRE(legal(problem, list.start));
 
-    const auto refinement = heuristic::refineLiveMemory(graph, horizon, list);
+    const auto refinement = live_memory::refine(graph, horizon, list);
     const std::vector<Cycle>& refined = refinement.schedule.start;
     INFO("seed " << seed << ", D " << horizon);
     REQUIRE(legal(problem, refined));
@@ -78,8 +79,8 @@ TEST_CASE("memory refinement against brute force: legal, never worse, a local op
   CHECK(reachedOptimum > 0);
 }
 
-TEST_CASE("memory refinement in slices ends where one run ends", "[heuristic][memory]") {
-  // LiveMemoryRefiner::run stops when asked and goes on where it stopped: cut into slices of
+TEST_CASE("memory refinement in slices ends where one run ends", "[live_memory][refinement]") {
+  // live_memory::Refiner::run stops when asked and goes on where it stopped: cut into slices of
   // two ops (stop says yes at every third question), the search makes the same moves in the
   // same order as one uninterrupted run, so it must end in the same schedule, a local optimum.
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
@@ -87,9 +88,9 @@ TEST_CASE("memory refinement in slices ends where one run ends", "[heuristic][me
     const Graph& graph = memory.generated.graph;
     const Schedule& list = memory.list;
     const Cycle horizon = memory.horizon;
-    const auto whole = heuristic::refineLiveMemory(graph, horizon, list);
+    const auto whole = live_memory::refine(graph, horizon, list);
 
-    heuristic::LiveMemoryRefiner refiner(graph, horizon, list);
+    live_memory::Refiner refiner(graph, horizon, list);
     int questions = 0;
     int slices = 1;
     while (!refiner.run([&questions] { return ++questions % 3 == 0; })) ++slices;
@@ -147,7 +148,8 @@ std::vector<Cycle> nearbyLegalStarts(const Graph& graph, Cycle horizon,
 
 }  // namespace
 
-TEST_CASE("splicing by hand: each schedule lends the group it keeps low", "[heuristic][memory]") {
+TEST_CASE("splicing by hand: each schedule lends the group it keeps low",
+          "[live_memory][refinement]") {
   // The base has group A's values live at once (peak 2 at cycles 0-2) and group B's one after
   // the other; the donor the reverse (peak 2 at 10-12). Both peak at 2. The base's peak region
   // [0, 3) touches pA1 and pA2 (live there in both); pA2 takes the donor's start 3, so its
@@ -156,7 +158,7 @@ TEST_CASE("splicing by hand: each schedule lends the group it keeps low", "[heur
   const Graph graph = twoGroupGraph();
   const Schedule base{twoGroupStarts(true, false), std::nullopt, std::nullopt};
   const Schedule donor{twoGroupStarts(false, true), std::nullopt, std::nullopt};
-  heuristic::LiveMemoryRefiner refiner(graph, 20, base);
+  live_memory::Refiner refiner(graph, 20, base);
   CHECK(refiner.peak() == 2.0);
   CHECK(refiner.splice(donor, nullptr) == 1);
   CHECK(refiner.peak() == 1.0);
@@ -168,13 +170,13 @@ TEST_CASE("splicing by hand: each schedule lends the group it keeps low", "[heur
   CHECK(score.atPeak == 12);
 
   // A donor equal to the base around its peak lends nothing: the schedule stays as it was.
-  heuristic::LiveMemoryRefiner same(graph, 20, base);
+  live_memory::Refiner same(graph, 20, base);
   CHECK(same.splice(base, nullptr) == 0);
   CHECK(same.result().schedule.start == base.start);
 }
 
 TEST_CASE("splicing random schedules: legal, and lower whenever a region is taken",
-          "[heuristic][memory]") {
+          "[live_memory][refinement]") {
   // Random layered graphs of 300 ops in 60 layers, D = the critical path + 3. The base is the
   // list schedule; each donor a random legal schedule near it (as GauS's candidates are near its
   // incumbent), refined. Splicing must keep the schedule legal, never raise it in the
@@ -189,12 +191,12 @@ TEST_CASE("splicing random schedules: legal, and lower whenever a region is take
     const Schedule& list = memory.list;
     const Cycle horizon = memory.horizon;
     const Problem& problem = memory.problem;
-    heuristic::LiveMemoryRefiner refiner(graph, horizon, list);
+    live_memory::Refiner refiner(graph, horizon, list);
     for (int d = 0; d < 6; ++d) {
       const Schedule nearby{nearbyLegalStarts(graph, horizon, list.start, random), std::nullopt,
                             std::nullopt};
       REQUIRE(legal(problem, nearby.start));
-      const auto donor = heuristic::refineLiveMemory(graph, horizon, nearby);
+      const auto donor = live_memory::refine(graph, horizon, nearby);
       const std::vector<Cycle> before = refiner.result().schedule.start;
       const std::int64_t regions = refiner.splice(donor.schedule, nullptr);
       const std::vector<Cycle> after = refiner.result().schedule.start;

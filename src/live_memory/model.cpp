@@ -24,7 +24,7 @@
 //   P is at least the largest constant of those cycles and the caller's floor.
 // With every op moving in its ASAP/ALAP window at horizon D this is the whole problem; the
 // constants are then only the sure stretches, and the caller's floor is core's
-// peakLiveMemoryLowerBound (the largest sum of the sure stretches at one cycle).
+// mandatoryLifetimeBound (the largest sum of the sure stretches at one cycle).
 
 #include <algorithm>
 #include <cmath>
@@ -32,9 +32,16 @@
 #include <limits>
 
 #include <gaus/core/schedule.hpp>
-#include <gaus/milp/live_memory_model.hpp>
+#include <gaus/live_memory/model.hpp>
 
-namespace gaus::milp {
+namespace gaus::live_memory {
+
+using milp::LinearExpression;
+using milp::MilpModel;
+using milp::MilpSolution;
+using milp::ModelSize;
+using milp::StartGrid;
+using milp::VariableId;
 
 namespace {
 
@@ -56,7 +63,7 @@ struct Plan {
   std::vector<char> hasVariable;  // per cycle
 };
 
-Plan makePlan(const LiveMemoryModelInput& input) {
+Plan makePlan(const PeakMemoryModelInput& input) {
   const Graph& graph = *input.graph;
   const auto count = static_cast<std::size_t>(graph.numOps());
   Plan plan;
@@ -115,7 +122,7 @@ bool isSure(const Lifetime& lifetime, Cycle t) {
 
 }  // namespace
 
-ModelSize LiveMemoryModel::estimateSize(const LiveMemoryModelInput& input) {
+ModelSize PeakMemoryModel::estimateSize(const PeakMemoryModelInput& input) {
   const Plan plan = makePlan(input);
   const Graph& graph = *input.graph;
   const auto width = [&](OpId op) { return plan.latest[op] - plan.earliest[op] + 1; };
@@ -124,7 +131,7 @@ ModelSize LiveMemoryModel::estimateSize(const LiveMemoryModelInput& input) {
     return std::max<Cycle>(0, std::min(t, plan.latest[op]) - plan.earliest[op] + 1);
   };
   const std::vector<bool> contended =
-      input.machine ? contendedResources(graph, *input.machine) : std::vector<bool>{};
+      input.machine ? milp::contendedResources(graph, *input.machine) : std::vector<bool>{};
   ModelSize size;
   size.variables = 1;
   for (const MovingStart& u : input.moving) {
@@ -138,7 +145,7 @@ ModelSize LiveMemoryModel::estimateSize(const LiveMemoryModelInput& input) {
     for (const EdgeId e : graph.outEdges(u.op)) {
       const OpId v = graph.edgeTarget(e);
       if (graph.edgeDistance(e) == 0 && v != u.op && plan.moves[v]) {
-        size.nonzeros += precedenceNonzeros(width(u.op), width(v));
+        size.nonzeros += milp::precedenceNonzeros(width(u.op), width(v));
       }
     }
   }
@@ -156,7 +163,7 @@ ModelSize LiveMemoryModel::estimateSize(const LiveMemoryModelInput& input) {
   return size;
 }
 
-LiveMemoryModel::LiveMemoryModel(const LiveMemoryModelInput& input)
+PeakMemoryModel::PeakMemoryModel(const PeakMemoryModelInput& input)
     : graph_(*input.graph), start_(input.start.begin(), input.start.end()) {
   const Plan plan = makePlan(input);
   for (OpId op = 0; op < graph_.numOps(); ++op) {
@@ -167,12 +174,12 @@ LiveMemoryModel::LiveMemoryModel(const LiveMemoryModelInput& input)
     for (const EdgeId e : graph_.outEdges(u.op)) {
       const OpId v = graph_.edgeTarget(e);
       if (graph_.edgeDistance(e) == 0 && v != u.op && plan.moves[v]) {
-        addPrecedenceRows(model_, grid_, u.op, v, graph_.edgeDelay(e));
+        milp::addPrecedenceRows(model_, grid_, u.op, v, graph_.edgeDelay(e));
       }
     }
   }
   if (input.machine != nullptr) {
-    addCapacityRows(model_, grid_, graph_, *input.machine, std::nullopt, start_);
+    milp::addCapacityRows(model_, grid_, graph_, *input.machine, std::nullopt, start_);
   }
 
   const Cycle cycles = static_cast<Cycle>(plan.constant.size());
@@ -221,7 +228,7 @@ LiveMemoryModel::LiveMemoryModel(const LiveMemoryModelInput& input)
   }
 
   // The model is fixed by the moving ops' starts and windows, the values' spans and readers'
-  // windows and the constants of its rows (the cap aside: LiveMemoryModel::fingerprint).
+  // windows and the constants of its rows (the cap aside: PeakMemoryModel::fingerprint).
   std::uint64_t hash = 0xcbf29ce484222325ULL;
   const auto mix = [&hash](std::uint64_t value) { hash = (hash ^ value) * 0x100000001b3ULL; };
   for (const MovingStart& u : input.moving) {
@@ -245,7 +252,7 @@ LiveMemoryModel::LiveMemoryModel(const LiveMemoryModelInput& input)
   fingerprint_ = hash;
 }
 
-std::vector<double> LiveMemoryModel::encode(std::span<const Cycle> start) const {
+std::vector<double> PeakMemoryModel::encode(std::span<const Cycle> start) const {
   std::vector<double> values(static_cast<std::size_t>(model_.numVariables()), 0.0);
   grid_.encode(start, values);
   std::vector<double> atCycle = rowConstant_;
@@ -262,15 +269,15 @@ std::vector<double> LiveMemoryModel::encode(std::span<const Cycle> start) const 
   return values;
 }
 
-std::optional<double> LiveMemoryModel::boundOf(const MilpSolution& solution) const {
+std::optional<double> PeakMemoryModel::boundOf(const MilpSolution& solution) const {
   if (!solution.bound) return std::nullopt;
   const double bound = std::max(*solution.bound, model_.lowerBound(peak_));
   // CBC's bound carries its tolerances: 31 - 1e-7 still proves 31 with whole mems.
   return wholeMems_ ? std::ceil(bound - 1e-6) : bound;
 }
 
-std::vector<Cycle> LiveMemoryModel::decode(const MilpSolution& solution) const {
+std::vector<Cycle> PeakMemoryModel::decode(const MilpSolution& solution) const {
   return grid_.decode(solution, start_);
 }
 
-}  // namespace gaus::milp
+}  // namespace gaus::live_memory

@@ -11,8 +11,11 @@
 
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/gap.hpp>
-#include <gaus/core/live_memory_bound.hpp>
 #include <gaus/core/schedule.hpp>
+#include <gaus/live_memory/bound.hpp>
+#include <gaus/live_memory/cut_bound.hpp>
+
+#include "toy_graphs.hpp"
 
 using namespace gaus;
 
@@ -133,14 +136,14 @@ double bruteForceOptimum(const Graph& graph, Cycle horizon) {
 }  // namespace
 
 TEST_CASE("the min-cut bound equals the brute-force per-cycle minimum over closed sets",
-          "[core][live_memory_bound]") {
+          "[live_memory][bound]") {
   // 300 graphs of 3-10 ops; with halves on every other case so that the flow is fractional.
   std::mt19937_64 random(41);
   std::int32_t aboveMandatory = 0;
   for (int instance = 0; instance < 300; ++instance) {
     const auto [graph, horizon] =
         randomCase(random, 3 + instance % 8, instance % 2 == 1, static_cast<Cycle>(instance % 4));
-    const auto bound = liveMemoryCutBound(graph, horizon);
+    const auto bound = live_memory::cutBound(graph, horizon);
     REQUIRE(bound.ok());
     INFO("instance " << instance << ", D=" << horizon);
     const double expected = bruteForceCutMax(graph, horizon);
@@ -149,7 +152,8 @@ TEST_CASE("the min-cut bound equals the brute-force per-cycle minimum over close
     CHECK(bound->value == Approx(expected).margin(1e-9));
     CHECK(bound->complete);
     CHECK(bound->mandatory <= bound->value + 1e-9);
-    CHECK(bound->mandatory == Approx(*peakLiveMemoryLowerBound(graph, horizon)).margin(1e-9));
+    CHECK(bound->mandatory ==
+          Approx(*live_memory::mandatoryLifetimeBound(graph, horizon)).margin(1e-9));
     if (bound->value > bound->mandatory + 1e-9) ++aboveMandatory;
   }
   // The cut is stronger than the mandatory lifetimes on a good share of these graphs: the
@@ -158,14 +162,14 @@ TEST_CASE("the min-cut bound equals the brute-force per-cycle minimum over close
 }
 
 TEST_CASE("the min-cut bound never exceeds the brute-force optimum over every schedule",
-          "[core][live_memory_bound]") {
+          "[live_memory][bound]") {
   // 400 graphs of 3-6 ops with a slack of 0-2 cycles (every start vector is enumerated).
   std::mt19937_64 random(7);
   std::int32_t tight = 0;
   for (int instance = 0; instance < 400; ++instance) {
     const auto [graph, horizon] =
         randomCase(random, 3 + instance % 4, instance % 3 == 0, static_cast<Cycle>(instance % 3));
-    const auto bound = liveMemoryCutBound(graph, horizon);
+    const auto bound = live_memory::cutBound(graph, horizon);
     REQUIRE(bound.ok());
     const double optimum = bruteForceOptimum(graph, horizon);
     INFO("instance " << instance << ", D=" << horizon);
@@ -176,7 +180,7 @@ TEST_CASE("the min-cut bound never exceeds the brute-force optimum over every sc
   CHECK(tight >= 200);
 }
 
-TEST_CASE("the min-cut bound on a hand-computed diamond", "[core][live_memory_bound]") {
+TEST_CASE("the min-cut bound on a hand-computed diamond", "[live_memory][bound]") {
   // x (mem 3) feeds p and q (mem 2 each), which feed z; latencies 1, delays 1.
   GraphBuilder builder;
   const OpId x = builder.addOp("x", 1);
@@ -194,7 +198,7 @@ TEST_CASE("the min-cut bound on a hand-computed diamond", "[core][live_memory_bo
   REQUIRE(graph.ok());
   // D = 3: every op is fixed (x 0, p 1, q 1, z 2); x is live at 0 (3), p and q at 1 (4): the
   // mandatory lifetimes already give the peak 4.
-  const auto fixed = liveMemoryCutBound(*graph, 3);
+  const auto fixed = live_memory::cutBound(*graph, 3);
   REQUIRE(fixed.ok());
   CHECK(fixed->value == 4.0);
   CHECK(fixed->mandatory == 4.0);
@@ -203,7 +207,7 @@ TEST_CASE("the min-cut bound on a hand-computed diamond", "[core][live_memory_bo
   // {x, p} and {x, q} (3 + 2) and {x, p, q} (p and q live: 4), so the cut is 3. t = 0 allows
   // P = {} and t = 2 allows every op (both 0). The bound is 3; the optimum is 4 (x 0, p 1, q 1,
   // z 2 peaks at 4 at t = 1; delaying q keeps x live beside p: 5).
-  const auto slack = liveMemoryCutBound(*graph, 4);
+  const auto slack = live_memory::cutBound(*graph, 4);
   REQUIRE(slack.ok());
   CHECK(slack->mandatory == 0.0);
   CHECK(slack->value == 3.0);
@@ -212,12 +216,12 @@ TEST_CASE("the min-cut bound on a hand-computed diamond", "[core][live_memory_bo
 }
 
 TEST_CASE("a stopped min-cut search returns the bound so far, still valid",
-          "[core][live_memory_bound]") {
+          "[live_memory][bound]") {
   std::mt19937_64 random(3);
   for (int instance = 0; instance < 50; ++instance) {
     const auto [graph, horizon] = randomCase(random, 8, false, 2);
-    const auto full = liveMemoryCutBound(graph, horizon);
-    const auto stopped = liveMemoryCutBound(graph, horizon, [] { return true; });
+    const auto full = live_memory::cutBound(graph, horizon);
+    const auto stopped = live_memory::cutBound(graph, horizon, [] { return true; });
     REQUIRE(full.ok());
     REQUIRE(stopped.ok());
     // Stopped before the first cut: the mandatory lifetimes, never above the full bound.
@@ -228,8 +232,8 @@ TEST_CASE("a stopped min-cut search returns the bound so far, still valid",
   }
 }
 
-TEST_CASE("reportPeakMemoryBound raises the bound, notes its cost and proves optimality",
-          "[core][live_memory_bound]") {
+TEST_CASE("live_memory::reportBound raises the bound, notes its cost and proves optimality",
+          "[live_memory][bound]") {
   // A chain a -> b -> c with mem 2 on a and b, latencies 1, D = 3: every op is fixed, a live
   // at 0 and b at 1: peak 2, which the bound proves.
   GraphBuilder builder;
@@ -253,7 +257,7 @@ TEST_CASE("reportPeakMemoryBound raises the bound, notes its cost and proves opt
   result.objective = 2.0;
   result.status = ModelStatus::kFeasible;
   result.bounds.lowerBound = 1.0;  // a weaker bound the method had: the larger one stays
-  CHECK(reportPeakMemoryBound(problem, result, 1.0) == 2.0);
+  CHECK(live_memory::reportBound(problem, result, 1.0) == 2.0);
   CHECK(result.bounds.lowerBound == 2.0);
   CHECK(result.status == ModelStatus::kOptimal);
   CHECK(resultGap(result) == 0.0);
@@ -266,14 +270,14 @@ TEST_CASE("reportPeakMemoryBound raises the bound, notes its cost and proves opt
   above.objective = 3.0;
   above.status = ModelStatus::kFeasible;
   above.bounds.lowerBound = 5.0;  // a stronger bound from the method itself is kept
-  reportPeakMemoryBound(problem, above, 1.0);
+  live_memory::reportBound(problem, above, 1.0);
   CHECK(above.bounds.lowerBound == 5.0);
   above.bounds.lowerBound = 2.0;
   CHECK(resultGap(above) == Approx(1.0 / 3.0));
 }
 
 TEST_CASE("the relative gap: (value - bound) / value, 0 at the bound, none without both",
-          "[core][live_memory_bound]") {
+          "[live_memory][bound]") {
   CHECK(relativeGap(39.0, 36.0) == Approx(3.0 / 39.0));
   CHECK(relativeGap(31.0, 31.0) == 0.0);
   CHECK(relativeGap(31.0, 31.0 - 1e-12) == 0.0);  // a floating-point solver's rounding
@@ -283,4 +287,18 @@ TEST_CASE("the relative gap: (value - bound) / value, 0 at the bound, none witho
   CHECK_FALSE(relativeGap(0.0, -1.0));
   CHECK(meetsBound(5.0, 5.0));
   CHECK_FALSE(meetsBound(5.0, 4.0));
+}
+
+TEST_CASE("mandatory lifetimes: the intervals every schedule keeps live", "[live_memory][bound]") {
+  // x -> z and the chain y1 -> y2 -> y3 -> z, latency 1, mem 1 (x's mem 2), D = 4 = the
+  // critical path. Every op is pinned except x (ASAP 0, ALAP 2). Live in every schedule: x over
+  // [ALAP 2, ASAP(z) 3), y1 over [0, 1), y2 [1, 2), y3 [2, 3): 1, 1, 1 + 2 = 3 at cycle 2, which
+  // the schedule with x at 2 reaches, so the bound is tight here. At D = 5 every ALAP grows by
+  // one and z's ASAP stays 3: y1 [1, 1), y2 [2, 2), y3 [3, 3) are empty and x's [3, 3) too:
+  // bound 0.
+  const Graph graph = test::inputBesideChain(2.0);
+  CHECK(*live_memory::mandatoryLifetimeBound(graph, 4) == 3.0);
+  CHECK(*live_memory::mandatoryLifetimeBound(graph, 5) == 0.0);
+  CHECK_FALSE(
+      live_memory::mandatoryLifetimeBound(graph, 3).ok());  // shorter than the critical path
 }

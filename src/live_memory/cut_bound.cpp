@@ -22,9 +22,9 @@
 //   such readers. With one free reader the pair becomes v -> r, and a reader beyond may(t)
 //   (always outside P) makes it v -> sink.
 // - A value of must(t) with a reader beyond may(t) is live at t in every schedule: a constant,
-//   the mandatory lifetime of peakLiveMemoryLowerBound. One whose readers are all free or in
+//   the mandatory lifetime of mandatoryLifetimeBound. One whose readers are all free or in
 //   must(t) gets source -> v* -> its free readers.
-// A maximum flow (Dinic's algorithm on a compressed sparse row network) equals the min cut; a
+// A maximum flow (max_flow.hpp: Boykov and Kolmogorov's) equals the min cut; a
 // flow stopped early is below it and still a bound.
 //
 // Making it scale: the live profile of any schedule within D is, cycle by cycle, an upper bound
@@ -43,172 +43,14 @@
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/deadline.hpp>
 #include <gaus/core/gap.hpp>
-#include <gaus/core/live_memory_bound.hpp>
+#include <gaus/live_memory/cut_bound.hpp>
 
-namespace gaus {
+#include "live_profile.hpp"
+#include "max_flow.hpp"
+
+namespace gaus::live_memory {
 
 namespace {
-
-// Dinic's maximum flow on a network rebuilt per cycle: arcs are collected, then laid out as a
-// compressed sparse row residual graph (each arc beside its reverse), which keeps the phases'
-// scans sequential in memory.
-class MaxFlow {
- public:
-  static constexpr std::int32_t kSource = 0;
-  static constexpr std::int32_t kSink = 1;
-
-  void reset() {
-    nodeCount_ = 2;
-    arcs_.clear();
-  }
-  std::int32_t addNode() { return nodeCount_++; }
-  void addArc(std::int32_t from, std::int32_t to, double capacity) {
-    arcs_.push_back({from, to, capacity});
-  }
-
-  // The maximum flow from kSource to kSink, or the flow reached when `stop` answered true
-  // between two phases (`stopped` then says so).
-  double run(const std::function<bool()>& stop, bool& stopped) {
-    buildResidual();
-    double flow = 0.0;
-    stopped = false;
-    while (buildLevels()) {
-      flow += blockingFlow();
-      if (stop && stop()) {
-        stopped = true;
-        break;
-      }
-    }
-    return flow;
-  }
-
- private:
-  // Residual capacity below this is spent: the capacities are sums of `mem`, and rounding
-  // leaves remainders far below any real one.
-  static constexpr double kSpent = 1e-9;
-
-  struct Arc {
-    std::int32_t from;
-    std::int32_t to;
-    double capacity;
-  };
-
-  void buildResidual() {
-    const auto nodes = static_cast<std::size_t>(nodeCount_);
-    firstArc_.assign(nodes + 1, 0);
-    for (const Arc& arc : arcs_) {
-      ++firstArc_[static_cast<std::size_t>(arc.from) + 1];
-      ++firstArc_[static_cast<std::size_t>(arc.to) + 1];
-    }
-    std::partial_sum(firstArc_.begin(), firstArc_.end(), firstArc_.begin());
-    const std::size_t slots = 2 * arcs_.size();
-    head_.resize(slots);
-    reverse_.resize(slots);
-    residual_.resize(slots);
-    std::vector<std::int64_t> fill(firstArc_.begin(), firstArc_.end() - 1);
-    for (const Arc& arc : arcs_) {
-      const std::int64_t forward = fill[static_cast<std::size_t>(arc.from)]++;
-      const std::int64_t backward = fill[static_cast<std::size_t>(arc.to)]++;
-      head_[forward] = arc.to;
-      residual_[forward] = arc.capacity;
-      reverse_[forward] = backward;
-      head_[backward] = arc.from;
-      residual_[backward] = 0.0;
-      reverse_[backward] = forward;
-    }
-  }
-
-  // Breadth-first levels over the arcs with residual capacity; false when the sink is cut off.
-  bool buildLevels() {
-    level_.assign(static_cast<std::size_t>(nodeCount_), -1);
-    queue_.clear();
-    queue_.push_back(kSource);
-    level_[kSource] = 0;
-    for (std::size_t next = 0; next < queue_.size(); ++next) {
-      const std::int32_t node = queue_[next];
-      for (std::int64_t a = firstArc_[node]; a < firstArc_[node + 1]; ++a) {
-        if (residual_[a] > kSpent && level_[head_[a]] < 0) {
-          level_[head_[a]] = level_[node] + 1;
-          queue_.push_back(head_[a]);
-        }
-      }
-    }
-    return level_[kSink] >= 0;
-  }
-
-  // One phase: augmenting paths along the levels until none is left, by an explicit path stack
-  // (level graphs of long dependence chains are too deep for recursion).
-  double blockingFlow() {
-    cursor_.assign(firstArc_.begin(), firstArc_.end() - 1);
-    path_.clear();
-    double flow = 0.0;
-    std::int32_t node = kSource;
-    for (;;) {
-      if (node == kSink) {
-        double push = std::numeric_limits<double>::infinity();
-        for (const std::int64_t a : path_) push = std::min(push, residual_[a]);
-        std::size_t firstSpent = path_.size();
-        for (std::size_t i = 0; i < path_.size(); ++i) {
-          residual_[path_[i]] -= push;
-          residual_[reverse_[path_[i]]] += push;
-          if (firstSpent == path_.size() && residual_[path_[i]] <= kSpent) firstSpent = i;
-        }
-        flow += push;
-        // Resume from the tail of the first arc the push used up.
-        path_.resize(firstSpent);
-        node = path_.empty() ? kSource : head_[path_.back()];
-        continue;
-      }
-      bool advanced = false;
-      for (std::int64_t& a = cursor_[node]; a < firstArc_[node + 1]; ++a) {
-        if (residual_[a] > kSpent && level_[head_[a]] == level_[node] + 1) {
-          path_.push_back(a);
-          node = head_[a];
-          advanced = true;
-          break;
-        }
-      }
-      if (advanced) continue;
-      if (node == kSource) return flow;
-      level_[node] = -1;  // a dead end for the rest of the phase
-      const std::int64_t back = path_.back();
-      path_.pop_back();
-      node = head_[reverse_[back]];
-      ++cursor_[node];
-    }
-  }
-
-  std::int32_t nodeCount_ = 2;
-  std::vector<Arc> arcs_;
-  std::vector<std::int64_t> firstArc_;
-  std::vector<std::int32_t> head_;
-  std::vector<std::int64_t> reverse_;
-  std::vector<double> residual_;
-  std::vector<std::int32_t> level_;
-  std::vector<std::int32_t> queue_;
-  std::vector<std::int64_t> cursor_;
-  std::vector<std::int64_t> path_;
-};
-
-// The live memory of one schedule at every cycle of [0, horizon), from start times alone.
-std::vector<double> liveProfile(const Graph& graph, const std::vector<Cycle>& start,
-                                Cycle horizon) {
-  std::vector<double> change(static_cast<std::size_t>(horizon) + 1, 0.0);
-  for (OpId op = 0; op < graph.numOps(); ++op) {
-    if (graph.mem(op) == 0.0) continue;
-    Cycle end = start[op];
-    for (const EdgeId e : graph.outEdges(op)) {
-      if (graph.edgeDistance(e) == 0) end = std::max(end, start[graph.edgeTarget(e)]);
-    }
-    if (end <= start[op]) continue;
-    change[static_cast<std::size_t>(start[op])] += graph.mem(op);
-    change[static_cast<std::size_t>(std::min(end, horizon))] -= graph.mem(op);
-  }
-  std::vector<double> live(static_cast<std::size_t>(horizon), 0.0);
-  double running = 0.0;
-  for (Cycle t = 0; t < horizon; ++t) live[static_cast<std::size_t>(t)] = running += change[t];
-  return live;
-}
 
 // The network of one cycle and its min cut.
 class CycleCut {
@@ -244,13 +86,11 @@ class CycleCut {
     }
     std::stable_sort(longMobility_.begin(), longMobility_.end(),
                      [&](OpId a, OpId b) { return asap[a] < asap[b]; });
-    for (OpId op = 0; op < graph.numOps(); ++op) infinite_ += graph.mem(op);
-    infinite_ = 2.0 * infinite_ + 1.0;
   }
 
   // The min cut at cycle t beyond the mandatory lifetimes (the flow, when stopped early).
   double flowAt(Cycle t, const std::function<bool()>& stop, bool& stopped) {
-    flow_.reset();
+    flow_.clear();
     free_.clear();
     const auto addIfFree = [&](OpId op) {
       if (alap_[op] > t) {
@@ -275,13 +115,14 @@ class CycleCut {
         if (graph_.edgeDistance(e) != 0) continue;
         const OpId producer = graph_.edgeSource(e);
         if (nodeOf_[producer] >= 0) {
-          flow_.addArc(nodeOf_[v], nodeOf_[producer], infinite_);
+          flow_.addArc(nodeOf_[v], nodeOf_[producer], MaxFlow::kInfinite);
         } else if (alap_[producer] <= t) {
           addSettledValueArc(producer, v, t);
         }
       }
     }
-    const double flow = flow_.run(stop, stopped);
+    stopped = !flow_.run(stop);
+    const double flow = flow_.lowerBound();
     for (const OpId v : free_) nodeOf_[v] = -1;
     for (const OpId producer : settledProducers_) auxOf_[producer] = -1;
     settledProducers_.clear();
@@ -299,7 +140,7 @@ class CycleCut {
       if (graph_.edgeDistance(e) != 0) continue;
       const OpId reader = graph_.edgeTarget(e);
       if (asap_[reader] > t) {  // outside P in every schedule
-        flow_.addArc(nodeOf_[v], MaxFlow::kSink, mem);
+        flow_.addTerminal(nodeOf_[v], 0.0, mem);
         return;
       }
       // A reader in must(t) would put v there too (alap(v) <= alap(reader)): every reader left
@@ -314,9 +155,9 @@ class CycleCut {
       flow_.addArc(nodeOf_[v], nodeOf_[readers_.front()], mem);
       return;
     }
-    const std::int32_t aux = flow_.addNode();
+    const MaxFlow::Node aux = flow_.addNode();
     flow_.addArc(nodeOf_[v], aux, mem);
-    for (const OpId reader : readers_) flow_.addArc(aux, nodeOf_[reader], infinite_);
+    for (const OpId reader : readers_) flow_.addArc(aux, nodeOf_[reader], MaxFlow::kInfinite);
   }
 
   // Producer in must(t), free reader: the value is live at t unless every reader is in P. A
@@ -327,9 +168,9 @@ class CycleCut {
     if (auxOf_[producer] < 0) {
       auxOf_[producer] = flow_.addNode();
       settledProducers_.push_back(producer);
-      flow_.addArc(MaxFlow::kSource, auxOf_[producer], graph_.mem(producer));
+      flow_.addTerminal(auxOf_[producer], graph_.mem(producer), 0.0);
     }
-    flow_.addArc(auxOf_[producer], nodeOf_[reader], infinite_);
+    flow_.addArc(auxOf_[producer], nodeOf_[reader], MaxFlow::kInfinite);
   }
 
   const Graph& graph_;
@@ -347,20 +188,18 @@ class CycleCut {
   std::int64_t stampCount_ = 0;
   std::vector<OpId> free_;
   std::vector<OpId> readers_;
-  double infinite_ = 1.0;
   MaxFlow flow_;
 };
 
 }  // namespace
 
-Expected<LiveMemoryCutBound> liveMemoryCutBound(const Graph& graph, Cycle horizon,
-                                                const std::function<bool()>& stop) {
+Expected<CutBound> cutBound(const Graph& graph, Cycle horizon, const std::function<bool()>& stop) {
   auto order = topologicalOrder(graph);
   if (!order) return Error{order.error()};
   const std::vector<Cycle> asap = asapTimes(graph, *order);
   auto alap = alapTimes(graph, *order, horizon);
   if (!alap) return Error{alap.error()};
-  LiveMemoryCutBound bound;
+  CutBound bound;
   if (horizon <= 0) return bound;
 
   std::vector<Cycle> lastReaderAsap(static_cast<std::size_t>(graph.numOps()), -1);
@@ -433,42 +272,28 @@ Expected<LiveMemoryCutBound> liveMemoryCutBound(const Graph& graph, Cycle horizo
   return bound;
 }
 
-bool hasLiveMemory(const Graph& graph) {
+Expected<double> mandatoryLifetimeBound(const Graph& graph, Cycle horizon) {
+  auto order = topologicalOrder(graph);
+  if (!order) return Error{order.error()};
+  const std::vector<Cycle> asap = asapTimes(graph, *order);
+  auto alap = alapTimes(graph, *order, horizon);
+  if (!alap) return Error{alap.error()};
+  std::vector<double> change(static_cast<std::size_t>(std::max<Cycle>(horizon, 0)) + 1, 0.0);
   for (OpId op = 0; op < graph.numOps(); ++op) {
-    if (graph.mem(op) != 0.0) return true;
+    if (graph.mem(op) == 0.0) continue;
+    Cycle lastReader = -1;
+    for (const EdgeId e : graph.outEdges(op)) {
+      if (graph.edgeDistance(e) == 0) lastReader = std::max(lastReader, asap[graph.edgeTarget(e)]);
+    }
+    const Cycle begin = (*alap)[op];
+    if (lastReader <= begin) continue;
+    change[static_cast<std::size_t>(begin)] += graph.mem(op);
+    change[static_cast<std::size_t>(std::min(lastReader, horizon))] -= graph.mem(op);
   }
-  return false;
+  double live = 0.0;
+  double peak = 0.0;
+  for (const double delta : change) peak = std::max(peak, live += delta);
+  return peak;
 }
 
-double peakMemoryBoundSeconds(std::optional<double> methodTimeLimit) {
-  if (!methodTimeLimit) return kPeakMemoryBoundSeconds;
-  return std::max(0.25, 0.1 * *methodTimeLimit);
-}
-
-std::optional<double> reportPeakMemoryBound(const Problem& problem, Result& result,
-                                            std::optional<double> seconds,
-                                            const std::atomic<bool>* cancel) {
-  if (!problem.horizon || problem.graph == nullptr) return std::nullopt;
-  const Deadline deadline(seconds);
-  const auto stop = [&] {
-    return deadline.expired() || (cancel != nullptr && cancel->load(std::memory_order_relaxed));
-  };
-  auto bound = liveMemoryCutBound(*problem.graph, *problem.horizon, stop);
-  if (!bound) return std::nullopt;
-  const double value = bound->value;
-  result.bounds.lowerBound = std::max(result.bounds.lowerBound.value_or(value), value);
-  std::string note = fmt::format(
-      "{} (min cut over {} cycles, {} settled by the ASAP/ALAP profiles; mandatory lifetimes "
-      "{}) in {:.3f} s",
-      value, bound->cyclesCut, bound->cyclesSkipped, bound->mandatory, deadline.elapsedSeconds());
-  if (!bound->complete) note += ", stopped by its time share: the max over the cycles done";
-  result.notes.emplace_back("bound", std::move(note));
-  const double best = *result.bounds.lowerBound;
-  if (result.objective && result.schedule && meetsBound(*result.objective, best) &&
-      (result.status == ModelStatus::kFeasible || result.status == ModelStatus::kTimeout)) {
-    result.status = ModelStatus::kOptimal;
-  }
-  return best;
-}
-
-}  // namespace gaus
+}  // namespace gaus::live_memory

@@ -1,0 +1,59 @@
+// The Lagrangian lower bound on the peak live memory of every schedule within a horizon
+// (formulation B), over windows of cycles: docs/exact.md, "B: the Lagrangian bound", and
+// src/live_memory/lagrangian_bound.cpp.
+//
+// For weights lambda_t >= 0 summing to 1 over a window of cycles, every schedule's peak is at
+// least sum_t lambda_t live(t), and the least such sum over every schedule is one minimum cut of
+// a time-expanded network. The best weights are searched by a cutting-plane method. One cycle's
+// weight alone is the per-cycle cut of cut_bound.hpp; weights spread over neighbouring cycles
+// see what it cannot: a value that must live a cycle somewhere in the window, but at no cycle in
+// particular.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include <gaus/core/expected.hpp>
+#include <gaus/core/graph.hpp>
+#include <gaus/core/types.hpp>
+
+namespace gaus::live_memory {
+
+struct LagrangianBoundOptions {
+  // The widest window (cycles) whose weights are searched together; a horizon up to this wide
+  // is one window. Wider windows see more, and their master problem grows with the square.
+  Cycle maxWindow = 128;
+  // The first windows' width; the best one is then widened by doubling while that raises it.
+  Cycle firstWindow = 24;
+  // Minimum cuts per window before it is left (the cutting planes usually settle in 10-60).
+  int maxCutsPerWindow = 200;
+  // Known schedules (legal within the horizon; not owned): their live profiles are the first
+  // cutting planes, and a window whose cycles all lie at or below `stopAt` in one of them cannot
+  // raise the bound, so it is skipped.
+  std::vector<std::span<const Cycle>> schedules;
+  // Stop once the bound reaches this (a known schedule's peak: nothing above it is possible).
+  std::optional<double> stopAt;
+  // Polled between minimum cuts and inside them; true ends the search with the bound so far.
+  std::function<bool()> stop;
+};
+
+struct LagrangianBound {
+  // No schedule within the horizon has a smaller peak (rounded up when every mem is whole); 0
+  // when no window was solved.
+  double value = 0.0;
+  Cycle first = 0;  // the window that gave it
+  Cycle last = -1;
+  int windows = 0;        // windows searched
+  int cuts = 0;           // minimum cuts computed in all
+  bool complete = false;  // every candidate window was searched to its end
+};
+
+// The bound above, starting no lower than `floor` (a bound known beforehand: a window is
+// searched only where it could exceed it). Fails as alapTimes does (a horizon shorter than the
+// critical path) or on a cycle of distance-0 edges.
+Expected<LagrangianBound> lagrangianBound(const Graph& graph, Cycle horizon, double floor,
+                                          const LagrangianBoundOptions& options = {});
+
+}  // namespace gaus::live_memory
