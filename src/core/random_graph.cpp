@@ -7,48 +7,13 @@
 #include <gaus/core/option_table.hpp>
 #include <gaus/core/random_graph.hpp>
 
+#include "random_stream.hpp"
+
 namespace gaus {
 
 namespace {
 
-// xoshiro256** seeded by splitmix64: a fixed, portable stream (std::uniform_int_distribution
-// differs between standard libraries, which would make "seed 7" mean different graphs).
-class RandomStream {
- public:
-  explicit RandomStream(std::uint64_t seed) {
-    for (auto& word : state_) {
-      seed += 0x9E3779B97F4A7C15ULL;
-      std::uint64_t z = seed;
-      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-      z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-      word = z ^ (z >> 31);
-    }
-  }
-
-  std::uint64_t next() {
-    const std::uint64_t result = rotl(state_[1] * 5, 7) * 9;
-    const std::uint64_t t = state_[1] << 17;
-    state_[2] ^= state_[0];
-    state_[3] ^= state_[1];
-    state_[1] ^= state_[2];
-    state_[0] ^= state_[3];
-    state_[2] ^= t;
-    state_[3] = rotl(state_[3], 45);
-    return result;
-  }
-
-  // Uniform in [0, bound): the high 32 bits times the bound, shifted (Lemire's method; bounds
-  // here are below 2^32, so the bias is under 2^-32 and the result is the same everywhere).
-  std::uint64_t below(std::uint64_t bound) { return ((next() >> 32) * bound) >> 32; }
-  std::int64_t between(std::int64_t low, std::int64_t high) {  // inclusive
-    return low + static_cast<std::int64_t>(below(static_cast<std::uint64_t>(high - low + 1)));
-  }
-  double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-
- private:
-  static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-  std::uint64_t state_[4]{};
-};
+using detail::RandomStream;
 
 // Layered DAGs with a fixed fan-in: every op past the first layer draws options.faninPerOp
 // distinct predecessors as (from position, to position) pairs. The first is uniform in the layer

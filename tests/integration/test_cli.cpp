@@ -93,6 +93,44 @@ TEST_CASE("generate is deterministic and convert round-trips through YAML", "[cl
   CHECK(gaus::test::readWholeFile(first) == gaus::test::readWholeFile(back));
 }
 
+TEST_CASE("generate --circuit writes an and-inverter graph with the profile, the same each time",
+          "[cli]") {
+  const auto first = scratch("circuit1.json");
+  const auto second = scratch("circuit2.json");
+  const std::vector<std::string> profile = {
+      "generate",  "--circuit", "--inputs",     "40", "--ands",   "900",     "--depth", "60",
+      "--outputs", "30",        "--components", "3",  "--family", "control", "--seed",  "2"};
+  auto args = profile;
+  args.insert(args.end(), {"-o", first.string()});
+  REQUIRE(gaus_(args).exitCode == 0);
+  args = profile;
+  args.insert(args.end(), {"-o", second.string()});
+  REQUIRE(gaus_(args).exitCode == 0);
+  CHECK(gaus::test::readWholeFile(first) == gaus::test::readWholeFile(second));
+  // gaus info as for an .aig file: 40 + 900 ops, two fan-ins per gate, the critical path in
+  // cycles is the depth + 1, three components
+  const auto info = gaus_({"info", first.string(), "--json"});
+  REQUIRE(info.exitCode == 0);
+  const auto parsed = nlohmann::json::parse(info.out);
+  CHECK(parsed["ops"] == 940);
+  CHECK(parsed["edges"] == 1800);
+  CHECK(parsed["critical_path"] == 61);
+  CHECK(parsed["weak_components"] == 3);
+  CHECK(parsed["resources"][0]["name"] == "PI");
+  CHECK(parsed["resources"][1]["name"] == "AND");
+
+  const auto mixed = gaus_({"generate", "--circuit", "--ops", "10"});
+  CHECK(mixed.exitCode == 1);
+  CHECK_THAT(mixed.err, Catch::Contains("--ops shapes random graphs, not --circuit"));
+  const auto alone = gaus_({"generate", "--inputs", "10"});
+  CHECK(alone.exitCode == 1);
+  CHECK_THAT(alone.err, Catch::Contains("--inputs needs --circuit"));
+  const auto impossible = gaus_({"generate", "--circuit", "--ands", "5", "--depth", "6"});
+  CHECK(impossible.exitCode == 1);
+  CHECK(lineCount(impossible.err) == 1);
+  CHECK_THAT(impossible.err, Catch::Contains("ands must be >= depth"));
+}
+
 TEST_CASE("engines load as plugins: a missing plugin is named with the remedy", "[cli][plugins]") {
   // The program alone in a folder, without the libgaus-engine-*.so beside it: light methods
   // still run, an engine's method fails in one line naming the plugin and what to do.
