@@ -40,6 +40,12 @@ struct ForceDirectedOptions {
   // when they reach the top with stale inputs; false recomputes every stale force after each
   // fix (the paper's order, O(n^2 D)).
   bool lazyForces = true;
+  // Lazy: after this many recomputations without a fix, the least force among them is fixed,
+  // so a fix costs at most this many evaluations (ops in many identical components otherwise
+  // recompute each other's forces after every fix). None: recompute until a fresh force is on
+  // top.
+  std::optional<std::int64_t> maxRecomputations = kDefaultMaxRecomputations;
+  static constexpr std::int64_t kDefaultMaxRecomputations = 64;
   // Memory objective without limited resources: the FDS schedule is then refined by
   // refineLiveMemory's moves (the "start + refinement" of the GauS paper's comparison).
   bool refine = false;
