@@ -392,11 +392,11 @@ Result forceDirectedSchedule(const Problem& problem, const ForceDirectedOptions&
   const Deadline deadline(options.timeLimitSeconds);
   if (!problem.graph || !problem.machine) return errorResult("fds: the problem has no graph");
   const Graph& graph = *problem.graph;
-  if (graph.numOps() > options.maxOps) {
+  if (options.maxOps && graph.numOps() > *options.maxOps) {
     return errorResult(fmt::format(
-        "fds: {} ops exceed max_ops={} (force-directed scheduling costs up to O(n^2 D)); use "
-        "list (-O refine=true for peak memory) or gaus on graphs this large, or raise max_ops",
-        graph.numOps(), options.maxOps));
+        "fds: {} ops exceed max_ops={}; use list (-O refine=true for peak memory) or gaus, or "
+        "raise max_ops",
+        graph.numOps(), *options.maxOps));
   }
   // Checks the input as the list scheduler does (units beyond a capacity, cycles), and gives
   // the legalization.

@@ -109,7 +109,7 @@ OptionTable<heuristic::ForceDirectedOptions> makeForceDirectedTable() {
            "and cycle, the paper's), or auto (memory where the problem's objective is "
            "peak_memory, or is left to the method and some op has mem; else resources)")
       .add("max_ops", &ForceDirectedOptions::maxOps,
-           "larger graphs are refused (FDS costs up to O(n^2 D)), naming the methods that scale",
+           "larger graphs are refused, naming the methods to use instead; none: no limit",
            NumericRange::atLeast(1))
       .add("lazy", &ForceDirectedOptions::lazyForces,
            "latency-bounded: recompute a stale force only when it reaches the top of the heap "

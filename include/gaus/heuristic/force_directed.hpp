@@ -33,9 +33,9 @@ inline std::string_view toString(ForceObjective objective) {
 
 struct ForceDirectedOptions {
   ForceObjective objective = ForceObjective::kAuto;
-  // Graphs with more ops are refused (FDS costs O(n^2 D) force evaluations at worst), naming the
-  // methods that scale.
-  std::int64_t maxOps = 20000;
+  // Graphs with more ops are refused, naming the methods to use instead. None: no limit (the
+  // lazy search costs about (ops + edges) x frame width, force_directed.cpp).
+  std::optional<std::int64_t> maxOps;
   // Latency-bounded: true takes the op of least force from a heap whose entries are recomputed
   // when they reach the top with stale inputs; false recomputes every stale force after each
   // fix (the paper's order, O(n^2 D)).
