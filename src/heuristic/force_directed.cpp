@@ -28,6 +28,16 @@
 // a cycle later), and where it has no mobility left the bound grows by one cycle and every frame
 // with it. The forces use the resource distribution graphs.
 //
+// Cost. The force of narrowing a frame to any sub-frame is read in O(1) from prefix sums of the
+// op's profile (what a unit of start probability costs at each step or cycle), so an op's
+// forces over its whole frame of width W cost O(W) per profile, the op's and its open
+// neighbours' (the paper's sums, taken term by term, cost O(W^2) per op: ForceSums::kDirect,
+// which the tests hold the prefix sums to). The memory profile reads, per cycle, products of
+// the readers' distributions; a value with many readers keeps them per cycle
+// (reader_products.hpp), so a select line read by 256 ops does not make each of its readers'
+// forces 256 times dearer. A time-constrained run costs about (ops + edges) x frame width per
+// round of evaluations, and the lazy heap below bounds the rounds.
+//
 // Departures from the paper:
 // - Lazy forces (the default): the op to fix comes from a heap of each op's least force, and an
 //   entry is recomputed when it reaches the top after the frames or distribution graph cycles it
@@ -36,16 +46,25 @@
 //   in the heap. Option lazy=false recomputes, after each fix, every force whose inputs changed,
 //   and so picks as the paper does; on the EPFL circuits it is no better and up to 100 times
 //   slower (docs/benchmarks.md).
+// - A bound on the recomputations of a fix (max_recomputations, default 64): after that many
+//   stale forces recomputed without a fix, the least of those fresh forces is fixed, though a
+//   stale force still in the heap is lower. Without it, ops in many alike components (45
+//   copies of a circuit side by side) recompute each other after every fix, since each fix
+//   raises the distribution graph where the others start: the work grows with the square of the
+//   copies. The bound never binds on the 11 EPFL circuits at D = list latency (the figure
+//   bounded_picks, which counts the fixes it made, is 0 on each).
 // - The memory distribution graph is this project's; the paper has the resource graphs only.
 // - Ties (equal forces) go to the earliest step, then to the smaller op id: runs repeat exactly.
+//   Sums in another order (prefix sums, kept products) may break a tie of the direct sums by
+//   rounding; on the tests' random graphs they never did (test_force_directed.cpp).
 // - Time limit: the ops not fixed when it runs out start at their ASAP within their frames
 //   (legal, since the frames stay consistent), or, in list scheduling, are ranked by height.
+//   The clock is read during the first round of evaluations too.
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
-#include <queue>
 #include <span>
 #include <string>
 
@@ -61,6 +80,7 @@
 #include <gaus/live_memory/refinement.hpp>
 
 #include "force_model.hpp"
+#include "force_search.hpp"
 #include "resource_timeline.hpp"
 
 namespace gaus::heuristic {
@@ -69,6 +89,7 @@ namespace {
 
 using detail::distributionTooLarge;
 using detail::ForceModel;
+using detail::ForceRun;
 using detail::Neighbour;
 using detail::NeighbourLists;
 
@@ -91,70 +112,6 @@ class Pace {
   const RunContext& context_;
   double nextReport_ = 1.0;
 };
-
-struct ForceRun {
-  std::vector<Cycle> start;
-  std::int64_t evaluations = 0;
-  std::int64_t unforced = 0;  // ops placed without forces after the time limit
-};
-
-// The time-constrained FDS: frames [asap, alap] in, starts out.
-ForceRun timeConstrained(const Graph& graph, const Machine& machine, bool memory, bool lazy,
-                         std::vector<Cycle> asap, std::vector<Cycle> alap, Pace& pace) {
-  ForceModel model(graph, machine, memory);
-  model.reset(std::move(asap), std::move(alap));
-  struct Entry {
-    double force;
-    OpId op;
-    Cycle step;
-    std::int64_t epoch;
-  };
-  // The least force on top; equal forces: the smaller op id.
-  const auto later = [](const Entry& a, const Entry& b) {
-    if (a.force != b.force) return a.force > b.force;
-    return a.op > b.op;
-  };
-  std::priority_queue<Entry, std::vector<Entry>, decltype(later)> heap(later);
-  std::vector<std::int64_t> evaluatedAt(static_cast<std::size_t>(graph.numOps()), -1);
-  const auto evaluate = [&](OpId op) {
-    const auto [force, step] = model.bestStep(op);
-    evaluatedAt[op] = model.epoch();
-    heap.push({force, op, step, model.epoch()});
-  };
-  for (OpId op = 0; op < graph.numOps(); ++op) {
-    if (!model.fixed(op)) evaluate(op);
-  }
-  ForceRun run;
-  std::int64_t pops = 0;
-  while (!heap.empty()) {
-    if (++pops % 64 == 0) {
-      if (pace.stop()) break;
-      pace.report(model.fixedCount(), graph.numOps());
-    }
-    const Entry top = heap.top();
-    heap.pop();
-    if (model.fixed(top.op) || top.epoch != evaluatedAt[top.op]) continue;
-    if (!model.unchangedSince(top.op, top.epoch)) {
-      evaluate(top.op);
-      continue;
-    }
-    model.narrow(top.op, top.step, top.step);
-    if (!lazy) {
-      // The paper's order: every force whose inputs changed is recomputed before the next pick.
-      for (OpId op = 0; op < graph.numOps(); ++op) {
-        if (!model.fixed(op) && !model.unchangedSince(op, evaluatedAt[op])) evaluate(op);
-      }
-    }
-  }
-  for (OpId op = 0; op < graph.numOps(); ++op) {
-    if (!model.fixed(op)) ++run.unforced;
-  }
-  // Every frame still holds ASAP(v) >= ASAP(u) + delay on each edge u -> v and ALAP within D:
-  // the ASAPs are a legal schedule, and the fixed ops' starts.
-  run.start = model.asaps();
-  run.evaluations = model.evaluations();
-  return run;
-}
 
 // The force-directed list scheduling of a latency problem.
 Expected<ForceRun> forceDirectedList(const Graph& graph, const Machine& machine,
@@ -305,9 +262,15 @@ Result latencyBounded(const Problem& problem, const ForceDirectedOptions& option
     memory = problem.objective == ProblemObjective::kPeakMemory ||
              (problem.objective == ProblemObjective::kMethodDefault && hasLiveMemory(graph));
   }
-  ForceRun run = timeConstrained(graph, machine, memory, options.lazyForces, asap,
-                                 std::move(alap).value(), pace);
+  detail::ForceSearchOptions search;
+  search.memory = memory;
+  search.lazy = options.lazyForces;
+  search.maxRecomputations = options.maxRecomputations;
+  ForceRun run = detail::timeConstrainedForces(
+      graph, machine, search, asap, std::move(alap).value(), [&pace] { return pace.stop(); },
+      [&pace](OpId fixed, OpId total) { pace.report(fixed, total); });
   result.figures.set(figures::kForceEvaluations, static_cast<double>(run.evaluations));
+  result.figures.set(figures::kBoundedPicks, static_cast<double>(run.boundedPicks));
   result.figures.set(figures::kOpsPlacedAtLimit, static_cast<double>(run.unforced));
   if (run.unforced > 0) {
     result.notes.emplace_back(
@@ -429,11 +392,11 @@ Result forceDirectedSchedule(const Problem& problem, const ForceDirectedOptions&
   const Deadline deadline(options.timeLimitSeconds);
   if (!problem.graph || !problem.machine) return errorResult("fds: the problem has no graph");
   const Graph& graph = *problem.graph;
-  if (graph.numOps() > options.maxOps) {
+  if (options.maxOps && graph.numOps() > *options.maxOps) {
     return errorResult(fmt::format(
-        "fds: {} ops exceed max_ops={} (force-directed scheduling costs up to O(n^2 D)); use "
-        "list (-O refine=true for peak memory) or gaus on graphs this large, or raise max_ops",
-        graph.numOps(), options.maxOps));
+        "fds: {} ops exceed max_ops={}; use list (-O refine=true for peak memory) or gaus, or "
+        "raise max_ops",
+        graph.numOps(), *options.maxOps));
   }
   // Checks the input as the list scheduler does (units beyond a capacity, cycles), and gives
   // the legalization.

@@ -18,13 +18,6 @@ namespace {
 // many cells (128 MiB) a run is refused, since building them alone would take seconds per op.
 constexpr double kMaxDistributionCells = 16.0 * 1024 * 1024;
 
-// P(start <= t) for a start uniform in [lo, hi].
-double frameCdf(Cycle lo, Cycle hi, Cycle t) {
-  if (t < lo) return 0.0;
-  if (t >= hi) return 1.0;
-  return static_cast<double>(t - lo + 1) / static_cast<double>(hi - lo + 1);
-}
-
 }  // namespace
 
 std::optional<std::string> distributionTooLarge(Cycle cycles, ResourceId rows) {
@@ -36,12 +29,14 @@ std::optional<std::string> distributionTooLarge(Cycle cycles, ResourceId rows) {
       cycles, std::max<ResourceId>(1, rows), cells, kMaxDistributionCells);
 }
 
-ForceModel::ForceModel(const Graph& graph, const Machine& machine, bool memory)
+ForceModel::ForceModel(const Graph& graph, const Machine& machine, bool memory, ForceSums sums)
     : graph_(graph),
       memory_(memory),
+      sums_(sums),
       resourceCount_(static_cast<std::size_t>(machine.numResources())),
       predecessors_(graph, false),
-      successors_(graph, true) {
+      successors_(graph, true),
+      products_(successors_) {
   const auto opCount = static_cast<std::size_t>(graph.numOps());
   frameChangedAt_.assign(opCount, 0);
   pendingLo_.assign(opCount, 0);
@@ -64,7 +59,10 @@ void ForceModel::reset(std::vector<Cycle> asap, std::vector<Cycle> alap) {
   ++epoch_;
   cycleChangedAt_.assign(static_cast<std::size_t>(cycles_), epoch_);
   std::fill(frameChangedAt_.begin(), frameChangedAt_.end(), epoch_);
+  weights_.assign(static_cast<std::size_t>(cycles_), 0.0);
+  started_.assign(static_cast<std::size_t>(cycles_), 0.0);
   if (memory_) {
+    if (sums_ == ForceSums::kPrefix) products_.reset(asap_, alap_);
     distribution_.assign(static_cast<std::size_t>(cycles_), 0.0);
     for (OpId op = 0; op < graph_.numOps(); ++op) addLiveTerm(op, 1.0);
   } else {
@@ -114,6 +112,11 @@ void ForceModel::narrow(OpId op, Cycle lo, Cycle hi) {
       for (const Neighbour& producer : predecessors_.of(k)) addValue(producer.op);
     }
     for (OpId v : values) addLiveTerm(v, -1.0);
+    if (sums_ == ForceSums::kPrefix) {
+      for (OpId k : changed_) {
+        products_.reframe(predecessors_.of(k), asap_[k], alap_[k], pendingLo_[k], pendingHi_[k]);
+      }
+    }
   } else {
     for (OpId k : changed_) addOccupancy(k, -1.0);
   }
@@ -194,10 +197,18 @@ void ForceModel::addLiveTerm(OpId v, double sign) {
   if (mem == 0.0 || successors_.size(v) == 0) return;
   Cycle end = 0;
   for (const Neighbour& reader : successors_.of(v)) end = std::max(end, alap_[reader.op]);
+  if (end <= asap_[v]) return;
+  if (sums_ == ForceSums::kPrefix) {
+    products_.fill(v, ReaderProducts::kNoOp, asap_[v], end - 1, asap_, alap_, started_.data());
+  }
   for (Cycle t = asap_[v]; t < end; ++t) {
     double allStarted = 1.0;
-    for (const Neighbour& reader : successors_.of(v)) {
-      allStarted *= frameCdf(asap_[reader.op], alap_[reader.op], t);
+    if (sums_ == ForceSums::kPrefix) {
+      allStarted = started_[static_cast<std::size_t>(t - asap_[v])];
+    } else {
+      for (const Neighbour& reader : successors_.of(v)) {
+        allStarted *= frameCdf(asap_[reader.op], alap_[reader.op], t);
+      }
     }
     distribution_[static_cast<std::size_t>(t)] +=
         sign * mem * frameCdf(asap_[v], alap_[v], t) * (1.0 - allStarted);
@@ -228,31 +239,15 @@ void ForceModel::fillProfile(Profile& profile, OpId op) {
   const auto width = static_cast<std::size_t>(profile.hi - profile.lo + 1);
   profile.values.assign(width, 0.0);
   if (memory_) {
+    double* weight = weights_.data();
+    if (sums_ == ForceSums::kPrefix) {
+      memoryWeights(op, weight);
+    } else {
+      memoryWeightsDirect(op, weight);
+    }
     for (std::size_t i = 0; i < width; ++i) {
-      const Cycle t = profile.lo + static_cast<Cycle>(i);
-      const double load = distribution_[static_cast<std::size_t>(t)];
-      if (load == 0.0) continue;
-      double weight = 0.0;
-      // Starting op by t opens its value's life at t unless every reader started already.
-      if (graph_.mem(op) != 0.0 && successors_.size(op) > 0) {
-        double allStarted = 1.0;
-        for (const Neighbour& reader : successors_.of(op)) {
-          allStarted *= frameCdf(asap_[reader.op], alap_[reader.op], t);
-        }
-        weight += graph_.mem(op) * (1.0 - allStarted);
-      }
-      // Starting op by t ends the life of a value it reads at t unless another reader of it
-      // starts later.
-      for (const Neighbour& producer : predecessors_.of(op)) {
-        const double mem = graph_.mem(producer.op);
-        if (mem == 0.0) continue;
-        double othersStarted = 1.0;
-        for (const Neighbour& reader : successors_.of(producer.op)) {
-          if (reader.op != op) othersStarted *= frameCdf(asap_[reader.op], alap_[reader.op], t);
-        }
-        weight -= mem * frameCdf(asap_[producer.op], alap_[producer.op], t) * othersStarted;
-      }
-      profile.values[i] = load * weight;
+      const double load = distribution_[static_cast<std::size_t>(profile.lo) + i];
+      if (load != 0.0) profile.values[i] = load * weight[i];
     }
   } else {
     for (const ReservationBlock& block : graph_.reservation(op)) {
@@ -270,15 +265,79 @@ void ForceModel::fillProfile(Profile& profile, OpId op) {
   for (std::size_t i = width; i-- > 0;) {
     profile.suffix[i] = profile.suffix[i + 1] + profile.values[i];
   }
+  if (memory_ && sums_ == ForceSums::kPrefix) {
+    profile.ramp.assign(width + 1, 0.0);
+    for (std::size_t i = width; i-- > 0;) {
+      profile.ramp[i] = profile.ramp[i + 1] + static_cast<double>(i + 1) * profile.values[i];
+    }
+  }
   profile.current = weighted(profile, profile.lo, profile.hi);
+}
+
+void ForceModel::memoryWeights(OpId op, double* weight) {
+  const Cycle lo = asap_[op];
+  const Cycle hi = alap_[op];
+  const auto width = static_cast<std::size_t>(hi - lo + 1);
+  std::fill(weight, weight + width, 0.0);
+  double* started = started_.data();
+  // Starting op by t opens its value's life at t unless every reader started already.
+  if (graph_.mem(op) != 0.0 && successors_.size(op) > 0) {
+    products_.fill(op, ReaderProducts::kNoOp, lo, hi, asap_, alap_, started);
+    for (std::size_t i = 0; i < width; ++i) weight[i] += graph_.mem(op) * (1.0 - started[i]);
+  }
+  // Starting op by t ends the life of a value it reads at t unless another reader of it
+  // starts later.
+  for (const Neighbour& producer : predecessors_.of(op)) {
+    const double mem = graph_.mem(producer.op);
+    if (mem == 0.0) continue;
+    products_.fill(producer.op, op, lo, hi, asap_, alap_, started);
+    const Cycle producerLo = asap_[producer.op];
+    const Cycle producerHi = alap_[producer.op];
+    for (std::size_t i = 0; i < width; ++i) {
+      const Cycle t = lo + static_cast<Cycle>(i);
+      weight[i] -= mem * frameCdf(producerLo, producerHi, t) * started[i];
+    }
+  }
+}
+
+void ForceModel::memoryWeightsDirect(OpId op, double* weight) const {
+  const Cycle lo = asap_[op];
+  const Cycle hi = alap_[op];
+  for (Cycle t = lo; t <= hi; ++t) {
+    double& g = weight[t - lo];
+    g = 0.0;
+    if (graph_.mem(op) != 0.0 && successors_.size(op) > 0) {
+      double allStarted = 1.0;
+      for (const Neighbour& reader : successors_.of(op)) {
+        allStarted *= frameCdf(asap_[reader.op], alap_[reader.op], t);
+      }
+      g += graph_.mem(op) * (1.0 - allStarted);
+    }
+    for (const Neighbour& producer : predecessors_.of(op)) {
+      const double mem = graph_.mem(producer.op);
+      if (mem == 0.0) continue;
+      double othersStarted = 1.0;
+      for (const Neighbour& reader : successors_.of(producer.op)) {
+        if (reader.op != op) othersStarted *= frameCdf(asap_[reader.op], alap_[reader.op], t);
+      }
+      g -= mem * frameCdf(asap_[producer.op], alap_[producer.op], t) * othersStarted;
+    }
+  }
 }
 
 double ForceModel::weighted(const Profile& profile, Cycle lo, Cycle hi) const {
   const auto first = static_cast<std::size_t>(lo - profile.lo);
   const auto last = static_cast<std::size_t>(hi - profile.lo);
   const double width = static_cast<double>(hi - lo + 1);
-  if (!memory_) return (profile.suffix[first] - profile.suffix[last + 1]) / width;
-  double sum = profile.suffix[last];  // F = 1 from hi on
+  const std::vector<double>& suffix = profile.suffix;
+  if (!memory_) return (suffix[first] - suffix[last + 1]) / width;
+  // F = 1 from hi on, (i - first + 1) / width at i in [first, last).
+  if (sums_ == ForceSums::kPrefix) {
+    const double ramp = (profile.ramp[first] - profile.ramp[last]) -
+                        static_cast<double>(first) * (suffix[first] - suffix[last]);
+    return suffix[last] + ramp / width;
+  }
+  double sum = suffix[last];
   for (std::size_t i = first; i < last; ++i) {
     sum += static_cast<double>(i - first + 1) / width * profile.values[i];
   }

@@ -15,55 +15,22 @@
 #include <gaus/core/graph.hpp>
 #include <gaus/core/machine.hpp>
 
+#include "neighbour_lists.hpp"
+#include "reader_products.hpp"
+
 namespace gaus::heuristic::detail {
 
-// A distance-0 neighbour and the largest delay of the edges to it.
-struct Neighbour {
-  OpId op;
-  Cycle delay;
-};
-
-// Each op's distinct distance-0 predecessors or successors (CSR).
-class NeighbourLists {
- public:
-  NeighbourLists(const Graph& graph, bool successors) {
-    const auto opCount = static_cast<std::size_t>(graph.numOps());
-    offset_.assign(opCount + 1, 0);
-    std::vector<std::int64_t> slot(opCount, -1);
-    for (OpId op = 0; op < graph.numOps(); ++op) {
-      const auto first = static_cast<std::int64_t>(items_.size());
-      for (EdgeId e : successors ? graph.outEdges(op) : graph.inEdges(op)) {
-        if (graph.edgeDistance(e) != 0) continue;
-        const OpId other = successors ? graph.edgeTarget(e) : graph.edgeSource(e);
-        const Cycle delay = graph.edgeDelay(e);
-        if (slot[other] >= first) {
-          auto& item = items_[static_cast<std::size_t>(slot[other])];
-          item.delay = std::max(item.delay, delay);
-        } else {
-          slot[other] = static_cast<std::int64_t>(items_.size());
-          items_.push_back({other, delay});
-        }
-      }
-      offset_[op + 1] = static_cast<std::int64_t>(items_.size());
-    }
-  }
-  std::span<const Neighbour> of(OpId op) const {
-    return {items_.data() + offset_[op], items_.data() + offset_[op + 1]};
-  }
-  std::size_t size(OpId op) const {
-    return static_cast<std::size_t>(offset_[op + 1] - offset_[op]);
-  }
-
- private:
-  std::vector<std::int64_t> offset_;
-  std::vector<Neighbour> items_;
-};
+// How the forces are summed. kPrefix: each profile's prefix sums make the force of any
+// narrowing O(1), so all the steps of a frame of width W cost O(W) (with the readers' products
+// of reader_products.hpp); kDirect: each force summed term by term from the definitions, O(W^2)
+// per op (the code before the prefix sums, kept as the reference the tests hold kPrefix to).
+enum class ForceSums { kPrefix, kDirect };
 
 // The frames, the distribution graph of one objective, and the forces over them.
-
 class ForceModel {
  public:
-  ForceModel(const Graph& graph, const Machine& machine, bool memory);
+  ForceModel(const Graph& graph, const Machine& machine, bool memory,
+             ForceSums sums = ForceSums::kPrefix);
 
   // Starts over with these frames (every asap <= alap, consistent over the edges).
   void reset(std::vector<Cycle> asap, std::vector<Cycle> alap);
@@ -102,8 +69,11 @@ class ForceModel {
     Cycle delay = 0;     // of the edge from the op being fixed (neighbours only)
     bool after = false;  // a successor (its ASAP follows), else a predecessor (its ALAP)
     std::vector<double> values;
-    std::vector<double> suffix;  // suffix[i] = sum of values[i..]
-    double current = 0.0;        // weighted() over the current frame
+    // suffix[i] = sum of values[i..]; ramp[i] = sum of (j + 1) values[j] over j >= i (kPrefix):
+    // weighted() over any sub-frame in O(1).
+    std::vector<double> suffix;
+    std::vector<double> ramp;
+    double current = 0.0;  // weighted() over the current frame
   };
 
   void setPending(OpId op, Cycle lo, Cycle hi);
@@ -119,6 +89,11 @@ class ForceModel {
   // Fills `profile` for op's current frame.
   void fillProfile(Profile& profile, OpId op);
 
+  // weight[i] = g(lo + i), the change of the memory DG at cycle lo + i per unit of F_op there,
+  // for op's frame [lo, lo + width): from the readers' products (kPrefix) or term by term.
+  void memoryWeights(OpId op, double* weight);
+  void memoryWeightsDirect(OpId op, double* weight) const;
+
   // sum_t x(t) weight(t) for a start uniform in [lo, hi] within the profile's frame: the mean
   // start cost (resources), or sum_t F(t) g(t) (memory).
   double weighted(const Profile& profile, Cycle lo, Cycle hi) const;
@@ -132,9 +107,11 @@ class ForceModel {
 
   const Graph& graph_;
   bool memory_;
+  ForceSums sums_;
   std::size_t resourceCount_;
   NeighbourLists predecessors_;
   NeighbourLists successors_;
+  ReaderProducts products_;  // memory, kPrefix
   std::vector<Cycle> asap_;
   std::vector<Cycle> alap_;
   Cycle cycles_ = 1;
@@ -152,6 +129,9 @@ class ForceModel {
   std::vector<char> marked_;  // 1: in changed_, 2: in the values to update
   std::vector<OpId> changed_;
   std::vector<Profile> profiles_;
+  // A frame's memory weights, and the readers' products they and the live terms read.
+  std::vector<double> weights_;
+  std::vector<double> started_;
   std::size_t profileCount_ = 0;
   std::int64_t evaluations_ = 0;
   OpId fixedCount_ = 0;

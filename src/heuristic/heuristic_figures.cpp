@@ -18,6 +18,7 @@ const FigureTable& heuristicFigureTable() {
                                        .add(kRefinementMoves, {"balanced", "fds"})
                                        .add(kForceEvaluations, {"fds"})
                                        .add(kOpsPlacedAtLimit, {"fds"})
+                                       .add(kBoundedPicks, {"fds"})
                                        .add(kRefinementSwaps, {"balanced"})
                                        .add(kPeakStageWeight, {"balanced"})
                                        .add(kCommunication, {"balanced"});

@@ -109,11 +109,15 @@ OptionTable<heuristic::ForceDirectedOptions> makeForceDirectedTable() {
            "and cycle, the paper's), or auto (memory where the problem's objective is "
            "peak_memory, or is left to the method and some op has mem; else resources)")
       .add("max_ops", &ForceDirectedOptions::maxOps,
-           "larger graphs are refused (FDS costs up to O(n^2 D)), naming the methods that scale",
+           "larger graphs are refused, naming the methods to use instead; none: no limit",
            NumericRange::atLeast(1))
       .add("lazy", &ForceDirectedOptions::lazyForces,
            "latency-bounded: recompute a stale force only when it reaches the top of the heap "
            "(false: every stale force after each fix, as the paper, O(n^2 D))")
+      .add("max_recomputations", &ForceDirectedOptions::maxRecomputations,
+           "lazy: after this many stale forces recomputed without a fix, fix the least of them "
+           "(bounds the work of a fix); none: recompute until a fresh force is on top",
+           NumericRange::atLeast(1))
       .add("refine", &ForceDirectedOptions::refine,
            "memory objective without limited resources: refine the FDS schedule by single-op "
            "moves for peak live memory")

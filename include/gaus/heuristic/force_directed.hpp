@@ -33,13 +33,19 @@ inline std::string_view toString(ForceObjective objective) {
 
 struct ForceDirectedOptions {
   ForceObjective objective = ForceObjective::kAuto;
-  // Graphs with more ops are refused (FDS costs O(n^2 D) force evaluations at worst), naming the
-  // methods that scale.
-  std::int64_t maxOps = 20000;
+  // Graphs with more ops are refused, naming the methods to use instead. None: no limit (the
+  // lazy search costs about (ops + edges) x frame width, force_directed.cpp).
+  std::optional<std::int64_t> maxOps;
   // Latency-bounded: true takes the op of least force from a heap whose entries are recomputed
   // when they reach the top with stale inputs; false recomputes every stale force after each
   // fix (the paper's order, O(n^2 D)).
   bool lazyForces = true;
+  // Lazy: after this many recomputations without a fix, the least force among them is fixed,
+  // so a fix costs at most this many evaluations (ops in many identical components otherwise
+  // recompute each other's forces after every fix). None: recompute until a fresh force is on
+  // top.
+  std::optional<std::int64_t> maxRecomputations = kDefaultMaxRecomputations;
+  static constexpr std::int64_t kDefaultMaxRecomputations = 64;
   // Memory objective without limited resources: the FDS schedule is then refined by
   // live_memory::refine's moves (the "start + refinement" of the GauS paper's comparison).
   bool refine = false;

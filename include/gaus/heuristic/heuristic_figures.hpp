@@ -33,6 +33,10 @@ inline constexpr Figure kEvictions{"evictions", FigureUnit::kCount,
 inline constexpr Figure kForceEvaluations{
     "force_evaluations", FigureUnit::kCount,
     "ops whose forces were evaluated (each over its whole frame), over the whole run"};
+inline constexpr Figure kBoundedPicks{
+    "bounded_picks", FigureUnit::kCount,
+    "fixes of the least of max_recomputations recomputed forces, a stale force in the heap "
+    "being lower (0: every fix had the least force in the heap)"};
 inline constexpr Figure kOpsPlacedAtLimit{
     "ops_placed_at_limit", FigureUnit::kCount,
     "ops placed without forces because the time limit ran out (0: every op by force)"};

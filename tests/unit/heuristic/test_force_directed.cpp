@@ -12,6 +12,7 @@
 #include <gaus/heuristic/heuristic_figures.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
 
+#include "force_search.hpp"
 #include "heuristic_fixtures.hpp"
 #include "live_memory_reference.hpp"
 #include "shared_benchmarks.hpp"
@@ -366,4 +367,102 @@ TEST_CASE("fds on random latency problems: verified, above the bounds, repeatabl
     CHECK(latency >= resourceBound.value);
     CHECK(runFds(problem).schedule->start == result.schedule->start);
   }
+}
+
+TEST_CASE("fds: the prefix sums pick the same schedule as the direct sums on small random graphs",
+          "[heuristic][fds]") {
+  // The time-constrained search with the forces summed term by term (kDirect, O(W^2) per op,
+  // the code before the prefix sums) and with prefix sums (kPrefix, the default): the same
+  // starts on every case, the memory and the resource distribution graphs.
+  int cases = 0;
+  int same = 0;
+  for (std::uint64_t seed = 1; seed <= 80; ++seed) {
+    const test::MemoryCase memory = test::memoryCase(
+        seed, 8 + static_cast<std::int32_t>(seed % 5) * 6, 1.5, 5, 2, static_cast<Cycle>(seed % 4));
+    const Graph& graph = memory.generated.graph;
+    const auto order = topologicalOrder(graph);
+    REQUIRE(order.ok());
+    auto alap = alapTimes(graph, *order, memory.horizon);
+    REQUIRE(alap.ok());
+    for (bool onMemory : {true, false}) {
+      heuristic::detail::ForceSearchOptions options;
+      options.memory = onMemory;
+      options.maxRecomputations = 64;
+      const auto run = [&](heuristic::detail::ForceSums sums) {
+        options.sums = sums;
+        return heuristic::detail::timeConstrainedForces(
+            graph, memory.generated.machine, options, asapTimes(graph, *order), *alap,
+            [] { return false; }, [](OpId, OpId) {});
+      };
+      const auto prefix = run(heuristic::detail::ForceSums::kPrefix);
+      const auto direct = run(heuristic::detail::ForceSums::kDirect);
+      ++cases;
+      same += prefix.start == direct.start ? 1 : 0;
+      INFO("seed " << seed << (onMemory ? " memory" : " resources"));
+      CHECK(prefix.start == direct.start);
+    }
+  }
+  CHECK(same == cases);
+}
+
+TEST_CASE("fds by hand: max_recomputations fixes the least recomputed force", "[heuristic][fds]") {
+  // a (op 0) alone, p -> q (ops 1, 2), unit ops on an unlimited ALU, D = 4: frames a [0, 3],
+  // p [0, 2], q [1, 3], DG (7, 11, 11, 7) / 12. Least forces: p at 0 and q at 3 both -2/9 (the
+  // tie goes to p), a at 0 -1/6. After p = 0 the DG is (15, 7, 7, 7) / 12: q, stale, is
+  // recomputed to 0 at 1 (its frame's DG is flat), which leaves a's stale -1/6 on top.
+  // - No bound (or 64): a is recomputed, -1/6 at 1, and fixed there; then q goes to 2 (DG
+  //   (12, 16, 4, 4) / 12 over its frame [1, 3]: -1/3 at 2 and 3, the earlier wins).
+  // - max_recomputations=1: after one recomputation q (0 at 1) is fixed; then a, recomputed on
+  //   DG (15, 15, 3, 3) / 12, goes to 2 (-1/2 at 2 and 3).
+  // Both keep one ALU busy at a time, the least possible: 1 unit.
+  GraphBuilder builder("bound");
+  Machine machine;
+  const ResourceId alu = machine.addResource("ALU", std::nullopt);
+  for (const char* name : {"a", "p", "q"}) {
+    const OpId op = builder.addOp(name, 1);
+    builder.addReservation(op, {alu, 0, 1, 1});
+  }
+  builder.addEdge(1, 2);
+  auto graph = std::move(builder).build();
+  REQUIRE(graph.ok());
+  const Problem problem = test::boundedProblem(*graph, 4, machine);
+  for (const char* bound : {"none", "64"}) {
+    const Result free = runFds(problem, {{"max_recomputations", bound}});
+    REQUIRE(free.schedule);
+    CHECK(free.schedule->start == std::vector<Cycle>{1, 0, 2});
+    CHECK(free.figures.get(heuristic::figures::kBoundedPicks) == 0.0);
+    CHECK(free.objective == 1.0);
+  }
+  const Result bounded = runFds(problem, {{"max_recomputations", "1"}});
+  REQUIRE(bounded.schedule);
+  CHECK(bounded.schedule->start == std::vector<Cycle>{2, 0, 1});
+  CHECK(bounded.figures.get(heuristic::figures::kBoundedPicks) == 1.0);
+  CHECK(bounded.objective == 1.0);
+}
+
+TEST_CASE("fds schedules a circuit-like graph above 20,000 ops, every op by force",
+          "[heuristic][fds]") {
+  // 25,000 ops of fan-in 2 in 60 layers (an and-inverter-like graph, mem 1), D = the list
+  // latency (60): no op-count refusal any more (max_ops is unset by default), every op is
+  // fixed by force, and the FDS peak is at most list's (measured: 2,803 against 2,904).
+  RandomGraphOptions options;
+  options.ops = 25000;
+  options.layered = true;
+  options.layers = 60;
+  options.maxLayerSpan = 16;
+  options.faninPerOp = 2;
+  options.opTypes = {{"AND", 1, 1, 1, std::nullopt, 1.0}};
+  options.weightedFraction = 1.0;
+  options.seed = 3;
+  Problem problem = test::randomProblem(options, ProblemKind::kLatencyBounded);
+  const auto list = heuristic::listSchedule(problem);
+  REQUIRE(list.ok());
+  problem.horizon = scheduleLatency(*problem.graph, list->start);
+  CHECK(problem.horizon == 60);
+  const Result result = runFds(problem);
+  REQUIRE(result.schedule);
+  CHECK(result.objectiveName == "peak_memory");
+  CHECK(result.figures.get(heuristic::figures::kOpsPlacedAtLimit) == 0.0);
+  CHECK(*result.objective <=
+        computeMetrics(*problem.graph, *problem.machine, *list).peakLiveMemory);
 }
