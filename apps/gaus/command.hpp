@@ -114,6 +114,7 @@ std::string describeStartTimes(const Graph& graph, const Schedule& schedule, std
 
 // Subcommand registration: each adds itself to `app` and sets its callback.
 void addInfoCommand(CLI::App& app);
+void addBoundCommand(CLI::App& app);
 void addVerifyCommand(CLI::App& app);
 void addGenerateCommand(CLI::App& app);
 void addConvertCommand(CLI::App& app);

@@ -63,6 +63,7 @@ int main(int argc, char** argv) {
   gaus::cli::addGenerateCommand(app);
   gaus::cli::addConvertCommand(app);
   gaus::cli::addScheduleCommand(app);
+  gaus::cli::addBoundCommand(app);
   gaus::cli::addRenderCommand(app);
   gaus::cli::addReportCommand(app);
   gaus::cli::addCodegenCommand(app);

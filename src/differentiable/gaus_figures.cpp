@@ -25,7 +25,10 @@ const FigureTable& gausFigureTable() {
                                        .add(kSplicedRegions, {"gaus"})
                                        .add(kSpliceImprovements, {"gaus"})
                                        .add(kWindowSolves, {"gaus"})
-                                       .add(kWindowImprovements, {"gaus"});
+                                       .add(kWindowImprovements, {"gaus"})
+                                       .add(kCutWindows, {"gaus"})
+                                       .add(kCutWindowCuts, {"gaus"})
+                                       .add(kCutWindowImprovements, {"gaus"});
   return table;
 }
 

@@ -72,8 +72,11 @@ OptionTable<GausOptions> makeTable() {
            "B with refine: the best schedule takes, from every other candidate, the ops around "
            "its peak cycles where the candidate's are lower there")
       .add("windows", &O::windows,
-           "B with refine: windows around the best schedule's peak clusters re-solved exactly "
-           "(MILP) at each local optimum of its refinement")
+           "B with refine: windows around the best schedule's peak clusters re-placed at each "
+           "local optimum of its refinement, by minimum cuts, then exactly (MILP)")
+      .add("lagrangian_start", &O::lagrangianStart,
+           "B: a start from the Lagrangian bound's minimum cuts over the whole horizon")
+      .add("fds_start", &O::fdsStart, "B: a start from force-directed scheduling")
       .add("solver", &O::solver, milp::kMilpSolverNames,
            "B with windows: the MILP solver of the windows, highs or cbc")
       .add("release", &O::releaseTimes, {"auto", "on", "off"},

@@ -18,9 +18,11 @@
 
 #include <gaus/core/verify.hpp>
 #include <gaus/differentiable/gaus_figures.hpp>
+#include <gaus/heuristic/force_directed.hpp>
 #include <gaus/live_memory/bound.hpp>
 #include <gaus/live_memory/exact_solve.hpp>
 #include <gaus/live_memory/improvement.hpp>
+#include <gaus/live_memory/lagrangian_bound.hpp>
 #include <gaus/live_memory/refinement.hpp>
 
 #include "at_horizon_search.hpp"
@@ -58,6 +60,7 @@ class LiveMemoryIncumbent final : public UnfinishedRefinement,
     std::int64_t spliceImprovements = 0;  // falls of the objective after splices
     std::int64_t windowSolves = 0;
     std::int64_t windowImprovements = 0;  // windows kept
+    live_memory::CutWindowFigures cutWindows;
   };
 
   LiveMemoryIncumbent(const RunSetup& setup, Cycle horizon, const RunBudget& budget)
@@ -100,10 +103,11 @@ class LiveMemoryIncumbent final : public UnfinishedRefinement,
 
   Figures figures() {
     std::lock_guard<std::mutex> lock(mutex_);
-    Figures total{splicedRegions_, spliceImprovements_, 0, 0};
+    Figures total{splicedRegions_, spliceImprovements_, 0, 0, {}};
     if (improvement_) {
       total.windowSolves = improvement_->windowFigures().solves;
       total.windowImprovements = improvement_->windowFigures().improvements;
+      total.cutWindows = improvement_->cutWindowFigures();
     }
     return total;
   }
@@ -290,6 +294,50 @@ ExactPeakMemory solveWholeGraphExactly(const RunSetup& setup, const RunBudget& b
   return exact;
 }
 
+// The Lagrangian start (live_memory/lagrangian_bound.hpp, lagrangianStart): the least-peak
+// schedule among the minimum cuts over the whole horizon, within a share of the time left, as one
+// more legal start to refine. On deep circuits it lies far below the refined list schedule
+// (docs/benchmarks.md, "B's Lagrangian start"), where the optimizer's steps alone do not reach.
+constexpr double kLagrangianStartShare = 0.15;
+// FDS's share of the time limit (it ends in under 13 s on stand-ins of 57,000 ops, and in well
+// under a second on the shared circuits, docs/benchmarks.md), and its seconds without a limit.
+constexpr double kFdsStartShare = 0.1;
+constexpr double kFdsStartSecondsWithoutLimit = 10.0;
+
+void addLagrangianStart(const RunSetup& setup, const RunBudget& budget, Result& result,
+                        HorizonStarts& starts) {
+  const std::optional<double> bound = result.bounds.lowerBound;
+  if (!setup.options.lagrangianStart ||
+      (starts.best && bound && starts.best->objective <= *bound)) {
+    return;
+  }
+  const Deadline share(
+      std::min(kLagrangianStartShare * budget.remainingSeconds(), kExactMaxSeconds));
+  live_memory::LagrangianStartOptions options;
+  options.stop = [&] { return share.expired() || budget.outOfTime(); };
+  auto found = live_memory::lagrangianStart(setup.graph, *setup.problem.horizon, options);
+  if (!found || !*found) return;
+  Schedule schedule;
+  schedule.start = std::move((*found)->start);
+  const std::optional<Candidate> candidate = scoredCandidate(setup, setup.problem, schedule);
+  if (!candidate) return;
+  Attempt attempt;
+  attempt.phase = "lagrangian";
+  attempt.horizon = setup.problem.horizon;
+  attempt.seconds = share.elapsedSeconds();
+  attempt.status = ModelStatus::kFeasible;
+  attempt.detail = fmt::format(
+      "the least-peak schedule of {} minimum cuts over the whole horizon: "
+      "{:.10g}",
+      (*found)->cuts, candidate->objective);
+  result.attempts.push_back(std::move(attempt));
+  starts.legal.emplace_back(candidate->schedule, "Lagrangian cuts");
+  if (!starts.best || candidate->objective < starts.best->objective) {
+    starts.best = candidate;
+    starts.bestName = "Lagrangian cuts";
+  }
+}
+
 class PeakMemoryObjective final : public HorizonObjective {
  public:
   PeakMemoryObjective(const RunSetup& setup, const RunBudget& budget) {
@@ -299,6 +347,22 @@ class PeakMemoryObjective final : public HorizonObjective {
   }
 
   std::string_view name() const override { return "peak_memory"; }
+
+  // Force-directed scheduling's schedule (the GauS paper's heuristic baseline), within a share
+  // of the time limit: another basin for the refinement, and what keeps GauS at or below FDS.
+  void addStarts(const RunSetup& setup, Cycle /*horizon*/,
+                 std::vector<std::pair<Schedule, std::string>>& legal) const override {
+    if (!setup.options.fdsStart) return;
+    heuristic::ForceDirectedOptions options;
+    options.objective = heuristic::ForceObjective::kMemory;
+    options.reportBound = false;
+    options.timeLimitSeconds = kFdsStartShare * setup.options.timeLimitSeconds.value_or(
+                                                    kFdsStartSecondsWithoutLimit / kFdsStartShare);
+    const Result fds = heuristic::forceDirectedSchedule(setup.problem, options);
+    if (fds.schedule && verified(setup.problem, *fds.schedule)) {
+      legal.emplace_back(*fds.schedule, "force-directed scheduling");
+    }
+  }
 
   double scaleAndBound(const RunSetup& setup, Cycle /*horizon*/, const std::vector<Cycle>& /*alap*/,
                        const Engine& engine, HorizonStarts& starts, Result& result) const override {
@@ -326,6 +390,7 @@ class PeakMemoryObjective final : public HorizonObjective {
         starts.bestName = "exact model";
       }
     }
+    addLagrangianStart(setup, engine.budget, result, starts);
     return scale;
   }
 
@@ -348,6 +413,10 @@ class PeakMemoryObjective final : public HorizonObjective {
       result.figures.set(figures::kWindowSolves, static_cast<double>(work.windowSolves));
       result.figures.set(figures::kWindowImprovements,
                          static_cast<double>(work.windowImprovements));
+      result.figures.set(figures::kCutWindows, static_cast<double>(work.cutWindows.windows));
+      result.figures.set(figures::kCutWindowCuts, static_cast<double>(work.cutWindows.cuts));
+      result.figures.set(figures::kCutWindowImprovements,
+                         static_cast<double>(work.cutWindows.improvements));
     }
   }
 

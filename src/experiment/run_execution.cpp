@@ -194,6 +194,7 @@ void fillFromResult(ResultRecord& record, const PlannedRun& run, const MethodCal
   if (objective == "method" || objective == result.objectiveName) {
     if (result.objective) record.objective = {result.objectiveName, *result.objective};
     record.lowerBound = result.bounds.lowerBound;
+    record.lowerBoundArgument = result.bounds.lowerBoundArgument;
     record.provenOptimal = !result.failed() && result.status == ModelStatus::kOptimal;
   } else {
     // Another objective than the method's: a figure of its verified schedule, without the

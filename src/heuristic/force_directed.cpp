@@ -341,8 +341,10 @@ Result latencyBounded(const Problem& problem, const ForceDirectedOptions& option
     result.objectiveName = "peak_memory";
     result.objective = metrics.peakLiveMemory;
     // B's bound as every method reports it (and status optimal where the peak meets it).
-    live_memory::reportBound(problem, result, live_memory::boundSeconds(options.timeLimitSeconds),
-                             pace.cancel());
+    if (options.reportBound) {
+      live_memory::reportBound(problem, result, live_memory::boundSeconds(options.timeLimitSeconds),
+                               pace.cancel());
+    }
   } else {
     // The time-constrained FDS's aim: the units the schedule keeps busy at once, over all
     // resources.

@@ -20,7 +20,8 @@ double boundSeconds(std::optional<double> methodTimeLimit) {
 Expected<PeakMemoryBound> peakMemoryBound(const Graph& graph, Cycle horizon,
                                           std::optional<double> seconds,
                                           const std::atomic<bool>* cancel,
-                                          std::span<const Schedule* const> known) {
+                                          std::span<const Schedule* const> known,
+                                          const std::function<void(std::string_view)>& progress) {
   const Deadline deadline(seconds);
   const auto stop = [&] {
     return deadline.expired() || (cancel != nullptr && cancel->load(std::memory_order_relaxed));
@@ -40,6 +41,13 @@ Expected<PeakMemoryBound> peakMemoryBound(const Graph& graph, Cycle horizon,
   if (cut->complete && !stop()) {
     LagrangianBoundOptions options;
     options.stop = stop;
+    if (progress) {
+      options.progress = [&](const LagrangianBound& so) {
+        progress(fmt::format("bound: {} after {} windows, {} minimum cuts, {:.1f} s",
+                             std::max(so.value, cut->value), so.windows, so.cuts,
+                             deadline.elapsedSeconds()));
+      };
+    }
     double lowestPeak = std::numeric_limits<double>::infinity();
     for (const Schedule* schedule : known) {
       if (schedule == nullptr) continue;

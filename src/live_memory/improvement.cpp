@@ -14,29 +14,45 @@ Improvement::Improvement(const Graph& graph, Cycle horizon, const Schedule& lega
 
 Improvement::~Improvement() = default;
 
+template <class WindowSearch, class Options, class Run>
+bool Improvement::lowerBy(std::unique_ptr<WindowSearch>& search, bool& stale,
+                          const Options& options, const Run& run, bool& finished) {
+  if (!search) {
+    search = std::make_unique<WindowSearch>(graph_, horizon_, refiner_->result().schedule, options);
+  } else if (stale) {
+    search->restart(refiner_->result().schedule);
+  }
+  stale = false;
+  const std::int64_t keptBefore = search->figures().improvements;
+  finished = run(*search);
+  if (search->figures().improvements == keptBefore) return false;
+  // Refined again from what the window lowered, then windows again.
+  refiner_ = std::make_unique<Refiner>(graph_, horizon_, search->schedule());
+  windowsChanged();
+  return true;
+}
+
 bool Improvement::run(const std::function<bool()>& stop, bool windowsNow, double windowSeconds) {
   while (true) {
     const bool refined = refiner_->run(stop);
     const bool windowsLeft = options_.windows && !windowsDone_;
     if (!refined || !windowsLeft || !windowsNow) return refined && !windowsLeft;
-    if (!windows_) {
-      windows_ = std::make_unique<MilpWindowSearch>(graph_, horizon_, refiner_->result().schedule,
-                                                    options_.windowOptions);
-    } else if (windowsStale_) {
-      windows_->restart(refiner_->result().schedule);
-    }
-    windowsStale_ = false;
-    const std::int64_t keptBefore = windows_->figures().improvements;
-    const bool windowsFinished = windows_->run(stop, windowSeconds);
-    if (windows_->figures().improvements > keptBefore) {
-      // Refined again from what the windows lowered, then windows again.
-      refiner_ = std::make_unique<Refiner>(graph_, horizon_, windows_->schedule());
-      windowsChanged();
+    bool finished = false;
+    if (lowerBy(
+            cutWindows_, cutWindowsStale_, options_.cutWindowOptions,
+            [&](CutWindowSearch& search) { return search.run(stop); }, finished)) {
       if (stop && stop()) return false;
       continue;
     }
-    windowsDone_ = windowsFinished;
-    return windowsFinished;
+    if (!finished) return false;
+    if (lowerBy(
+            windows_, windowsStale_, options_.windowOptions,
+            [&](MilpWindowSearch& search) { return search.run(stop, windowSeconds); }, finished)) {
+      if (stop && stop()) return false;
+      continue;
+    }
+    windowsDone_ = finished;
+    return finished;
   }
 }
 
@@ -67,7 +83,12 @@ MilpWindowFigures Improvement::windowFigures() const {
   return windows_ ? windows_->figures() : MilpWindowFigures{};
 }
 
+CutWindowFigures Improvement::cutWindowFigures() const {
+  return cutWindows_ ? cutWindows_->figures() : CutWindowFigures{};
+}
+
 void Improvement::windowsChanged() {
+  cutWindowsStale_ = true;
   windowsStale_ = true;
   windowsDone_ = false;
 }

@@ -29,12 +29,13 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <random>
 
 #include <gaus/core/analysis.hpp>
 #include <gaus/live_memory/lagrangian_bound.hpp>
 
+#include "cutting_planes.hpp"
 #include "live_profile.hpp"
-#include "matrix_game.hpp"
 #include "time_expanded_network.hpp"
 
 namespace gaus::live_memory {
@@ -57,49 +58,25 @@ class WindowSearch {
   // the caller's stop ended the search.
   double search(Cycle first, Cycle last, double best, int& cuts, bool& complete) {
     TimeExpandedNetwork network(graph_, ranges_, first, last);
-    const int width = network.cycles();
-    std::vector<std::vector<double>> planes;
+    std::vector<std::vector<double>> known;
     for (const auto& profile : knownProfiles_) {
-      planes.emplace_back(profile.begin() + first, profile.begin() + last + 1);
+      known.emplace_back(profile.begin() + first, profile.begin() + last + 1);
     }
-    double bound = 0.0;
-    std::vector<double> bestWeights(static_cast<std::size_t>(width), 1.0 / width);
-    bool haveBound = false;
-    for (int k = 0; k < options_.maxCutsPerWindow; ++k) {
-      const MatrixGame master = solveMatrixGame(planes, width);
-      const double estimate = master.value;
-      if (haveBound && (round(estimate) <= round(bound) || round(estimate) <= best ||
-                        estimate <= bound + 1e-9 * std::max(1.0, std::abs(bound)))) {
-        break;
-      }
-      std::vector<double> query = master.weights;
-      if (haveBound) {
-        for (std::size_t t = 0; t < query.size(); ++t) query[t] = 0.5 * (query[t] + bestWeights[t]);
-      }
-      const double total = std::accumulate(query.begin(), query.end(), 0.0);
-      if (total <= 0.0) break;
-      TimeExpandedNetwork::Cut cut = network.solve(query, options_.stop);
+    CuttingPlanes planes(network, std::move(known), integral_);
+    while (planes.cuts() < options_.maxCutsPerWindow) {
+      const auto cut = planes.next(options_.stop);
+      if (!cut) break;
       ++cuts;
-      const double value = cut.bound / total;
-      if (!haveBound || value > bound) {
-        bound = value;
-        bestWeights = query;
-        haveBound = true;
-      }
-      if (!cut.complete || (options_.stop && options_.stop())) {
+      if (!cut->complete || (options_.stop && options_.stop())) {
         complete = false;
         break;
       }
-      if (options_.stopAt && round(bound) >= *options_.stopAt) break;
-      planes.push_back(std::move(cut.profile));
+      const double bound = planes.round(*planes.bound());
+      if (options_.stopAt && bound >= *options_.stopAt) break;
+      // The estimate bounds what this window can still reach.
+      if (planes.round(planes.estimate()) <= best) break;
     }
-    return haveBound ? round(bound) : 0.0;
-  }
-
-  // Live memory is an integer where every mem is: a bound of 30.2 is a bound of 31. The
-  // allowance absorbs the rounding of the flow's sums.
-  double round(double value) const {
-    return integral_ ? std::ceil(value - 1e-6 * std::max(1.0, std::abs(value))) : value;
+    return planes.bound() ? planes.round(*planes.bound()) : 0.0;
   }
 
  private:
@@ -166,10 +143,12 @@ Expected<LagrangianBound> lagrangianBound(const Graph& graph, Cycle horizon, dou
     const double value = search.search(first, last, result.value, result.cuts, complete);
     ++result.windows;
     stopped = stopped || !complete;
+    if (options.progress) options.progress(result);
     if (value <= result.value) return false;
     result.value = value;
     result.first = first;
     result.last = last;
+    if (options.progress) options.progress(result);
     return true;
   };
 
@@ -185,7 +164,8 @@ Expected<LagrangianBound> lagrangianBound(const Graph& graph, Cycle horizon, dou
     if (tryWindow(first, last)) bestCentre = centre;
   }
   // The best window widened while that raises the bound.
-  for (Cycle width = 2 * narrow; bestCentre && !stopped && !reached(); width *= 2) {
+  for (Cycle width = 2 * narrow; bestCentre && narrow < horizon && !stopped && !reached();
+       width *= 2) {
     const Cycle clamped = std::min({width, horizon, std::max(narrow, options.maxWindow)});
     const auto [first, last] = windowAround(*bestCentre, clamped, horizon);
     const bool raised = tryWindow(first, last);
@@ -193,6 +173,82 @@ Expected<LagrangianBound> lagrangianBound(const Graph& graph, Cycle horizon, dou
   }
   result.complete = !stopped;
   return result;
+}
+
+Expected<std::optional<LagrangianStart>> lagrangianStart(const Graph& graph, Cycle horizon,
+                                                         const LagrangianStartOptions& options) {
+  auto order = topologicalOrder(graph);
+  if (!order) return Error{order.error()};
+  const std::vector<Cycle> asap = asapTimes(graph, *order);
+  auto alap = alapTimes(graph, *order, horizon);
+  if (!alap) return Error{alap.error()};
+  if (horizon <= 0 || horizon > options.maxCycles) return std::optional<LagrangianStart>{};
+  // The network's size before it is built: the ops' slack, and a last reader's per value.
+  std::int64_t nodes = 0;
+  std::vector<StartRange> ranges(static_cast<std::size_t>(graph.numOps()));
+  bool integral = true;
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    ranges[op] = {asap[op], (*alap)[op]};
+    nodes += (*alap)[op] - asap[op];
+    integral = integral && graph.mem(op) == std::floor(graph.mem(op));
+    Cycle earliest = 0;
+    Cycle latest = 0;
+    std::int32_t readers = 0;
+    for (const EdgeId e : graph.outEdges(op)) {
+      if (graph.edgeDistance(e) != 0) continue;
+      earliest = std::max(earliest, asap[graph.edgeTarget(e)]);
+      latest = std::max(latest, (*alap)[graph.edgeTarget(e)]);
+      ++readers;
+    }
+    if (readers > 1) nodes += latest - earliest;
+  }
+  if (nodes > options.maxNodes) return std::optional<LagrangianStart>{};
+  TimeExpandedNetwork network(graph, ranges, 0, horizon - 1);
+  // No known plane: the first cut minimizes the total live memory, a smooth schedule that is
+  // the best start on several circuits (adder: 7 where the list schedule has 382).
+  CuttingPlanes planes(network, {}, integral);
+  std::optional<LagrangianStart> best;
+  std::int64_t bestAtPeak = 0;
+  const auto consider = [&](const TimeExpandedNetwork::Cut& cut) {
+    const double peak = *std::max_element(cut.profile.begin(), cut.profile.end());
+    const auto atPeak = std::count_if(cut.profile.begin(), cut.profile.end(), [peak](double v) {
+      return std::abs(v - peak) <= 1e-9 * std::max(1.0, peak);
+    });
+    if (!best || peak < best->peak - 1e-9 * std::max(1.0, peak) ||
+        (peak <= best->peak + 1e-9 * std::max(1.0, peak) && atPeak < bestAtPeak)) {
+      best = LagrangianStart{network.starts(), peak, 0.0, 0};
+      bestAtPeak = atPeak;
+    }
+  };
+  // A schedule at the bound is optimal: nothing better can come.
+  const auto done = [&] { return best && planes.round(*planes.bound()) >= best->peak; };
+  while (planes.cuts() < options.maxCuts && !done()) {
+    if (options.stop && options.stop()) break;
+    const auto cut = planes.next(options.stop);
+    if (!cut) break;
+    if (!cut->complete) return best;
+    consider(*cut);
+  }
+  // Where the planes met the bound, the minimum cuts of weights near the best ones still differ
+  // (ties among schedules break another way): the cuts left go to such weights, each scaled by
+  // a factor e^u, u uniform in [-1/2, 1/2], from a fixed seed (mt19937_64's output is the same
+  // everywhere, and the uniform is made from it by hand) so that runs repeat.
+  std::mt19937_64 random(1);
+  while (best && planes.cuts() < options.maxCuts && !done()) {
+    if (options.stop && options.stop()) break;
+    std::vector<double> weights = planes.bestWeights();
+    for (double& w : weights) {
+      w *= std::exp(static_cast<double>(random() >> 11) * 0x1.0p-53 - 0.5);
+    }
+    const TimeExpandedNetwork::Cut cut = planes.probe(std::move(weights), options.stop);
+    if (!cut.complete) break;
+    consider(cut);
+  }
+  if (best) {
+    best->bound = planes.round(*planes.bound());
+    best->cuts = planes.cuts();
+  }
+  return best;
 }
 
 }  // namespace gaus::live_memory

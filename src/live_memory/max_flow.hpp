@@ -68,6 +68,7 @@ class MaxFlow {
   void build();
   void layOut();
   void resetTrees();
+  void pushShortPaths();
   void activate(Node node);
   std::int64_t grow(Node node);
   void augment(std::int64_t meeting);

@@ -45,6 +45,7 @@
 #include <gaus/core/analysis.hpp>
 #include <gaus/live_memory/milp_windows.hpp>
 #include <gaus/live_memory/model.hpp>
+#include <gaus/live_memory/neighbourhood.hpp>
 
 namespace gaus::live_memory {
 
@@ -58,23 +59,9 @@ using milp::VariableId;
 class MilpWindowSearch::Search {
  public:
   Search(const Graph& graph, Cycle horizon, const Schedule& legal, MilpWindowOptions options)
-      : graph_(graph),
-        horizon_(horizon),
-        schedule_(legal),
-        options_(std::move(options)),
-        position_(static_cast<std::size_t>(graph.numOps()), 0),
-        windowIndex_(static_cast<std::size_t>(graph.numOps()), -1) {
-    if (auto order = topologicalOrder(graph)) {
-      for (std::size_t k = 0; k < order->size(); ++k) position_[(*order)[k]] = std::int64_t(k);
-    }
-    recomputeProfile();
-  }
+      : neighbourhoods_(graph, horizon, legal), options_(std::move(options)) {}
 
-  void restart(const Schedule& legal) {
-    schedule_ = legal;
-    recomputeProfile();
-    inPass_ = false;
-  }
+  void restart(const Schedule& legal) { neighbourhoods_.reset(legal); }
 
   bool run(const std::function<bool()>& stop, double secondsLeft) {
     const auto began = std::chrono::steady_clock::now();
@@ -82,163 +69,42 @@ class MilpWindowSearch::Search {
       return secondsLeft -
              std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
     };
-    while (true) {
-      if (!inPass_) {
-        if (peak_ <= kTolerance) return true;
-        clusters_ = peakClusters();
-        nextCluster_ = 0;
-        loweredInPass_ = false;
-        inPass_ = true;
-      }
-      for (; nextCluster_ < clusters_.size(); ++nextCluster_) {
-        const auto [from, to] = clusters_[nextCluster_];
-        for (const Cycle halfWidth : options_.halfWidths) {
-          if (stop && stop()) return false;
-          const double seconds = std::min(options_.secondsPerWindow, left());
-          if (seconds <= 0.0) return false;
-          if (lowerWindow(from, to, halfWidth, seconds)) {
-            loweredInPass_ = true;
-            break;
-          }
-        }
-      }
-      inPass_ = false;
-      // A pass that lowered something changed what the other clusters' windows see.
-      if (!loweredInPass_) return true;
-    }
+    return neighbourhoods_.runPasses(
+        options_.halfWidths, [&] { return (stop && stop()) || left() <= 0.0; },
+        [&](Cycle from, Cycle to, Cycle halfWidth) {
+          return lowerWindow(from, to, halfWidth, std::min(options_.secondsPerWindow, left()));
+        });
   }
 
-  const Schedule& schedule() const { return schedule_; }
-  double peak() const { return peak_; }
+  const Schedule& schedule() const { return neighbourhoods_.schedule(); }
+  double peak() const { return neighbourhoods_.peak(); }
   const MilpWindowFigures& figures() const { return figures_; }
 
  private:
-  static constexpr double kTolerance = 1e-9;
   static constexpr double kCapMargin = 1e-4;  // P's cap below the peak, relative
-  static constexpr Cycle kClusterGap = 8;     // peak cycles at most this far apart share a cluster
-
-  struct MovingOp {
-    OpId op;
-    Cycle earliest;
-    Cycle latest;
-  };
-
-  std::span<const Cycle> starts() const { return schedule_.start; }
-
-  void recomputeProfile() {
-    profile_.assign(static_cast<std::size_t>(std::max<Cycle>(horizon_, 1)) + 1, 0.0);
-    for (OpId op = 0; op < graph_.numOps(); ++op) {
-      if (graph_.mem(op) == 0.0) continue;
-      const LiveInterval live = liveInterval(graph_, starts(), 0, op);
-      for (Cycle t = live.begin; t < live.end; ++t) profile_[t] += graph_.mem(op);
-    }
-    peak_ = *std::max_element(profile_.begin(), profile_.end());
-    atPeak_ = std::count_if(profile_.begin(), profile_.end(), [this](double value) {
-      return std::abs(value - peak_) <= kTolerance * std::max(1.0, peak_);
-    });
-  }
-
-  std::vector<std::pair<Cycle, Cycle>> peakClusters() const {
-    std::vector<std::pair<Cycle, Cycle>> clusters;
-    for (Cycle t = 0; t < static_cast<Cycle>(profile_.size()); ++t) {
-      if (std::abs(profile_[t] - peak_) > kTolerance * std::max(1.0, peak_)) continue;
-      if (!clusters.empty() && t - clusters.back().second < kClusterGap) {
-        clusters.back().second = t + 1;
-      } else {
-        clusters.emplace_back(t, t + 1);
-      }
-    }
-    return clusters;
-  }
-
-  // The moving ops of window [low, high) with their start ranges, in topological order; empty
-  // when there are none, too many, or none can move.
-  std::vector<MovingOp> movingOps(Cycle low, Cycle high) {
-    std::vector<MovingOp> moving;
-    for (OpId op = 0; op < graph_.numOps(); ++op) {
-      if (schedule_.start[op] >= low && schedule_.start[op] < high) {
-        moving.push_back({op, low, std::min(high - 1, horizon_ - graph_.duration(op))});
-      }
-    }
-    if (moving.empty() || static_cast<std::int64_t>(moving.size()) > options_.maxWindowOps) {
-      return {};
-    }
-    std::sort(moving.begin(), moving.end(), [this](const MovingOp& a, const MovingOp& b) {
-      return position_[a.op] < position_[b.op];
-    });
-    for (std::size_t k = 0; k < moving.size(); ++k) {
-      windowIndex_[moving[k].op] = static_cast<std::int32_t>(k);
-    }
-    for (MovingOp& u : moving) {
-      for (const EdgeId e : graph_.inEdges(u.op)) {
-        const OpId p = graph_.edgeSource(e);
-        if (graph_.edgeDistance(e) == 0 && windowIndex_[p] < 0) {
-          u.earliest = std::max(u.earliest, schedule_.start[p] + graph_.edgeDelay(e));
-        }
-      }
-      for (const EdgeId e : graph_.outEdges(u.op)) {
-        const OpId q = graph_.edgeTarget(e);
-        if (graph_.edgeDistance(e) == 0 && windowIndex_[q] < 0) {
-          u.latest = std::min(u.latest, schedule_.start[q] - graph_.edgeDelay(e));
-        }
-      }
-    }
-    for (const MovingOp& u : moving) {
-      for (const EdgeId e : graph_.outEdges(u.op)) {
-        const std::int32_t v = windowIndex_[graph_.edgeTarget(e)];
-        if (graph_.edgeDistance(e) == 0 && v >= 0) {
-          moving[v].earliest = std::max(moving[v].earliest, u.earliest + graph_.edgeDelay(e));
-        }
-      }
-    }
-    for (auto u = moving.rbegin(); u != moving.rend(); ++u) {
-      for (const EdgeId e : graph_.outEdges(u->op)) {
-        const std::int32_t v = windowIndex_[graph_.edgeTarget(e)];
-        if (graph_.edgeDistance(e) == 0 && v >= 0) {
-          u->latest = std::min(u->latest, moving[v].latest - graph_.edgeDelay(e));
-        }
-      }
-    }
-    bool canMove = false;
-    bool consistent = true;
-    for (const MovingOp& u : moving) {
-      const Cycle s = schedule_.start[u.op];
-      consistent = consistent && u.earliest <= s && s <= u.latest;
-      canMove = canMove || u.earliest < u.latest;
-    }
-    if (!canMove || !consistent) {
-      clearWindowIndex(moving);
-      return {};
-    }
-    return moving;
-  }
-
-  void clearWindowIndex(const std::vector<MovingOp>& moving) {
-    for (const MovingOp& u : moving) windowIndex_[u.op] = -1;
-  }
 
   // Solves the window [from - halfWidth, to + halfWidth) around cluster [from, to); applies its
   // solution and returns true when it lowers the window below the peak.
   bool lowerWindow(Cycle from, Cycle to, Cycle halfWidth, double seconds) {
     const Cycle low = std::max<Cycle>(0, from - halfWidth);
-    const Cycle high = std::min<Cycle>(horizon_, to + halfWidth);
-    std::vector<MovingOp> moving = movingOps(low, high);
+    const Cycle high = std::min<Cycle>(neighbourhoods_.horizon(), to + halfWidth);
+    const std::vector<MovingStart> moving =
+        neighbourhoods_.movingOps(low, high, options_.maxWindowOps);
     if (moving.empty()) return false;
-    const bool lowered = solveWindow(moving, seconds);
-    clearWindowIndex(moving);
-    return lowered;
+    return solveWindow(moving, seconds);
   }
 
-  bool solveWindow(const std::vector<MovingOp>& moving, double seconds) {
+  bool solveWindow(const std::vector<MovingStart>& moving, double seconds) {
+    const double peak = neighbourhoods_.peak();
     PeakMemoryModelInput input;
-    input.graph = &graph_;
-    input.horizon = horizon_;
-    input.start = schedule_.start;
-    for (const MovingOp& u : moving) input.moving.push_back({u.op, u.earliest, u.latest});
+    input.graph = &neighbourhoods_.graph();
+    input.horizon = neighbourhoods_.horizon();
+    input.start = neighbourhoods_.schedule().start;
+    input.moving = moving;
     // Only a placement below the peak helps: P is capped just below it (kCapMargin, well above
-    // CBC's tolerances; with whole mems P is whole, so this is one below), which prunes CBC's
-    // search where the current placement, at the peak, would only be its first incumbent.
-    input.peakCap = peak_ - kCapMargin * std::max(1.0, peak_);
+    // the solvers' tolerances; with whole mems P is whole, so this is one below), which prunes
+    // the search where the current placement, at the peak, would only be its first incumbent.
+    input.peakCap = peak - kCapMargin * std::max(1.0, peak);
     PeakMemoryModel model(input);
     if (model.empty()) return false;
     // A window solved to optimality in vain is not solved again while its model is the same.
@@ -252,57 +118,16 @@ class MilpWindowSearch::Search {
     // Infeasible: no placement of the window goes below the peak (P's cap), proven.
     if (solution.status == ModelStatus::kInfeasible) unimprovable_.insert(fingerprint);
     if (!solution.hasSolution() || solution.values.empty()) return false;
-    const bool proven = solution.status == ModelStatus::kOptimal;
-
-    const std::vector<Cycle> before = schedule_.start;
-    schedule_.start = model.decode(solution);
-    const double peakBefore = peak_;
-    const std::int64_t atPeakBefore = atPeak_;
-    recomputeProfile();
-    // Kept when legal and better in the refinement's order: the peak fell, or as many cycles
-    // at it became fewer, none above it. A window whose certain part holds the peak cannot
-    // lower its cluster, and CBC's tolerances could let a solution through that does not help.
-    const bool better =
-        peak_ < peakBefore - kTolerance * std::max(1.0, peakBefore) ||
-        (peak_ <= peakBefore + kTolerance * std::max(1.0, peakBefore) && atPeak_ < atPeakBefore);
-    if (!better || !keepsPrecedence(moving)) {
-      schedule_.start = before;
-      recomputeProfile();
-      if (proven) unimprovable_.insert(fingerprint);
+    if (!neighbourhoods_.offer(model.decode(solution), moving)) {
+      if (solution.status == ModelStatus::kOptimal) unimprovable_.insert(fingerprint);
       return false;
     }
     ++figures_.improvements;
     return true;
   }
 
-  // Every distance-0 edge at a moving op holds (the model keeps them; this checks its answer).
-  bool keepsPrecedence(const std::vector<MovingOp>& moving) const {
-    for (const MovingOp& u : moving) {
-      for (const EdgeId e : graph_.outEdges(u.op)) {
-        if (graph_.edgeDistance(e) != 0) continue;
-        if (starts()[graph_.edgeTarget(e)] < starts()[u.op] + graph_.edgeDelay(e)) return false;
-      }
-      for (const EdgeId e : graph_.inEdges(u.op)) {
-        if (graph_.edgeDistance(e) != 0) continue;
-        if (starts()[u.op] < starts()[graph_.edgeSource(e)] + graph_.edgeDelay(e)) return false;
-      }
-    }
-    return true;
-  }
-
-  const Graph& graph_;
-  Cycle horizon_;
-  Schedule schedule_;
+  PeakNeighbourhoods neighbourhoods_;
   MilpWindowOptions options_;
-  std::vector<std::int64_t> position_;     // topological position of each op
-  std::vector<std::int32_t> windowIndex_;  // index among the moving ops, -1 elsewhere
-  std::vector<double> profile_;
-  double peak_ = 0.0;
-  std::int64_t atPeak_ = 0;  // cycles at the peak
-  std::vector<std::pair<Cycle, Cycle>> clusters_;
-  std::size_t nextCluster_ = 0;
-  bool loweredInPass_ = false;
-  bool inPass_ = false;
   std::unordered_set<std::uint64_t> unimprovable_;  // fingerprints of windows solved in vain
   MilpWindowFigures figures_;
 };

@@ -39,6 +39,7 @@ td.missing, span.missing { color: #8a8a8a; }
 td.status-error, td.status-crashed, td.status-out_of_memory { color: #b00020; }
 td.status-timeout, td.status-infeasible, td.status-unknown { color: #8a5a00; }
 .warn { color: #b00020; }
+span.note { color: #505050; font-size: 85%; }
 details { margin: 6px 0; }
 summary { cursor: pointer; }
 img.schedule { max-width: 100%; border: 1px solid #d0d0d0; margin: 4px 0; }
@@ -109,6 +110,16 @@ std::string numberCell(std::optional<double> value, const std::string& text) {
 
 std::string secondsCell(std::optional<double> seconds) {
   return numberCell(seconds, secondsText(seconds));
+}
+
+// The best bound, and under it the argument that gave it and whose run found it.
+std::string boundCell(const ProblemSummary& problem) {
+  if (!problem.bestBound || problem.bestBoundArgument.empty()) {
+    return numberCell(problem.bestBound);
+  }
+  return numberCell(problem.bestBound,
+                    fmt::format("{}<br><span class=\"note\">{}</span>",
+                                formatValue(problem.bestBound), escape(problem.bestBoundArgument)));
 }
 
 // Ratios to the best known value differ in the third or fourth decimal.
@@ -198,7 +209,8 @@ std::string problemsSection(const ReportSummary& summary) {
       "bound (value - bound) / value, or <i>proven optimal</i> where the value meets the bound, "
       "and its median wall seconds; the best value of the row is in bold. <b>source</b> says "
       "whether the best known value is the best run or the reference; <b>best bound</b> is the "
-      "largest lower bound any run proved on the objective. A grey status stands where a method "
+      "largest lower bound any run proved on the objective, with the argument that gave it and "
+      "the method whose run found it. A grey status stands where a method "
       "has no verified result.</p>\n";
   html +=
       "<div class=\"wide\"><table class=\"sortable\" id=\"problems\"><thead><tr><th>graph</th>"
@@ -212,7 +224,7 @@ std::string problemsSection(const ReportSummary& summary) {
     html += fmt::format(
         "<tr><td>{}</td><td>{}</td><td>{}</td>{}<td>{}</td>{}{}", escape(problem.graph),
         escape(problem.problem), escape(problem.objectiveName), numberCell(problem.bestKnown),
-        toString(problem.bestSource), numberCell(problem.reference), numberCell(problem.bestBound));
+        toString(problem.bestSource), numberCell(problem.reference), boundCell(problem));
     for (const auto& label : labels) {
       const auto cell = std::find_if(problem.cells.begin(), problem.cells.end(),
                                      [&label](const ProblemCell& c) { return c.label == label; });

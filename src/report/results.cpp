@@ -167,6 +167,7 @@ ResultRecord parseRecord(const Json& line) {
     record.objective = ResultObjective{stringField(*objective, "name", "objective."), *value};
   }
   record.lowerBound = numberField(line, "lower_bound");
+  record.lowerBoundArgument = stringField(line, "bound_argument");
   record.provenOptimal = boolField(line, "proven_optimal");
   record.reference = numberField(line, "reference");
   record.verified = boolField(line, "verified");
@@ -338,6 +339,7 @@ std::string formatResultRecord(const ResultRecord& record) {
                                                      {"value", record.objective->value}}
                                        : OrderedJson(nullptr);
   line["lower_bound"] = orNull(record.lowerBound);
+  if (!record.lowerBoundArgument.empty()) line["bound_argument"] = record.lowerBoundArgument;
   line["proven_optimal"] = record.provenOptimal;
   line["reference"] = orNull(record.reference);
   line["verified"] = record.verified;

@@ -148,8 +148,12 @@ ProblemSummary problemFacts(const ProblemRuns& runs) {
   for (const ResultRecord* record : runs.all) {
     if (!record->lowerBound || !record->objective) continue;
     if (record->objective->name != problem.objectiveName) continue;
-    problem.bestBound =
-        std::max(problem.bestBound.value_or(*record->lowerBound), *record->lowerBound);
+    if (problem.bestBound && *record->lowerBound <= *problem.bestBound) continue;
+    problem.bestBound = *record->lowerBound;
+    problem.bestBoundArgument =
+        record->lowerBoundArgument.empty()
+            ? std::string()
+            : fmt::format("{} ({})", record->lowerBoundArgument, record->label);
   }
   return problem;
 }

@@ -185,3 +185,32 @@ TEST_CASE("schedule within D on an EPFL circuit prints value, bound and gap", "[
   REQUIRE(dec.exitCode == 0);
   CHECK_THAT(dec.out, Catch::Contains(": proven optimal"));
 }
+
+TEST_CASE("gaus bound: the whole time on the bound, and the argument that gave it",
+          "[cli][bounds]") {
+  // ctrl at D = 11: the per-cycle min cut gives 26, the Lagrangian bound over its 11 cycles 31,
+  // the optimum HiGHS proves (docs/exact.md, "B: the Lagrangian bound over windows of cycles").
+  const std::string circuit = benchmark("epfl-combinational/ctrl.aig");
+  const auto json = runProgram(GAUS_BINARY, {"bound", circuit, "--horizon", "11", "--objective",
+                                             "peak_memory", "--time-limit", "20", "--json", "-q"});
+  INFO(json.err);
+  REQUIRE(json.exitCode == 0);
+  const auto bound = nlohmann::json::parse(json.out);
+  CHECK(bound["lower_bound"] == 31.0);
+  CHECK(bound["arguments"]["min_cut"] == 26.0);
+  CHECK(bound["arguments"]["lagrangian"] == 31.0);
+  CHECK(bound["argument"] == "Lagrangian over cycles 0-10");
+  CHECK(bound["complete"] == true);
+  const auto text = runProgram(GAUS_BINARY, {"bound", circuit, "--horizon", "11", "-q"});
+  REQUIRE(text.exitCode == 0);
+  CHECK_THAT(text.out,
+             Catch::Contains("peak memory at D = 11 is at least 31 (Lagrangian over cycles 0-10)"));
+  // Without a horizon: refused before any search, naming the flag.
+  const auto noHorizon = runProgram(GAUS_BINARY, {"bound", circuit});
+  CHECK(noHorizon.exitCode != 0);
+  CHECK_THAT(noHorizon.err, Catch::Contains("--horizon"));
+  // Shorter than the critical path (11): no schedule, said with the file.
+  const auto tooShort = runProgram(GAUS_BINARY, {"bound", circuit, "--horizon", "5"});
+  CHECK(tooShort.exitCode != 0);
+  CHECK_THAT(tooShort.err, Catch::Contains("ctrl.aig"));
+}

@@ -54,6 +54,14 @@ inline constexpr Figure kWindowSolves{"window_solves", FigureUnit::kCount,
 inline constexpr Figure kWindowImprovements{
     "window_improvements", FigureUnit::kCount,
     "B: exact windows that lowered the best schedule's peak or its cycles at the peak"};
+inline constexpr Figure kCutWindows{
+    "cut_windows", FigureUnit::kCount,
+    "B: windows around the best schedule's peak re-placed by minimum cuts"};
+inline constexpr Figure kCutWindowCuts{"cut_window_cuts", FigureUnit::kCount,
+                                       "B: minimum cuts those windows computed"};
+inline constexpr Figure kCutWindowImprovements{
+    "cut_window_improvements", FigureUnit::kCount,
+    "B: cut windows that lowered the best schedule's peak or its cycles at the peak"};
 }  // namespace figures
 
 // Which figures method "gaus" reports.

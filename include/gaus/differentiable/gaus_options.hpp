@@ -139,9 +139,15 @@ struct GausOptions {
   // B with refine: the attempt's best schedule takes the regions around its peak cycles from
   // every other candidate where they are lower there (docs/gaus.md, "Splicing candidates").
   bool splice = true;
-  // B with refine: windows around the best schedule's peak clusters re-solved exactly (a MILP) at
-  // each local optimum of its refinement (docs/gaus.md, "Exact windows").
+  // B with refine: windows around the best schedule's peak clusters re-placed at each local
+  // optimum of its refinement, by minimum cuts and then exactly (a MILP) where those stop
+  // (docs/gaus.md, "Cut windows" and "Exact windows").
   bool windows = true;
+  // B: more starts beside list scheduling's (docs/gaus.md, "Starts of B"): the least-peak
+  // schedule of the Lagrangian bound's minimum cuts over the whole horizon, and force-directed
+  // scheduling's, each within a share of the time.
+  bool lagrangianStart = true;
+  bool fdsStart = true;
   // The MILP solver of those windows.
   milp::MilpSolver solver = milp::kDefaultMilpSolver;
   ModuloObjective moduloObjective = ModuloObjective::kAuto;

@@ -49,6 +49,10 @@ struct ForceDirectedOptions {
   // Memory objective without limited resources: the FDS schedule is then refined by
   // live_memory::refine's moves (the "start + refinement" of the GauS paper's comparison).
   bool refine = false;
+  // Memory objective: report formulation B's lower bound (live_memory::reportBound, a tenth of
+  // the time) beside the peak; off where the caller reports its own (GauS, which takes FDS's
+  // schedule as one of its starts).
+  bool reportBound = true;
   // Seconds for the whole call; past it the ops not yet fixed take their earliest start in
   // their current frames (latency-bounded) or the height priority (latency), and the result
   // says so. None: no limit.

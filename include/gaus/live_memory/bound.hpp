@@ -4,9 +4,11 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include <gaus/core/expected.hpp>
 #include <gaus/core/problem.hpp>
@@ -44,9 +46,10 @@ struct PeakMemoryBound {
   std::string note;                  // what each cost, in one line
   bool complete = true;  // both searches ran to their end (else the time share stopped them)
 };
-Expected<PeakMemoryBound> peakMemoryBound(const Graph& graph, Cycle horizon,
-                                          std::optional<double> seconds,
-                                          const std::atomic<bool>* cancel = nullptr,
-                                          std::span<const Schedule* const> known = {});
+// `progress`, when given, is told one line after each window the Lagrangian search ends.
+Expected<PeakMemoryBound> peakMemoryBound(
+    const Graph& graph, Cycle horizon, std::optional<double> seconds,
+    const std::atomic<bool>* cancel = nullptr, std::span<const Schedule* const> known = {},
+    const std::function<void(std::string_view)>& progress = {});
 
 }  // namespace gaus::live_memory

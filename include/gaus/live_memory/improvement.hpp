@@ -1,6 +1,7 @@
 // Formulation B's improvement step, the one both engines run on a legal schedule: the local
-// refinement (refinement.hpp) to a local optimum, then exact windows around the peak
-// (milp_windows.hpp), and what the windows lower refined again, until neither lowers it. Work
+// refinement (refinement.hpp) to a local optimum, then windows around the peak re-placed by
+// minimum cuts (cut_windows.hpp), then exact windows (milp_windows.hpp) where those stop, and what
+// a window lowers refined again, until none lowers it. Work
 // that can stop and go on, as the refinement: GauS runs it in the legalization worker's time
 // slices, method ilp once on its start.
 #pragma once
@@ -12,13 +13,15 @@
 
 #include <gaus/core/graph.hpp>
 #include <gaus/core/schedule.hpp>
+#include <gaus/live_memory/cut_windows.hpp>
 #include <gaus/live_memory/milp_windows.hpp>
 #include <gaus/live_memory/refinement.hpp>
 
 namespace gaus::live_memory {
 
 struct ImprovementOptions {
-  bool windows = true;  // exact windows at each local optimum of the refinement
+  bool windows = true;  // the windows at each local optimum of the refinement (cut, then exact)
+  CutWindowOptions cutWindowOptions;
   MilpWindowOptions windowOptions;
 };
 
@@ -46,6 +49,7 @@ class Improvement {
   double peak() const;
   const Refinement& refinement();  // the refinement's counters
   MilpWindowFigures windowFigures() const;
+  CutWindowFigures cutWindowFigures() const;
 
  private:
   void windowsChanged();
@@ -53,10 +57,19 @@ class Improvement {
   const Graph& graph_;
   Cycle horizon_;
   ImprovementOptions options_;
+  // Runs `search` (created from the refined schedule, or restarted from it when stale) and
+  // refines again from what it lowered. Returns whether it lowered the schedule; `finished` says
+  // whether it ended its passes (false: `stop` cut it).
+  template <class WindowSearch, class Options, class Run>
+  bool lowerBy(std::unique_ptr<WindowSearch>& search, bool& stale, const Options& options,
+               const Run& run, bool& finished);
+
   std::unique_ptr<Refiner> refiner_;
+  std::unique_ptr<CutWindowSearch> cutWindows_;
   std::unique_ptr<MilpWindowSearch> windows_;
-  bool windowsDone_ = false;   // every window around the current peak tried, none lowered it
-  bool windowsStale_ = false;  // the window search holds an older schedule
+  bool windowsDone_ = false;      // every window around the current peak tried, none lowered it
+  bool cutWindowsStale_ = false;  // the cut windows hold an older schedule
+  bool windowsStale_ = false;     // the exact windows hold an older schedule
 };
 
 }  // namespace gaus::live_memory

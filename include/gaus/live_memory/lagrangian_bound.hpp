@@ -37,6 +37,8 @@ struct LagrangianBoundOptions {
   std::optional<double> stopAt;
   // Polled between minimum cuts and inside them; true ends the search with the bound so far.
   std::function<bool()> stop;
+  // Told the bound so far after each window (progress lines); may be empty.
+  std::function<void(const struct LagrangianBound&)> progress;
 };
 
 struct LagrangianBound {
@@ -55,5 +57,32 @@ struct LagrangianBound {
 // critical path) or on a cycle of distance-0 edges.
 Expected<LagrangianBound> lagrangianBound(const Graph& graph, Cycle horizon, double floor,
                                           const LagrangianBoundOptions& options = {});
+
+// The same minimum cuts over the whole horizon are schedules: each places every op, least in
+// weighted live memory for its weights. Where the weights move toward the cycles where the
+// cut's schedules are high, the least peak among them is often far below what list scheduling
+// and local moves reach on deep circuits (docs/benchmarks.md): a start for formulation B's
+// improvement step.
+struct LagrangianStartOptions {
+  // The whole horizon's network is not built above this many nodes (one per op and cycle of its
+  // slack, and per cycle of the last reader of a value with several), nor above this many cycles
+  // (the master problem's columns).
+  std::int64_t maxNodes = 1'500'000;
+  Cycle maxCycles = 1024;
+  int maxCuts = 60;
+  std::function<bool()> stop;
+};
+
+struct LagrangianStart {
+  std::vector<Cycle> start;  // within the horizon, every distance-0 edge kept
+  double peak = 0.0;
+  double bound = 0.0;  // what its cuts proved on every schedule's peak (rounded)
+  int cuts = 0;
+};
+
+// The cuts' schedule of least peak (then fewest cycles at it), or nothing when the network is
+// too large or `stop` came before the first cut. Fails as lagrangianBound does.
+Expected<std::optional<LagrangianStart>> lagrangianStart(
+    const Graph& graph, Cycle horizon, const LagrangianStartOptions& options = {});
 
 }  // namespace gaus::live_memory

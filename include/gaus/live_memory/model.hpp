@@ -12,17 +12,11 @@
 
 #include <gaus/core/graph.hpp>
 #include <gaus/core/machine.hpp>
+#include <gaus/live_memory/neighbourhood.hpp>
 #include <gaus/milp/milp_model.hpp>
 #include <gaus/milp/time_indexed_rows.hpp>
 
 namespace gaus::live_memory {
-
-// An op that moves and the starts it may take.
-struct MovingStart {
-  OpId op = 0;
-  Cycle earliest = 0;
-  Cycle latest = 0;  // >= earliest
-};
 
 struct PeakMemoryModelInput {
   const Graph* graph = nullptr;

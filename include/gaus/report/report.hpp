@@ -65,6 +65,9 @@ struct ProblemSummary {
   std::optional<double> reference;
   // The largest lower bound any run proved on the problem's objective: no schedule is below it.
   std::optional<double> bestBound;
+  // What gave it: the argument its run named ("Lagrangian over cycles 0-20") and the run's
+  // method label, or empty where the run named none.
+  std::string bestBoundArgument;
   std::vector<ProblemCell> cells;  // one per method label that ran on it, in label order
 };
 

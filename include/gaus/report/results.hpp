@@ -81,6 +81,7 @@ struct ResultRecord {
   std::string message;
   std::optional<ResultObjective> objective;
   std::optional<double> lowerBound;
+  std::string lowerBoundArgument;  // what gave it (Bounds::lowerBoundArgument), when said
   bool provenOptimal = false;
   std::optional<double> reference;  // best-known value from outside (e.g. HeuriGym baseline)
   bool verified = false;
