@@ -109,7 +109,8 @@ Result optimizeAtHorizon(const RunSetup& setup, Engine& engine, const HorizonObj
   // rule that GauS at a budget is never worse than its start + refinement (max_steps=0) at the
   // same budget (docs/gaus.md, "Never worse than its start"). It is also the alternate start of
   // the batch.
-  if (setup.refine && !(best && atBound(*best))) {
+  const bool startsRefined = setup.refine && !(best && atBound(*best));
+  if (startsRefined) {
     for (const auto& [schedule, name] : starts.legal) {
       engine.worker.runFirst(
           [&refine, &schedule](const StopRequest& stop) { return refine(schedule, stop); });
@@ -117,7 +118,12 @@ Result optimizeAtHorizon(const RunSetup& setup, Engine& engine, const HorizonObj
   }
   std::optional<Candidate> refinedStart = engine.worker.best();
   std::string startName = starts.bestName;
-  if (refinedStart) startName += ", refined";
+  // No refined start better than the best start: that start is a local optimum already.
+  if (refinedStart) {
+    startName += ", refined";
+  } else if (startsRefined && best) {
+    startName += ", refined: a local optimum already";
+  }
   const std::optional<Candidate>& first = refinedStart ? refinedStart : best;
   result.attempts.push_back(
       first ? startAttempt(ModelStatus::kFeasible, std::nullopt,

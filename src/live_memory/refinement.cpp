@@ -48,6 +48,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <limits>
 #include <optional>
 #include <span>
 #include <vector>
@@ -85,6 +86,9 @@ class Refiner::Search {
       near.erase(std::unique(near.begin(), near.end()), near.end());
       ops.insert(ops.begin(), op);
     }
+    lastReader_.assign(static_cast<std::size_t>(graph_.numOps()), kNoReader);
+    readersAtLast_.assign(static_cast<std::size_t>(graph_.numOps()), 0);
+    for (OpId op = 0; op < graph_.numOps(); ++op) recomputeLastReader(op);
     for (OpId op = 0; op < graph_.numOps(); ++op) {
       const auto [begin, end] = interval(op);
       addRange(begin, end, graph_.mem(op));
@@ -348,8 +352,44 @@ class Refiner::Search {
   }
 
   // Op u's value is live from s_u until its last distance-0 reader starts (core's rule; empty
-  // without mem).
-  std::pair<Cycle, Cycle> interval(OpId op) const { return interval(start_, op); }
+  // without mem), from the last reader's start kept up to date by moveTo: a move costs the
+  // intervals of the op and its producers, not a scan of every producer's readers.
+  std::pair<Cycle, Cycle> interval(OpId op) const {
+    const Cycle begin = start_[op];
+    if (graph_.mem(op) == 0.0) return {begin, begin};
+    return {begin, std::max(begin, lastReader_[op])};
+  }
+
+  // The latest start among the distance-0 readers of `op`, and how many reader edges end there.
+  void recomputeLastReader(OpId op) {
+    Cycle last = kNoReader;
+    std::int32_t count = 0;
+    for (const EdgeId e : graph_.outEdges(op)) {
+      if (graph_.edgeDistance(e) != 0) continue;
+      const Cycle s = start_[graph_.edgeTarget(e)];
+      if (s > last) {
+        last = s;
+        count = 1;
+      } else if (s == last) {
+        ++count;
+      }
+    }
+    lastReader_[op] = last;
+    readersAtLast_[op] = count;
+  }
+
+  // A reader edge of `producer` moved from `from` to `to`.
+  void readerMoved(OpId producer, Cycle from, Cycle to) {
+    Cycle& last = lastReader_[producer];
+    std::int32_t& count = readersAtLast_[producer];
+    if (to > last) {
+      last = to;
+      count = 1;
+      return;
+    }
+    if (to == last) ++count;
+    if (from == last && --count == 0) recomputeLastReader(producer);
+  }
 
   // Op u's live interval changes from `before` to `after`: only the cells of their symmetric
   // difference change, one cell per end for a move by one cycle.
@@ -381,7 +421,13 @@ class Refiner::Search {
     const std::vector<OpId>& ops = affected_[op];
     intervalsBefore_.clear();
     for (const OpId u : ops) intervalsBefore_.push_back(interval(u));
+    const Cycle from = start_[op];
     start_[op] = to;
+    if (from != to) {
+      for (const EdgeId e : graph_.inEdges(op)) {
+        if (graph_.edgeDistance(e) == 0) readerMoved(graph_.edgeSource(e), from, to);
+      }
+    }
     for (std::size_t k = 0; k < ops.size(); ++k) {
       changeInterval(ops[k], intervalsBefore_[k], interval(ops[k]));
     }
@@ -410,6 +456,9 @@ class Refiner::Search {
   std::int64_t atPeak_ = 0;
   std::int64_t above_ = 0;
   double sumSquares_ = 0.0;
+  static constexpr Cycle kNoReader = std::numeric_limits<Cycle>::min();
+  std::vector<Cycle> lastReader_;              // per op: its last distance-0 reader's start
+  std::vector<std::int32_t> readersAtLast_;    // and how many reader edges start then
   std::vector<std::vector<OpId>> affected_;    // per op: itself, then its distinct producers
   std::vector<std::vector<OpId>> neighbours_;  // per op: its distinct distance-0 neighbours
   std::vector<std::pair<Cycle, Cycle>> intervalsBefore_;  // moveTo's scratch

@@ -79,8 +79,10 @@ TEST_CASE("registry: list within D on a graph with mems reports the peak and B's
           "[heuristic][methods]") {
   // x (mem 3) feeds p and q (mem 2 each), which feed z; latencies 1, D = 4. List scheduling
   // starts each op as soon as it can: x 0, p 1, q 1, z 2, peaking at 4 (p and q at 1). The
-  // min-cut bound is 3 (core's hand-computed diamond: at t = 1 the cheapest started set is
-  // {x}); the optimum is 4, so the result is feasible with the gap (4 - 3) / 4.
+  // per-cycle min cut is 3 (the hand-computed diamond of test_cut_bound.cpp: at t = 1 the
+  // cheapest started set is {x}), but every schedule peaks at 4: p and q have both started by
+  // s_z - 1 and are both live then. The Lagrangian bound over the four cycles sees it (weights on
+  // the cycles where p and q may meet), so list's 4 is proven optimal.
   GraphBuilder builder("diamond");
   const OpId x = builder.addOp("x", 1);
   const OpId p = builder.addOp("p", 1);
@@ -101,8 +103,9 @@ TEST_CASE("registry: list within D on a graph with mems reports the peak and B's
   REQUIRE(result.verified());
   CHECK(result.objectiveName == "peak_memory");
   CHECK(result.objective == 4.0);
-  CHECK(result.bounds.lowerBound == 3.0);
-  CHECK(result.status == ModelStatus::kFeasible);
+  CHECK(result.bounds.lowerBound == 4.0);
+  CHECK(result.bounds.lowerBoundArgument == "Lagrangian over cycles 0-3");
+  CHECK(result.status == ModelStatus::kOptimal);
   CHECK(result.figures.get(heuristic::figures::kLatency) == 3.0);
   // At D = 3 every op is fixed: the same schedule, and the bound meets it.
   problem.horizon = 3;
