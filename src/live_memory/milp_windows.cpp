@@ -49,12 +49,7 @@
 
 namespace gaus::live_memory {
 
-using milp::LinearExpression;
-using milp::MilpModel;
 using milp::MilpSolution;
-using milp::ModelSize;
-using milp::StartGrid;
-using milp::VariableId;
 
 class MilpWindowSearch::Search {
  public:

@@ -5,11 +5,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <memory>
+#include <random>
+#include <string>
 #include <vector>
 
 #include <catch2/catch.hpp>
 
+#include <gaus/core/analysis.hpp>
 #include <gaus/core/problem.hpp>
 #include <gaus/core/random_graph.hpp>
 #include <gaus/core/schedule.hpp>
@@ -143,6 +147,55 @@ inline MemoryCase memoryCase(std::uint64_t seed, std::int32_t ops, double degree
   result.horizon = scheduleLatency(graph, result.list.start) + slack;
   result.problem = boundedProblem(graph, result.horizon, result.generated.machine);
   return result;
+}
+
+// A random DAG: edges only from lower to higher ids, each with `edgeProbability`, delays 0-2 (0
+// lets a reader start with its producer), latencies 1-2, mems 0-3 with halves on every other op
+// when `halves` is set (so that a flow is not always integral).
+inline Graph randomDag(std::mt19937_64& random, std::int32_t ops, bool halves,
+                       double edgeProbability) {
+  GraphBuilder builder;
+  std::uniform_int_distribution<int> latency(1, 2);
+  std::uniform_int_distribution<int> mem(0, 3);
+  std::uniform_int_distribution<int> delay(0, 2);
+  std::bernoulli_distribution edge(edgeProbability);
+  for (std::int32_t op = 0; op < ops; ++op) {
+    const OpId id = builder.addOp("op" + std::to_string(op), latency(random));
+    builder.setMem(id, mem(random) + (halves && op % 2 == 0 ? 0.5 : 0.0));
+  }
+  for (std::int32_t target = 1; target < ops; ++target) {
+    for (std::int32_t source = 0; source < target; ++source) {
+      if (edge(random)) builder.addEdge(source, target, delay(random));
+    }
+  }
+  auto graph = std::move(builder).build();
+  REQUIRE(graph.ok());
+  return std::move(graph).value();
+}
+
+// Calls `visit` with every legal start vector within the horizon: each op in [ASAP, ALAP], every
+// distance-0 edge's delay met.
+inline void forEachSchedule(const Graph& graph, Cycle horizon,
+                            const std::function<void(const std::vector<Cycle>&)>& visit) {
+  const auto order = topologicalOrder(graph);
+  REQUIRE(order.ok());
+  const std::vector<Cycle> asap = asapTimes(graph, *order);
+  const auto alap = alapTimes(graph, *order, horizon);
+  REQUIRE(alap.ok());
+  std::vector<Cycle> start = asap;
+  for (;;) {
+    bool ok = true;
+    for (EdgeId e = 0; e < graph.numEdges() && ok; ++e) {
+      ok = start[graph.edgeTarget(e)] >= start[graph.edgeSource(e)] + graph.edgeDelay(e);
+    }
+    if (ok) visit(start);
+    std::size_t digit = 0;
+    while (digit < start.size() && ++start[digit] > (*alap)[digit]) {
+      start[digit] = asap[digit];
+      ++digit;
+    }
+    if (digit == start.size()) return;
+  }
 }
 
 }  // namespace gaus::test

@@ -15,33 +15,12 @@
 #include <gaus/live_memory/bound.hpp>
 #include <gaus/live_memory/cut_bound.hpp>
 
+#include "live_memory_reference.hpp"
 #include "toy_graphs.hpp"
 
 using namespace gaus;
 
 namespace {
-
-// A random DAG: edges only from lower to higher ids, delays 0-2 (0 lets a reader start with its
-// producer), latencies 1-2, mems 0-3 with some halves so the flow is not always integral.
-Graph randomDag(std::mt19937_64& random, std::int32_t ops, bool halves) {
-  GraphBuilder builder;
-  std::uniform_int_distribution<int> latency(1, 2);
-  std::uniform_int_distribution<int> mem(0, 3);
-  std::uniform_int_distribution<int> delay(0, 2);
-  std::bernoulli_distribution edge(0.35);
-  for (std::int32_t op = 0; op < ops; ++op) {
-    const OpId id = builder.addOp("op" + std::to_string(op), latency(random));
-    builder.setMem(id, mem(random) + (halves && op % 2 == 0 ? 0.5 : 0.0));
-  }
-  for (std::int32_t target = 1; target < ops; ++target) {
-    for (std::int32_t source = 0; source < target; ++source) {
-      if (edge(random)) builder.addEdge(source, target, delay(random));
-    }
-  }
-  auto graph = std::move(builder).build();
-  REQUIRE(graph.ok());
-  return std::move(graph).value();
-}
 
 // A random DAG and a horizon `slack` cycles beyond its critical path.
 struct RandomCase {
@@ -50,7 +29,7 @@ struct RandomCase {
 };
 
 RandomCase randomCase(std::mt19937_64& random, std::int32_t ops, bool halves, Cycle slack) {
-  Graph graph = randomDag(random, ops, halves);
+  Graph graph = test::randomDag(random, ops, halves, 0.35);
   const auto order = topologicalOrder(graph);
   REQUIRE(order.ok());
   const Cycle horizon = criticalPathLength(graph, asapTimes(graph, *order)) + slack;
@@ -110,27 +89,14 @@ double bruteForceCutMax(const Graph& graph, Cycle horizon) {
 // The smallest peak live memory over every schedule within the horizon (each op in its
 // [ASAP, ALAP] window, every edge's delay met), with the verifier's metrics.
 double bruteForceOptimum(const Graph& graph, Cycle horizon) {
-  const Windows windows = windowsOf(graph, horizon);
-  std::vector<Cycle> start = windows.asap;
   const Machine machine;
   double best = 1e300;
-  for (;;) {
-    bool legal = true;
-    for (EdgeId e = 0; e < graph.numEdges() && legal; ++e) {
-      legal = start[graph.edgeTarget(e)] >= start[graph.edgeSource(e)] + graph.edgeDelay(e);
-    }
-    if (legal) {
-      best =
-          std::min(best, computeMetrics(graph, machine, Schedule{start, std::nullopt, std::nullopt})
-                             .peakLiveMemory);
-    }
-    std::size_t digit = 0;
-    while (digit < start.size() && ++start[digit] > windows.alap[digit]) {
-      start[digit] = windows.asap[digit];
-      ++digit;
-    }
-    if (digit == start.size()) return best;
-  }
+  test::forEachSchedule(graph, horizon, [&](const std::vector<Cycle>& start) {
+    best = std::min(
+        best,
+        computeMetrics(graph, machine, Schedule{start, std::nullopt, std::nullopt}).peakLiveMemory);
+  });
+  return best;
 }
 
 }  // namespace

@@ -23,57 +23,10 @@ using live_memory::MaxFlow;
 
 namespace {
 
-// A random DAG: edges from lower to higher ids, delays 0-2, latencies 1-2, mems 0-3 with halves
-// on every other op when asked (a fractional flow).
-Graph randomDag(std::mt19937_64& random, std::int32_t ops, bool halves) {
-  GraphBuilder builder;
-  std::uniform_int_distribution<int> latency(1, 2);
-  std::uniform_int_distribution<int> mem(0, 3);
-  std::uniform_int_distribution<int> delay(0, 2);
-  std::bernoulli_distribution edge(0.4);
-  for (std::int32_t op = 0; op < ops; ++op) {
-    const OpId id = builder.addOp("op" + std::to_string(op), latency(random));
-    builder.setMem(id, mem(random) + (halves && op % 2 == 0 ? 0.5 : 0.0));
-  }
-  for (std::int32_t target = 1; target < ops; ++target) {
-    for (std::int32_t source = 0; source < target; ++source) {
-      if (edge(random)) builder.addEdge(source, target, delay(random));
-    }
-  }
-  auto graph = std::move(builder).build();
-  REQUIRE(graph.ok());
-  return std::move(graph).value();
-}
-
 Cycle criticalPath(const Graph& graph) {
   const auto order = topologicalOrder(graph);
   REQUIRE(order.ok());
   return criticalPathLength(graph, asapTimes(graph, *order));
-}
-
-// Calls `visit` with every legal start vector within the horizon (each op in [ASAP, ALAP], every
-// distance-0 edge's delay met).
-void forEachSchedule(const Graph& graph, Cycle horizon,
-                     const std::function<void(const std::vector<Cycle>&)>& visit) {
-  const auto order = topologicalOrder(graph);
-  REQUIRE(order.ok());
-  const std::vector<Cycle> asap = asapTimes(graph, *order);
-  const auto alap = alapTimes(graph, *order, horizon);
-  REQUIRE(alap.ok());
-  std::vector<Cycle> start = asap;
-  for (;;) {
-    bool legal = true;
-    for (EdgeId e = 0; e < graph.numEdges() && legal; ++e) {
-      legal = start[graph.edgeTarget(e)] >= start[graph.edgeSource(e)] + graph.edgeDelay(e);
-    }
-    if (legal) visit(start);
-    std::size_t digit = 0;
-    while (digit < start.size() && ++start[digit] > (*alap)[digit]) {
-      start[digit] = asap[digit];
-      ++digit;
-    }
-    if (digit == start.size()) return;
-  }
 }
 
 std::vector<live_memory::StartRange> asapAlapRanges(const Graph& graph, Cycle horizon) {
@@ -172,12 +125,12 @@ TEST_CASE("time-expanded network: its cut is the least weighted live memory over
   std::mt19937_64 random(11);
   std::uniform_real_distribution<double> weight(0.0, 1.0);
   for (int instance = 0; instance < 200; ++instance) {
-    const Graph graph = randomDag(random, 3 + instance % 4, instance % 2 == 1);
+    const Graph graph = test::randomDag(random, 3 + instance % 4, instance % 2 == 1, 0.4);
     const Cycle horizon = criticalPath(graph) + instance % 3;
     std::vector<double> weights(static_cast<std::size_t>(horizon));
     for (double& w : weights) w = weight(random);
     double least = 1e300;
-    forEachSchedule(graph, horizon, [&](const std::vector<Cycle>& start) {
+    test::forEachSchedule(graph, horizon, [&](const std::vector<Cycle>& start) {
       const auto live = test::profileOf(graph, start, horizon);
       double sum = 0.0;
       for (Cycle t = 0; t < horizon; ++t) sum += weights[t] * live[t];
@@ -202,7 +155,7 @@ TEST_CASE("time-expanded network: its cut is the least weighted live memory over
       live_memory::TimeExpandedNetwork window(graph, ranges, 1, horizon - 2);
       const std::vector<double> inner(weights.begin() + 1, weights.end() - 1);
       double innerLeast = 1e300;
-      forEachSchedule(graph, horizon, [&](const std::vector<Cycle>& any) {
+      test::forEachSchedule(graph, horizon, [&](const std::vector<Cycle>& any) {
         const auto profile = test::profileOf(graph, any, horizon);
         double sum = 0.0;
         for (Cycle t = 1; t + 1 < horizon; ++t) sum += weights[t] * profile[t];
@@ -249,11 +202,11 @@ TEST_CASE("Lagrangian bound: the dual's value by brute force, never above the op
   int raised = 0;
   int tight = 0;
   for (int instance = 0; instance < 1000; ++instance) {
-    const Graph graph = randomDag(random, 3 + instance % 5, instance % 3 == 2);
+    const Graph graph = test::randomDag(random, 3 + instance % 5, instance % 3 == 2, 0.4);
     const Cycle horizon = criticalPath(graph) + instance % 4;
     std::vector<std::vector<double>> profiles;
     double optimum = 1e300;
-    forEachSchedule(graph, horizon, [&](const std::vector<Cycle>& start) {
+    test::forEachSchedule(graph, horizon, [&](const std::vector<Cycle>& start) {
       auto live = test::profileOf(graph, start, horizon);
       live.resize(static_cast<std::size_t>(horizon));
       optimum = std::min(optimum, *std::max_element(live.begin(), live.end()));
