@@ -355,7 +355,9 @@ void shapeComponent(const CircuitParameters& p, ComponentPlan& plan, RandomStrea
   }
   // At least gates / (2^depth - 1): the readers below can double a level's values at most
   // (mostGates), and a shallow circuit has few levels to double in.
-  const std::int64_t fewest = (plan.gates + mostGates(1, depth) - 1) / mostGates(1, depth);
+  // (A ceiling written without gates + most - 1, which overflows where most saturates.)
+  const std::int64_t most = mostGates(1, depth);
+  const std::int64_t fewest = plan.gates / most + (plan.gates % most != 0 ? 1 : 0);
   const std::int32_t last = static_cast<std::int32_t>(std::clamp<std::int64_t>(
       std::max<std::int64_t>(std::lround(p.outputsOnLastLevel * plan.outputs), fewest), 1,
       std::min(plan.outputs, plan.gates - depth + 1)));
