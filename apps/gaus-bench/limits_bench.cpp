@@ -226,7 +226,7 @@ Report runLimitsBench(const LimitsFlags& flags) {
       for (double limit : flags.limits) {
         for (const std::string& solver : solvers) {
           for (int run = 0; run < flags.runs; ++run) {
-            MethodOptions settings{{"time_limit", fmt::format("{:g}", limit)}};
+            Settings settings{{"time_limit", limit}};
             if (!solver.empty()) settings["solver"] = solver;
             const Stopwatch clock;
             const Result result = runMethod(catalog, problem, {name, {}, settings});

@@ -40,8 +40,8 @@ Result runCatalogMethod(std::string_view method, std::string_view name, const Pr
                         const Schedule* initialSchedule) {
   RunContext context;
   context.initialSchedule = initialSchedule;
-  MethodOptions settings;
-  if (timeLimit) settings["time_limit"] = fmt::format("{}", *timeLimit);
+  Settings settings;
+  if (timeLimit) settings["time_limit"] = *timeLimit;
   Result result =
       runMethod(methodCatalog(), problem, {std::string(method), options, settings}, context);
   if (result.failed()) {

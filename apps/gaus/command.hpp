@@ -75,7 +75,7 @@ struct MethodRunFlags {
 
   // Adds the flags; `withMethod` adds --method (twill fixes it).
   void addTo(CLI::App& command, bool withMethod);
-  MethodOptions settings() const;
+  Settings settings() const;  // typed: the flags read once, here
   MethodOptions methodOptions() const;
 };
 

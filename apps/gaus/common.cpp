@@ -223,7 +223,7 @@ std::string describeResult(const Instance& instance, const Result& result) {
   text += fmt::format(" ({:.3f} s)", result.stats.seconds);
   if (!result.message.empty()) text += "\n" + result.message;
   if (result.schedule && result.schedule->ii) text += fmt::format("\nII {}", *result.schedule->ii);
-  if (!result.bounds.iiBoundReason.empty()) text += " (" + result.bounds.iiBoundReason + ")";
+  if (result.bounds.mii) text += " (" + result.bounds.mii->reason + ")";
   if (result.bounds.lowerBound) text += "\n" + describeValueAndBound(result);
   for (const auto& [title, note] : result.notes) {
     text += note.find('\n') == std::string::npos ? fmt::format("\n{}: {}", title, note)

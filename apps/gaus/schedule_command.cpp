@@ -65,20 +65,20 @@ void MethodRunFlags::addTo(CLI::App& command, bool withMethod) {
   command.add_flag("-q,--quiet", quiet, "No progress lines");
 }
 
-MethodOptions MethodRunFlags::settings() const {
+Settings MethodRunFlags::settings() const {
   // --time-limit is not among them: it is the run's deadline (InstanceRunRequest::deadline).
-  MethodOptions settings;
+  Settings settings;
   if (!memoryLimit.empty()) {
     const auto bytes = parseByteSize(memoryLimit);
     if (!bytes) throw CommandError("--memory-limit: " + bytes.error());
-    settings["memory_limit"] = std::to_string(*bytes);
+    settings["memory_limit"] = *bytes;
   }
-  if (seed) settings["seed"] = std::to_string(*seed);
+  if (seed) settings["seed"] = static_cast<std::int64_t>(*seed);
   if (device) settings["device"] = *device;
   if (formulation) settings["formulation"] = *formulation;
-  if (warps) settings["warps"] = std::to_string(*warps);
-  if (maxIi) settings["max_ii"] = std::to_string(*maxIi);
-  if (explain) settings["explain"] = "true";
+  if (warps) settings["warps"] = std::int64_t{*warps};
+  if (maxIi) settings["max_ii"] = std::int64_t{*maxIi};
+  if (explain) settings["explain"] = true;
   return settings;
 }
 

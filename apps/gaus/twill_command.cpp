@@ -81,23 +81,16 @@ std::string describeIiProof(const MethodRun& run, std::int32_t ii) {
   return {};
 }
 
-// "MII 16: ResMII (TC) = 16 >= RecMII (cycle pv0 -> rescale0 -> pv0) = 5", in the units the
-// search used.
+// "MII 16: ResMII (TC) = 16 >= RecMII (cycle pv0 -> rescale0 -> pv0) = 5": the result's MII (in
+// cycles); with normalized costs the search's own MII, in its units, then the raw bounds.
 std::string describeMii(const MethodRun& run) {
-  const Instance& instance = run.instance;
   const Result& result = run.result;
-  // The "mii" figure is in cycles; the search's own MII, with normalized costs, is its figure.
-  const bool normalized = figureOr(run, "time_unit", 1) != 1;
-  std::string text =
-      fmt::format("MII {}: {}", figureOr(run, normalized ? "normalized_mii" : "mii", 0),
-                  result.bounds.iiBoundReason);
-  if (normalized) {
-    // The raw bounds, for comparison with the raw I above.
-    const Graph& graph = *instance.graph;
-    text += fmt::format(" (normalized units); raw ResMII {}, RecMII {} cycles",
-                        computeResMii(graph, *instance.machine).value, computeRecMii(graph).value);
-  }
-  return text;
+  if (!result.bounds.mii) return "MII: not reached (the search ended before it)";
+  const MiiBound& mii = *result.bounds.mii;
+  if (figureOr(run, "time_unit", 1) == 1) return fmt::format("MII {}: {}", mii.value, mii.reason);
+  return fmt::format(
+      "MII {} in normalized units; raw MII {}: {} (for comparison with the raw I above)",
+      figureOr(run, "normalized_mii", 0), mii.value, mii.reason);
 }
 
 // Per memory: the buffers x stages of its values against its capacity.

@@ -26,6 +26,7 @@
 #include <gaus/codegen/pipeline.hpp>
 #include <gaus/codegen/targets.hpp>
 #include <gaus/core/build_info.hpp>
+#include <gaus/core/memory_limit.hpp>
 #include <gaus/core/option_table.hpp>
 #include <gaus/core/problem_kinds.hpp>
 #include <gaus/core/verify.hpp>
@@ -127,6 +128,31 @@ struct MethodRunOutput {
   std::optional<std::vector<Cycle>> starts;
 };
 
+// The settings as Python's keyword arguments give them (text, python/gaus/_methods.py), typed
+// here, at the edge, as the command line types its flags: bytes (with a K, M, G or T suffix), counts,
+// a flag; words stay words.
+Expected<Settings> typedSettings(const MethodOptions& given) {
+  Settings settings;
+  for (const auto& [name, text] : given) {
+    if (name == "memory_limit") {
+      const auto bytes = parseByteSize(text);
+      if (!bytes) return Error{"memory_limit: " + bytes.error()};
+      settings[name] = *bytes;
+    } else if (name == "seed" || name == "warps" || name == "max_ii") {
+      const auto count = option_text::parseInteger(text);
+      if (!count) return Error{name + ": " + count.error()};
+      settings[name] = *count;
+    } else if (name == "explain") {
+      const auto flag = option_text::parseBoolean(text);
+      if (!flag) return Error{name + ": " + flag.error()};
+      settings[name] = *flag;
+    } else {
+      settings[name] = text;
+    }
+  }
+  return settings;
+}
+
 MethodRunOutput runMethodOn(const Instance& instance, const std::string& method,
                             const std::string& kind, std::optional<Cycle> horizon,
                             std::optional<std::int32_t> ii, std::optional<double> ratio,
@@ -137,7 +163,7 @@ MethodRunOutput runMethodOn(const Instance& instance, const std::string& method,
   InstanceRunRequest request;
   // The one channel of the time limit (the settings carry none), as for the command line.
   request.deadline = Deadline(timeLimit);
-  request.method = {method, options, settings};
+  request.method = {method, options, valueOrRaise(typedSettings(settings))};
   request.kind = kind;
   request.horizon = horizon;
   request.ii = ii;

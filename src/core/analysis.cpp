@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <atomic>
 #include <deque>
 #include <functional>
 #include <limits>
@@ -14,6 +15,14 @@ namespace gaus {
 namespace {
 
 constexpr Cycle kUnreached = std::numeric_limits<Cycle>::min();
+
+std::atomic<AnalysisObserver> analysisObserver{nullptr};
+
+void observed(Analysis analysis, const Graph& graph) {
+  if (const AnalysisObserver observer = analysisObserver.load(std::memory_order_relaxed)) {
+    observer(analysis, graph);
+  }
+}
 
 // Kahn's algorithm over the distance-0 edges. Returns the ops it could order, all of them unless
 // distance-0 edges form a cycle; `inDegree` is left holding each op's unresolved in-edges.
@@ -174,7 +183,12 @@ std::vector<OpId> findPositiveCycle(const Graph& graph, const std::vector<OpId>&
 
 }  // namespace
 
+void observeAnalyses(AnalysisObserver observer) {
+  analysisObserver.store(observer, std::memory_order_relaxed);
+}
+
 Expected<std::vector<OpId>> topologicalOrder(const Graph& graph, ReadyOrder readyOrder) {
+  observed(Analysis::kTopologicalOrder, graph);
   std::vector<std::int32_t> inDegree;
   std::vector<OpId> order = orderByKahn(graph, readyOrder, inDegree);
   if (static_cast<OpId>(order.size()) != graph.numOps()) {
@@ -369,6 +383,7 @@ std::int32_t countWeaklyConnectedComponents(const Graph& graph) {
 }
 
 ResMii computeResMii(const Graph& graph, const Machine& machine) {
+  observed(Analysis::kResMii, graph);
   ResMii result;
   std::vector<std::int64_t> demand(machine.resources.size(), 0);
   for (OpId op = 0; op < graph.numOps(); ++op) {
@@ -405,6 +420,7 @@ bool recurrencesAllowIi(const Graph& graph, std::int64_t ii) {
 }
 
 RecMii computeRecMii(const Graph& graph) {
+  observed(Analysis::kRecMii, graph);
   RecMii result;
   // Only loop-carried edges close cycles that admit some II (distance-0 cycles are reported by
   // topologicalOrder), so an acyclic loop body has RecMII 0 and needs no search.
@@ -534,6 +550,24 @@ std::string describeIiBound(const Graph& graph, const Machine& machine, const Re
                        : std::string("RecMII = 0 (no recurrence)");
   if (recMii.value > resMii.value) return fmt::format("{} > {}", rec, res);
   return fmt::format("{} >= {}", res, rec);
+}
+
+MiiBound miiBound(const Graph& graph, const Machine& machine, const ResMii& resMii,
+                  const RecMii& recMii) {
+  return {std::max(resMii.value, recMii.value), resMii.value, recMii.value,
+          describeIiBound(graph, machine, resMii, recMii)};
+}
+
+bool usesLimitedResource(const Graph& graph, const Machine& machine) {
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    for (const ReservationBlock& block : graph.reservation(op)) {
+      if (block.resource >= 0 && block.resource < machine.numResources() &&
+          machine.resources[block.resource].limited()) {
+        return true;
+      }
+    }
+  }
+  return false;
 }
 
 bool hasLiveMemory(const Graph& graph) {

@@ -35,4 +35,13 @@ double Deadline::elapsedSeconds() const {
   return secondsSince(start_);
 }
 
+Deadline Deadline::share(double fraction, std::optional<double> atMost) const {
+  std::optional<double> seconds = atMost;
+  if (end_) {
+    const double part = std::clamp(fraction, 0.0, 1.0) * remainingSeconds();
+    seconds = seconds ? std::min(*seconds, part) : part;
+  }
+  return Deadline(seconds);
+}
+
 }  // namespace gaus

@@ -19,7 +19,7 @@ Problem Instance::problem(ProblemKind kind, std::optional<Cycle> horizon,
       result.graph = std::make_shared<const Graph>(std::move(stages).value());
     }
   }
-  return result;
+  return withFacts(std::move(result));
 }
 
 Expected<Instance> rebindMachine(const Instance& instance, const Machine& machine) {

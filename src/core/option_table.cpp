@@ -26,6 +26,15 @@ std::string NumericRange::describe() const {
   return {};
 }
 
+std::string formatSetting(const SettingValue& value) {
+  if (const bool* flag = std::get_if<bool>(&value)) return *flag ? "true" : "false";
+  if (const std::int64_t* count = std::get_if<std::int64_t>(&value)) return std::to_string(*count);
+  if (const double* number = std::get_if<double>(&value)) {
+    return option_text::formatNumber(*number);
+  }
+  return std::get<std::string>(value);
+}
+
 namespace option_text {
 
 Expected<std::int64_t> parseInteger(std::string_view text) {

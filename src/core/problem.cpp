@@ -6,6 +6,7 @@
 #include <gaus/core/enum_names.hpp>
 #include <gaus/core/option_table.hpp>
 #include <gaus/core/problem.hpp>
+#include <gaus/core/problem_facts.hpp>
 
 namespace gaus {
 
@@ -171,7 +172,8 @@ std::vector<std::string> Problem::check() const {
         fmt::format("graph '{}' is empty: it has no ops to schedule", graph->name()));
   }
   checkOpsFitMachine(*graph, *machine, errors);
-  if (const auto order = topologicalOrder(*graph); !order) errors.push_back(order.error());
+  const auto posed = facts();
+  if (const auto& order = posed->order(); !order) errors.push_back(order.error());
 
   if (horizon && *horizon < 0) {
     errors.push_back(fmt::format("horizon D={} must be nonnegative", *horizon));
@@ -186,11 +188,6 @@ std::vector<std::string> Problem::check() const {
     if (!(stageRatio > 0.0)) {
       errors.push_back(fmt::format("stage ratio {} must be positive (--ratio)", stageRatio));
     }
-  }
-  if (!objectiveFits(objective, kind)) {
-    errors.push_back(fmt::format("objective {} does not fit a {} problem (it fits: {})",
-                                 toString(objective), toString(kind),
-                                 kindsForObjective(objective)));
   }
   if (ii && *ii <= 0) errors.push_back(fmt::format("II={} must be positive", *ii));
   if (ii && !isModulo()) {

@@ -1,16 +1,50 @@
+#include <gaus/core/problem_facts.hpp>
 #include <gaus/core/problem_kinds.hpp>
 
 namespace gaus {
 
 std::vector<ProblemKind> preferredKinds(const KindEvidence& evidence) {
+  const ProblemObjective objective = evidence.objective;
   if (evidence.warps) return {ProblemKind::kModuloWarp};
-  if (evidence.loop) return {ProblemKind::kModulo, ProblemKind::kModuloWarp};
-  if (evidence.horizon) return {ProblemKind::kLatencyBounded};
+  if (evidence.loop || objective == ProblemObjective::kIi) {
+    return {ProblemKind::kModulo, ProblemKind::kModuloWarp};
+  }
+  if (evidence.horizon || objective == ProblemObjective::kPeakMemory ||
+      objective == ProblemObjective::kStageCost) {
+    return {ProblemKind::kLatencyBounded};
+  }
   return {ProblemKind::kLatency};
 }
 
+bool needsHorizon(ProblemKind kind) {
+  return kind == ProblemKind::kLatencyBounded || kind == ProblemKind::kStages;
+}
+
+std::vector<ProblemObjective> preferredObjectives(ProblemKind kind, bool liveMemory) {
+  switch (kind) {
+    case ProblemKind::kLatency:
+      return {ProblemObjective::kLatency};
+    case ProblemKind::kLatencyBounded:
+      if (liveMemory) return {ProblemObjective::kPeakMemory, ProblemObjective::kStageCost};
+      return {ProblemObjective::kStageCost, ProblemObjective::kPeakMemory};
+    case ProblemKind::kModulo:
+    case ProblemKind::kModuloWarp:
+      return {ProblemObjective::kIi};
+    case ProblemKind::kStages:
+      return {ProblemObjective::kStageCost};
+  }
+  return {ProblemObjective::kLatency};
+}
+
+ProblemObjective askedObjective(const Problem& problem) {
+  if (problem.objective != ProblemObjective::kMethodDefault) return problem.objective;
+  const bool liveMemory = problem.graph && problem.facts()->hasLiveMemory();
+  return preferredObjectives(problem.kind, liveMemory).front();
+}
+
 ProblemKind kindOfSchedule(const Schedule& schedule, bool hasHorizon) {
-  return preferredKinds({schedule.ii.has_value(), schedule.warps.has_value(), hasHorizon}).front();
+  return preferredKinds({schedule.ii.has_value(), schedule.warps.has_value(), hasHorizon, {}})
+      .front();
 }
 
 Expected<Problem> answeredProblem(const Instance& instance, const Schedule& schedule,

@@ -35,6 +35,13 @@ Cycle scheduleLatency(const Graph& graph, std::span<const Cycle> start) {
   return latency;
 }
 
+std::int32_t stageCount(std::span<const Cycle> start, Cycle latency, std::int64_t ii) {
+  const Cycle byLatency = (latency + ii - 1) / ii;
+  if (start.empty()) return static_cast<std::int32_t>(byLatency);
+  const Cycle lastStart = *std::max_element(start.begin(), start.end());
+  return static_cast<std::int32_t>(std::max<Cycle>(byLatency, lastStart / ii + 1));
+}
+
 ScheduleMetrics computeMetrics(const Graph& graph, const Machine& machine,
                                const Schedule& schedule) {
   ScheduleMetrics metrics;
@@ -43,7 +50,7 @@ ScheduleMetrics computeMetrics(const Graph& graph, const Machine& machine,
   std::optional<std::int64_t> ii;
   if (schedule.ii && *schedule.ii > 0) {
     ii = *schedule.ii;
-    metrics.stages = static_cast<std::int32_t>((metrics.latency + *ii - 1) / *ii);
+    metrics.stages = stageCount(schedule.start, metrics.latency, *ii);
   }
 
   std::vector<detail::UsageProfile<std::int64_t>> usage(machine.resources.size(),

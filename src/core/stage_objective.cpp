@@ -70,7 +70,7 @@ void reportStageObjective(const Problem& problem, const Schedule& schedule, Resu
   const double objective = gsScheduleObjective(stage, problem.stageRatio);
   const double bound =
       problem.stageRatio * peakStageWeightLowerBound(*problem.graph, problem.horizon.value_or(1));
-  result.objectiveName = "stage_objective";
+  result.objectiveName = std::string(toString(ProblemObjective::kStageCost));
   result.objective = objective;
   result.bounds.lowerBound = bound;
   result.figures.set(figures::kPeakStageWeight, stage.peakStageWeight);

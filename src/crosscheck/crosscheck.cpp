@@ -27,7 +27,7 @@ std::string number(double value) {
 }
 
 // The value of `objective` for a run's verified schedule, recomputed: latency, ii and
-// peak_memory as the verifier computes them, and on a stage problem stage_objective as core's
+// peak_memory as the verifier computes them, and on a stage problem stage_cost as core's
 // stage objective does (GS-Schedule's scale, the one every stage method reports); nothing for a
 // run without a verified schedule or another objective.
 std::optional<double> verifiedValue(const Problem& problem, const Result& result,
@@ -37,7 +37,7 @@ std::optional<double> verifiedValue(const Problem& problem, const Result& result
   if (objective == "latency") return static_cast<double>(metrics.latency);
   if (objective == "peak_memory") return metrics.peakLiveMemory;
   if (objective == "ii" && result.schedule->ii) return static_cast<double>(*result.schedule->ii);
-  if (objective == "stage_objective" && problem.kind == ProblemKind::kStages) {
+  if (objective == "stage_cost" && problem.kind == ProblemKind::kStages) {
     return gsScheduleObjective(stageFigures(*problem.graph, *result.schedule), problem.stageRatio);
   }
   return std::nullopt;
@@ -272,7 +272,7 @@ class Comparison {
   // Latency: branch and bound below the best verified latency. Latency-bounded (B) and stage
   // (A) problems: every legal schedule within the horizon, for the smallest peak memory and
   // stage objective; each method is held to the optimum of the objective it reports (the
-  // registry's methods on these kinds report latency, peak_memory or stage_objective).
+  // registry's methods on these kinds report latency, peak_memory or stage_cost).
   void exhaustAcyclic() {
     const Problem& problem = case_.problem;
     const bool bounded =
@@ -302,7 +302,7 @@ class Comparison {
                      std::nullopt);
     }
     if (optimum.minStageObjective) {
-      compareOptimum("stage_objective", optimum.minStageObjective->value,
+      compareOptimum("stage_cost", optimum.minStageObjective->value,
                      optimum.minStageObjective->witness, std::nullopt);
     }
   }
@@ -384,15 +384,15 @@ class Comparison {
 
 }  // namespace
 
-MethodOptions checkSettings(const CheckOptions& options) {
-  return {{"time_limit", fmt::format("{}", options.timeLimitSeconds)},
-          {"seed", fmt::format("{}", options.methodSeed)}};
+Settings checkSettings(const CheckOptions& options) {
+  return {{"time_limit", options.timeLimitSeconds},
+          {"seed", static_cast<std::int64_t>(options.methodSeed)}};
 }
 
 CaseOutcome checkCase(const CrossCheckCase& crossCheckCase, const CheckOptions& options,
                       const MethodRegistry& registry) {
   CaseOutcome outcome;
-  const MethodOptions settings = checkSettings(options);
+  const Settings settings = checkSettings(options);
   for (const std::string& name : registry.names()) {
     const MethodInfo* method = registry.find(name);
     if (method == nullptr || !method->solves(crossCheckCase.problem.kind)) continue;

@@ -66,7 +66,7 @@ Expected<std::filesystem::path> writeReproducer(const std::filesystem::path& fol
   record["message"] = disagreement.message;
   for (const MethodRun& run : outcome.runs) {
     if (run.method != disagreement.method) continue;
-    for (const auto& [key, value] : run.settings) record["settings"][key] = value;
+    for (const auto& [key, value] : run.settings) record["settings"][key] = formatSetting(value);
     for (const auto& [key, value] : run.result.options) record["options"][key] = value;
   }
   const std::filesystem::path recordPath = folder / (name + std::string(kSuffix));

@@ -46,7 +46,7 @@ HorizonStarts gatherStarts(const RunSetup& setup, Cycle horizon, const HorizonOb
 }
 
 // The optimizer's attempt at `horizon` from the first "best" (`first`, if any).
-AttemptOutcome attemptAt(const RunSetup& setup, Engine& engine, Cycle horizon,
+AttemptOutcome attemptAt(const RunSetup& setup, RunMachinery& machinery, Cycle horizon,
                          const std::vector<Cycle>& alap, const HorizonStarts& starts,
                          const std::optional<Candidate>& first, double scale) {
   const WindowGeometry geometry = makeWindowGeometry(horizon, setup.options);
@@ -62,13 +62,13 @@ AttemptOutcome attemptAt(const RunSetup& setup, Engine& engine, Cycle horizon,
     return scheduleStart(candidate.schedule, setup.asap, alap, setup.options);
   };
   if (first) spec.bestLegalSoFar = first->objective;
-  return runAttempt(spec, setup.options, setup.settings, engine.budget, engine.worker, engine.trace,
-                    engine.random);
+  return runAttempt(spec, setup.options, setup.settings, machinery.budget, machinery.worker, machinery.trace,
+                    machinery.random);
 }
 
 }  // namespace
 
-Result optimizeAtHorizon(const RunSetup& setup, Engine& engine, const HorizonObjective& objective) {
+Result optimizeAtHorizon(const RunSetup& setup, RunMachinery& machinery, const HorizonObjective& objective) {
   Result result;
   const Cycle horizon = *setup.problem.horizon;
   if (horizon < setup.criticalPath) {
@@ -82,7 +82,7 @@ Result optimizeAtHorizon(const RunSetup& setup, Engine& engine, const HorizonObj
   }
   const std::vector<Cycle> alap = alapAt(setup, horizon);
   HorizonStarts starts = gatherStarts(setup, horizon, objective, result);
-  const double scale = objective.scaleAndBound(setup, horizon, alap, engine, starts, result);
+  const double scale = objective.scaleAndBound(setup, horizon, alap, machinery, starts, result);
   std::optional<Candidate>& best = starts.best;
   // A schedule at the lower bound is optimal: the search ends there, and does not start when
   // a start is there already.
@@ -103,7 +103,7 @@ Result optimizeAtHorizon(const RunSetup& setup, Engine& engine, const HorizonObj
   };
   if (best) rules.objectiveToBeat = best->objective;
   if (bound) rules.success = atBound;
-  engine.worker.beginAttempt(std::move(rules));
+  machinery.worker.beginAttempt(std::move(rules));
   // Each start is refined to its local optimum (or the time limit) before the first Adam step,
   // in both legalization modes, and the best refined one is the attempt's first "best": the
   // rule that GauS at a budget is never worse than its start + refinement (max_steps=0) at the
@@ -112,11 +112,11 @@ Result optimizeAtHorizon(const RunSetup& setup, Engine& engine, const HorizonObj
   const bool startsRefined = setup.refine && !(best && atBound(*best));
   if (startsRefined) {
     for (const auto& [schedule, name] : starts.legal) {
-      engine.worker.runFirst(
+      machinery.worker.runFirst(
           [&refine, &schedule](const StopRequest& stop) { return refine(schedule, stop); });
     }
   }
-  std::optional<Candidate> refinedStart = engine.worker.best();
+  std::optional<Candidate> refinedStart = machinery.worker.best();
   std::string startName = starts.bestName;
   // No refined start better than the best start: that start is a local optimum already.
   if (refinedStart) {
@@ -131,14 +131,14 @@ Result optimizeAtHorizon(const RunSetup& setup, Engine& engine, const HorizonObj
             : startAttempt(ModelStatus::kUnknown, std::nullopt,
                            "list scheduling exceeds the horizon"));
 
-  const double began = engine.budget.elapsedSeconds();
+  const double began = machinery.budget.elapsedSeconds();
   AttemptOutcome outcome;
   if (!first || !atBound(*first)) {
-    outcome = attemptAt(setup, engine, horizon, alap, starts, first, scale);
+    outcome = attemptAt(setup, machinery, horizon, alap, starts, first, scale);
   } else {
-    outcome.best = engine.worker.endAttempt();
+    outcome.best = machinery.worker.endAttempt();
   }
-  Attempt attempt = horizonAttempt(outcome, horizon, engine.budget.elapsedSeconds() - began);
+  Attempt attempt = horizonAttempt(outcome, horizon, machinery.budget.elapsedSeconds() - began);
   const bool improved = outcome.best && (!first || outcome.best->objective < first->objective);
   attempt.status = outcome.best || best ? ModelStatus::kFeasible : ModelStatus::kUnknown;
   attempt.detail = fmt::format(
@@ -154,7 +154,7 @@ Result optimizeAtHorizon(const RunSetup& setup, Engine& engine, const HorizonObj
     result.message = fmt::format(
         "no legal schedule at D={} found in {:.1f}s; raise "
         "time_limit or patience, or the horizon",
-        horizon, engine.budget.elapsedSeconds());
+        horizon, machinery.budget.elapsedSeconds());
     return result;
   }
   result.schedule = best->schedule;

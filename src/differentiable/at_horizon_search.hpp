@@ -42,7 +42,7 @@ class HorizonObjective {
   // The objective's scale in the model; its lower bound goes to `result` (bounds, attempts),
   // and a start better than `starts.best` that the bound's work found replaces it.
   virtual double scaleAndBound(const RunSetup& setup, Cycle horizon, const std::vector<Cycle>& alap,
-                               const Engine& engine, HorizonStarts& starts,
+                               const RunMachinery& machinery, HorizonStarts& starts,
                                Result& result) const = 0;
   // The refinement of a legal schedule (option refine), until `stop`: a verified, scored
   // candidate. Called from the worker's threads, side by side.
@@ -56,6 +56,6 @@ class HorizonObjective {
 };
 
 // One attempt at the problem's horizon, minimizing `objective`.
-Result optimizeAtHorizon(const RunSetup& setup, Engine& engine, const HorizonObjective& objective);
+Result optimizeAtHorizon(const RunSetup& setup, RunMachinery& machinery, const HorizonObjective& objective);
 
 }  // namespace gaus::differentiable

@@ -82,7 +82,8 @@ OptionTable<GausOptions> makeTable() {
       .add("release", &O::releaseTimes, {"auto", "on", "off"},
            "legalize never before round(mu): auto (A and B), on, off")
       .add("objective", &O::moduloObjective, kModuloObjectiveNames,
-           "C: auto, none, latency or memory")
+           "C's objective at its II, named as the problem's: auto (peak_memory where some op has "
+           "mem, else latency), none, latency or peak_memory")
       .add("horizon_search", &O::horizonSearch, {"auto", "linear", "bisect"},
            "L and C: linear, bisect, or auto (bisect gaps over 32)")
       .add("legalization", &O::legalization, kLegalizationModeNames,

@@ -9,11 +9,13 @@
 // the parts share are search_support.hpp's.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <random>
 #include <vector>
 
 #include <gaus/core/graph.hpp>
+#include <gaus/core/problem_facts.hpp>
 #include <gaus/core/problem.hpp>
 #include <gaus/core/result.hpp>
 #include <gaus/core/schedule.hpp>
@@ -29,9 +31,9 @@
 namespace gaus::differentiable {
 
 struct RunSetup;
-struct Engine;
+struct RunMachinery;
 
-// What one formulation brings to the engine. Adding a formulation adds a part (and its line in
+// What one formulation brings to the machinery. Adding a formulation adds a part (and its line in
 // partOf); the other parts and the shared helpers stay as they are.
 struct FormulationPart {
   // The formulation's objective of a legal schedule (C: the secondary objective at its II).
@@ -41,7 +43,7 @@ struct FormulationPart {
   // schedules refined (option refine).
   bool boundedHorizon = false;
   // The search: its start, scale, bound, incumbent and figures, returned as a Result.
-  Result (*search)(const RunSetup& setup, Engine& engine) = nullptr;
+  Result (*search)(const RunSetup& setup, RunMachinery& machinery) = nullptr;
 };
 
 const FormulationPart& latencyPart();      // L, latency_search.cpp
@@ -53,6 +55,7 @@ const FormulationPart& moduloPart();       // C, modulo_search.cpp
 // from their thread too). Built with designated initializers (gaus_scheduler.cpp).
 struct RunSetup {
   const Problem& problem;
+  std::shared_ptr<const ProblemFacts> facts;  // the problem's, computed once
   const Graph& graph;
   GausOptions options;
   TensorSettings settings;
@@ -60,21 +63,21 @@ struct RunSetup {
   const FormulationPart* part = nullptr;  // the formulation's
   ModuloObjective moduloObjective = ModuloObjective::kNone;
   const Schedule* givenSchedule = nullptr;
-  std::vector<OpId> order;
-  std::vector<Cycle> asap;
+  const std::vector<OpId>& order;  // the facts' topological order and ASAP times
+  const std::vector<Cycle>& asap;
   Cycle criticalPath = 0;
   // A and B: legalized schedules are refined (option refine, no limited resource reserved).
   bool refine = false;
-  // Acyclic formulations: list scheduling prepared once for every candidate's legalization (it
-  // points at `order` and `asap`, so it is prepared once the setup is in place).
+  // Acyclic formulations: list scheduling prepared once for every candidate's legalization, on
+  // the problem's facts.
   std::optional<heuristic::ListScheduler> listScheduler;
 };
 
 // The optimizer's machinery, changed by every attempt: the budget, the progress trace, the
 // random numbers of the multi-start noise, and the legalization worker.
 // The worker is the last member: it stops (joins its thread) before the budget it reads ends.
-struct Engine {
-  Engine(const GausOptions& options, const RunContext& context, ProgressTrace progress)
+struct RunMachinery {
+  RunMachinery(const GausOptions& options, const RunContext& context, ProgressTrace progress)
       : budget(options, context),
         trace(std::move(progress)),
         random(options.seed),

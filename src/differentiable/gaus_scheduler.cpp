@@ -18,7 +18,7 @@
 // Each formulation's search is its part (gaus_run.hpp's FormulationPart: latency_search.cpp,
 // stage_weight_search.cpp, peak_memory_search.cpp, modulo_search.cpp) and returns its Result as a
 // value; what the searches share is the run's fixed setup (RunSetup, read-only) and the
-// optimizer's machinery (Engine: budget, trace, random numbers, the worker), gaus_run.hpp. The
+// optimizer's machinery (RunMachinery: budget, trace, random numbers, the worker), gaus_run.hpp. The
 // searches over D and II are rounds (descending_search.hpp): each round is a function of the
 // setup and of the state the previous round left (the best legal schedule so far), and returns
 // the next state, its attempt record and what it reached as a value, so the state the loop
@@ -36,6 +36,8 @@
 
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/memory_limit.hpp>
+#include <gaus/core/problem_facts.hpp>
+#include <gaus/core/problem_kinds.hpp>
 #include <gaus/differentiable/gaus_figures.hpp>
 #include <gaus/differentiable/gaus_scheduler.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
@@ -48,37 +50,31 @@ namespace gaus::differentiable {
 
 namespace {
 
-Expected<Formulation> resolveFormulation(const Problem& problem, Formulation requested) {
-  const Graph& graph = *problem.graph;
-  Formulation formulation = requested;
-  if (formulation == Formulation::kAuto) {
-    switch (problem.kind) {
-      case ProblemKind::kLatency:
-        formulation = Formulation::kLatency;
-        break;
-      case ProblemKind::kLatencyBounded: {
-        // The stated objective picks the formulation; unset, B where ops have mem.
-        if (problem.objective == ProblemObjective::kPeakMemory) {
-          formulation = Formulation::kPeakMemory;
-          break;
-        }
-        if (problem.objective == ProblemObjective::kStageCost) {
-          formulation = Formulation::kStageWeight;
-          break;
-        }
-        formulation = hasLiveMemory(graph) ? Formulation::kPeakMemory : Formulation::kStageWeight;
-        break;
-      }
-      case ProblemKind::kModulo:
-        formulation = Formulation::kModulo;
-        break;
-      case ProblemKind::kModuloWarp:
-        return Error{"gaus does not solve modulo-warp problems; use method twill"};
-      case ProblemKind::kStages:
-        formulation = Formulation::kStageWeight;
-        break;
-    }
+// The formulation that minimizes an objective (kAuto: none does; modulo-warp has no GauS
+// formulation).
+Formulation formulationFor(ProblemObjective objective) {
+  switch (objective) {
+    case ProblemObjective::kLatency:
+      return Formulation::kLatency;
+    case ProblemObjective::kIi:
+      return Formulation::kModulo;
+    case ProblemObjective::kPeakMemory:
+      return Formulation::kPeakMemory;
+    case ProblemObjective::kStageCost:
+      return Formulation::kStageWeight;
+    case ProblemObjective::kMethodDefault:
+      break;
   }
+  return Formulation::kAuto;
+}
+
+// The problem's objective picks the formulation (core's preferredObjectives where nobody named
+// one: B where ops have mem, else A, on a latency-bounded problem); a formulation given with
+// -O formulation must fit the kind and, when the objective was named, minimize it.
+Expected<Formulation> resolveFormulation(const Problem& problem, Formulation requested) {
+  const ProblemObjective objective = askedObjective(problem);
+  Formulation formulation =
+      requested == Formulation::kAuto ? formulationFor(objective) : requested;
   const bool fits =
       (formulation == Formulation::kLatency && problem.kind == ProblemKind::kLatency) ||
       ((formulation == Formulation::kStageWeight || formulation == Formulation::kPeakMemory) &&
@@ -91,31 +87,13 @@ Expected<Formulation> resolveFormulation(const Problem& problem, Formulation req
                     "latency-bounded with --horizon, A: stages too, C: modulo)",
                     toString(formulation), toString(problem.kind))};
   }
-  // A formulation given beside an objective must minimize it.
-  const bool minimizes =
-      problem.objective == ProblemObjective::kMethodDefault ||
-      (problem.objective == ProblemObjective::kPeakMemory &&
-       formulation == Formulation::kPeakMemory) ||
-      (problem.objective == ProblemObjective::kStageCost &&
-       formulation == Formulation::kStageWeight) ||
-      (problem.objective == ProblemObjective::kLatency && formulation == Formulation::kLatency) ||
-      (problem.objective == ProblemObjective::kIi && formulation == Formulation::kModulo);
-  if (!minimizes) {
+  if (problem.objectiveNamed && formulation != formulationFor(objective)) {
     return Error{fmt::format(
         "formulation {} does not minimize the objective {} (peak_memory: B, stage_cost: A, "
         "latency: L, ii: C); leave the formulation out to follow the objective",
-        toString(formulation), toString(problem.objective))};
+        toString(formulation), toString(objective))};
   }
   return formulation;
-}
-
-bool reservesLimitedResource(const Problem& problem) {
-  for (OpId op = 0; op < problem.graph->numOps(); ++op) {
-    for (const auto& block : problem.graph->reservation(op)) {
-      if (problem.machine->resources[block.resource].limited()) return true;
-    }
-  }
-  return false;
 }
 
 // The formulation's part (gaus_run.hpp): the one place that maps a formulation to its search.
@@ -260,51 +238,49 @@ std::optional<std::string> refuseTensorMemory(const Problem& problem, const Gaus
   return std::nullopt;
 }
 
-// C's secondary objective: "auto" is memory where ops have mem, else latency.
-ModuloObjective resolveModuloObjective(const Graph& graph, ModuloObjective requested) {
+// C's secondary objective: "auto" is peak memory where ops have mem, else latency.
+ModuloObjective resolveModuloObjective(const ProblemFacts& facts, ModuloObjective requested) {
   if (requested != ModuloObjective::kAuto) return requested;
-  for (OpId op = 0; op < graph.numOps(); ++op) {
-    if (graph.mem(op) != 0) return ModuloObjective::kMemory;
-  }
-  return ModuloObjective::kLatency;
+  return facts.hasLiveMemory() ? ModuloObjective::kMemory : ModuloObjective::kLatency;
 }
 
-// The run's fixed setup, but for list scheduling (prepareListScheduler).
+// The run's fixed setup, but for list scheduling (prepareListScheduler): the problem's facts
+// (its order and ASAP times among them) read, not computed again.
 RunSetup makeSetup(const Problem& problem, const GausOptions& resolved,
                    const TensorSettings& settings, Formulation formulation,
-                   const RunContext& context, std::vector<OpId> order) {
+                   const RunContext& context, std::shared_ptr<const ProblemFacts> facts) {
   const FormulationPart& part = partOf(formulation);
-  std::vector<Cycle> asap = asapTimes(*problem.graph, order);
-  const Cycle criticalPath = criticalPathLength(*problem.graph, asap);
+  const ProblemFacts& known = *facts;
   return RunSetup{
       .problem = problem,
+      .facts = std::move(facts),
       .graph = *problem.graph,
       .options = resolved,
       .settings = settings,
       .formulation = formulation,
       .part = &part,
       .moduloObjective = formulation == Formulation::kModulo
-                             ? resolveModuloObjective(*problem.graph, resolved.moduloObjective)
+                             ? resolveModuloObjective(known, resolved.moduloObjective)
                              : ModuloObjective::kNone,
       .givenSchedule = context.initialSchedule,
-      .order = std::move(order),
-      .asap = std::move(asap),
-      .criticalPath = criticalPath,
-      .refine = resolved.refine && part.boundedHorizon && !reservesLimitedResource(problem),
+      .order = *known.order(),
+      .asap = known.asap(),
+      .criticalPath = known.criticalPath(),
+      .refine = resolved.refine && part.boundedHorizon && !known.usesLimitedResource(),
       .listScheduler = std::nullopt,
   };
 }
 
-// Acyclic problems: list scheduling prepared once, on the setup's order and ASAP times.
+// Acyclic problems: list scheduling prepared once, on the problem's order and ASAP times.
 std::optional<std::string> prepareListScheduler(RunSetup& setup) {
   if (setup.problem.isModulo()) return std::nullopt;
-  auto scheduler = heuristic::ListScheduler::prepare(setup.problem, {&setup.order, &setup.asap});
+  auto scheduler = heuristic::ListScheduler::prepare(setup.problem);
   if (!scheduler) return "method gaus: " + scheduler.error();
   setup.listScheduler = std::move(scheduler).value();
   return std::nullopt;
 }
 
-Result runSearch(const RunSetup& setup, Engine& engine) {
+Result runSearch(const RunSetup& setup, RunMachinery& machinery) {
   if (setup.graph.numOps() == 0) {
     Result result;
     result.status = ModelStatus::kOptimal;
@@ -312,12 +288,12 @@ Result runSearch(const RunSetup& setup, Engine& engine) {
     if (setup.problem.isModulo()) result.schedule->ii = setup.problem.ii.value_or(1);
     return result;
   }
-  return setup.part->search(setup, engine);
+  return setup.part->search(setup, machinery);
 }
 
 // What ended a run that no proof ended: the time limit (or a cancel), or the step budget.
-void judgeEnd(const RunSetup& setup, const Engine& engine, Result& result) {
-  const RunBudget& budget = engine.budget;
+void judgeEnd(const RunSetup& setup, const RunMachinery& machinery, Result& result) {
+  const RunBudget& budget = machinery.budget;
   // A proof (optimal, infeasible) stands whatever ended the run.
   if (result.failed() || !budget.exhausted() || result.status == ModelStatus::kOptimal ||
       result.status == ModelStatus::kInfeasible) {
@@ -348,12 +324,12 @@ void judgeEnd(const RunSetup& setup, const Engine& engine, Result& result) {
 
 // What "auto" resolved to (the options themselves are echoed by the method's table), and the
 // run's figures: the optimizer's and the legalization worker's.
-void reportRun(const RunSetup& setup, const Engine& engine, Result& result) {
+void reportRun(const RunSetup& setup, const RunMachinery& machinery, Result& result) {
   result.notes.emplace_back("formulation used", std::string(toString(setup.formulation)));
   result.notes.emplace_back("device used", setup.settings.device.str());
   result.notes.emplace_back("kernels used", setup.settings.fused ? "fused" : "torch");
-  const LegalizationFigures legalization = engine.worker.figures();
-  const RunBudget& budget = engine.budget;
+  const LegalizationFigures legalization = machinery.worker.figures();
+  const RunBudget& budget = machinery.budget;
   const double runSeconds = budget.elapsedSeconds();
   result.figures.set(figures::kBatchUsed, static_cast<double>(setup.options.batch));
   result.stats.iterations = budget.steps();
@@ -398,8 +374,8 @@ Result scheduleWithGaus(const Problem& problem, const GausOptions& options,
   }
   auto trace = ProgressTrace::open(context, options.tracePath, options.progressIntervalSeconds);
   if (!trace) return errorResult("method gaus: " + trace.error());
-  auto order = topologicalOrder(*problem.graph);
-  if (!order) return errorResult(order.error());
+  auto facts = problem.facts();
+  if (!facts->order()) return errorResult(facts->order().error());
   setLibTorchThreads(options, *settings);
   const std::optional<std::int64_t> deviceFreeBytes = freeDeviceBytes(*settings);
   // The footprint depends on the window options and the dtype, none of which is resolved.
@@ -411,15 +387,15 @@ Result scheduleWithGaus(const Problem& problem, const GausOptions& options,
   }
 
   RunSetup setup =
-      makeSetup(problem, resolved, *settings, *formulation, context, std::move(order).value());
+      makeSetup(problem, resolved, *settings, *formulation, context, std::move(facts));
   if (auto failed = prepareListScheduler(setup)) return errorResult(*failed);
-  Engine engine(resolved, context, std::move(trace).value());
-  Result result = runSearch(setup, engine);
-  if (auto failure = engine.worker.failure()) {
+  RunMachinery machinery(resolved, context, std::move(trace).value());
+  Result result = runSearch(setup, machinery);
+  if (auto failure = machinery.worker.failure()) {
     return errorResult("method gaus: legalization failed: " + *failure);
   }
-  judgeEnd(setup, engine, result);
-  reportRun(setup, engine, result);
+  judgeEnd(setup, machinery, result);
+  reportRun(setup, machinery, result);
   return result;
 }
 

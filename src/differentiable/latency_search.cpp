@@ -22,7 +22,7 @@ struct LatencySearchState {
 
 // One attempt at `horizon` from `state`: success when it legalizes a schedule within D. A
 // candidate between D and the best known is kept even when the attempt fails.
-SearchRound<LatencySearchState> latencyRound(const RunSetup& setup, Engine& engine,
+SearchRound<LatencySearchState> latencyRound(const RunSetup& setup, RunMachinery& machinery,
                                              const LatencySearchState& state,
                                              std::int64_t horizon) {
   const Candidate& best = state.best;
@@ -36,7 +36,7 @@ SearchRound<LatencySearchState> latencyRound(const RunSetup& setup, Engine& engi
   };
   rules.objectiveToBeat = best.objective;
   rules.success = [horizon](const Candidate& c) { return c.objective <= horizon; };
-  engine.worker.beginAttempt(std::move(rules));
+  machinery.worker.beginAttempt(std::move(rules));
   AttemptSpec spec;
   spec.model = &model;
   spec.start = state.firstAttempt ? firstStartingPoint(setup, &best.schedule, alap)
@@ -48,21 +48,21 @@ SearchRound<LatencySearchState> latencyRound(const RunSetup& setup, Engine& engi
     return scheduleStart(candidate.schedule, setup.asap, alap, setup.options);
   };
   spec.bestLegalSoFar = best.objective;
-  const double began = engine.budget.elapsedSeconds();
-  AttemptOutcome outcome = runAttempt(spec, setup.options, setup.settings, engine.budget,
-                                      engine.worker, engine.trace, engine.random);
+  const double began = machinery.budget.elapsedSeconds();
+  AttemptOutcome outcome = runAttempt(spec, setup.options, setup.settings, machinery.budget,
+                                      machinery.worker, machinery.trace, machinery.random);
   SearchRound<LatencySearchState> round{{best, false}, {}, std::nullopt};
-  round.attempt = horizonAttempt(outcome, horizon, engine.budget.elapsedSeconds() - began);
+  round.attempt = horizonAttempt(outcome, horizon, machinery.budget.elapsedSeconds() - began);
   if (outcome.succeeded) round.attempt.latency = static_cast<std::int64_t>(outcome.best->objective);
   if (outcome.best && outcome.best->objective < best.objective) round.next.best = *outcome.best;
   if (outcome.succeeded) round.reached = static_cast<std::int64_t>(round.next.best.objective);
   return round;
 }
 
-Result searchLatency(const RunSetup& setup, Engine& engine) {
+Result searchLatency(const RunSetup& setup, RunMachinery& machinery) {
   Result result;
-  const ResMii resMii = computeResMii(setup.graph, *setup.problem.machine);
-  const double lowerBound = static_cast<double>(std::max<Cycle>(setup.criticalPath, resMii.value));
+  const double lowerBound =
+      static_cast<double>(std::max<Cycle>(setup.criticalPath, setup.facts->resMii().value));
   result.bounds.lowerBound = lowerBound;
   std::optional<Schedule> start = startSchedule(setup, result.attempts);
   if (!start) return errorResult("list scheduling found no start schedule for the latency search");
@@ -73,14 +73,14 @@ Result searchLatency(const RunSetup& setup, Engine& engine) {
       static_cast<std::int64_t>(lowerBound), static_cast<std::int64_t>(first.objective),
       searchStrategy(setup, first.objective - lowerBound), LatencySearchState{first, true},
       [&](const LatencySearchState& state, std::int64_t horizon) {
-        return latencyRound(setup, engine, state, horizon);
+        return latencyRound(setup, machinery, state, horizon);
       },
-      [&engine] { return engine.budget.exhausted(); });
+      [&machinery] { return machinery.budget.exhausted(); });
   for (Attempt& attempt : search.attempts) result.attempts.push_back(std::move(attempt));
   const Candidate& best = search.last.best;
   result.schedule = best.schedule;
   result.objective = best.objective;
-  result.objectiveName = "latency";
+  result.objectiveName = toString(ProblemObjective::kLatency);
   result.bounds.latencyProvenOptimal = best.objective <= lowerBound;
   result.status =
       result.bounds.latencyProvenOptimal ? ModelStatus::kOptimal : ModelStatus::kFeasible;

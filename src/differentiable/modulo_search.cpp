@@ -37,7 +37,7 @@ Cycle moduloHorizon(const RunSetup& setup, const Schedule& reference) {
 
 // One attempt at `ii`: candidates are modulo-legalized means scored by the secondary objective.
 // `best`: the best legal schedule so far, if any.
-AttemptOutcome attemptAtIi(const RunSetup& setup, Engine& engine, std::int32_t ii, Cycle horizon,
+AttemptOutcome attemptAtIi(const RunSetup& setup, RunMachinery& machinery, std::int32_t ii, Cycle horizon,
                            const Candidate* best, double scale, bool stopAtFirstLegal) {
   const std::vector<Cycle> alap = alapAt(setup, horizon);
   const WindowGeometry geometry = makeWindowGeometry(horizon, setup.options);
@@ -57,7 +57,7 @@ AttemptOutcome attemptAtIi(const RunSetup& setup, Engine& engine, std::int32_t i
   } else if (best) {
     rules.objectiveToBeat = best->objective;
   }
-  engine.worker.beginAttempt(std::move(rules));
+  machinery.worker.beginAttempt(std::move(rules));
   AttemptSpec spec;
   spec.model = &model;
   spec.start = !best              ? midpointStart(setup.asap, alap, setup.options)
@@ -70,40 +70,40 @@ AttemptOutcome attemptAtIi(const RunSetup& setup, Engine& engine, std::int32_t i
     return scheduleStart(candidate.schedule, setup.asap, alap, setup.options);
   };
   if (!stopAtFirstLegal && best) spec.bestLegalSoFar = best->objective;
-  return runAttempt(spec, setup.options, setup.settings, engine.budget, engine.worker, engine.trace,
-                    engine.random);
+  return runAttempt(spec, setup.options, setup.settings, machinery.budget, machinery.worker, machinery.trace,
+                    machinery.random);
 }
 
 // One attempt at `ii` below the II of `best`, the best legal schedule so far (what the search
 // over II carries from one II to the next): success when it legalizes a schedule at that II.
-SearchRound<Candidate> moduloRound(const RunSetup& setup, Engine& engine, const Candidate& best,
+SearchRound<Candidate> moduloRound(const RunSetup& setup, RunMachinery& machinery, const Candidate& best,
                                    std::int64_t ii) {
   const Cycle horizon = moduloHorizon(setup, best.schedule);
   const double scale = setup.moduloObjective == ModuloObjective::kLatency
                            ? static_cast<double>(horizon)
                            : std::max(objectiveOf(setup, best.schedule), 1e-9);
-  const double began = engine.budget.elapsedSeconds();
+  const double began = machinery.budget.elapsedSeconds();
   AttemptOutcome outcome =
-      attemptAtIi(setup, engine, static_cast<std::int32_t>(ii), horizon, &best, scale, true);
-  Attempt attempt = horizonAttempt(outcome, horizon, engine.budget.elapsedSeconds() - began);
+      attemptAtIi(setup, machinery, static_cast<std::int32_t>(ii), horizon, &best, scale, true);
+  Attempt attempt = horizonAttempt(outcome, horizon, machinery.budget.elapsedSeconds() - began);
   attempt.ii = ii;
   if (!outcome.succeeded) return {best, std::move(attempt), std::nullopt};
   const std::int64_t reached = *outcome.best->schedule.ii;
   return {std::move(outcome.best).value(), std::move(attempt), reached};
 }
 
-Result searchModulo(const RunSetup& setup, Engine& engine) {
+Result searchModulo(const RunSetup& setup, RunMachinery& machinery) {
   const Problem& problem = setup.problem;
   Result result;
-  const ResMii resMii = computeResMii(setup.graph, *problem.machine);
-  const RecMii recMii = computeRecMii(setup.graph);
+  const ResMii& resMii = setup.facts->resMii();
+  const RecMii& recMii = setup.facts->recMii();
   if (resMii.infeasible || recMii.infeasible) {
     result = errorResult(resMii.infeasible ? *resMii.infeasible : *recMii.infeasible);
     result.status = ModelStatus::kInfeasible;
     return result;
   }
-  const std::int64_t minIi = std::max<std::int64_t>({1, resMii.value, recMii.value});
-  result.bounds.iiBoundReason = describeIiBound(setup.graph, *problem.machine, resMii, recMii);
+  const std::int64_t minIi = std::max<std::int64_t>(1, setup.facts->mii().value);
+  result.bounds.mii = setup.facts->mii();
   std::optional<Schedule> start = startSchedule(setup, result.attempts);
   std::optional<Candidate> best;
   if (start) best = Candidate{*start, objectiveOf(setup, *start), nullptr};
@@ -126,10 +126,10 @@ Result searchModulo(const RunSetup& setup, Engine& engine) {
     const double scale = setup.moduloObjective == ModuloObjective::kLatency
                              ? static_cast<double>(horizon)
                              : std::max(startScale, 1e-9);
-    const double began = engine.budget.elapsedSeconds();
+    const double began = machinery.budget.elapsedSeconds();
     AttemptOutcome outcome =
-        attemptAtIi(setup, engine, *problem.ii, horizon, best ? &*best : nullptr, scale, false);
-    Attempt attempt = horizonAttempt(outcome, horizon, engine.budget.elapsedSeconds() - began);
+        attemptAtIi(setup, machinery, *problem.ii, horizon, best ? &*best : nullptr, scale, false);
+    Attempt attempt = horizonAttempt(outcome, horizon, machinery.budget.elapsedSeconds() - began);
     attempt.ii = *problem.ii;
     attempt.status = outcome.best || best ? ModelStatus::kFeasible : ModelStatus::kUnknown;
     attempt.detail = fmt::format(
@@ -138,8 +138,9 @@ Result searchModulo(const RunSetup& setup, Engine& engine) {
         outcome.updates);
     result.attempts.push_back(std::move(attempt));
     if (outcome.best) best = std::move(outcome.best);
-    result.objectiveName =
-        setup.moduloObjective == ModuloObjective::kMemory ? "peak_memory" : "latency";
+    result.objectiveName = toString(setup.moduloObjective == ModuloObjective::kMemory
+                                        ? ProblemObjective::kPeakMemory
+                                        : ProblemObjective::kLatency);
   } else {
     // Search II downwards from the start's.
     result.bounds.lowerBound = static_cast<double>(minIi);
@@ -148,13 +149,13 @@ Result searchModulo(const RunSetup& setup, Engine& engine) {
           minIi, *best->schedule.ii,
           searchStrategy(setup, static_cast<double>(*best->schedule.ii - minIi)), *best,
           [&](const Candidate& state, std::int64_t ii) {
-            return moduloRound(setup, engine, state, ii);
+            return moduloRound(setup, machinery, state, ii);
           },
-          [&engine] { return engine.budget.exhausted(); });
+          [&machinery] { return machinery.budget.exhausted(); });
       for (Attempt& attempt : search.attempts) result.attempts.push_back(std::move(attempt));
       best = std::move(search.last);
     }
-    result.objectiveName = "ii";
+    result.objectiveName = toString(ProblemObjective::kIi);
   }
   if (!best) {
     result.status = ModelStatus::kTimeout;

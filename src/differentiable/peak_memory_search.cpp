@@ -269,16 +269,17 @@ struct ExactPeakMemory {
 ExactPeakMemory solveWholeGraphExactly(const RunSetup& setup, const RunBudget& budget,
                                        const Schedule* start, double floor,
                                        std::vector<Attempt>& attempts) {
-  const double seconds = std::min(kExactShare * budget.remainingSeconds(), kExactMaxSeconds);
-  if (seconds <= 0.0 || live_memory::wholeGraphNonzeros(setup.problem) > kExactModelMaxNonzeros) {
+  live_memory::WholeGraphOptions options;
+  options.call.deadline = budget.deadline().share(kExactShare, kExactMaxSeconds);
+  if (options.call.deadline.expired() ||
+      live_memory::wholeGraphNonzeros(setup.problem) > kExactModelMaxNonzeros) {
     return {};
   }
-  live_memory::WholeGraphOptions options;
-  options.solver = setup.options.solver;
-  options.cancel = budget.cancelFlag();
-  options.maxNonzeros = kExactModelMaxNonzeros;
+  options.call.solver = setup.options.solver;
+  options.call.cancel = budget.cancelFlag();
+  options.call.maxNonzeros = kExactModelMaxNonzeros;
   const live_memory::WholeGraphSolve solve =
-      live_memory::solveWholeGraph(setup.problem, start, floor, Deadline(seconds), options);
+      live_memory::solveWholeGraph(setup.problem, start, floor, options);
   if (solve.refused) return {};
   Attempt attempt = solve.attempt;
   attempt.phase = "exact";
@@ -311,8 +312,7 @@ void addLagrangianStart(const RunSetup& setup, const RunBudget& budget, Result& 
       (starts.best && bound && starts.best->objective <= *bound)) {
     return;
   }
-  const Deadline share(
-      std::min(kLagrangianStartShare * budget.remainingSeconds(), kExactMaxSeconds));
+  const Deadline share = budget.deadline().share(kLagrangianStartShare, kExactMaxSeconds);
   live_memory::LagrangianStartOptions options;
   options.stop = [&] { return share.expired() || budget.outOfTime(); };
   auto found = live_memory::lagrangianStart(setup.graph, *setup.problem.horizon, options);
@@ -346,7 +346,7 @@ class PeakMemoryObjective final : public HorizonObjective {
     }
   }
 
-  std::string_view name() const override { return "peak_memory"; }
+  std::string_view name() const override { return toString(ProblemObjective::kPeakMemory); }
 
   // Force-directed scheduling's schedule (the GauS paper's heuristic baseline), within a share
   // of the time limit: another basin for the refinement, and what keeps GauS at or below FDS.
@@ -365,7 +365,7 @@ class PeakMemoryObjective final : public HorizonObjective {
   }
 
   double scaleAndBound(const RunSetup& setup, Cycle /*horizon*/, const std::vector<Cycle>& /*alap*/,
-                       const Engine& engine, HorizonStarts& starts, Result& result) const override {
+                       const RunMachinery& machinery, HorizonStarts& starts, Result& result) const override {
     double scale = 1.0;
     if (starts.start) {
       const double peak = peakMemoryOf(setup, *starts.start);
@@ -374,9 +374,9 @@ class PeakMemoryObjective final : public HorizonObjective {
     // Formulation B's bound, within a tenth of the time limit: the search stops at it.
     live_memory::reportBound(setup.problem, result,
                              live_memory::boundSeconds(setup.options.timeLimitSeconds),
-                             engine.budget.cancelFlag());
+                             machinery.budget.cancelFlag());
     const ExactPeakMemory exact =
-        solveWholeGraphExactly(setup, engine.budget, starts.best ? &starts.best->schedule : nullptr,
+        solveWholeGraphExactly(setup, machinery.budget, starts.best ? &starts.best->schedule : nullptr,
                                result.bounds.lowerBound.value_or(0.0), result.attempts);
     if (exact.bound && *exact.bound > result.bounds.lowerBound.value_or(0.0)) {
       result.bounds.lowerBound = *exact.bound;
@@ -390,7 +390,7 @@ class PeakMemoryObjective final : public HorizonObjective {
         starts.bestName = "exact model";
       }
     }
-    addLagrangianStart(setup, engine.budget, result, starts);
+    addLagrangianStart(setup, machinery.budget, result, starts);
     return scale;
   }
 
@@ -425,9 +425,9 @@ class PeakMemoryObjective final : public HorizonObjective {
   std::shared_ptr<LiveMemoryIncumbent> incumbent_;
 };
 
-Result searchPeakMemory(const RunSetup& setup, Engine& engine) {
-  const PeakMemoryObjective objective(setup, engine.budget);
-  return optimizeAtHorizon(setup, engine, objective);
+Result searchPeakMemory(const RunSetup& setup, RunMachinery& machinery) {
+  const PeakMemoryObjective objective(setup, machinery.budget);
+  return optimizeAtHorizon(setup, machinery, objective);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// Method "gaus" in the registry: options read (and checked) by its table, then the engine.
+// Method "gaus" in the registry: options read (and checked) by its table, then the machinery.
 #include <gaus/differentiable/gaus_figures.hpp>
 #include <gaus/differentiable/gaus_scheduler.hpp>
 

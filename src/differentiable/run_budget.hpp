@@ -9,7 +9,8 @@
 #include <optional>
 
 #include <gaus/differentiable/gaus_options.hpp>
-#include <gaus/methods/registry.hpp>
+#include <gaus/core/deadline.hpp>
+#include <gaus/methods/run_context.hpp>
 
 namespace gaus::differentiable {
 
@@ -30,6 +31,8 @@ class RunBudget {
   double elapsedSeconds() const { return deadline_.elapsedSeconds(); }
   // Seconds left of the run's time limit (infinite without one).
   double remainingSeconds() const { return deadline_.remainingSeconds(); }
+  // The run's deadline, for a phase that takes its share of what is left (Deadline::share).
+  const Deadline& deadline() const { return deadline_; }
   std::int64_t steps() const { return steps_; }
   void addSteps(std::int64_t steps) { steps_ += steps; }
   double optimizationSeconds = 0.0;  // inside Adam steps and multiplier updates

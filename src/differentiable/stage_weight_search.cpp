@@ -27,7 +27,7 @@ double stageObjectiveOf(const RunSetup& setup, const Schedule& schedule) {
 
 class StageWeightObjective final : public HorizonObjective {
  public:
-  std::string_view name() const override { return "stage_objective"; }
+  std::string_view name() const override { return toString(ProblemObjective::kStageCost); }
 
   void addStarts(const RunSetup& setup, Cycle horizon,
                  std::vector<std::pair<Schedule, std::string>>& starts) const override {
@@ -39,7 +39,7 @@ class StageWeightObjective final : public HorizonObjective {
   }
 
   double scaleAndBound(const RunSetup& setup, Cycle horizon, const std::vector<Cycle>&,
-                       const Engine&, HorizonStarts&, Result& result) const override {
+                       const RunMachinery&, HorizonStarts&, Result& result) const override {
     const double bound = peakStageWeightLowerBound(setup.graph, horizon);
     if (setup.problem.kind != ProblemKind::kStages) result.bounds.lowerBound = bound;
     return bound > 0 ? bound : 1.0;
@@ -68,9 +68,9 @@ class StageWeightObjective final : public HorizonObjective {
   }
 };
 
-Result searchStageWeight(const RunSetup& setup, Engine& engine) {
+Result searchStageWeight(const RunSetup& setup, RunMachinery& machinery) {
   const StageWeightObjective objective;
-  return optimizeAtHorizon(setup, engine, objective);
+  return optimizeAtHorizon(setup, machinery, objective);
 }
 
 }  // namespace

@@ -18,7 +18,7 @@
 //   sum up to U, which scales costs that already fit U up (1, 2, 5, 65 became 4, 8, 20, 260, and
 //   the schedule came back four times longer). With the bound, such costs map to themselves and
 //   the callers solve in raw cycles (CostNormalization::shrinksSomeCost).
-// - CBC instead of SCIP.
+// - The project's MILP solver (HiGHS or CBC) instead of SCIP.
 
 #include <algorithm>
 #include <chrono>
@@ -53,7 +53,7 @@ milp::MilpModel normalizationModel(const std::vector<std::int64_t>& scaled,
                       true, sumCost, fmt::format("c{}", i));
   }
   // F is integral at the optimum (integer data), so declaring it integer loses nothing and lets
-  // CBC round its bound up.
+  // the solver round its bound up.
   const milp::VariableId f = model.addVariable(0, fStar ? static_cast<double>(*fStar) : 1e30, true,
                                                fStar ? 0.0 : 1.0, "F");
   for (milp::VariableId i = 0; i < count; ++i) {
@@ -167,9 +167,11 @@ std::string CostNormalization::describe() const {
 
 namespace {
 
-// Each solve gets its own limit, cut to what is left of the caller's.
-double solveLimit(const NormalizationOptions& options, const Deadline& deadline) {
-  return std::min(options.timeLimitSeconds, milp::timeLeftForSolve(deadline));
+// Each solve gets its own limit, cut to what is left of the call's.
+milp::MilpSolution solveWithin(milp::MilpModel& model, const NormalizationOptions& options) {
+  milp::MilpCall call = options.call;
+  call.deadline = options.call.deadline.share(1.0, options.solveSeconds);
+  return call.solve(model);
 }
 
 // Departure: F is an absolute cross error, which small C' keep small too, so the paper's
@@ -178,15 +180,13 @@ double solveLimit(const NormalizationOptions& options, const Deadline& deadline)
 // Solves with the sum fixed at U and takes that mapping into `mapped` and `result` when it is
 // better.
 void tryFixedScale(const std::vector<std::int64_t>& scaled, const NormalizationOptions& options,
-                   const Deadline& deadline, std::vector<std::int64_t>& mapped,
-                   CostNormalization& result) {
+                   std::vector<std::int64_t>& mapped, CostNormalization& result) {
   const auto count = static_cast<milp::VariableId>(scaled.size());
   milp::MilpModel fixed =
       normalizationModel(scaled, result.values, options.sumBound, std::nullopt, true);
   fixed.setStart(proportionalStart(scaled, result.values, options.sumBound, true));
   fixed.setNodeLimit(options.nodeLimit);
-  fixed.setSolver(options.solver);
-  const auto fixedSolution = fixed.solve(solveLimit(options, deadline));
+  const auto fixedSolution = solveWithin(fixed, options);
   if (fixedSolution.hasSolution()) {
     std::vector<std::int64_t> candidate;
     for (milp::VariableId i = 0; i < count; ++i) candidate.push_back(fixedSolution.integerValue(i));
@@ -230,15 +230,14 @@ Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
   std::vector<std::int64_t> scaled;
   for (std::int64_t value : result.values) scaled.push_back(value / result.divisor);
 
-  const Deadline deadline(options.totalTimeLimitSeconds);
+  const Deadline& deadline = options.call.deadline;
 
   // Phase 1: minimize F.
   milp::MilpModel first = normalizationModel(scaled, result.values, options.sumBound, std::nullopt);
   const std::vector<double> firstStart = proportionalStart(scaled, result.values, options.sumBound);
   first.setStart(firstStart);
   first.setNodeLimit(options.nodeLimit);
-  first.setSolver(options.solver);
-  auto firstSolution = first.solve(solveLimit(options, deadline));
+  auto firstSolution = solveWithin(first, options);
   if (!firstSolution.hasSolution()) {
     if (firstSolution.status != ModelStatus::kTimeout) {
       return Error{fmt::format(
@@ -259,10 +258,9 @@ Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
   secondStart.push_back(static_cast<double>(fStar));
   second.setStart(std::move(secondStart));
   second.setNodeLimit(options.nodeLimit);
-  second.setSolver(options.solver);
   milp::MilpSolution secondSolution;
   secondSolution.status = ModelStatus::kTimeout;
-  if (!deadline.expired()) secondSolution = second.solve(solveLimit(options, deadline));
+  if (!deadline.expired()) secondSolution = solveWithin(second, options);
   if (secondSolution.hasSolution()) {
     std::vector<std::int64_t> better;
     for (milp::VariableId i = 0; i < count; ++i) better.push_back(secondSolution.integerValue(i));
@@ -274,7 +272,7 @@ Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
   if (options.fixedScaleFallback && !deadline.expired() &&
       (result.worstRatioError > options.maxRatioError ||
        std::count(mapped.begin(), mapped.end(), 0) > 0)) {
-    tryFixedScale(scaled, options, deadline, mapped, result);
+    tryFixedScale(scaled, options, mapped, result);
   }
   result.normalizedSum = std::accumulate(mapped.begin(), mapped.end(), std::int64_t{0});
   result.provenOptimal = firstSolution.status == ModelStatus::kOptimal &&
@@ -283,7 +281,7 @@ Expected<CostNormalization> normalizeCosts(std::span<const std::int64_t> costs,
     result.warnings.push_back(fmt::format(
         "cost normalization not proven optimal within {}s and {} nodes per solve (phase 1 {}, "
         "phase 2 {})",
-        options.timeLimitSeconds, options.nodeLimit, firstSolution.statusWithNote(),
+        options.solveSeconds, options.nodeLimit, firstSolution.statusWithNote(),
         secondSolution.statusWithNote()));
   }
   std::string zeroed;

@@ -1,7 +1,7 @@
 // Acyclic latency minimization under resources: a time-indexed MILP (TWILL.md section 2, last
 // paragraph; the model itself is in time_indexed.cpp). Windows: ASAP from the critical path,
-// ALAP from an upper bound on the latency, which is the latency of a list schedule (also CBC's
-// first incumbent). The lower bound on L is the larger of the critical path and, per resource,
+// ALAP from an upper bound on the latency, which is the latency of a list schedule (also the
+// solver's first incumbent). The lower bound on L is the larger of the critical path and, per resource,
 // the busy cycles divided by the capacity.
 
 #include <algorithm>
@@ -11,6 +11,7 @@
 
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/deadline.hpp>
+#include <gaus/core/problem_facts.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/exact/exact_figures.hpp>
 #include <gaus/exact/latency_milp.hpp>
@@ -40,12 +41,12 @@ void takeBetterInitial(const Graph& graph, const LatencyMilpOptions& options,
   result.notes.emplace_back(
       "initial schedule",
       initialIsBetter
-          ? fmt::format("the start came from {}: latency {} (list schedule {}) is CBC's MIP "
+          ? fmt::format("the start came from {}: latency {} (list schedule {}) is the MIP "
                         "start and the upper bound on L",
-                        options.initialScheduleOrigin, initialLatency, listLatency)
+                        options.call.initialScheduleOrigin, initialLatency, listLatency)
           : fmt::format("{} verified with latency {}, no better than the list schedule's "
-                        "{}, which stays CBC's MIP start",
-                        options.initialScheduleOrigin, initialLatency, listLatency));
+                        "{}, which stays the MIP start",
+                        options.call.initialScheduleOrigin, initialLatency, listLatency));
 }
 
 // The destructive lower bound first (latency_sat.hpp): L below the start refuted one at a
@@ -54,17 +55,12 @@ void takeBetterInitial(const Graph& graph, const LatencyMilpOptions& options,
 // found, with its bound as L's lower end.
 // Returns true when that settled the problem: `result` is then the answer.
 bool refuteBelowStart(const Problem& problem, const LatencyMilpOptions& options,
-                      const Deadline& deadline, const std::vector<Cycle>& asap,
-                      std::optional<Schedule>& start, Cycle& startLatency, Cycle& lower,
-                      Cycle& upper, Result& result) {
+                      const std::vector<Cycle>& asap, std::optional<Schedule>& start,
+                      Cycle& startLatency, Cycle& lower, Cycle& upper, Result& result) {
   const Graph& graph = *problem.graph;
-  const Deadline refutationDeadline(
-      options.timeLimitSeconds > 0
-          ? std::optional<double>(options.refutationShare * deadline.remainingSeconds())
-          : std::nullopt);
-  detail::LatencyRefutation refutation =
-      detail::refuteLatencies(problem, asap, std::min(startLatency - 1, upper), lower,
-                              refutationDeadline, options.memoryLimitBytes);
+  detail::LatencyRefutation refutation = detail::refuteLatencies(
+      problem, asap, std::min(startLatency - 1, upper), lower,
+      options.call.deadline.share(options.refutationShare), options.call.memoryLimitBytes);
   for (Attempt& attempt : refutation.attempts) result.attempts.push_back(std::move(attempt));
   result.stats.solverCalls += static_cast<std::int64_t>(refutation.attempts.size());
   if (refutation.refuted) lower = std::max(lower, *refutation.refuted + 1);
@@ -110,8 +106,9 @@ void takeMilpAnswer(const milp::MilpSolution& solution, const detail::TimeIndexe
       result.message =
           fmt::format("{}: latency {} not proven optimal (lower bound {}); raise milp_time_limit",
                       solution.status == ModelStatus::kTimeout
-                          ? fmt::format("time limit {}s reached", options.timeLimitSeconds)
-                          : fmt::format("{} stopped", milp::toString(options.solver)),
+                          ? fmt::format("time limit reached after {:.3g}s",
+                                        options.call.deadline.elapsedSeconds())
+                          : fmt::format("{} stopped", milp::toString(options.call.solver)),
                       latency, *result.bounds.lowerBound);
     }
   } else if (solution.status == ModelStatus::kInfeasible) {
@@ -123,28 +120,31 @@ void takeMilpAnswer(const milp::MilpSolution& solution, const detail::TimeIndexe
       result.objective = static_cast<double>(startLatency);
     }
     result.status = ModelStatus::kTimeout;
-    result.message =
-        fmt::format("time limit {}s reached before CBC found a schedule{}",
-                    options.timeLimitSeconds, startFits ? "; returning the start schedule" : "");
+    result.message = fmt::format("time limit reached after {:.3g}s before {} found a schedule{}",
+                                 options.call.deadline.elapsedSeconds(),
+                                 milp::toString(options.call.solver),
+                                 startFits ? "; returning the start schedule" : "");
   }
+}
+
+// The lower bound on L: the critical path, and, since every cycle holds at most `capacity` units
+// of a resource, ResMII, the resource's reserved unit-cycles over its capacity (0 when no
+// resource is busy).
+Cycle latencyLowerBound(const ProblemFacts& facts) {
+  const ResMii& resourceBound = facts.resMii();
+  return std::max(facts.criticalPath(), resourceBound.binding ? resourceBound.value : 0);
 }
 
 Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options,
                     const std::optional<Schedule>& initial) {
-  // The limit covers the list schedule and building the model; CBC gets the rest.
-  const Deadline deadline(options.timeLimitSeconds > 0
-                              ? std::optional<double>(options.timeLimitSeconds)
-                              : std::nullopt);
+  // The deadline covers the list schedule and building the model; the solver gets the rest.
+  const Deadline& deadline = options.call.deadline;
   const Graph& graph = *problem.graph;
   const Machine& machine = *problem.machine;
-  auto order = topologicalOrder(graph);
-  if (!order) return errorResult(order.error());
-  const std::vector<Cycle> asap = asapTimes(graph, *order);
-  const Cycle criticalPath = criticalPathLength(graph, asap);
-  // Every cycle holds at most `capacity` units of a resource, so the schedule is at least ResMII
-  // long, the resource's reserved unit-cycles over its capacity (0 when no resource is busy).
-  const ResMii resourceBound = computeResMii(graph, machine);
-  Cycle lower = std::max(criticalPath, resourceBound.binding ? resourceBound.value : 0);
+  const auto facts = problem.facts();
+  if (!facts->order()) return errorResult(facts->order().error());
+  const std::vector<Cycle>& asap = facts->asap();
+  Cycle lower = latencyLowerBound(*facts);
 
   Result result;
   result.objectiveName = "latency";
@@ -169,12 +169,11 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options,
   }
 
   if (options.refutationShare > 0 && lower < upper &&
-      refuteBelowStart(problem, options, deadline, asap, start, startLatency, lower, upper,
-                       result)) {
+      refuteBelowStart(problem, options, asap, start, startLatency, lower, upper, result)) {
     return result;
   }
 
-  auto latest = detail::latestStarts(graph, std::nullopt, upper, asap);
+  auto latest = detail::latestStarts(graph, *facts->order(), std::nullopt, upper, asap);
   if (!latest) {
     result.status = ModelStatus::kInfeasible;
     result.message = fmt::format("no schedule completes within {} cycles", upper);
@@ -182,31 +181,25 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options,
   }
   const auto symmetries = detail::findSymmetries(graph);
   const detail::SymmetryOrderings* breaking = options.breakSymmetry ? &symmetries : nullptr;
-  if (auto refused =
-          milp::refuseLargeModel(fmt::format("the latency MILP (L in [{}, {}])", lower, upper),
-                                 detail::TimeIndexedModel::estimateSize(
-                                     graph, machine, std::nullopt, {asap, *latest}, breaking),
-                                 options.maxNonzeros, options.memoryLimitBytes)) {
+  if (auto refused = options.call.refusal(
+          fmt::format("the latency MILP (L in [{}, {}])", lower, upper),
+          detail::TimeIndexedModel::estimateSize(graph, machine, std::nullopt, {asap, *latest},
+                                                 breaking))) {
     return errorResult(*refused);
   }
   detail::TimeIndexedModel model(graph, machine, std::nullopt, {asap, *latest}, lower, upper,
                                  breaking);
   const bool startFits = startLatency <= upper;
-  if (options.useStart && startFits) {
+  if (options.call.useStart && startFits) {
     std::vector<Cycle> mipStart = start->start;
     if (options.breakSymmetry) detail::orderBySymmetries(symmetries, mipStart);
     model.model().setStart(model.encode(mipStart));
   }
-  model.model().setSolver(options.solver);
-  model.model().setCancel(options.cancel);
   result.figures.set(figures::kVariables, static_cast<double>(model.shape().variables));
   result.figures.set(figures::kRows, static_cast<double>(model.shape().rows));
   milp::MilpSolution solution;
   solution.status = ModelStatus::kTimeout;
-  if (!deadline.expired()) {
-    solution =
-        model.model().solve(options.timeLimitSeconds > 0 ? deadline.remainingSeconds() : 0.0);
-  }
+  if (!deadline.expired()) solution = options.call.solve(model.model());
   result.stats.solverCalls += 1;
   result.stats.iterations = solution.nodes;
   Attempt attempt;
@@ -214,13 +207,14 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options,
   attempt.seconds = solution.seconds;
   attempt.detail = fmt::format("L in [{}, {}], {} variables, {} rows, {} {}", lower, upper,
                                model.shape().variables, model.shape().rows,
-                               milp::toString(options.solver), solution.statusWithNote());
+                               milp::toString(options.call.solver), solution.statusWithNote());
   result.bounds.lowerBound = static_cast<double>(lower);
   if (solution.bound) {
     result.bounds.lowerBound = std::max<double>(lower, std::ceil(*solution.bound - 1e-6));
   }
   if (solution.call == CallStatus::kError) {
-    return errorResult("latency MILP: CBC failed (" + solution.note + ")");
+    return errorResult(fmt::format("latency MILP: {} failed ({})",
+                                   milp::toString(options.call.solver), solution.note));
   }
   takeMilpAnswer(solution, model, options, graph, start, startLatency, startFits, upper, result);
   attempt.status = result.status;
@@ -239,11 +233,9 @@ Result solveInUnits(const Problem& problem, const LatencyMilpOptions& options,
 // is longer: ilp never answers worse than the start it would have in raw cycles.
 void restateInCycles(const Problem& problem, const LatencyMilpOptions& options, Result& result) {
   const Graph& graph = *problem.graph;
-  auto order = topologicalOrder(graph);
-  if (!order) return;
-  const Cycle criticalPath = criticalPathLength(graph, asapTimes(graph, *order));
-  const ResMii resourceBound = computeResMii(graph, *problem.machine);
-  const Cycle lower = std::max(criticalPath, resourceBound.binding ? resourceBound.value : 0);
+  const auto facts = problem.facts();
+  if (!facts->order()) return;
+  const Cycle lower = latencyLowerBound(*facts);
   result.bounds.lowerBound = static_cast<double>(lower);
 
   std::optional<Schedule> start = detail::greedySchedule(problem, std::nullopt);
@@ -253,13 +245,14 @@ void restateInCycles(const Problem& problem, const LatencyMilpOptions& options, 
     startLatency = scheduleLatency(graph, start->start);
     result.figures.set(figures::kListLatency, static_cast<double>(*startLatency));
   }
-  if (options.initialSchedule && verify(problem, *options.initialSchedule).ok()) {
-    const Cycle initialLatency = scheduleLatency(graph, options.initialSchedule->start);
+  const Schedule* given = options.call.initialSchedule;
+  if (given != nullptr && verify(problem, *given).ok()) {
+    const Cycle initialLatency = scheduleLatency(graph, given->start);
     result.figures.set(figures::kInitLatency, static_cast<double>(initialLatency));
     if (!startLatency || initialLatency < *startLatency) {
-      start = *options.initialSchedule;
+      start = *given;
       startLatency = initialLatency;
-      origin = options.initialScheduleOrigin;
+      origin = options.call.initialScheduleOrigin;
     }
   }
   if (start && problem.horizon && *startLatency > *problem.horizon) start.reset();
@@ -284,21 +277,17 @@ void restateInCycles(const Problem& problem, const LatencyMilpOptions& options, 
 }  // namespace
 
 Result solveLatencyMilp(const Problem& problem, const LatencyMilpOptions& options) {
-  // The limit covers the cost normalization too: it and the solve in units share one deadline.
-  const Deadline deadline(options.timeLimitSeconds > 0
-                              ? std::optional<double>(options.timeLimitSeconds)
-                              : std::nullopt);
+  // The deadline covers the cost normalization too: it and the solve in units share one.
   NormalizationOptions normalization = options.normalization;
-  normalization.totalTimeLimitSeconds = deadline.remainingLimit();
+  normalization.call = options.call;
   std::string ignoredInitial;
   Result result = detail::solveWithNormalization(
       problem, normalization, [&](const Problem& solved, std::int64_t timeUnit) {
         LatencyMilpOptions inner = options;
-        if (options.timeLimitSeconds > 0) inner.timeLimitSeconds = milp::timeLeftForSolve(deadline);
         if (inner.latencyBound) inner.latencyBound = *inner.latencyBound / timeUnit;
         std::optional<Schedule> initial;
-        if (options.initialSchedule) {
-          auto scaled = detail::initialInUnits(solved, *options.initialSchedule, timeUnit);
+        if (options.call.initialSchedule != nullptr) {
+          auto scaled = detail::initialInUnits(solved, *options.call.initialSchedule, timeUnit);
           if (scaled) {
             initial = std::move(scaled).value();
           } else {
@@ -311,7 +300,7 @@ Result solveLatencyMilp(const Problem& problem, const LatencyMilpOptions& option
   if (!ignoredInitial.empty()) {
     result.notes.emplace_back(
         "initial schedule",
-        fmt::format("ignored ({}): {}", options.initialScheduleOrigin, ignoredInitial));
+        fmt::format("ignored ({}): {}", options.call.initialScheduleOrigin, ignoredInitial));
   }
   if (result.figures.get(figures::kTimeUnit)) restateInCycles(problem, options, result);
   if (result.schedule) {

@@ -45,7 +45,9 @@
 
 #include <fmt/format.h>
 
+#include <gaus/core/deadline.hpp>
 #include <gaus/core/memory_limit.hpp>
+#include <gaus/core/problem_facts.hpp>
 #include <gaus/core/verify.hpp>
 
 #include "start_schedule.hpp"
@@ -159,6 +161,7 @@ struct LatencySatModel::Impl {
   Impl(const Problem& problem, Cycle latency, TimeWindows startWindows)
       : graph(*problem.graph),
         machine(*problem.machine),
+        facts(problem.facts()),
         built(latency),
         windows(std::move(startWindows)),
         solver(context),
@@ -175,6 +178,7 @@ struct LatencySatModel::Impl {
 
   const Graph& graph;
   const Machine& machine;
+  const std::shared_ptr<const ProblemFacts> facts;  // the topological order the caps read
   const Cycle built;
   const TimeWindows windows;
   SmtModelSize size;
@@ -275,8 +279,8 @@ SmtAnswer LatencySatModel::check(Cycle latency, double timeLimitSeconds) {
   SmtAnswer answer;
   z3::expr_vector assumptions(impl_->context);
   if (latency < impl_->built) {
-    const auto latest = latestStarts(impl_->graph, std::nullopt, std::max<Cycle>(latency, 0),
-                                     impl_->windows.earliest);
+    const auto latest = latestStarts(impl_->graph, *impl_->facts->order(), std::nullopt,
+                                     std::max<Cycle>(latency, 0), impl_->windows.earliest);
     if (!latest) {
       answer.status = ModelStatus::kInfeasible;  // the critical path alone is longer
       answer.seconds = secondsBetween(begin);
@@ -318,7 +322,9 @@ LatencyRefutation refuteLatencies(const Problem& problem, const std::vector<Cycl
     attempt.latency = latency;
     return attempt;
   };
-  const auto latest = latestStarts(*problem.graph, std::nullopt, top, asap);
+  const auto facts = problem.facts();
+  if (!facts->order()) return refutation;
+  const auto latest = latestStarts(*problem.graph, *facts->order(), std::nullopt, top, asap);
   if (!latest) {
     Attempt attempt = attemptAt(top);
     attempt.status = ModelStatus::kInfeasible;

@@ -6,12 +6,14 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/problem_facts.hpp>
 #include <gaus/exact/exact_figures.hpp>
 #include <gaus/exact/latency_milp.hpp>
 #include <gaus/exact/methods.hpp>
 #include <gaus/exact/modulo_milp.hpp>
 #include <gaus/exact/peak_memory_milp.hpp>
 #include <gaus/exact/stage_milp.hpp>
+#include <gaus/methods/run_method.hpp>
 #include <gaus/milp/solver_availability.hpp>
 
 namespace gaus::exact {
@@ -25,12 +27,12 @@ void addModuloMilpOptions(OptionTable<Options>& table, ModuloMilpOptions& (*milp
                           bool withSymmetry) {
   table
       .add(
-          "milp_time_limit", [milp](Options& o) -> double& { return milp(o).timeLimitSeconds; },
+          "milp_time_limit", [milp](Options& o) -> double& { return milp(o).attemptSeconds; },
           "seconds per modulo MILP (one per II; latency problems: the one MILP), heuristics "
           "and model building included",
           NumericRange::above(0))
       .add(
-          "solver", [milp](Options& o) -> milp::MilpSolver& { return milp(o).solver; },
+          "solver", [milp](Options& o) -> milp::MilpSolver& { return milp(o).call.solver; },
           milp::kMilpSolverNames,
           "MILP solver of every MILP the method builds (cost normalization included): highs or "
           "cbc (docs/benchmarks.md, \"HiGHS against CBC\", measures both)")
@@ -47,18 +49,20 @@ void addModuloMilpOptions(OptionTable<Options>& table, ModuloMilpOptions& (*milp
           "link the residues of ops whose start difference a recurrence confines "
           "(stage-residue)")
       .add(
-          "start", [milp](Options& o) -> bool& { return milp(o).useStart; },
+          "start", [milp](Options& o) -> bool& { return milp(o).call.useStart; },
           "start the MILP solver from a heuristic schedule (also bounds L)")
       .add(
           "start_heuristic",
           [milp](Options& o) -> StartHeuristic& { return milp(o).startHeuristic; },
           kStartHeuristicNames, "where the start comes from: greedy, ims, or best (both)")
       .add(
-          "max_nonzeros", [milp](Options& o) -> std::int64_t& { return milp(o).maxNonzeros; },
+          "max_nonzeros",
+          [milp](Options& o) -> std::int64_t& { return milp(o).call.maxNonzeros; },
           "refuse a MILP above this many nonzeros (memory: about 470 bytes each at the root)",
           NumericRange::atLeast(1))
       .add(
-          "memory_limit", [milp](Options& o) -> std::int64_t& { return milp(o).memoryLimitBytes; },
+          "memory_limit",
+          [milp](Options& o) -> std::int64_t& { return milp(o).call.memoryLimitBytes; },
           "bytes: refuse a MILP whose estimated memory (470 bytes per nonzero) exceeds this; "
           "default 90 % of physical memory",
           NumericRange::atLeast(1))
@@ -252,12 +256,8 @@ InitRun runInitMethod(const Problem& problem, const IlpOptions& options, const R
   };
   // Its share of the time as the setting time_limit: the init method's own limit where it
   // declares one (list does not).
-  MethodOptions initOptions;
-  if (const MethodInfo* init = context.registry->find(name)) {
-    initOptions =
-        applySettings(*init, {}, {{"time_limit", fmt::format("{}", budgetSeconds)}}).options;
-  }
-  Result result = context.registry->run(name, problem, initOptions, initContext);
+  Result result = runMethod(*context.registry, problem, {name, {}, {{"time_limit", budgetSeconds}}},
+                            initContext);
   run.attempt.call = result.call;
   run.attempt.status = result.status;
   run.attempt.seconds = result.stats.seconds;
@@ -273,35 +273,11 @@ InitRun runInitMethod(const Problem& problem, const IlpOptions& options, const R
   return run;
 }
 
-// What one call of ilp hands every one-MILP model (latency, peak memory, stages): its time, its
-// start and where that came from, and the cancel flag.
-struct MilpCall {
-  double timeLimitSeconds = 0.0;
-  const Schedule* initialSchedule = nullptr;
-  std::string initialScheduleOrigin;
-  const std::atomic<bool>* cancel = nullptr;
-};
-
-// The settings the one-MILP models share, from ilp's options and the call (each model's options
-// struct names them alike).
-template <class ModelOptions>
-void applyMilpCall(ModelOptions& model, const IlpOptions& options, const MilpCall& call) {
-  model.timeLimitSeconds = call.timeLimitSeconds;
-  model.useStart = options.search.milp.useStart;
-  model.maxNonzeros = options.search.milp.maxNonzeros;
-  model.memoryLimitBytes = options.search.milp.memoryLimitBytes;
-  model.solver = options.search.milp.solver;
-  model.cancel = call.cancel;
-  model.initialSchedule = call.initialSchedule;
-  model.initialScheduleOrigin = call.initialScheduleOrigin;
-}
-
 Result solveIlp(const Problem& problem, const IlpOptions& options, const RunContext& context) {
-  if (const auto missing = milp::solverUnavailable(options.search.milp.solver)) {
+  if (const auto missing = milp::solverUnavailable(options.search.milp.call.solver)) {
     return errorResult(*missing);
   }
-  const double callSeconds =
-      options.timeLimitSeconds.value_or(options.search.milp.timeLimitSeconds);
+  const double callSeconds = options.timeLimitSeconds.value_or(options.search.milp.attemptSeconds);
   std::optional<InitRun> init;
   RunContext milpContext = context;
   std::string initialOrigin = "--init";
@@ -322,43 +298,41 @@ Result solveIlp(const Problem& problem, const IlpOptions& options, const RunCont
     return std::max(seconds - initSeconds, 0.01);
   };
 
-  const MilpCall milpCall{remaining(std::min(options.search.milp.timeLimitSeconds, callSeconds)),
-                          milpContext.initialSchedule, initialOrigin, context.cancel};
+  // The one call block every MILP of this call takes (its solver, limits and start flag are the
+  // options'): the start, its origin, the cancel flag and the time. A one-MILP kind (latency,
+  // peak memory, stages) gets milp_time_limit within time_limit; the search over II time_limit,
+  // each II's MILP milp_time_limit within it.
+  milp::MilpCall call = options.search.milp.call;
+  call.initialSchedule = milpContext.initialSchedule;
+  call.initialScheduleOrigin = initialOrigin;
+  call.cancel = context.cancel;
+  const bool oneMilp = problem.kind != ProblemKind::kModulo;
+  if (oneMilp) {
+    call.deadline = Deadline(remaining(std::min(options.search.milp.attemptSeconds, callSeconds)));
+  } else if (options.timeLimitSeconds) {
+    call.deadline = Deadline(remaining(*options.timeLimitSeconds));
+  }
   Result result;
   if (problem.kind == ProblemKind::kLatencyBounded) {
-    // Latency-bounded problems: peak memory is ilp's one objective there (the default too).
-    if (problem.objective != ProblemObjective::kMethodDefault &&
-        problem.objective != ProblemObjective::kPeakMemory) {
-      return errorResult(
-          fmt::format("method ilp does not minimize {} on a latency-bounded problem (it minimizes "
-                      "peak_memory there); method gaus does",
-                      toString(problem.objective)));
-    }
-    PeakMemoryMilpOptions peak;
-    applyMilpCall(peak, options, milpCall);
-    result = solvePeakMemoryMilp(problem, peak);
+    // Latency-bounded problems: peak memory is ilp's one objective there (the registry refuses
+    // any other).
+    result = solvePeakMemoryMilp(problem, {call});
   } else if (problem.kind == ProblemKind::kLatency) {
     LatencyMilpOptions latency;
-    applyMilpCall(latency, options, milpCall);
+    latency.call = call;
     latency.latencyBound = options.latencyBound;
     latency.refutationShare = options.refutationShare;
     latency.breakSymmetry = options.search.milp.breakSymmetry;
     latency.normalization = options.search.normalization;
-    latency.normalization.solver = options.search.milp.solver;
     result = solveLatencyMilp(problem, latency);
   } else if (problem.kind == ProblemKind::kStages) {
     StageMilpOptions stages;
-    applyMilpCall(stages, options, milpCall);
+    stages.call = call;
     result = solveStageMilp(problem, stages);
   } else {
     ModuloSearchOptions search = options.search;
-    search.normalization.solver = search.milp.solver;
-    search.milp.cancel = context.cancel;
-    if (options.timeLimitSeconds)
-      search.totalTimeLimitSeconds = remaining(*options.timeLimitSeconds);
+    search.milp.call = call;
     search.progress = context.progress;
-    search.initialSchedule = milpContext.initialSchedule;
-    search.initialScheduleOrigin = initialOrigin;
     result = searchModulo(problem, search);
   }
   if (init) result.attempts.insert(result.attempts.begin(), init->attempt);
@@ -367,25 +341,21 @@ Result solveIlp(const Problem& problem, const IlpOptions& options, const RunCont
 
 Result solveTwillMethod(const Problem& problem, const TwillOptions& options,
                         const RunContext& context) {
-  if (const auto missing = milp::solverUnavailable(options.milp.solver)) {
+  if (const auto missing = milp::solverUnavailable(options.milp.call.solver)) {
     return errorResult(*missing);
   }
   TwillOptions twill = options;
   twill.milp.breakSymmetry = twill.smt.breakSymmetry;
-  twill.normalization.solver = twill.milp.solver;
-  twill.milp.cancel = context.cancel;
+  twill.milp.call.cancel = context.cancel;
   twill.progress = context.progress;
   twill.start.schedule = context.initialSchedule;
   Result result = solveTwill(problem, twill).result;
-  const ResMii resMii = computeResMii(*problem.graph, *problem.machine);
-  const RecMii recMii = computeRecMii(*problem.graph);
-  const auto mii = static_cast<double>(std::max(resMii.value, recMii.value));
-  if (!result.bounds.lowerBound) result.bounds.lowerBound = mii;
-  if (result.figures.get(figures::kTimeUnit)) {
-    // Solved in normalized units: the MII figures in cycles (the normalized MII is its figure).
-    result.figures.set(figures::kMii, mii);
-    result.figures.set(figures::kResMii, static_cast<double>(resMii.value));
-    result.figures.set(figures::kRecMii, static_cast<double>(recMii.value));
+  const auto facts = problem.facts();
+  if (!result.bounds.lowerBound) result.bounds.lowerBound = static_cast<double>(facts->mii().value);
+  if (result.figures.get(figures::kTimeUnit) && result.bounds.mii) {
+    // Solved in normalized units: the MII in cycles, with its reason (the normalized MII is its
+    // figure).
+    result.bounds.mii = facts->mii();
   }
   if (result.failed() && result.message.empty()) result.message = "twill failed";
   return result;
@@ -408,21 +378,27 @@ const OptionTable<TwillOptions>& twillOptionTable() {
 namespace gaus {
 
 void registerExactMethods(MethodRegistry& registry) {
-  registry.add(makeMethod<exact::IlpOptions>(
-      "ilp",
-      "exact MILP on HiGHS or CBC: latency minimization (time-indexed), peak live memory under a "
-      "horizon (latency-bounded, time-indexed), modulo scheduling (min II, then min L at that "
-      "II) or stage assignment (GS-Schedule's objective)",
-      {ProblemKind::kLatency, ProblemKind::kLatencyBounded, ProblemKind::kModulo,
-       ProblemKind::kStages},
-      exact::ilpOptionTable(), exact::exactFigureTable(), exact::solveIlp));
-  MethodInfo twill = makeMethod<exact::TwillOptions>(
-      "twill",
-      "joint software pipelining and warp specialization (Twill, OSDI'26): modulo MILP (HiGHS "
-      "or CBC) + "
-      "Z3 SMT per (II, L)",
-      {ProblemKind::kModuloWarp}, exact::twillOptionTable(), exact::exactFigureTable(),
-      exact::solveTwillMethod);
+  using K = ProblemKind;
+  using O = ProblemObjective;
+  registry.add(minimizing(
+      makeMethod<exact::IlpOptions>(
+          "ilp",
+          "exact MILP on HiGHS or CBC: latency minimization (time-indexed), peak live memory under "
+          "a horizon (latency-bounded, time-indexed), modulo scheduling (min II, then min L at "
+          "that II) or stage assignment (GS-Schedule's objective)",
+          {K::kLatency, K::kLatencyBounded, K::kModulo, K::kStages}, exact::ilpOptionTable(),
+          exact::exactFigureTable(), exact::solveIlp),
+      {{K::kLatency, O::kLatency},
+       {K::kLatencyBounded, O::kPeakMemory},
+       {K::kModulo, O::kIi},
+       {K::kStages, O::kStageCost}}));
+  MethodInfo twill = minimizing(
+      makeMethod<exact::TwillOptions>("twill",
+                                      "joint software pipelining and warp specialization (Twill, "
+                                      "OSDI'26): modulo MILP (HiGHS or CBC) + Z3 SMT per (II, L)",
+                                      {K::kModuloWarp}, exact::twillOptionTable(),
+                                      exact::exactFigureTable(), exact::solveTwillMethod),
+      {{K::kModuloWarp, O::kIi}});
   // `warps` and `warp_issue` describe the machine: the input check and the verifier see them.
   describeMachineWith<exact::TwillOptions>(twill, exact::describeTwillMachine);
   registry.add(std::move(twill));

@@ -5,7 +5,7 @@
 //   ruleOut            infeasible without a solve: a unit's work exceeds II, or a recurrence
 //   boundWindows       ASAP starts at II, a start schedule, the bound on L, latest starts
 //   chooseFormulation  stage/residue or time-indexed, and the size guard
-//   solve              build the model, give CBC the start and what is left of the time limit
+//   solve              build the model, give the solver the start and what is left of the time
 //   interpret          status, schedule, bound on L, and the detail line
 //
 // Departures from the paper, all for speed (TWILL.md section 2 "Speed"; figures in
@@ -15,7 +15,7 @@
 //   greedy modulo schedule's latency). The window fixes the stage range and, when narrower
 //   than II, removes residues. The upper bound on L is the start schedule's latency.
 // - The start schedule (the better of the heuristic module's modulo list schedule and iterative
-//   modulo scheduling, Rau, MICRO 1994; start_schedule.hpp) is CBC's first incumbent.
+//   modulo scheduling, Rau, MICRO 1994; start_schedule.hpp) is the solver's first incumbent.
 // - Interchangeable ops are ordered (symmetry.hpp); ops of one recurrence have their residues
 //   linked (residue_links.hpp); an upper bound on L that loses no schedule bounds the windows when
 //   no start schedule is found (modulo_bounds.hpp).
@@ -33,7 +33,8 @@
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/deadline.hpp>
 #include <gaus/exact/modulo_milp.hpp>
-#include <gaus/milp/milp_model.hpp>
+#include <gaus/core/problem_facts.hpp>
+#include <gaus/milp/milp_call.hpp>
 
 #include "modulo_bounds.hpp"
 #include "residue_links.hpp"
@@ -56,11 +57,13 @@ class AttemptAtIi {
         problem_(problem),
         ii_(ii),
         options_(options),
+        facts_(problem.facts()),
         begin_(std::chrono::steady_clock::now()),
-        // The limit covers the whole attempt: the start heuristics and building the model take
-        // their share before CBC gets the rest.
-        deadline_(options.timeLimitSeconds > 0 ? std::optional<double>(options.timeLimitSeconds)
-                                               : std::nullopt) {
+        // The attempt's time covers all of it: the start heuristics and building the model take
+        // their share before the solver gets the rest.
+        call_(options.call) {
+    call_.deadline = options.call.deadline.share(1.0, options.attemptSeconds);
+    limitSeconds_ = call_.deadline.remainingLimit();
     attempt_.ii = ii;
   }
 
@@ -105,7 +108,7 @@ class AttemptAtIi {
   bool boundWindows() {
     symmetries_ = detail::findSymmetries(graph_);
     breaking_ = options_.breakSymmetry ? &symmetries_ : nullptr;
-    if (options_.useStart) {
+    if (options_.call.useStart) {
       start_ = detail::moduloStartSchedule(problem_, ii_, options_.startHeuristic);
       const auto& initial = options_.initialStart;
       if (initial &&
@@ -124,7 +127,7 @@ class AttemptAtIi {
       latencyUpper_ = latencyUpper_ ? std::min(*latencyUpper_, startLatency) : startLatency;
     }
     if (latencyUpper_ && options_.useWindows) {
-      latest_ = detail::latestStarts(graph_, ii_, *latencyUpper_, earliest_);
+      latest_ = detail::latestStarts(graph_, *facts_->order(), ii_, *latencyUpper_, earliest_);
       if (!latest_) {
         // Only possible with a caller's bound below every schedule's latency.
         return settle(
@@ -157,7 +160,7 @@ class AttemptAtIi {
       formulation_ = ModuloFormulation::kStageResidue;
     }
     milp::ModelSize size = sizeOf(formulation_);
-    if (size.nonzeros > options_.maxNonzeros && options_.formulation == ModuloFormulation::kAuto &&
+    if (size.nonzeros > call_.maxNonzeros && options_.formulation == ModuloFormulation::kAuto &&
         formulation_ == ModuloFormulation::kTimeIndexed) {
       const milp::ModelSize other = sizeOf(ModuloFormulation::kStageResidue);
       if (other.nonzeros < size.nonzeros) {
@@ -167,9 +170,8 @@ class AttemptAtIi {
     }
     attempt_.formulation = std::string(toString(formulation_));
     attempt_.variables = size.variables;
-    if (auto refused = milp::refuseLargeModel(
-            fmt::format("the modulo MILP at II={} ({})", ii_, attempt_.formulation), size,
-            options_.maxNonzeros, options_.memoryLimitBytes)) {
+    if (auto refused = call_.refusal(
+            fmt::format("the modulo MILP at II={} ({})", ii_, attempt_.formulation), size)) {
       return fail(attempt_.formulation, *refused);
     }
     return true;
@@ -191,21 +193,17 @@ class AttemptAtIi {
                : detail::StageResidueModel::estimateSize(graph_, machine_, ii_, breaking_, links());
   }
 
-  // Builds the chosen model with the start as CBC's incumbent and solves it in what the
-  // heuristics and the building left of the limit (none left is a timeout).
+  // Builds the chosen model with the start as the solver's incumbent and solves it in what the
+  // heuristics and the building left of the attempt's time (none left is a timeout).
   milp::MilpSolution solve() {
-    const auto solveWithinLimit = [&](const milp::MilpModel& model) {
-      if (!deadline_.expired()) {
-        return model.solve(options_.timeLimitSeconds > 0 ? deadline_.remainingSeconds() : 0.0);
-      }
+    const auto solveWithinLimit = [&](milp::MilpModel& model) {
+      if (!call_.deadline.expired()) return call_.solve(model);
       milp::MilpSolution expired;
       expired.status = ModelStatus::kTimeout;
       return expired;
     };
     const auto solveModel = [&](auto& model) {
       if (startUsable_) model.model().setStart(model.encode(*start_));
-      model.model().setSolver(options_.solver);
-      model.model().setCancel(options_.cancel);
       attempt_.variables = model.shape().variables;
       attempt_.rows = model.shape().rows;
       milp::MilpSolution solution = solveWithinLimit(model.model());
@@ -222,8 +220,8 @@ class AttemptAtIi {
     return solveModel(model);
   }
 
-  // The status, the schedule (CBC's, or the start when CBC found nothing in time), the bound on
-  // L and the detail line.
+  // The status, the schedule (the solver's, or the start when it found nothing in time), the
+  // bound on L and the detail line.
   void interpret(const milp::MilpSolution& solution) {
     attempt_.call = solution.call;
     attempt_.status = solution.status;
@@ -240,21 +238,21 @@ class AttemptAtIi {
       // The solver found nothing better in time; the start is still a schedule.
       keepSchedule(*start_);
     }
+    const std::string solver(milp::toString(call_.solver));
+    const std::string limit =
+        limitSeconds_ ? fmt::format("time limit {:.3g}s", *limitSeconds_) : "stopped";
     if (attempt_.call == CallStatus::kError) {
-      attempt_.detail = fmt::format("{} failed at II={}", milp::toString(options_.solver), ii_);
+      attempt_.detail = fmt::format("{} failed at II={}", solver, ii_);
     } else if (attempt_.status == ModelStatus::kInfeasible) {
-      attempt_.detail = fmt::format("{} proved no modulo schedule exists at II={}",
-                                    milp::toString(options_.solver), ii_);
+      attempt_.detail = fmt::format("{} proved no modulo schedule exists at II={}", solver, ii_);
     } else if (attempt_.status == ModelStatus::kTimeout) {
       attempt_.detail =
           attempt_.latency
-              ? fmt::format("time limit {:.3g}s at II={}: L={} not proven minimal",
-                            options_.timeLimitSeconds, ii_, *attempt_.latency)
-              : fmt::format("time limit {:.3g}s at II={}: nothing found, nothing proven",
-                            options_.timeLimitSeconds, ii_);
+              ? fmt::format("{} at II={}: L={} not proven minimal", limit, ii_, *attempt_.latency)
+              : fmt::format("{} at II={}: nothing found, nothing proven", limit, ii_);
     } else if (attempt_.status == ModelStatus::kFeasible) {
-      attempt_.detail = fmt::format("{} stopped at II={} before proving L={} minimal",
-                                    milp::toString(options_.solver), ii_, *attempt_.latency);
+      attempt_.detail = fmt::format("{} stopped at II={} before proving L={} minimal", solver, ii_,
+                                    *attempt_.latency);
     }
     if (!solution.note.empty()) attempt_.detail += " (" + solution.note + ")";
   }
@@ -272,8 +270,10 @@ class AttemptAtIi {
   const Problem& problem_;
   const std::int32_t ii_;
   const ModuloMilpOptions& options_;
+  const std::shared_ptr<const ProblemFacts> facts_;
   const std::chrono::steady_clock::time_point begin_;
-  const Deadline deadline_;
+  milp::MilpCall call_;                  // the options' call, its deadline the attempt's
+  std::optional<double> limitSeconds_;  // the attempt's time, for the detail line
   ModuloAttempt attempt_;
   std::vector<Cycle> earliest_;
   Cycle latencyLower_ = 0;

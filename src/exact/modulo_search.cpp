@@ -13,18 +13,21 @@
 #include <gaus/exact/exact_figures.hpp>
 #include <gaus/exact/modulo_milp.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
-#include <gaus/milp/milp_model.hpp>
+#include <gaus/core/problem_facts.hpp>
+#include <gaus/milp/milp_call.hpp>
 
 #include "normalized_solve.hpp"
 #include "start_schedule.hpp"
 
 namespace gaus::exact {
 
-std::int32_t serialNonOverlappedIi(const Graph& graph) {
+std::int32_t serialNonOverlappedIi(const Problem& problem) {
   // Serial schedule in a topological order of the distance-0 edges: each op starts when the
   // previous one has completed and its predecessors' delays have passed. It needs no heuristic,
   // and its reservations never overlap, whatever the machine.
-  auto order = topologicalOrder(graph);
+  const Graph& graph = *problem.graph;
+  const auto facts = problem.facts();
+  const auto& order = facts->order();
   if (!order) return 1;
   std::vector<Cycle> start(static_cast<std::size_t>(graph.numOps()), 0);
   Cycle previousEnd = 0;
@@ -57,7 +60,7 @@ void keepInitial(Result& result, const std::optional<Schedule>& initial, const G
 // A search that ends on its time limit without a schedule still returns one when a heuristic
 // finds it at once: iterative modulo scheduling over the whole II range (it always ends with a
 // schedule, at worst the non-overlapped one), given a quarter of the allowance past the limit
-// (max(1 s, 10 %) of it; the CBC solve's grace is half, milp/milp_model.hpp). The II is then not
+// (max(1 s, 10 %) of it; the solve's grace is half, milp/milp_model.hpp). The II is then not
 // proven minimal and the status stays timeout.
 void fallBackToHeuristic(const Problem& problem, double timeLimitSeconds, Result& result) {
   if (result.schedule || result.status != ModelStatus::kTimeout) return;
@@ -75,14 +78,16 @@ void fallBackToHeuristic(const Problem& problem, double timeLimitSeconds, Result
       "; returning iterative modulo scheduling's II={} (not proven minimal)", *found.schedule->ii);
 }
 
+// The search over II in the units solved; `limitSeconds` is the search's whole time limit (none:
+// no limit), which sizes the heuristic's fallback.
 Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options,
-                     const std::optional<Schedule>& initial) {
+                     const std::optional<Schedule>& initial, std::optional<double> limitSeconds) {
   const Graph& graph = *problem.graph;
-  const Machine& machine = *problem.machine;
   Result result;
   result.objectiveName = "ii";
-  const ResMii resMii = computeResMii(graph, machine);
-  const RecMii recMii = computeRecMii(graph);
+  const auto facts = problem.facts();
+  const ResMii& resMii = facts->resMii();
+  const RecMii& recMii = facts->recMii();
   if (resMii.infeasible) {
     result.status = ModelStatus::kInfeasible;
     result.message = *resMii.infeasible;
@@ -93,16 +98,13 @@ Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options,
     result.message = *recMii.infeasible;
     return result;
   }
-  const std::int64_t mii = std::max(resMii.value, recMii.value);
-  result.figures.set(figures::kMii, static_cast<double>(mii));
-  result.figures.set(figures::kResMii, static_cast<double>(resMii.value));
-  result.figures.set(figures::kRecMii, static_cast<double>(recMii.value));
+  const std::int64_t mii = facts->mii().value;
+  result.bounds.mii = facts->mii();
   result.bounds.lowerBound = static_cast<double>(mii);
-  result.bounds.iiBoundReason = describeIiBound(graph, machine, resMii, recMii);
 
   const std::int32_t first = options.startFromOne ? 1 : static_cast<std::int32_t>(mii);
-  std::int32_t last =
-      options.maxIi ? *options.maxIi : std::max<std::int32_t>(first, serialNonOverlappedIi(graph));
+  std::int32_t last = options.maxIi ? *options.maxIi
+                                    : std::max<std::int32_t>(first, serialNonOverlappedIi(problem));
   if (initial) {
     // A verified schedule at its II: no larger II is ever needed, and at that II it is a start.
     last = std::min(last, *initial->ii);
@@ -110,22 +112,21 @@ Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options,
         "initial schedule",
         fmt::format("the start came from {}: II {} (latency {}) caps the search and is a MIP "
                     "start at that II",
-                    options.initialScheduleOrigin, *initial->ii,
+                    options.milp.call.initialScheduleOrigin, *initial->ii,
                     scheduleLatency(graph, initial->start)));
   }
-  const Deadline deadline(options.totalTimeLimitSeconds);
+  const Deadline& deadline = options.milp.call.deadline;
   bool everySmallerProven = true;  // every II below the current one was proven infeasible
   for (std::int32_t ii = first; ii <= last; ++ii) {
     if (deadline.expired()) {
       result.status = ModelStatus::kTimeout;
       result.message = fmt::format("total time limit {:.3g}s reached at II={} (MII={})",
-                                   *options.totalTimeLimitSeconds, ii, mii);
+                                   limitSeconds.value_or(0.0), ii, mii);
       keepInitial(result, initial, graph);
-      fallBackToHeuristic(problem, *options.totalTimeLimitSeconds, result);
+      fallBackToHeuristic(problem, limitSeconds.value_or(0.0), result);
       return result;
     }
     ModuloMilpOptions milp = options.milp;
-    milp.timeLimitSeconds = std::min(milp.timeLimitSeconds, milp::timeLeftForSolve(deadline));
     if (initial && ii == *initial->ii) milp.initialStart = initial->start;
     const ModuloAttempt attempt = solveModuloAtIi(problem, ii, milp);
     ++result.stats.solverCalls;
@@ -159,25 +160,23 @@ Result searchInUnits(const Problem& problem, const ModuloSearchOptions& options,
   // The initial schedule verified at `last`, so the attempts there cannot all be infeasible
   // proofs; what ran out of time still has it as its answer.
   if (!everySmallerProven) keepInitial(result, initial, graph);
-  if (options.totalTimeLimitSeconds) {
-    fallBackToHeuristic(problem, *options.totalTimeLimitSeconds, result);
-  }
+  if (limitSeconds) fallBackToHeuristic(problem, *limitSeconds, result);
   return result;
 }
 
 }  // namespace
 
 Result searchModulo(const Problem& problem, const ModuloSearchOptions& options) {
-  // The total limit covers every phase: the cost normalization, each II's MILP and a fixed II's
-  // one MILP (which ran to milp_time_limit alone before: 8.7 s for a 0.2 s limit, docs/exact.md).
-  const Deadline deadline(options.totalTimeLimitSeconds);
+  // The deadline covers every phase: the cost normalization, each II's MILP and a fixed II's one
+  // MILP (which ran to milp_time_limit alone before: 8.7 s for a 0.2 s limit, docs/exact.md).
+  const milp::MilpCall& call = options.milp.call;
+  const std::optional<double> limitSeconds = call.deadline.remainingLimit();
   if (problem.ii) {
     // A fixed II: one attempt, from the initial schedule when it verifies at that II.
     Result result;
     ModuloMilpOptions milp = options.milp;
-    milp.timeLimitSeconds = std::min(milp.timeLimitSeconds, milp::timeLeftForSolve(deadline));
-    if (options.initialSchedule) {
-      auto initial = detail::initialInUnits(problem, *options.initialSchedule, 1);
+    if (call.initialSchedule != nullptr) {
+      auto initial = detail::initialInUnits(problem, *call.initialSchedule, 1);
       if (initial) {
         milp.initialStart = initial->start;
         result.notes.emplace_back("initial schedule",
@@ -185,7 +184,7 @@ Result searchModulo(const Problem& problem, const ModuloSearchOptions& options) 
       } else {
         result.notes.emplace_back(
             "initial schedule",
-            fmt::format("ignored ({}): {}", options.initialScheduleOrigin, initial.error()));
+            fmt::format("ignored ({}): {}", call.initialScheduleOrigin, initial.error()));
       }
     }
     const ModuloAttempt attempt = solveModuloAtIi(problem, *problem.ii, milp);
@@ -206,14 +205,13 @@ Result searchModulo(const Problem& problem, const ModuloSearchOptions& options) 
   }
   std::string ignoredInitial;
   NormalizationOptions normalization = options.normalization;
-  normalization.totalTimeLimitSeconds = deadline.remainingLimit();
+  normalization.call = call;
   Result result = detail::solveWithNormalization(
       problem, normalization, [&](const Problem& solved, std::int64_t timeUnit) {
         ModuloSearchOptions inner = options;
-        inner.totalTimeLimitSeconds = deadline.remainingLimit();
         std::optional<Schedule> initial;
-        if (options.initialSchedule) {
-          auto scaled = detail::initialInUnits(solved, *options.initialSchedule, timeUnit);
+        if (call.initialSchedule != nullptr) {
+          auto scaled = detail::initialInUnits(solved, *call.initialSchedule, timeUnit);
           if (scaled && scaled->ii) {
             initial = std::move(scaled).value();
           } else {
@@ -224,7 +222,7 @@ Result searchModulo(const Problem& problem, const ModuloSearchOptions& options) 
           inner.maxIi =
               static_cast<std::int32_t>(std::max<std::int64_t>(1, *inner.maxIi / timeUnit));
         }
-        Result inUnits = searchInUnits(solved, inner, initial);
+        Result inUnits = searchInUnits(solved, inner, initial, limitSeconds);
         if (timeUnit > 1 && inUnits.schedule) {
           inUnits.figures.set(figures::kNormalizedIi, static_cast<double>(*inUnits.schedule->ii));
         }
@@ -234,7 +232,7 @@ Result searchModulo(const Problem& problem, const ModuloSearchOptions& options) 
   if (!ignoredInitial.empty()) {
     result.notes.emplace_back(
         "initial schedule",
-        fmt::format("ignored ({}): {}", options.initialScheduleOrigin, ignoredInitial));
+        fmt::format("ignored ({}): {}", call.initialScheduleOrigin, ignoredInitial));
   }
   if (result.schedule) {
     result.objective = *result.schedule->ii;
@@ -244,26 +242,17 @@ Result searchModulo(const Problem& problem, const ModuloSearchOptions& options) 
                                                 *problem.graph, result.schedule->start)));
     }
   }
+  // The bounds in raw cycles: the problem's MII. With normalized costs the MII of the normalized
+  // problem means nothing in raw cycles: it stays as the normalized figure.
+  const auto facts = problem.facts();
   if (result.figures.get(figures::kTimeUnit)) {
-    // The MII of the normalized problem means nothing in raw cycles: it stays as the normalized
-    // figure, and the MII figures and the bound are the raw ones.
-    if (const auto normalizedMii = result.figures.get(figures::kMii)) {
-      result.figures.set(figures::kNormalizedMii, *normalizedMii);
+    if (result.bounds.mii) {
+      result.figures.set(figures::kNormalizedMii, static_cast<double>(result.bounds.mii->value));
     }
-    const ResMii resMii = computeResMii(*problem.graph, *problem.machine);
-    const RecMii recMii = computeRecMii(*problem.graph);
-    const std::int64_t mii = std::max(resMii.value, recMii.value);
-    result.figures.set(figures::kMii, static_cast<double>(mii));
-    result.figures.set(figures::kResMii, static_cast<double>(resMii.value));
-    result.figures.set(figures::kRecMii, static_cast<double>(recMii.value));
-    result.bounds.lowerBound = static_cast<double>(mii);
-    result.bounds.iiBoundReason = describeIiBound(*problem.graph, *problem.machine, resMii, recMii);
+    result.bounds.mii = facts->mii();
+    result.bounds.lowerBound = static_cast<double>(facts->mii().value);
   }
-  if (!result.bounds.lowerBound) {
-    result.bounds.lowerBound =
-        static_cast<double>(std::max(computeResMii(*problem.graph, *problem.machine).value,
-                                     computeRecMii(*problem.graph).value));
-  }
+  if (!result.bounds.lowerBound) result.bounds.lowerBound = static_cast<double>(facts->mii().value);
   return result;
 }
 

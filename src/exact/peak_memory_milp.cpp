@@ -18,6 +18,7 @@
 
 #include <fmt/format.h>
 
+#include <gaus/core/problem_facts.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/exact/exact_figures.hpp>
 #include <gaus/exact/peak_memory_milp.hpp>
@@ -35,15 +36,6 @@ namespace {
 // take what is left of the share): its peak is what the MILP must beat. On ctrl at D = 11 the
 // windows reach 31, the optimum, before the MILP starts (the refined list schedule has 39).
 constexpr double kImprovementShare = 0.3;
-
-bool limitsResources(const Problem& problem) {
-  for (OpId op = 0; op < problem.graph->numOps(); ++op) {
-    for (const auto& block : problem.graph->reservation(op)) {
-      if (problem.machine->resources[block.resource].limited()) return true;
-    }
-  }
-  return false;
-}
 
 double peakOf(const Problem& problem, const Schedule& schedule) {
   return computeMetrics(*problem.graph, *problem.machine, schedule).peakLiveMemory;
@@ -75,35 +67,32 @@ struct StartSchedule {
 // The start: the lowest peak among the list schedule (improved by formulation B's improvement
 // step when no resource is limited) and the one given, with a note when the given one does not
 // verify.
-StartSchedule findStart(const Problem& problem, const PeakMemoryMilpOptions& options,
-                        const Deadline& deadline, Result& result) {
+StartSchedule findStart(const Problem& problem, const milp::MilpCall& call, Result& result) {
   const Graph& graph = *problem.graph;
   const Cycle horizon = *problem.horizon;
   StartSchedule best;
   if (auto list = heuristic::listSchedule(problem);
       list && scheduleLatency(graph, list->start) <= horizon) {
-    if (limitsResources(problem)) {
+    if (problem.facts()->usesLimitedResource()) {
       best.consider(problem, *list);
     } else {
-      const Deadline share(deadline.remainingLimit()
-                               ? std::optional<double>(kImprovementShare * options.timeLimitSeconds)
-                               : std::nullopt);
+      const Deadline share = call.deadline.share(kImprovementShare);
       live_memory::ImprovementOptions improvementOptions;
-      improvementOptions.windowOptions.solver = options.solver;
+      improvementOptions.windowOptions.solver = call.solver;
       live_memory::Improvement improvement(graph, horizon, *list, improvementOptions);
       improvement.run(
           [&] {
             return share.expired() ||
-                   (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed));
+                   (call.cancel != nullptr && call.cancel->load(std::memory_order_relaxed));
           },
           true, share.remainingLimit().value_or(std::numeric_limits<double>::infinity()));
       best.consider(problem, improvement.schedule());
     }
   }
-  if (options.initialSchedule != nullptr && !best.consider(problem, *options.initialSchedule)) {
+  if (call.initialSchedule != nullptr && !best.consider(problem, *call.initialSchedule)) {
     result.notes.emplace_back(
         "start", fmt::format("the start schedule of {} does not verify for this problem; ignored",
-                             options.initialScheduleOrigin));
+                             call.initialScheduleOrigin));
   }
   return best;
 }
@@ -111,18 +100,12 @@ StartSchedule findStart(const Problem& problem, const PeakMemoryMilpOptions& opt
 }  // namespace
 
 Result solvePeakMemoryMilp(const Problem& problem, const PeakMemoryMilpOptions& options) {
-  const Deadline deadline(options.timeLimitSeconds > 0
-                              ? std::optional<double>(options.timeLimitSeconds)
-                              : std::nullopt);
+  const milp::MilpCall& call = options.call;
   const Cycle horizon = *problem.horizon;
   Result result;
-  result.objectiveName = "peak_memory";
+  result.objectiveName = std::string(toString(ProblemObjective::kPeakMemory));
   const auto reported = live_memory::reportBound(
-      problem, result,
-      live_memory::boundSeconds(options.timeLimitSeconds > 0
-                                    ? std::optional<double>(options.timeLimitSeconds)
-                                    : std::nullopt),
-      options.cancel);
+      problem, result, live_memory::boundSeconds(call.deadline.remainingLimit()), call.cancel);
   if (!reported) {
     result.status = ModelStatus::kInfeasible;
     result.message = fmt::format("no schedule completes within D = {}", horizon);
@@ -131,7 +114,7 @@ Result solvePeakMemoryMilp(const Problem& problem, const PeakMemoryMilpOptions& 
   double bound = *reported;
   result.figures.set(figures::kCombinatorialBound, bound);
 
-  StartSchedule best = findStart(problem, options, deadline, result);
+  StartSchedule best = findStart(problem, call, result);
   std::optional<Schedule>& start = best.schedule;
   double& startPeak = best.peak;
   if (start) result.figures.set(figures::kStartPeakMemory, startPeak);
@@ -143,7 +126,7 @@ Result solvePeakMemoryMilp(const Problem& problem, const PeakMemoryMilpOptions& 
     if (bound > result.bounds.lowerBound.value_or(bound - 1.0)) {
       result.bounds.lowerBound = bound;
       result.bounds.lowerBoundArgument =
-          fmt::format("{}'s dual bound", milp::toString(options.solver));
+          fmt::format("{}'s dual bound", milp::toString(call.solver));
     }
     result.status = start && startPeak <= bound + 1e-9 ? ModelStatus::kOptimal : status;
     result.message = std::move(message);
@@ -153,16 +136,12 @@ Result solvePeakMemoryMilp(const Problem& problem, const PeakMemoryMilpOptions& 
   if (start && startPeak <= bound + 1e-9) return answerWithStart(ModelStatus::kOptimal, "");
 
   live_memory::WholeGraphOptions wholeGraph;
-  wholeGraph.solver = options.solver;
-  wholeGraph.cancel = options.cancel;
-  wholeGraph.maxNonzeros = options.maxNonzeros;
-  wholeGraph.memoryLimitBytes = options.memoryLimitBytes;
-  wholeGraph.useStart = options.useStart;
+  wholeGraph.call = call;
   wholeGraph.remedy =
       "the model grows with ops x their ASAP-ALAP slack at D: use method gaus (whose exact "
       "windows solve parts of it) or raise -O max_nonzeros";
   live_memory::WholeGraphSolve solve =
-      live_memory::solveWholeGraph(problem, start ? &*start : nullptr, bound, deadline, wholeGraph);
+      live_memory::solveWholeGraph(problem, start ? &*start : nullptr, bound, wholeGraph);
   if (solve.refused) {
     return answerWithStart(ModelStatus::kFeasible,
                            *solve.refused + (start ? "; returning the start schedule" : ""));
@@ -171,7 +150,7 @@ Result solvePeakMemoryMilp(const Problem& problem, const PeakMemoryMilpOptions& 
   result.figures.set(figures::kRows, static_cast<double>(solve.rows));
   result.stats.solverCalls += 1;
   result.stats.iterations = solve.nodes;
-  const std::string solverName(milp::toString(options.solver));
+  const std::string solverName(milp::toString(call.solver));
   if (solve.call == CallStatus::kError) {
     return errorResult("peak-memory MILP: " + solverName + " failed (" + solve.note + ")");
   }
@@ -195,8 +174,8 @@ Result solvePeakMemoryMilp(const Problem& problem, const PeakMemoryMilpOptions& 
   }
   std::string message;
   if (!start) {
-    message = fmt::format("time limit {}s reached before {} found a schedule",
-                          options.timeLimitSeconds, solverName);
+    message = fmt::format("time limit reached after {:.3g}s before {} found a schedule",
+                          call.deadline.elapsedSeconds(), solverName);
   } else if (startPeak > bound + 1e-9) {
     message = fmt::format("peak memory {} not proven optimal (lower bound {}); raise time_limit",
                           startPeak, bound);

@@ -185,36 +185,34 @@ class StageModel {
 
 // The start: the refined greedy cut, or the initial schedule when it verifies and is better.
 Expected<Schedule> startSchedule(const Problem& problem, const StageMilpOptions& options,
-                                 const Deadline& deadline, Result& result) {
+                                 Result& result) {
   const Graph& graph = *problem.graph;
   const Cycle stages = *problem.horizon;
   auto cut = heuristic::greedyBalancedStages(graph, stages);
   if (!cut) return Error{cut.error()};
   heuristic::StageRefinementOptions refinement;
   refinement.ratio = problem.stageRatio;
-  const Deadline refinementDeadline(
-      options.timeLimitSeconds > 0
-          ? std::optional<double>(options.refinementShare * options.timeLimitSeconds)
-          : std::nullopt);
-  refinement.stop = [&] { return refinementDeadline.expired() || deadline.expired(); };
+  const Deadline refinementDeadline = options.call.deadline.share(options.refinementShare);
+  refinement.stop = [&] { return refinementDeadline.expired(); };
   Schedule start = heuristic::refineStages(graph, stages, *cut, refinement).schedule;
   const double refinedObjective = objectiveOf(problem, start);
-  if (options.initialSchedule != nullptr) {
-    const VerificationReport report = verify(problem, *options.initialSchedule);
+  const Schedule* given = options.call.initialSchedule;
+  const std::string& origin = options.call.initialScheduleOrigin;
+  if (given != nullptr) {
+    const VerificationReport report = verify(problem, *given);
     if (!report.ok()) {
-      result.notes.emplace_back("initial schedule",
-                                fmt::format("ignored ({}): it does not verify: {}",
-                                            options.initialScheduleOrigin, report.summary()));
+      result.notes.emplace_back(
+          "initial schedule",
+          fmt::format("ignored ({}): it does not verify: {}", origin, report.summary()));
     } else {
-      const double initialObjective = objectiveOf(problem, *options.initialSchedule);
+      const double initialObjective = objectiveOf(problem, *given);
       const bool initialIsBetter = initialObjective < refinedObjective;
       result.notes.emplace_back(
           "initial schedule",
           fmt::format(
               "{} has objective {}, the refined balanced cut {}: the {} is the solver's start",
-              options.initialScheduleOrigin, initialObjective, refinedObjective,
-              initialIsBetter ? "first" : "second"));
-      if (initialIsBetter) start = *options.initialSchedule;
+              origin, initialObjective, refinedObjective, initialIsBetter ? "first" : "second"));
+      if (initialIsBetter) start = *given;
     }
   }
   return start;
@@ -223,16 +221,14 @@ Expected<Schedule> startSchedule(const Problem& problem, const StageMilpOptions&
 }  // namespace
 
 Result solveStageMilp(const Problem& problem, const StageMilpOptions& options) {
-  const Deadline deadline(options.timeLimitSeconds > 0
-                              ? std::optional<double>(options.timeLimitSeconds)
-                              : std::nullopt);
+  const milp::MilpCall& call = options.call;
   const Graph& graph = *problem.graph;
   if (!problem.horizon || *problem.horizon < 1) {
     return errorResult("stage MILP: the stage problem needs a horizon D >= 1 (--horizon)");
   }
   const Cycle stages = *problem.horizon;
   Result result;
-  auto start = startSchedule(problem, options, deadline, result);
+  auto start = startSchedule(problem, options, result);
   if (!start) return errorResult("stage MILP: no start schedule: " + start.error());
   reportStageObjective(problem, *start, result);
   result.schedule = *start;
@@ -243,28 +239,23 @@ Result solveStageMilp(const Problem& problem, const StageMilpOptions& options) {
   }
 
   const double peakLowerBound = peakStageWeightLowerBound(graph, stages);
-  if (auto refused = milp::refuseLargeModel(
+  if (auto refused = call.refusal(
           fmt::format("the stage MILP ({} ops x {} stages)", graph.numOps(), stages),
-          StageModel::estimateSize(graph, stages), options.maxNonzeros, options.memoryLimitBytes,
+          StageModel::estimateSize(graph, stages),
           "the model grows with ops x stages: use method balanced -O refine=true or gaus on "
           "graphs this large")) {
     return errorResult(*refused);
   }
   StageModel model(graph, stages, problem.stageRatio, peakLowerBound);
-  if (options.useStart) {
+  if (call.useStart) {
     model.model().setStart(model.encode(*start, stageFigures(graph, *start).peakStageWeight));
   }
-  model.model().setSolver(options.solver);
-  model.model().setCancel(options.cancel);
   result.figures.set(figures::kVariables, static_cast<double>(model.model().numVariables()));
   result.figures.set(figures::kRows, static_cast<double>(model.model().numRows()));
 
   milp::MilpSolution solution;
   solution.status = ModelStatus::kTimeout;
-  if (!deadline.expired()) {
-    solution =
-        model.model().solve(options.timeLimitSeconds > 0 ? milp::timeLeftForSolve(deadline) : 0.0);
-  }
+  if (!call.deadline.expired()) solution = call.solve(model.model());
   result.stats.solverCalls += 1;
   result.stats.iterations = solution.nodes;
   Attempt attempt;
@@ -272,10 +263,10 @@ Result solveStageMilp(const Problem& problem, const StageMilpOptions& options) {
   attempt.seconds = solution.seconds;
   attempt.detail = fmt::format("{} ops x {} stages, {} variables, {} rows, {} {}", graph.numOps(),
                                stages, model.model().numVariables(), model.model().numRows(),
-                               milp::toString(options.solver), solution.statusWithNote());
+                               milp::toString(call.solver), solution.statusWithNote());
   if (solution.call == CallStatus::kError) {
     return errorResult(
-        fmt::format("stage MILP: {} failed ({})", milp::toString(options.solver), solution.note));
+        fmt::format("stage MILP: {} failed ({})", milp::toString(call.solver), solution.note));
   }
   if (solution.hasSolution()) {
     Schedule solved = model.decode(solution);

@@ -1,6 +1,6 @@
 // Start schedules and time windows for the exact models (TWILL.md section 2, "Speed": bound each
-// op's time window from ASAP/ALAP at the current II and an upper bound on L; give CBC a first
-// schedule). The greedy placement is the heuristic module's list scheduling and its modulo
+// op's time window from ASAP/ALAP at the current II and an upper bound on L; give the solver a
+// first schedule). The greedy placement is the heuristic module's list scheduling and its modulo
 // variant, without the eviction of iterative modulo scheduling: it only has to be quick and legal
 // when it succeeds.
 
@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/problem_facts.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
@@ -25,7 +26,8 @@ std::optional<Schedule> greedySchedule(const Problem& problem, std::optional<std
     return std::move(schedule).value();
   }
   const Graph& graph = *problem.graph;
-  const auto order = topologicalOrder(graph);
+  const auto facts = problem.facts();
+  const auto& order = facts->order();
   if (!order) return std::nullopt;
   const auto height = heightsToEnd(graph, *order);
   if (!height) return std::nullopt;
@@ -61,11 +63,10 @@ std::optional<std::vector<Cycle>> moduloStartSchedule(const Problem& problem, st
   return best;
 }
 
-std::optional<std::vector<Cycle>> latestStarts(const Graph& graph, std::optional<std::int32_t> ii,
-                                               Cycle horizon, const std::vector<Cycle>& earliest) {
-  const auto order = topologicalOrder(graph);
-  if (!order) return std::nullopt;
-  auto height = heightsToEnd(graph, *order, ii ? std::optional<std::int64_t>(*ii) : std::nullopt);
+std::optional<std::vector<Cycle>> latestStarts(const Graph& graph, const std::vector<OpId>& order,
+                                               std::optional<std::int32_t> ii, Cycle horizon,
+                                               const std::vector<Cycle>& earliest) {
+  auto height = heightsToEnd(graph, order, ii ? std::optional<std::int64_t>(*ii) : std::nullopt);
   if (!height) return std::nullopt;
   std::vector<Cycle> latest = std::move(height).value();
   for (OpId op = 0; op < graph.numOps(); ++op) {

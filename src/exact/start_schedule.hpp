@@ -13,7 +13,7 @@
 
 namespace gaus::exact::detail {
 
-// The heuristic module's list schedulers with the priority height (longest delay path to the
+// The heuristic module's list schedulers (over the problem's facts) with the priority height (longest delay path to the
 // end over the distance-0 edges, larger first; smaller id on ties):
 // - Without `ii`: one iteration (listSchedule), edges of distance > 0 ignored.
 // - With `ii`: moduloListSchedule on a reservation table folded modulo ii. Nullopt when it finds
@@ -28,10 +28,12 @@ std::optional<std::vector<Cycle>> moduloStartSchedule(const Problem& problem, st
 
 // Latest starts such that every op completes by `horizon` and every edge (weight
 // delay - distance * ii; distance-0 edges only when ii is unset) is met: horizon - height (core's
-// heightsToEnd). Empty when some latest start is below `earliest` (no schedule within the
-// horizon) or ii is below RecMII.
-std::optional<std::vector<Cycle>> latestStarts(const Graph& graph, std::optional<std::int32_t> ii,
-                                               Cycle horizon, const std::vector<Cycle>& earliest);
+// heightsToEnd over `order`, the graph's topological order, which the problem's facts give).
+// Empty when some latest start is below `earliest` (no schedule within the horizon) or ii is
+// below RecMII.
+std::optional<std::vector<Cycle>> latestStarts(const Graph& graph, const std::vector<OpId>& order,
+                                               std::optional<std::int32_t> ii, Cycle horizon,
+                                               const std::vector<Cycle>& earliest);
 
 // An initial schedule (`gaus schedule --init`, raw cycles) in the solved problem's time unit,
 // when it verifies there; otherwise the reason to ignore it. Normalization divides every cost by

@@ -61,15 +61,16 @@ const MethodInfo& findMethod(const ConfigValue& value, const MethodRegistry& reg
 }
 
 void checkOptions(const ConfigValue& where, const MethodInfo& method, const MethodOptions& options,
-                  const MethodOptions& settings) {
-  const auto resolved = method.resolveOptions(applySettings(method, options, settings).options);
+                  const Settings& settings) {
+  const AppliedSettings applied = applySettings(method, options, settings);
+  const auto resolved = method.resolveOptions(applied.options, applied.settings);
   if (!resolved) {
     throw InputError(where.line(), fmt::format("{}: {}", where.key(), resolved.error()));
   }
 }
 
 std::vector<MethodEntry> parseMethodEntry(const ConfigValue& value, const ConfigContext& context,
-                                          const MethodOptions& settings,
+                                          const Settings& settings,
                                           std::vector<std::string>& baseLabels) {
   value.requireObject("a method entry", {"method", "label", "options", "on", "init", "problem"});
   const auto methodValue = value.member("method");
@@ -131,7 +132,7 @@ std::vector<MethodEntry> parseMethodEntry(const ConfigValue& value, const Config
 // `init: {from: X}`: X is a method entry's label (exact), the label of a grid's entries only
 // when it names one, or a method of the registry run first in the same process.
 void checkStarts(std::vector<MethodEntry>& methods, const MethodRegistry& registry,
-                 const std::vector<std::string>& baseLabels, const MethodOptions& settings) {
+                 const std::vector<std::string>& baseLabels, const Settings& settings) {
   for (MethodEntry& entry : methods) {
     if (!entry.start) continue;
     const StartSpec& start = *entry.start;
@@ -161,8 +162,8 @@ void checkStarts(std::vector<MethodEntry>& methods, const MethodRegistry& regist
       for (const MethodEntry& m : methods) known.push_back(m.label);
       fail("a method entry's label or a method", option_text::didYouMean(start.from, known));
     }
-    const auto resolved =
-        method->resolveOptions(applySettings(*method, start.options, settings).options);
+    const AppliedSettings applied = applySettings(*method, start.options, settings);
+    const auto resolved = method->resolveOptions(applied.options, applied.settings);
     if (!resolved) {
       throw InputError(start.line, fmt::format("{}: {}", start.key, resolved.error()));
     }
@@ -233,8 +234,8 @@ Budgets parseBudgets(const std::optional<ConfigValue>& value, const std::string&
   return budgets;
 }
 
-MethodOptions parseSettings(const std::optional<ConfigValue>& value) {
-  MethodOptions settings;
+Settings parseSettings(const std::optional<ConfigValue>& value) {
+  Settings settings;
   if (!value) return settings;
   if (!value->raw().isObject()) value->fail("settings (a mapping from option name to value)");
   for (const auto& [name, entry] : value->entries()) {
@@ -244,7 +245,7 @@ MethodOptions parseSettings(const std::optional<ConfigValue>& value) {
 }
 
 // A setting no method of the experiment declares is most likely a typo.
-void checkSettings(const ConfigValue& value, const MethodOptions& settings,
+void checkSettings(const ConfigValue& value, const Settings& settings,
                    const std::vector<MethodEntry>& methods, const MethodRegistry& registry) {
   std::vector<std::string> declared;
   for (const MethodEntry& entry : methods) {
@@ -321,10 +322,8 @@ ExperimentConfig parseConfig(const fs::path& path, const MethodRegistry& registr
   config.settings = parseSettings(top.member("settings"));
   config.budgets = parseBudgets(top.member("budgets"), config.name);
   // The per-run budget is a setting too: checked against every method that declares it.
-  MethodOptions settings = config.settings;
-  if (config.budgets.timeLimit) {
-    settings["time_limit"] = option_text::formatNumber(*config.budgets.timeLimit);
-  }
+  Settings settings = config.settings;
+  if (config.budgets.timeLimit) settings["time_limit"] = *config.budgets.timeLimit;
   const auto methods = top.member("methods");
   if (!methods || !methods->raw().isArray() || methods->raw().items.empty()) {
     (methods ? *methods : top).fail("methods: a list of method entries");

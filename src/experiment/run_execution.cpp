@@ -63,7 +63,7 @@ struct PosedProblem {
 // The horizon D the policy sets on `instance` (a run of another method for METHOD_latency).
 Expected<std::optional<Cycle>> policyHorizon(const HorizonPolicy& policy, const Instance& instance,
                                              const MethodRegistry& registry,
-                                             const MethodOptions& settings,
+                                             const Settings& settings,
                                              std::vector<Attempt>& steps) {
   const auto scaled = [&](double figure) {
     return static_cast<Cycle>(std::ceil(policy.factor * figure - 1e-9));
@@ -223,7 +223,7 @@ MethodCall plannedCall(const RunTask& task, const MethodRegistry& registry,
                        const std::optional<fs::path>& traceFile) {
   const PlannedRun& run = task.planned();
   const MethodEntry& entry = task.config->methods.at(run.methodEntry);
-  MethodOptions settings = run.settings;
+  Settings settings = run.settings;
   // As a setting: it reaches a method that declares `trace` and whose entry names no file.
   if (traceFile) settings["trace"] = traceFile->string();
   // The config names only methods of the registry.
@@ -384,7 +384,8 @@ RunOutput finishRun(const RunTask& task, const MethodRegistry& registry, const C
       const auto limit = run.settings.find("time_limit");
       return failedRun(std::move(record), RunStatus::kTimeout,
                        fmt::format("{}: the time limit {} s plus the grace {} s{}", end.describe(),
-                                   limit == run.settings.end() ? std::string("-") : limit->second,
+                                   limit == run.settings.end() ? std::string("-")
+                                                               : formatSetting(limit->second),
                                    option_text::formatNumber(task.config->budgets.grace), tail));
     }
     case ChildEnd::How::kOutOfMemory:

@@ -63,7 +63,7 @@ std::optional<double> referenceOf(const GraphEntry& entry, const SurveyedGraph& 
 
 void applyMemoryLimit(RunPlan& plan, std::optional<std::int64_t> bytes) {
   if (!bytes) return;
-  for (PlannedRun& run : plan.runs) run.settings["memory_limit"] = std::to_string(*bytes);
+  for (PlannedRun& run : plan.runs) run.settings["memory_limit"] = *bytes;
 }
 
 Expected<RunPlan> planRuns(const ExperimentConfig& config, std::vector<SurveyedGraph> graphs,
@@ -93,9 +93,9 @@ Expected<RunPlan> planRuns(const ExperimentConfig& config, std::vector<SurveyedG
           run.settings = config.settings;
           const std::optional<double> timeLimit =
               graphEntry.timeLimit ? graphEntry.timeLimit : budgets.timeLimit;
-          if (timeLimit) run.settings["time_limit"] = option_text::formatNumber(*timeLimit);
-          if (seed) run.settings["seed"] = std::to_string(*seed);
-          run.settings["threads"] = std::to_string(budgets.threads.value_or(threadsPerRun));
+          if (timeLimit) run.settings["time_limit"] = *timeLimit;
+          if (seed) run.settings["seed"] = static_cast<std::int64_t>(*seed);
+          run.settings["threads"] = std::int64_t{budgets.threads.value_or(threadsPerRun)};
           if (entry.start) {
             const MethodEntry* source = entryLabelled(config, entry.start->from);
             if (source == nullptr) {
@@ -116,13 +116,15 @@ Expected<RunPlan> planRuns(const ExperimentConfig& config, std::vector<SurveyedG
           }
           std::optional<double> ownLimit = timeLimit;
           if (method.declares("time_limit")) {
-            const MethodOptions applied =
-                applySettings(method, entry.options, run.settings).options;
-            const auto given = applied.find("time_limit");
+            // The entry's own -O time_limit (text from the YAML), else the run's setting.
+            const auto given = entry.options.find("time_limit");
+            const auto setting = run.settings.find("time_limit");
             ownLimit.reset();
-            if (given != applied.end()) {
-              if (const auto seconds = option_text::parseNumber(given->second)) ownLimit = *seconds;
-            }
+            const std::string text = given != entry.options.end() ? given->second
+                                     : setting != run.settings.end()
+                                         ? formatSetting(setting->second)
+                                         : std::string();
+            if (const auto seconds = option_text::parseNumber(text)) ownLimit = *seconds;
             if (ownLimit) run.budgetSeconds = *ownLimit + (limited - 1) * timeLimit.value_or(0);
           }
           const std::optional<double> longest = ownLimit && timeLimit

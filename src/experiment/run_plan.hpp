@@ -22,8 +22,8 @@ struct PlannedRun {
   std::size_t graph = 0;        // index into RunPlan::graphs
   std::size_t methodEntry = 0;  // index into ExperimentConfig::methods
   // The settings of this run (the experiment's settings, the time limit, the seed, the thread
-  // count), applied to the method where it declares them.
-  MethodOptions settings;
+  // count), typed, applied to the method where it declares them.
+  Settings settings;
   ProblemSpec problem;  // the graph entry's with the method entry's on top
   std::optional<std::uint64_t> seed;
   std::int32_t repeat = 0;

@@ -71,6 +71,9 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/deadline.hpp>
+#include <gaus/core/problem_facts.hpp>
+#include <gaus/core/problem_kinds.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/heuristic/force_directed.hpp>
 #include <gaus/heuristic/heuristic_figures.hpp>
@@ -233,41 +236,32 @@ Expected<ForceRun> forceDirectedList(const Graph& graph, const Machine& machine,
   return run;
 }
 
-bool usesLimitedResource(const Graph& graph, const Machine& machine) {
-  for (OpId op = 0; op < graph.numOps(); ++op) {
-    for (const ReservationBlock& block : graph.reservation(op)) {
-      if (machine.resources[block.resource].limited()) return true;
-    }
-  }
-  return false;
-}
-
 Result latencyBounded(const Problem& problem, const ForceDirectedOptions& options,
-                      const std::vector<OpId>& topo, const ListScheduler& lister, Pace& pace) {
+                      const ListScheduler& lister, Pace& pace) {
   const Graph& graph = *problem.graph;
   const Machine& machine = *problem.machine;
   const Cycle horizon = *problem.horizon;
   Result result;
-  const std::vector<Cycle> asap = asapTimes(graph, topo);
-  auto alap = alapTimes(graph, topo, horizon);
+  const auto facts = problem.facts();
+  const std::vector<Cycle>& asap = facts->asap();
+  const auto& alap = facts->alap();
   if (!alap) {
     result.status = ModelStatus::kInfeasible;
     result.message = "fds: " + alap.error();
     return result;
   }
-  // auto: the problem's objective where it states peak memory, else, where it leaves it to the
-  // method, peak memory on a graph whose values have a size (as list, gaus and ilp decide).
+  // auto: the problem's objective (peak memory where it asks for that, as by default on a graph
+  // whose values have a size; core's preferredObjectives).
   bool memory = options.objective == ForceObjective::kMemory;
   if (options.objective == ForceObjective::kAuto) {
-    memory = problem.objective == ProblemObjective::kPeakMemory ||
-             (problem.objective == ProblemObjective::kMethodDefault && hasLiveMemory(graph));
+    memory = askedObjective(problem) == ProblemObjective::kPeakMemory;
   }
   detail::ForceSearchOptions search;
   search.memory = memory;
   search.lazy = options.lazyForces;
   search.maxRecomputations = options.maxRecomputations;
   ForceRun run = detail::timeConstrainedForces(
-      graph, machine, search, asap, std::move(alap).value(), [&pace] { return pace.stop(); },
+      graph, machine, search, asap, *alap, [&pace] { return pace.stop(); },
       [&pace](OpId fixed, OpId total) { pace.report(fixed, total); });
   result.figures.set(figures::kForceEvaluations, static_cast<double>(run.evaluations));
   result.figures.set(figures::kBoundedPicks, static_cast<double>(run.boundedPicks));
@@ -281,7 +275,7 @@ Result latencyBounded(const Problem& problem, const ForceDirectedOptions& option
   }
   Schedule schedule;
   schedule.start = std::move(run.start);
-  const bool limited = usesLimitedResource(graph, machine);
+  const bool limited = facts->usesLimitedResource();
   if (limited && !verify(problem, schedule).ok()) {
     // FDS balances the units but does not count them: the list scheduler places the ops in the
     // order of their FDS starts, never earlier (release times); should that miss D, in that
@@ -338,7 +332,7 @@ Result latencyBounded(const Problem& problem, const ForceDirectedOptions& option
   result.status = ModelStatus::kFeasible;
   result.schedule = std::move(schedule);
   if (memory) {
-    result.objectiveName = "peak_memory";
+    result.objectiveName = std::string(toString(ProblemObjective::kPeakMemory));
     result.objective = metrics.peakLiveMemory;
     // B's bound as every method reports it (and status optimal where the peak meets it).
     if (options.reportBound) {
@@ -374,8 +368,9 @@ Result latency(const Problem& problem, const std::vector<OpId>& topo, Pace& pace
   schedule.start = std::move(run->start);
   const Cycle length = scheduleLatency(graph, schedule.start);
   // The lower bounds list reports: the critical path and the busiest resource.
-  const Cycle criticalPath = criticalPathLength(graph, asapTimes(graph, topo));
-  const ResMii resourceBound = computeResMii(graph, *problem.machine);
+  const auto facts = problem.facts();
+  const Cycle criticalPath = facts->criticalPath();
+  const ResMii& resourceBound = facts->resMii();
   const Cycle lowerBound = std::max(criticalPath, resourceBound.binding ? resourceBound.value : 0);
   result.figures.set(figures::kLatency, static_cast<double>(length));
   result.figures.set(figures::kCriticalPath, static_cast<double>(criticalPath));
@@ -404,7 +399,8 @@ Result forceDirectedSchedule(const Problem& problem, const ForceDirectedOptions&
   // the legalization.
   auto lister = ListScheduler::prepare(problem);
   if (!lister) return errorResult(lister.error());
-  auto topo = topologicalOrder(graph);
+  const auto facts = problem.facts();
+  const auto& topo = facts->order();
   if (!topo) return errorResult("fds: " + topo.error());
   Pace pace(deadline, context);
   if (problem.kind == ProblemKind::kLatencyBounded) {
@@ -413,7 +409,7 @@ Result forceDirectedSchedule(const Problem& problem, const ForceDirectedOptions&
     if (auto tooLarge = distributionTooLarge(*problem.horizon, problem.machine->numResources())) {
       return errorResult(*tooLarge);
     }
-    return latencyBounded(problem, options, *topo, *lister, pace);
+    return latencyBounded(problem, options, *lister, pace);
   }
   // Force-directed list scheduling ends near the list schedule's latency.
   auto listed = lister->schedule();

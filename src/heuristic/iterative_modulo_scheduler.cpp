@@ -41,6 +41,8 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/deadline.hpp>
+#include <gaus/core/problem_facts.hpp>
 #include <gaus/heuristic/heuristic_figures.hpp>
 #include <gaus/heuristic/iterative_modulo_scheduler.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
@@ -78,6 +80,7 @@ class ImsSearch {
         machine_(*problem.machine),
         options_(options),
         context_(context),
+        facts_(problem.facts()),
         deadline_(options.timeLimitSeconds),
         shouldStop_([this] { return deadline_.expired() || context_.cancelled(); }) {}
 
@@ -92,12 +95,11 @@ class ImsSearch {
  private:
   // Inputs no II can schedule: kInfeasible at once.
   std::optional<Result> rejectUnschedulable() {
-    auto topo = topologicalOrder(graph_);
+    const auto& topo = facts_->order();
     if (!topo) return infeasible("ims: " + topo.error());
-    topo_ = std::move(topo).value();
-    resMii_ = computeResMii(graph_, machine_);
-    if (resMii_.infeasible) {
-      return infeasible("ims: " + *resMii_.infeasible + ": no II is feasible");
+    const ResMii& resMii = facts_->resMii();
+    if (resMii.infeasible) {
+      return infeasible("ims: " + *resMii.infeasible + ": no II is feasible");
     }
     ReservationRunBuilder absolute(machine_, std::nullopt);
     absolute.addGraph(graph_);
@@ -107,20 +109,19 @@ class ImsSearch {
         return infeasible("ims: " + *overfull);
       }
     }
-    recMii_ = computeRecMii(graph_);
-    if (recMii_.infeasible) return infeasible("ims: " + *recMii_.infeasible);
+    if (const RecMii& recMii = facts_->recMii(); recMii.infeasible) {
+      return infeasible("ims: " + *recMii.infeasible);
+    }
     return std::nullopt;
   }
 
   // MII and what binds it (the result's lower bound), and the fixed II and max_ii against it.
   std::optional<Result> boundIi() {
-    mii_ = std::max<std::int64_t>({resMii_.value, recMii_.value, 1});
+    mii_ = std::max<std::int64_t>(facts_->mii().value, 1);
     result_.objectiveName = "ii";
     result_.bounds.lowerBound = static_cast<double>(mii_);
-    result_.bounds.iiBoundReason = describeIiBound(graph_, machine_, resMii_, recMii_);
-    result_.figures.set(figures::kResMii, static_cast<double>(resMii_.value));
-    result_.figures.set(figures::kRecMii, static_cast<double>(recMii_.value));
-    result_.figures.set(figures::kMii, static_cast<double>(mii_));
+    result_.bounds.mii = facts_->mii();
+    const std::string& reason = facts_->mii().reason;
 
     if (problem_.ii && options_.ii && *problem_.ii != *options_.ii) {
       return errorResult(fmt::format("ims: the problem fixes II={} but the option ii={}",
@@ -133,11 +134,11 @@ class ImsSearch {
     }
     if (mii_ > kLargestIi) {
       return errorResult(fmt::format("ims: MII={} ({}) exceeds the largest II a schedule holds, {}",
-                                     mii_, result_.bounds.iiBoundReason, kLargestIi));
+                                     mii_, reason, kLargestIi));
     }
     if (fixedIi_ && *fixedIi_ < mii_) {
       Result below = infeasible(fmt::format("ims: II={} is below the lower bound MII={}: {}",
-                                            *fixedIi_, mii_, result_.bounds.iiBoundReason));
+                                            *fixedIi_, mii_, reason));
       below.bounds = result_.bounds;
       below.figures = result_.figures;
       return below;
@@ -145,7 +146,7 @@ class ImsSearch {
     if (options_.maxIi && *options_.maxIi < mii_) {
       return errorResult(
           fmt::format("ims: max_ii={} is below the lower bound MII={} ({}); raise max_ii",
-                      *options_.maxIi, mii_, result_.bounds.iiBoundReason));
+                      *options_.maxIi, mii_, reason));
     }
     return std::nullopt;
   }
@@ -212,7 +213,8 @@ class ImsSearch {
       if (options_.placement != ImsPlacement::kBoth && options_.placement != placement) continue;
       const auto attemptStart = std::chrono::steady_clock::now();
       detail::AttemptOutcome outcome = detail::scheduleAtIi(
-          graph_, machine_, topo_, static_cast<std::int32_t>(ii), placement, budget_, shouldStop_);
+          graph_, machine_, *facts_->order(), static_cast<std::int32_t>(ii), placement, budget_,
+          shouldStop_);
       ++result_.stats.solverCalls;
       result_.stats.iterations += outcome.steps;
       evictions_ += outcome.evictions;
@@ -309,12 +311,10 @@ class ImsSearch {
   const Machine& machine_;
   const ImsOptions& options_;
   const RunContext& context_;
+  const std::shared_ptr<const ProblemFacts> facts_;  // the problem's order and MII
   const Deadline deadline_;
   const std::function<bool()> shouldStop_;
   Result result_;
-  std::vector<OpId> topo_;
-  ResMii resMii_;
-  RecMii recMii_;
   std::int64_t mii_ = 1;
   std::optional<std::int64_t> fixedIi_;
   Schedule oneIteration_;  // the non-overlapped schedule's one iteration

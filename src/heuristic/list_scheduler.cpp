@@ -21,6 +21,7 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/problem_facts.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
 
 #include "list_placement.hpp"
@@ -109,29 +110,22 @@ ListScheduler::ListScheduler(ListScheduler&&) noexcept = default;
 ListScheduler& ListScheduler::operator=(ListScheduler&&) noexcept = default;
 ListScheduler::~ListScheduler() = default;
 
-Expected<ListScheduler> ListScheduler::prepare(const Problem& problem,
-                                               const KnownGraphAnalysis& known) {
+Expected<ListScheduler> ListScheduler::prepare(const Problem& problem) {
   if (!problem.graph || !problem.machine) {
     return Error{"list scheduling: the problem has no graph or no machine"};
   }
   const Graph& graph = *problem.graph;
   const Machine& machine = *problem.machine;
-  std::optional<Expected<std::vector<OpId>>> computedOrder;
-  if (known.topologicalOrder == nullptr) {
-    computedOrder = topologicalOrder(graph);
-    if (!*computedOrder) return Error{"list scheduling: " + computedOrder->error()};
-  }
-  const std::vector<OpId>& topo =
-      known.topologicalOrder != nullptr ? *known.topologicalOrder : computedOrder->value();
+  const auto facts = problem.facts();
+  if (!facts->order()) return Error{"list scheduling: " + facts->order().error()};
+  const std::vector<OpId>& topo = *facts->order();
   auto prepared = std::make_unique<Prepared>(Prepared{
       graph, machine, ReservationRunBuilder(machine, std::nullopt), {}, {}, {}, 0, nullptr});
   // Height gives ALAP too (ALAP = critical path - height).
   auto height = heightsToEnd(graph, topo);
   if (!height) return Error{"list scheduling: " + height.error()};
   prepared->height = std::move(height).value();
-  prepared->asap = known.topologicalOrder != nullptr && known.asap != nullptr
-                       ? *known.asap
-                       : asapTimes(graph, topo);
+  prepared->asap = facts->asap();
   prepared->criticalPath = prepared->height.empty() ? 0
                                                     : *std::max_element(prepared->height.begin(),
                                                                         prepared->height.end());

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/problem_facts.hpp>
+#include <gaus/core/problem_kinds.hpp>
 #include <gaus/core/stage_objective.hpp>
 #include <gaus/heuristic/balanced_stages.hpp>
 #include <gaus/heuristic/force_directed.hpp>
@@ -104,10 +106,10 @@ OptionTable<heuristic::ForceDirectedOptions> makeForceDirectedTable() {
   OptionTable<ForceDirectedOptions> table("fds");
   table
       .add("objective", &ForceDirectedOptions::objective, heuristic::kForceObjectiveNames,
-           "latency-bounded problems: what the distribution graphs measure: memory (expected "
-           "live memory per cycle, for peak memory), resources (expected units per resource "
-           "and cycle, the paper's), or auto (memory where the problem's objective is "
-           "peak_memory, or is left to the method and some op has mem; else resources)")
+           "latency-bounded problems: what the distribution graphs measure: peak_memory "
+           "(expected live memory per cycle), resource_units (expected units per resource and "
+           "cycle, the paper's), or auto (the problem's objective: peak_memory where it asks "
+           "for that, else resource_units)")
       .add("max_ops", &ForceDirectedOptions::maxOps,
            "larger graphs are refused, naming the methods to use instead; none: no limit",
            NumericRange::atLeast(1))
@@ -185,9 +187,9 @@ Result runList(const Problem& problem, const ListMethodOptions& options,
   const Cycle latency = scheduleLatency(graph, schedule->start);
   // Lower bounds: the critical path, and per limited resource its total reserved unit-cycles
   // over its capacity (all of which must fit in [0, latency)), which is ResMII's formula.
-  const auto topo = topologicalOrder(graph);
-  const Cycle criticalPath = criticalPathLength(graph, asapTimes(graph, *topo));
-  const ResMii resourceBound = computeResMii(graph, *problem.machine);
+  const auto facts = problem.facts();
+  const Cycle criticalPath = facts->criticalPath();
+  const ResMii& resourceBound = facts->resMii();
   const Cycle resourceLowerBound = resourceBound.binding ? resourceBound.value : 0;
   const Cycle lowerBound = std::max(criticalPath, resourceLowerBound);
   result.figures.set(heuristic::figures::kLatency, static_cast<double>(latency));
@@ -224,12 +226,13 @@ Result runList(const Problem& problem, const ListMethodOptions& options,
   result.bounds.latencyProvenOptimal = latency == lowerBound;
   result.status = latency == lowerBound ? ModelStatus::kOptimal : ModelStatus::kFeasible;
   result.schedule = std::move(schedule).value();
-  if (problem.kind == ProblemKind::kLatencyBounded && hasLiveMemory(graph)) {
-    // Within D, on a graph whose values have a size, the objective is the peak live memory
-    // (formulation B, as for gaus and ilp); the latency stays among the figures, and the bound
-    // is the one every method reports for B.
+  if (problem.kind == ProblemKind::kLatencyBounded &&
+      askedObjective(problem) == ProblemObjective::kPeakMemory) {
+    // Within D, asked for peak live memory (the default where the values have a size), the
+    // objective is the peak live memory (formulation B, as for gaus and ilp); the latency stays
+    // among the figures, and the bound is the one every method reports for B.
     if (options.refine) refineForMemory(problem, options, context, *result.schedule, result);
-    result.objectiveName = "peak_memory";
+    result.objectiveName = std::string(toString(ProblemObjective::kPeakMemory));
     result.objective = computeMetrics(graph, *problem.machine, *result.schedule).peakLiveMemory;
     result.bounds.lowerBound.reset();
     result.bounds.latencyProvenOptimal = false;
@@ -287,12 +290,14 @@ void registerHeuristicMethods(MethodRegistry& registry) {
       "iterative modulo scheduling (Rau, MICRO 1994): smallest II it can place, from "
       "max(ResMII, RecMII) up",
       {ProblemKind::kModulo}, imsOptionTable(), heuristic::heuristicFigureTable(), runIms));
-  registry.add(makeMethod<heuristic::BalancedStagesOptions>(
-      "balanced",
-      "GS-Schedule's greedy balanced cut: a topological order cut into D stages of the smallest "
-      "capacity that fits (stage problems; -O refine=true refines it)",
-      {ProblemKind::kStages}, balancedOptionTable(), heuristic::heuristicFigureTable(),
-      runBalanced));
+  registry.add(minimizing(
+      makeMethod<heuristic::BalancedStagesOptions>(
+          "balanced",
+          "GS-Schedule's greedy balanced cut: a topological order cut into D stages of the "
+          "smallest capacity that fits (stage problems; -O refine=true refines it)",
+          {ProblemKind::kStages}, balancedOptionTable(), heuristic::heuristicFigureTable(),
+          runBalanced),
+      {{ProblemKind::kStages, ProblemObjective::kStageCost}}));
   registry.add(makeMethod<heuristic::ForceDirectedOptions>(
       "fds",
       "force-directed scheduling (Paulin and Knight 1989): time-constrained at the horizon "

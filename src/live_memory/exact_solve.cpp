@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/problem_facts.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/live_memory/exact_solve.hpp>
 #include <gaus/live_memory/model.hpp>
@@ -17,25 +18,16 @@ namespace gaus::live_memory {
 
 namespace {
 
-bool limitsResources(const Problem& problem) {
-  for (OpId op = 0; op < problem.graph->numOps(); ++op) {
-    for (const auto& block : problem.graph->reservation(op)) {
-      if (problem.machine->resources[block.resource].limited()) return true;
-    }
-  }
-  return false;
-}
-
 // The model's input over every op's window [ASAP, ALAP] at D, from `placement`, with the
 // machine's capacities when it limits a resource; nullopt when no schedule fits D.
 std::optional<PeakMemoryModelInput> wholeGraphInput(const Problem& problem,
+                                                    const ProblemFacts& facts,
                                                     std::span<const Cycle> placement,
                                                     double floor) {
   const Graph& graph = *problem.graph;
-  auto order = topologicalOrder(graph);
-  if (!order) return std::nullopt;
-  const std::vector<Cycle> asap = asapTimes(graph, *order);
-  auto alap = alapTimes(graph, *order, *problem.horizon);
+  if (!facts.order()) return std::nullopt;
+  const std::vector<Cycle>& asap = facts.asap();
+  const auto& alap = facts.alap();
   if (!alap) return std::nullopt;
   PeakMemoryModelInput input;
   input.graph = &graph;
@@ -43,7 +35,7 @@ std::optional<PeakMemoryModelInput> wholeGraphInput(const Problem& problem,
   input.start = placement;
   for (OpId op = 0; op < graph.numOps(); ++op) input.moving.push_back({op, asap[op], (*alap)[op]});
   input.peakFloor = floor;
-  if (limitsResources(problem)) input.machine = problem.machine.get();
+  if (facts.usesLimitedResource()) input.machine = problem.machine.get();
   return input;
 }
 
@@ -56,23 +48,22 @@ bool verifies(const Problem& problem, const Schedule& schedule) {
 }  // namespace
 
 std::int64_t wholeGraphNonzeros(const Problem& problem) {
-  const auto order = topologicalOrder(*problem.graph);
-  if (!order) return 0;
-  const std::vector<Cycle> asap = asapTimes(*problem.graph, *order);
-  const auto input = wholeGraphInput(problem, asap, 0.0);
+  const auto facts = problem.facts();
+  if (!facts->order()) return 0;
+  const auto input = wholeGraphInput(problem, *facts, facts->asap(), 0.0);
   return input ? PeakMemoryModel::estimateSize(*input).nonzeros : 0;
 }
 
 WholeGraphSolve solveWholeGraph(const Problem& problem, const Schedule* start, double floor,
-                                const Deadline& deadline, const WholeGraphOptions& options) {
+                                const WholeGraphOptions& options) {
+  const milp::MilpCall& call = options.call;
   WholeGraphSolve solve;
   const Cycle horizon = *problem.horizon;
   solve.attempt.phase = "milp";
   solve.attempt.horizon = horizon;
-  const auto order = topologicalOrder(*problem.graph);
-  const std::vector<Cycle> asap = order ? asapTimes(*problem.graph, *order) : std::vector<Cycle>{};
-  const auto input =
-      wholeGraphInput(problem, start ? std::span<const Cycle>(start->start) : asap, floor);
+  const auto facts = problem.facts();
+  const auto input = wholeGraphInput(
+      problem, *facts, start ? std::span<const Cycle>(start->start) : facts->asap(), floor);
   if (!input) {
     solve.status = ModelStatus::kInfeasible;
     solve.note = fmt::format("no schedule completes within D = {}", horizon);
@@ -80,18 +71,15 @@ WholeGraphSolve solveWholeGraph(const Problem& problem, const Schedule* start, d
   }
   const milp::ModelSize size = PeakMemoryModel::estimateSize(*input);
   solve.refused =
-      milp::refuseLargeModel(fmt::format("the peak-memory MILP (D = {})", horizon), size,
-                             options.maxNonzeros, options.memoryLimitBytes, options.remedy);
+      call.refusal(fmt::format("the peak-memory MILP (D = {})", horizon), size, options.remedy);
   if (solve.refused) return solve;
   PeakMemoryModel model(*input);
   solve.variables = model.model().numVariables();
   solve.rows = model.model().numRows();
-  if (start && options.useStart) model.model().setStart(model.encode(start->start));
-  model.model().setSolver(options.solver);
-  model.model().setCancel(options.cancel);
+  if (start && call.useStart) model.model().setStart(model.encode(start->start));
   milp::MilpSolution solution;
   solution.status = ModelStatus::kTimeout;
-  if (!deadline.expired()) solution = model.model().solve(milp::timeLeftForSolve(deadline));
+  if (!call.deadline.expired()) solution = call.solve(model.model());
   solve.call = solution.call;
   solve.status = solution.status;
   solve.note = solution.note;
@@ -99,7 +87,7 @@ WholeGraphSolve solveWholeGraph(const Problem& problem, const Schedule* start, d
   solve.attempt.seconds = solution.seconds;
   solve.attempt.detail = fmt::format("D = {}, {} variables, {} rows, {} nonzeros at most, {} {}",
                                      horizon, solve.variables, solve.rows, size.nonzeros,
-                                     milp::toString(options.solver), solution.statusWithNote());
+                                     milp::toString(call.solver), solution.statusWithNote());
   if (solution.call == CallStatus::kError) return solve;
   solve.bound = model.boundOf(solution);
   if (solution.hasSolution() && !solution.values.empty()) {

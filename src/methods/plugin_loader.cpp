@@ -57,7 +57,7 @@ MethodInfo unavailableMethod(const std::string& name, const std::string& reason)
                   ProblemKind::kModuloWarp, ProblemKind::kStages};
   const std::string message = fmt::format("method {}: {}", name, reason);
   method.unavailable = message;
-  method.parseOptions = [message](const MethodOptions&) -> Expected<ParsedOptions> {
+  method.parseOptions = [message](const MethodOptions&, const Settings&) -> Expected<ParsedOptions> {
     return Error{message};
   };
   method.solve = [message](const Problem&, const ParsedOptions&, const RunContext&) {

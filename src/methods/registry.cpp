@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <gaus/core/problem_facts.hpp>
 #include <gaus/core/problem_kinds.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/methods/registry.hpp>
@@ -14,6 +15,12 @@ namespace gaus {
 
 bool MethodInfo::solves(ProblemKind kind) const {
   return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
+}
+
+bool MethodInfo::minimizes(ProblemKind kind, ProblemObjective objective) const {
+  return std::any_of(objectives.begin(), objectives.end(), [&](const KindObjective& declared) {
+    return declared.kind == kind && declared.objective == objective;
+  });
 }
 
 bool MethodInfo::declares(std::string_view option) const {
@@ -26,8 +33,9 @@ bool MethodInfo::reportsFigure(std::string_view figure) const {
                      [&](const FigureDoc& doc) { return doc.name == figure; });
 }
 
-Expected<OptionValues> MethodInfo::resolveOptions(const MethodOptions& given) const {
-  auto parsed = parseOptions(given);
+Expected<OptionValues> MethodInfo::resolveOptions(const MethodOptions& given,
+                                                  const Settings& settings) const {
+  auto parsed = parseOptions(given, settings);
   if (!parsed) return Error{parsed.error()};
   return std::move(parsed->echo);
 }
@@ -46,14 +54,19 @@ std::optional<double> MethodInfo::figureValue(const Result& result, std::string_
   return std::nullopt;
 }
 
+MethodInfo minimizing(MethodInfo method, std::vector<KindObjective> objectives) {
+  method.objectives = std::move(objectives);
+  return method;
+}
+
 AppliedSettings applySettings(const MethodInfo& method, MethodOptions options,
-                              const MethodOptions& settings) {
+                              const Settings& settings) {
   AppliedSettings applied;
   for (const auto& [name, value] : settings) {
     if (!method.declares(name)) {
       applied.ignored.push_back(name);
     } else if (!options.contains(name)) {
-      options.emplace(name, value);
+      applied.settings.emplace(name, value);
     }
   }
   applied.options = std::move(options);
@@ -67,13 +80,14 @@ Problem withMachineOptions(const MethodInfo& method, const Problem& problem,
   method.describeMachine(*machine, options);
   Problem posed = problem;
   posed.machine = std::move(machine);
-  return posed;
+  // The facts that read the machine are of the one described.
+  return withFacts(std::move(posed));
 }
 
 ProblemKind inferProblemKind(const Graph& graph, const MethodInfo& method, bool fixedIi,
-                             bool hasHorizon) {
+                             bool hasHorizon, ProblemObjective objective) {
   const std::vector<ProblemKind> preferred =
-      preferredKinds({graph.hasLoopCarriedEdges() || fixedIi, false, hasHorizon});
+      preferredKinds({graph.hasLoopCarriedEdges() || fixedIi, false, hasHorizon, objective});
   for (ProblemKind kind : preferred) {
     if (method.solves(kind)) return kind;
   }
@@ -82,6 +96,32 @@ ProblemKind inferProblemKind(const Graph& graph, const MethodInfo& method, bool 
   // iteration on purpose).
   if (graph.hasLoopCarriedEdges() || method.kinds.empty()) return preferred.front();
   return method.kinds.front();
+}
+
+ProblemObjective resolveObjective(const Problem& problem, const MethodInfo& method) {
+  if (problem.objective != ProblemObjective::kMethodDefault) return problem.objective;
+  const bool liveMemory = problem.graph && problem.facts()->hasLiveMemory();
+  const std::vector<ProblemObjective> preferred = preferredObjectives(problem.kind, liveMemory);
+  for (ProblemObjective objective : preferred) {
+    if (method.minimizes(problem.kind, objective)) return objective;
+  }
+  return preferred.front();
+}
+
+std::optional<std::string> objectiveRefusal(const MethodInfo& method, const Problem& problem) {
+  const ProblemObjective objective = askedObjective(problem);
+  if (!objectiveFits(objective, problem.kind)) {
+    return fmt::format("objective {} does not fit a {} problem (it fits: {})", toString(objective),
+                       toString(problem.kind), kindsForObjective(objective));
+  }
+  if (method.objectives.empty() || method.minimizes(problem.kind, objective)) return std::nullopt;
+  std::vector<std::string> minimized;
+  for (const KindObjective& declared : method.objectives) {
+    if (declared.kind == problem.kind) minimized.emplace_back(toString(declared.objective));
+  }
+  return fmt::format("method {} does not minimize {} on a {} problem (it minimizes {} there)",
+                     method.name, toString(objective), toString(problem.kind),
+                     option_text::listChoices(minimized));
 }
 
 void MethodRegistry::add(MethodInfo method) {
@@ -153,11 +193,31 @@ std::string MethodRegistry::unsupportedKindMessage(std::string_view name, Proble
                          : fmt::format("methods that do: {}", option_text::listChoices(solvers)));
 }
 
+std::optional<std::string> MethodRegistry::unsupportedObjectiveMessage(
+    std::string_view name, const Problem& problem) const {
+  const MethodInfo& method = *find(name);
+  auto refusal = objectiveRefusal(method, problem);
+  if (!refusal || !objectiveFits(askedObjective(problem), problem.kind)) return refusal;
+  std::vector<std::string> minimizers;
+  for (const auto& other : names()) {
+    const MethodInfo* candidate = find(other);
+    if (candidate != nullptr && candidate->minimizes(problem.kind, askedObjective(problem))) {
+      minimizers.push_back(other);
+    }
+  }
+  return fmt::format("{}; {}", *refusal,
+                     minimizers.empty()
+                         ? std::string("no method of this build does")
+                         : fmt::format("{} {}", minimizers.size() == 1 ? "method" : "methods",
+                                       option_text::listChoices(minimizers)) +
+                               (minimizers.size() == 1 ? " does" : " do"));
+}
+
 Result MethodRegistry::run(std::string_view name, const Problem& problem,
                            const MethodOptions& options, const RunContext& context) const {
   const MethodInfo* method = find(name);
   if (method == nullptr) return errorResult(unknownMethodMessage(name));
-  auto parsed = method->parseOptions(options);
+  auto parsed = method->parseOptions(options, {});
   if (!parsed) return errorResult(parsed.error());
   return runParsed(*method, withMachineOptions(*method, problem, *parsed), *parsed, context);
 }
@@ -168,7 +228,11 @@ Result MethodRegistry::runParsed(const MethodInfo& method, const Problem& posed,
   // Not unsupportedKindMessage: naming the methods that do would load every engine plugin in
   // the middle of a run (ilp's init method is run through here).
   if (!method.solves(posed.kind)) return errorResult(refusalOfKind(method, posed.kind));
-  if (const auto errors = posed.check(); !errors.empty()) {
+  // A problem built by hand: its objective resolved and its facts attached, as posing does.
+  Problem problem = withFacts(posed);
+  problem.objective = resolveObjective(problem, method);
+  if (const auto refusal = objectiveRefusal(method, problem)) return errorResult(*refusal);
+  if (const auto errors = problem.check(); !errors.empty()) {
     std::string message = errors.front();
     if (errors.size() > 1) message += fmt::format(" (and {} more input errors)", errors.size() - 1);
     return errorResult(message);
@@ -176,10 +240,10 @@ Result MethodRegistry::runParsed(const MethodInfo& method, const Problem& posed,
   const auto start = std::chrono::steady_clock::now();
   RunContext methodContext = context;
   methodContext.registry = this;
-  Result result = method.solve(posed, options, methodContext);
+  Result result = method.solve(problem, options, methodContext);
   result.stats.seconds = secondsSince(start);
   if (result.schedule) {
-    result.verification = verify(posed, *result.schedule);
+    result.verification = verify(problem, *result.schedule);
     if (result.verification->uncheckedLoopCarriedEdges > 0) {
       result.notes.emplace_back(kUncheckedLoopCarriedTitle,
                                 result.verification->uncheckedLoopCarriedNote());

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <gaus/core/deadline.hpp>
 #include <gaus/milp/milp_model.hpp>
 
 namespace gaus::milp {

@@ -125,7 +125,12 @@ nlohmann::json resultToJson(const Instance& instance, const Result& result) {
   bounds["gap"] = optionalToJson(resultGap(result));
   bounds["ii_proven_optimal"] = result.bounds.iiProvenOptimal;
   bounds["latency_proven_optimal"] = result.bounds.latencyProvenOptimal;
-  if (!result.bounds.iiBoundReason.empty()) bounds["ii_bound"] = result.bounds.iiBoundReason;
+  if (const auto& mii = result.bounds.mii) {
+    bounds["ii_bound"] = mii->reason;
+    bounds["mii"] = mii->value;
+    bounds["res_mii"] = mii->resMii;
+    bounds["rec_mii"] = mii->recMii;
+  }
   if (!result.bounds.lowerBoundArgument.empty()) {
     bounds["argument"] = result.bounds.lowerBoundArgument;
   }

@@ -244,7 +244,7 @@ TEST_CASE(
     // A in 2 stages: a and b together in stage 0 weigh 4, so 100 x 4 = 400; the optimum is 301.
     const Instance instance = weightsInTwoStages();
     cases.push_back({instance.problem(ProblemKind::kStages, 2), startsAt({0, 0, 1}),
-                     "stage_objective", 400.0, 301.0});
+                     "stage_cost", 400.0, 301.0});
   }
   for (const Overclaim& overclaim : cases) {
     INFO(overclaim.objective);

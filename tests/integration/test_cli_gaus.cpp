@@ -153,7 +153,7 @@ TEST_CASE("schedule --method gaus on every shared benchmark file", "[cli][gaus][
       CHECK(memory["verification"]["metrics"]["latency"] <= result["objective"]["value"]);
     } else if (spec.ends_with(".gml")) {
       const auto stages = scheduleAndVerify(spec, {"--formulation", "A", "--horizon", horizon});
-      CHECK(stages["objective"]["name"] == "stage_objective");
+      CHECK(stages["objective"]["name"] == "stage_cost");
     }
   }
 }
@@ -169,7 +169,7 @@ TEST_CASE("schedule --kind stages --method gaus: never above the greedy cut", "[
   REQUIRE(run.exitCode == 0);
   const auto result = nlohmann::json::parse(run.out);
   CHECK(result["verified"] == true);
-  CHECK(result["objective"]["name"] == "stage_objective");
+  CHECK(result["objective"]["name"] == "stage_cost");
   CHECK(result["objective"]["value"] == 501);
   CHECK(result["bounds"]["lower_bound"] == 500);
 }

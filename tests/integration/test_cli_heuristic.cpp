@@ -123,7 +123,7 @@ TEST_CASE("schedule --kind stages --method balanced: objective by hand, checked 
   auto result = nlohmann::json::parse(run.out);
   CHECK(result["kind"] == "stages");
   CHECK(result["verified"] == true);
-  CHECK(result["objective"]["name"] == "stage_objective");
+  CHECK(result["objective"]["name"] == "stage_cost");
   CHECK(result["objective"]["value"] == 501);
   CHECK(result["bounds"]["lower_bound"] == 500);
   CHECK(result["status"] == "feasible");

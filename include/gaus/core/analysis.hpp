@@ -91,11 +91,22 @@ struct RecMii {
 };
 RecMii computeRecMii(const Graph& graph);
 
+// What bounds II from below, as every modulo method reports it (Bounds::mii): MII = max(ResMII,
+// RecMII), both parts, and the reason in words (describeIiBound).
+struct MiiBound {
+  std::int64_t value = 1;
+  std::int64_t resMii = 1;
+  std::int64_t recMii = 0;
+  std::string reason;  // "ResMII (TC) = 2 >= RecMII (cycle O -> O) = 1"
+};
+MiiBound miiBound(const Graph& graph, const Machine& machine, const ResMii& resMii,
+                  const RecMii& recMii);
+
 // The ops of a recurrence closed into a cycle, "s1 -> acc -> m1 -> s1" (eight ops at most,
 // then "-> ... (N ops)"): how every message names RecMII's cycle.
 std::string describeRecurrence(const Graph& graph, const std::vector<OpId>& cycle);
 
-// What bounds II from below, the one text every modulo method reports in Bounds::iiBoundReason:
+// What bounds II from below, the one text every modulo method reports in Bounds::mii (miiBound):
 // "RecMII (cycle s1 -> acc -> m1 -> s1) = 5 > ResMII (MUL) = 3", or
 // "ResMII (TC) = 2 >= RecMII (cycle O -> O) = 1".
 std::string describeIiBound(const Graph& graph, const Machine& machine, const ResMii& resMii,
@@ -118,8 +129,14 @@ Expected<std::vector<Cycle>> moduloAsapTimes(const Graph& graph, std::int64_t ii
 Cycle nonOverlappedIi(const Graph& graph, std::span<const Cycle> oneIteration);
 
 // Whether some op's value has a size (mem != 0): on such a graph a latency-bounded problem's
-// default objective is the peak live memory (formulation B).
+// default objective is the peak live memory (formulation B; core/problem_kinds.hpp,
+// preferredObjectives).
 bool hasLiveMemory(const Graph& graph);
+
+// Whether some op reserves a resource of limited capacity: the one test of "the machine limits
+// this graph" (live memory's refinement and windows apply only where it does not, and the
+// whole-graph MILP then needs no capacity rows).
+bool usesLimitedResource(const Graph& graph, const Machine& machine);
 
 // The starts one op may take with every other op where it is, in an acyclic schedule within a
 // horizon (what the local searches of the stage and live-memory refinements move in): [latest
@@ -127,6 +144,14 @@ bool hasLiveMemory(const Graph& graph);
 // [0, horizon - duration]; empty (first > second) when the op cannot stay.
 std::pair<Cycle, Cycle> precedenceWindow(const Graph& graph, std::span<const Cycle> start, OpId op,
                                          Cycle horizon);
+
+// A test's view of the analyses that a posed problem computes once (ProblemFacts): each call of
+// topologicalOrder, computeResMii and computeRecMii is reported to the observer with its graph.
+// One observer for the process, none by default; the run path's tests count with it that one
+// `gaus schedule` or `gaus twill` computes each once (tests/unit/experiment/test_run_path.cpp).
+enum class Analysis { kTopologicalOrder, kResMii, kRecMii };
+using AnalysisObserver = void (*)(Analysis analysis, const Graph& graph);
+void observeAnalyses(AnalysisObserver observer);  // nullptr: none
 
 // All the above in one summary for `gaus info`.
 struct GraphSummary {

@@ -87,13 +87,7 @@ namespace figures {
 inline constexpr Figure kLatency{"latency", FigureUnit::kCycles,
                                  "latency of the schedule returned (raw cycles)"};
 inline constexpr Figure kStages{"stages", FigureUnit::kCount,
-                                "pipeline stages of the schedule returned: ceil(L / II)"};
-inline constexpr Figure kMii{"mii", FigureUnit::kCycles,
-                             "MII = max(ResMII, RecMII), in the units solved"};
-inline constexpr Figure kResMii{"res_mii", FigureUnit::kCycles,
-                                "resource-constrained lower bound on II, in the units solved"};
-inline constexpr Figure kRecMii{"rec_mii", FigureUnit::kCycles,
-                                "recurrence-constrained lower bound on II, in the units solved"};
+                                "pipeline stages of the schedule returned (core's stageCount)"};
 }  // namespace figures
 
 }  // namespace gaus

@@ -66,6 +66,8 @@ class OptionTable {
  public:
   // Returns what is wrong with a value, or nothing when it is accepted.
   using FieldParser = std::function<std::optional<std::string>(Options&, std::string_view)>;
+  // The same for a typed setting (a number, a flag): assigned as it is, never through text.
+  using FieldSetter = std::function<std::optional<std::string>(Options&, const SettingValue&)>;
   using FieldFormatter = std::function<std::string(const Options&)>;
   using Rule = std::function<std::optional<std::string>(const Options&)>;
 
@@ -91,7 +93,7 @@ class OptionTable {
 
   // A field with its own text form (e.g. a comma-separated list of names).
   OptionTable& addCustom(OptionDoc doc, FieldParser parse, FieldFormatter format) {
-    fields_.push_back({std::move(doc), std::move(parse), std::move(format)});
+    fields_.push_back({std::move(doc), std::move(parse), std::move(format), {}});
     return *this;
   }
 
@@ -108,10 +110,15 @@ class OptionTable {
     return *this;
   }
 
-  // The options struct from `defaults` with the given values applied. Fails with one message
-  // naming the method and every problem: unknown names (with the nearest known one), values
-  // that do not parse, values out of range, broken rules.
-  Expected<Options> parse(const MethodOptions& given, Options defaults = Options{}) const;
+  // The options struct from `defaults` with the settings, then the given values applied (a
+  // setting that `given` also names does not apply: a method's own option wins). Fails with one
+  // message naming the method and every problem: unknown names (with the nearest known one),
+  // values that do not parse, values out of range, broken rules.
+  Expected<Options> parse(const MethodOptions& given, const Settings& settings,
+                          Options defaults = Options{}) const;
+  Expected<Options> parse(const MethodOptions& given, Options defaults = Options{}) const {
+    return parse(given, Settings{}, std::move(defaults));
+  }
 
   // Every option with the value `options` holds, in declaration order.
   OptionValues echo(const Options& options) const {
@@ -143,6 +150,8 @@ class OptionTable {
     OptionDoc doc;  // defaultValue is filled in by docs()
     FieldParser parse;
     FieldFormatter format;
+    // Typed settings; empty: a text field, which reads the setting's text (formatSetting).
+    FieldSetter set;
   };
 
   template <class Access>
@@ -201,6 +210,44 @@ std::optional<std::string> parseNumberInto(Number& target, std::string_view text
   return std::nullopt;
 }
 
+// Assigns a typed setting to a number of type Number: an integer or a number (a whole number for
+// an integer field), checked against the type and the range as parsed text would be.
+template <class Number>
+std::optional<std::string> assignNumber(Number& target, const SettingValue& value,
+                                        const NumericRange& range) {
+  const std::string text = formatSetting(value);
+  if (std::holds_alternative<bool>(value) || std::holds_alternative<std::string>(value)) {
+    return std::string("expects ") + numberTypeName<Number>() + ", got '" + text + "'";
+  }
+  const double number = std::holds_alternative<double>(value)
+                            ? std::get<double>(value)
+                            : static_cast<double>(std::get<std::int64_t>(value));
+  if constexpr (std::is_integral_v<Number>) {
+    if (std::holds_alternative<double>(value) &&
+        (number != static_cast<double>(static_cast<std::int64_t>(number)))) {
+      return "expects an integer, got '" + text + "'";
+    }
+    const std::int64_t whole = std::holds_alternative<std::int64_t>(value)
+                                   ? std::get<std::int64_t>(value)
+                                   : static_cast<std::int64_t>(number);
+    if constexpr (std::is_unsigned_v<Number>) {
+      if (whole < 0) return "expects an integer >= 0, got '" + text + "'";
+    } else {
+      if (whole < static_cast<std::int64_t>(std::numeric_limits<Number>::min()) ||
+          whole > static_cast<std::int64_t>(std::numeric_limits<Number>::max())) {
+        return "expects an integer that fits " + std::to_string(sizeof(Number) * 8) +
+               " bits, got '" + text + "'";
+      }
+    }
+    if (!range.contains(number)) return "= " + text + " must be " + range.describe();
+    target = static_cast<Number>(whole);
+  } else {
+    if (!range.contains(number)) return "= " + text + " must be " + range.describe();
+    target = static_cast<Number>(number);
+  }
+  return std::nullopt;
+}
+
 template <class Number>
 std::string formatNumberField(Number value) {
   if constexpr (std::is_integral_v<Number>) {
@@ -223,6 +270,7 @@ OptionTable<Options>& OptionTable<Options>::add(std::string name, Access access,
   doc.range = range;
   FieldParser parse;
   FieldFormatter format;
+  FieldSetter set;
   if constexpr (std::is_same_v<Value, bool>) {
     doc.type = "boolean";
     parse = [access](Options& options, std::string_view text) -> std::optional<std::string> {
@@ -233,6 +281,13 @@ OptionTable<Options>& OptionTable<Options>::add(std::string name, Access access,
     };
     format = [access](const Options& options) -> std::string {
       return fieldOf(access, options) ? "true" : "false";
+    };
+    set = [access, parse](Options& options, const SettingValue& value) -> std::optional<std::string> {
+      if (const bool* flag = std::get_if<bool>(&value)) {
+        std::invoke(access, options) = *flag;
+        return std::nullopt;
+      }
+      return parse(options, formatSetting(value));
     };
   } else if constexpr (std::is_same_v<Value, std::string>) {
     doc.type = "text";
@@ -260,6 +315,14 @@ OptionTable<Options>& OptionTable<Options>::add(std::string name, Access access,
       const auto& field = fieldOf(access, options);
       return field ? option_detail::formatNumberField(*field) : std::string("none");
     };
+    set = [access, range, parse](Options& options,
+                                 const SettingValue& value) -> std::optional<std::string> {
+      if (const std::string* text = std::get_if<std::string>(&value)) return parse(options, *text);
+      Number number{};
+      if (auto problem = option_detail::assignNumber(number, value, range)) return problem;
+      std::invoke(access, options) = number;
+      return std::nullopt;
+    };
   } else {
     static_assert(std::is_arithmetic_v<Value>, "unsupported option type");
     doc.type = option_detail::numberTypeName<Value>();
@@ -269,8 +332,13 @@ OptionTable<Options>& OptionTable<Options>::add(std::string name, Access access,
     format = [access](const Options& options) -> std::string {
       return option_detail::formatNumberField(fieldOf(access, options));
     };
+    set = [access, range, parse](Options& options,
+                                 const SettingValue& value) -> std::optional<std::string> {
+      if (const std::string* text = std::get_if<std::string>(&value)) return parse(options, *text);
+      return option_detail::assignNumber(std::invoke(access, options), value, range);
+    };
   }
-  fields_.push_back({std::move(doc), std::move(parse), std::move(format)});
+  fields_.push_back({std::move(doc), std::move(parse), std::move(format), std::move(set)});
   return *this;
 }
 
@@ -297,7 +365,7 @@ OptionTable<Options>& OptionTable<Options>::add(std::string name, Access access,
   auto format = [access, names](const Options& options) -> std::string {
     return std::string(names.name(fieldOf(access, options)));
   };
-  fields_.push_back({std::move(doc), std::move(parse), std::move(format)});
+  fields_.push_back({std::move(doc), std::move(parse), std::move(format), {}});
   return *this;
 }
 
@@ -322,14 +390,29 @@ OptionTable<Options>& OptionTable<Options>::add(std::string name, Access access,
   auto format = [access](const Options& options) -> std::string {
     return fieldOf(access, options);
   };
-  fields_.push_back({std::move(doc), std::move(parse), std::move(format)});
+  fields_.push_back({std::move(doc), std::move(parse), std::move(format), {}});
   return *this;
 }
 
 template <class Options>
-Expected<Options> OptionTable<Options>::parse(const MethodOptions& given, Options defaults) const {
+Expected<Options> OptionTable<Options>::parse(const MethodOptions& given, const Settings& settings,
+                                              Options defaults) const {
   std::vector<std::string> problems;
   std::vector<std::string> known = names();
+  for (const auto& [name, value] : settings) {
+    if (given.contains(name)) continue;
+    const Field* field = nullptr;
+    for (const auto& candidate : fields_) {
+      if (candidate.doc.name == name) field = &candidate;
+    }
+    if (field == nullptr) {
+      problems.push_back("unknown option '" + name + "'" + option_text::didYouMean(name, known));
+      continue;
+    }
+    const auto problem =
+        field->set ? field->set(defaults, value) : field->parse(defaults, formatSetting(value));
+    if (problem) problems.push_back("option '" + name + "' " + *problem);
+  }
   for (const auto& [name, text] : given) {
     const Field* field = nullptr;
     for (const auto& candidate : fields_) {

@@ -1,17 +1,31 @@
 // Method options as the CLI and the experiment YAML hold them: a map from snake_case name to text.
 // Every method declares its options in an OptionTable (option_table.hpp), which parses this map
 // into the method's options struct, checks it, echoes the values used and documents them.
+// Settings, the values a caller gives every method at once, are typed instead (Settings).
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace gaus {
 
 using MethodOptions = std::map<std::string, std::string, std::less<>>;
+
+// The value of a setting (--time-limit, --memory-limit, --seed, ...; an experiment's budget),
+// typed once it is past the edge it came in by: a flag, a count or bytes, seconds, or a word
+// (a device, a formulation). Text only where the edge does not know the type (a value of an
+// experiment's `settings:`), which the option table then reads as it reads -O, once.
+using SettingValue = std::variant<bool, std::int64_t, double, std::string>;
+// Settings by option name: each reaches a method as its option of that name, where it declares
+// one (applySettings, methods/registry.hpp).
+using Settings = std::map<std::string, SettingValue, std::less<>>;
+// The value as a message or a record writes it: "true", "5", "2.5", "cuda".
+std::string formatSetting(const SettingValue& value);
 
 // Every option of a method with the value a run used, in the method's declaration order: what a
 // Result echoes, so that a run says exactly what produced it.

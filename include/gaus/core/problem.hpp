@@ -1,7 +1,8 @@
 // What is asked of a scheduler: a graph, a machine and the kind of problem with its parameters.
 // Following CIRCT's scheduling library, the problem owns the data and the input check; schedulers
-// are separate free functions. The problem may state its objective (ProblemObjective); unset,
-// each method minimizes its own default for the kind.
+// are separate free functions. The problem states its objective (ProblemObjective): named by the
+// caller, or, when posed, the default of one rule (preferredObjectives, core/problem_kinds.hpp).
+// A posed problem carries its facts (core/problem_facts.hpp), computed once for every layer.
 #pragma once
 
 #include <memory>
@@ -16,6 +17,8 @@
 #include <gaus/core/machine.hpp>
 
 namespace gaus {
+
+class ProblemFacts;
 
 enum class ProblemKind {
   // Minimize latency under resources; one iteration (edges with distance > 0 are ignored).
@@ -34,9 +37,11 @@ enum class ProblemKind {
   kStages,
 };
 
-// What a method is asked to minimize (docs/formats.md "Objectives"). kMethodDefault leaves it to
-// the method (ilp: latency, II then L, or peak memory on a latency-bounded graph with mems; GauS:
-// its formulation's). Each other objective fits some kinds only (objectiveFits).
+// What a method is asked to minimize (docs/formats.md "Objectives"): one vocabulary for the
+// problem's --objective, the names results report their objective by, and the values of the
+// method options that pick one (GauS's and fds's `objective`). Each fits some kinds only
+// (objectiveFits). kMethodDefault is a problem whose objective nobody named and posing has not
+// resolved yet (a problem built by hand): objectiveOf reads it by the one rule.
 enum class ProblemObjective {
   kMethodDefault,
   kLatency,     // latency problems
@@ -77,14 +82,29 @@ struct Problem {
   // (GS-Schedule's ratio 100).
   double stageRatio = 100.0;
   ProblemObjective objective = ProblemObjective::kMethodDefault;
+  // Whether the caller named the objective (--objective, an experiment's problem.objective);
+  // otherwise posing resolved it (resolveObjective, methods/registry.hpp), and a method option
+  // that picks another one (GauS's -O formulation) is not refused for it.
+  bool objectiveNamed = false;
+  // The facts of the posed problem (core/problem_facts.hpp), shared by its copies; read through
+  // facts().
+  std::shared_ptr<const ProblemFacts> posedFacts;
 
   // Every input error, each naming the op, edge or resource and the number at fault: a resource
   // id beyond the machine, a reservation on a resource of capacity 0, a zero-distance cycle, a
   // loop-carried edge in a modulo problem without positive II, warp requirements the machine
-  // cannot meet, an objective the kind has not. Empty when the input is well formed.
+  // cannot meet. Empty when the input is well formed. (Whether the objective fits the kind is
+  // the registry's one objective check: objectiveRefusal, methods/registry.hpp.)
   std::vector<std::string> check() const;
 
   bool isModulo() const { return kind == ProblemKind::kModulo || kind == ProblemKind::kModuloWarp; }
+
+  // The problem's facts: the posed ones when they are of this graph, machine and horizon, else
+  // computed for the caller (a problem built by hand, or changed after it was posed).
+  std::shared_ptr<const ProblemFacts> facts() const;
 };
+
+// `problem` carrying its facts (computed on first use), unless those it carries are its own.
+Problem withFacts(Problem problem);
 
 }  // namespace gaus

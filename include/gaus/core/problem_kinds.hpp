@@ -1,5 +1,6 @@
-// Which kind of problem a request or a schedule poses when nothing names one, in one rule, and
-// the checked problem a schedule read back answers. The method's side (inferProblemKind,
+// Which kind of problem a request or a schedule poses when nothing names one, and what a
+// problem minimizes when nobody names its objective, each in one rule; and the checked problem
+// a schedule read back answers. The method's side (inferProblemKind,
 // methods/registry.hpp) and the schedule's side (kindOfSchedule: `gaus verify`, `gaus render`,
 // Python's verify() and render(), code generation, the report's pictures) both read
 // preferredKinds.
@@ -17,16 +18,34 @@
 namespace gaus {
 
 // What decides the kind: a loop (loop-carried edges, a fixed II, a schedule with an II), warps
-// assigned by a schedule, a horizon.
+// assigned by a schedule, a horizon, the objective named (kMethodDefault: none).
 struct KindEvidence {
   bool loop = false;
   bool warps = false;
   bool horizon = false;
+  ProblemObjective objective = ProblemObjective::kMethodDefault;
 };
 
-// The kinds that fit, most preferred first. Warps assigned: modulo-warp; a loop: modulo, then
-// modulo-warp; a horizon: latency-bounded; else latency. The stage problem is never inferred.
+// The kinds that fit, most preferred first. Warps assigned: modulo-warp; a loop, or the
+// objective ii: modulo, then modulo-warp; a horizon, or an objective that only a problem with a
+// horizon has (peak_memory, stage_cost): latency-bounded; else latency. The stage problem is
+// never inferred.
 std::vector<ProblemKind> preferredKinds(const KindEvidence& evidence);
+
+// Whether a `kind` problem needs a horizon D (latency-bounded: every op completes by D; stages:
+// D stages).
+bool needsHorizon(ProblemKind kind);
+
+// The objectives a `kind` problem may be asked to minimize, most preferred first: the one rule
+// of the default objective, which every method follows (resolveObjective takes the first that
+// the method minimizes). Latency: latency; modulo and modulo-warp: ii; stages: stage_cost;
+// latency-bounded: peak_memory where some op has live memory (`liveMemory`), else stage_cost,
+// then the other.
+std::vector<ProblemObjective> preferredObjectives(ProblemKind kind, bool liveMemory);
+
+// What `problem` asks to minimize: its objective, or, when nobody resolved it (kMethodDefault: a
+// problem built by hand), the first of preferredObjectives for its kind.
+ProblemObjective askedObjective(const Problem& problem);
 
 // The kind of problem a schedule answers when nothing names one: the first of preferredKinds
 // for what it carries (warps, an II) and whether a horizon is given.

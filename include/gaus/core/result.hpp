@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include <gaus/core/analysis.hpp>
 #include <gaus/core/enum_names.hpp>
 #include <gaus/core/figures.hpp>
 #include <gaus/core/options.hpp>
@@ -81,7 +82,9 @@ struct Bounds {
   std::string lowerBoundArgument;
   bool iiProvenOptimal = false;
   bool latencyProvenOptimal = false;
-  std::string iiBoundReason;  // what bounds II from below: "ResMII (TC)", "RecMII (cycle ...)"
+  // Modulo problems: what bounds II from below, in cycles (MII, ResMII, RecMII and the reason:
+  // "ResMII (TC) = 2 >= RecMII (cycle O -> O) = 1"), as the problem's facts give it.
+  std::optional<MiiBound> mii;
 };
 
 struct SolveStats {

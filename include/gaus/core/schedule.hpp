@@ -22,7 +22,7 @@ struct Schedule {
 
 struct ScheduleMetrics {
   Cycle latency = 0;                    // L = max over ops of start + duration (0 when empty)
-  std::optional<std::int32_t> stages;   // ceil(L / II) for modulo schedules
+  std::optional<std::int32_t> stages;   // stageCount, for modulo schedules
   std::vector<std::int64_t> peakUsage;  // per resource: peak units in use in any cycle (mod II)
   // Peak of the summed `mem` of live values; a value is live from its op's start until its last
   // consumer starts (consumer start + distance * II for loop-carried edges; GAUS.md "Memory").
@@ -38,6 +38,11 @@ struct ScheduleMetrics {
 // reservation length) (contributing.md): the length of one iteration, which every module measures
 // with this one function. `start` holds one start per op.
 Cycle scheduleLatency(const Graph& graph, std::span<const Cycle> start);
+
+// The stages of a modulo schedule at `ii` whose latency is `latency`: ceil(L / II), or one more
+// when an op of duration 0 starts on the last cycle (its stage is start / II, at least 1). The
+// one stage count of the metrics, Twill's answer and code generation.
+std::int32_t stageCount(std::span<const Cycle> start, Cycle latency, std::int64_t ii);
 
 // Computes the metrics of a schedule whose shape matches the graph (one start per op). It does
 // not judge legality; verify() does.

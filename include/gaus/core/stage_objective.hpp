@@ -51,7 +51,7 @@ inline constexpr Figure kCommunication{
 }  // namespace figures
 
 // A stage schedule's figures in `result`, on GS-Schedule's scale: objective = stageRatio x peak
-// stage weight + communication ("stage_objective", with figures::kPeakStageWeight and
+// stage weight + communication (the objective stage_cost, with figures::kPeakStageWeight and
 // kCommunication), lower bound = stageRatio x peakStageWeightLowerBound (100 x LB10 on
 // the GS-Schedule graphs), status optimal at the bound, else feasible.
 void reportStageObjective(const Problem& problem, const Schedule& schedule, Result& result);

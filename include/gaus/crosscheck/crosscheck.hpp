@@ -9,10 +9,10 @@
 // - on cases of at most 8 ops with a small horizon, proven answers equal the exhaustive ones,
 //   no lower bound exceeds the exhaustive optimum and no verified value is below it; on
 //   latency-bounded (B) and stage (A) problems the optimum is taken of each objective a method
-//   may report (latency, peak_memory, stage_objective), and each method is held to its own.
+//   may report (latency, peak_memory, stage_cost), and each method is held to its own.
 // Objectives are matched by name: latency, ii and peak_memory are recomputed by the verifier
 // from any method's schedule, so a claim on them is compared with every schedule, and so is a
-// stage problem's stage_objective (core/stage_objective.hpp's, which every stage method
+// stage problem's stage_cost (core/stage_objective.hpp's, which every stage method
 // reports). The registry is iterated: a new method, or a new problem kind a method solves, is
 // covered without touching this file.
 #pragma once
@@ -40,7 +40,7 @@ struct CheckOptions {
 
 struct MethodRun {
   std::string method;
-  MethodOptions settings;  // the settings the run was given (time_limit, seed)
+  Settings settings;  // the settings the run was given (time_limit, seed)
   Result result;
 };
 
@@ -63,7 +63,7 @@ struct CaseOutcome {
 };
 
 // The registry's settings for every run of the check.
-MethodOptions checkSettings(const CheckOptions& options);
+Settings checkSettings(const CheckOptions& options);
 
 // Runs every method of `registry` that solves the case's kind and compares the answers.
 CaseOutcome checkCase(const CrossCheckCase& crossCheckCase, const CheckOptions& options,

@@ -16,7 +16,6 @@
 #include <gaus/core/memory_limit.hpp>
 #include <gaus/core/option_table.hpp>
 #include <gaus/core/schedule.hpp>
-#include <gaus/methods/registry.hpp>
 #include <gaus/milp/milp_model.hpp>
 
 namespace gaus::differentiable {
@@ -69,7 +68,7 @@ inline constexpr auto kModuloObjectiveNames = makeEnumNames<ModuloObjective>({
     {ModuloObjective::kAuto, "auto"},
     {ModuloObjective::kNone, "none"},
     {ModuloObjective::kLatency, "latency"},
-    {ModuloObjective::kMemory, "memory"},
+    {ModuloObjective::kMemory, "peak_memory"},
 });
 inline std::string_view toString(ModuloObjective objective) {
   return kModuloObjectiveNames.name(objective);

@@ -8,7 +8,7 @@
 #include <gaus/core/problem.hpp>
 #include <gaus/core/result.hpp>
 #include <gaus/differentiable/gaus_options.hpp>
-#include <gaus/methods/registry.hpp>
+#include <gaus/methods/run_context.hpp>
 
 namespace gaus::differentiable {
 

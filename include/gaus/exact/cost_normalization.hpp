@@ -14,7 +14,7 @@
 #include <gaus/core/expected.hpp>
 #include <gaus/core/problem.hpp>
 #include <gaus/core/schedule.hpp>
-#include <gaus/milp/milp_model.hpp>
+#include <gaus/milp/milp_call.hpp>
 
 namespace gaus::exact {
 
@@ -45,22 +45,22 @@ struct NormalizationOptions {
   std::int64_t largeCostThreshold = 64;
   // A mapping whose worst relative ratio error exceeds this is reported with a warning.
   double maxRatioError = 0.25;
-  double timeLimitSeconds = 10.0;  // for each MILP solve
-  // CBC's branch-and-bound nodes for each MILP solve (0: none). The mapping decides the time
+  double solveSeconds = 10.0;  // for each MILP solve at most, within the call's deadline
+  // Branch-and-bound nodes for each MILP solve (0: none). The mapping decides the time
   // unit and so the answer in raw cycles; with only a time limit it depended on the machine's
   // load (Triton's FA: phase 1 proves its optimum at about 1,000 nodes, 9.4-10.5 s here, so a
   // 10 s limit stopped it or not, and the time unit came out 22 or 24). 200 nodes take about
   // 2 s on the loaded development machine, well inside the time limit (docs/exact.md, "Cost
   // normalization").
   std::int64_t nodeLimit = 200;
-  // For all the solves together (the caller's time limit): phase 2 and the fallback are skipped
-  // when it has run out, and a phase 1 stopped without a solution keeps its proportional start.
-  std::optional<double> totalTimeLimitSeconds;
   // When the paper's mapping zeroes a cost or distorts a ratio beyond maxRatioError, also solve
   // with the sum fixed at U and keep the better mapping (cost_normalization.cpp).
   bool fixedScaleFallback = true;
-  // The MILP solver of each solve (the method's `-O solver`, which ilp and twill copy here).
-  milp::MilpSolver solver = milp::kDefaultMilpSolver;
+  // The call of the MILP that normalizes (milp/milp_call.hpp), which hands its block on: the
+  // deadline for all the solves together (phase 2 and the fallback are skipped when it has run
+  // out, and a phase 1 stopped without a solution keeps its proportional start), the solver and
+  // the cancel flag.
+  milp::MilpCall call;
 };
 
 // The result of the normalization MILP on a pool of costs.

@@ -9,9 +9,6 @@ namespace gaus::exact {
 
 namespace figures {
 using gaus::figures::kLatency;
-using gaus::figures::kMii;
-using gaus::figures::kRecMii;
-using gaus::figures::kResMii;
 using gaus::figures::kStages;
 
 // Cost normalization (cost_normalization.hpp): the answer is in raw cycles, its proofs in units.

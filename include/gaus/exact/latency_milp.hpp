@@ -2,24 +2,22 @@
 // section 2, last paragraph): the exact baseline for the HeuriGym operator-scheduling set.
 #pragma once
 
-#include <atomic>
 #include <optional>
-#include <string>
 
-#include <gaus/core/memory_limit.hpp>
 #include <gaus/core/problem.hpp>
 #include <gaus/core/result.hpp>
 #include <gaus/exact/cost_normalization.hpp>
-#include <gaus/exact/model_limits.hpp>
+#include <gaus/milp/milp_call.hpp>
 
 namespace gaus::exact {
 
 struct LatencyMilpOptions {
-  double timeLimitSeconds = 60.0;  // wall clock, list schedule and model building included
-  // Refuse (status kError, saying what to change) a model above this many nonzeros.
-  std::int64_t maxNonzeros = kDefaultMaxNonzeros;
-  // Refuse a model whose estimated memory exceeds this (core/memory_limit.hpp).
-  std::int64_t memoryLimitBytes = defaultMemoryLimitBytes();
+  // The call (milp/milp_call.hpp): its deadline covers the list schedule, the refutation, the
+  // cost normalization and the model building (none: no limit); its start, when it verifies for
+  // the problem and is shorter than the list schedule, is the solver's first incumbent and bounds
+  // L (otherwise it is ignored with a note in Result::notes); the cost normalization solves with
+  // the same block.
+  milp::MilpCall call;
   // Upper bound on the latency, which sets every op's latest start. Unset: the latency of a list
   // schedule (or the problem's horizon, when smaller).
   std::optional<Cycle> latencyBound;
@@ -28,24 +26,13 @@ struct LatencyMilpOptions {
   // MILP gets the rest. 0: the MILP alone. Without a time limit the refutation runs until it
   // ends.
   double refutationShare = 0.3;
-  bool useStart = true;       // hand CBC the list schedule as its first incumbent
   bool breakSymmetry = true;  // order twin ops (symmetry.hpp)
   NormalizationOptions normalization;
-  // A start to improve on (`gaus schedule --init`; not owned). When it verifies for the problem,
-  // the better of it and the list schedule is CBC's first incumbent and bounds L; otherwise it is
-  // ignored with a note in Result::notes.
-  const Schedule* initialSchedule = nullptr;
-  std::string initialScheduleOrigin = "--init";  // where it came from, for the notes
-  // The MILP solver (`-O solver`; ilp copies it into `normalization` too).
-  milp::MilpSolver solver = milp::kDefaultMilpSolver;
-  // Set from another thread to stop the MILP promptly (RunContext::cancel; not owned, may be
-  // null): the result is then a timeout with the best schedule found.
-  const std::atomic<bool>* cancel = nullptr;
 };
 
 // Minimizes max over ops of start + duration under resources (edges of distance > 0 ignored).
-// Status kOptimal when CBC proves it; kTimeout with the best schedule when the time limit
-// stops it (Bounds::lowerBound holds CBC's bound); kFeasible when the problem was normalized
+// Status kOptimal when the solver proves it; kTimeout with the best schedule when the time limit
+// stops it (Bounds::lowerBound holds the solver's bound); kFeasible when the problem was normalized
 // (optimal in normalized units, scaled back to raw cycles). Result::extra holds
 // "list_latency", "variables", "rows" and, when normalized, "time_unit".
 Result solveLatencyMilp(const Problem& problem, const LatencyMilpOptions& options = {});

@@ -38,7 +38,7 @@ inline std::string_view toString(InitMethod method) {
 // MILP settings it shares with the modulo one (start, symmetry, size guard, normalization) from
 // `search`.
 struct IlpOptions {
-  // Wall clock for the whole call; each MILP also stops at search.milp.timeLimitSeconds.
+  // Wall clock for the whole call; each MILP also stops at search.milp.attemptSeconds.
   std::optional<double> timeLimitSeconds;
   ModuloSearchOptions search;
   std::optional<Cycle> latencyBound;  // latency problems: upper bound on L

@@ -11,12 +11,10 @@
 #include <vector>
 
 #include <gaus/core/enum_names.hpp>
-#include <gaus/core/memory_limit.hpp>
 #include <gaus/core/problem.hpp>
 #include <gaus/core/result.hpp>
 #include <gaus/exact/cost_normalization.hpp>
-#include <gaus/exact/model_limits.hpp>
-#include <gaus/milp/milp_model.hpp>
+#include <gaus/milp/milp_call.hpp>
 
 namespace gaus::exact {
 
@@ -59,33 +57,28 @@ struct ModuloMilpOptions {
   // Stage/residue form: link the residues of ops of one recurrence whose start difference it
   // confines to fewer than II values (residue_links.hpp).
   bool linkResidues = true;
-  bool useStart = true;  // a heuristic schedule as CBC's first incumbent and bound on L
-  StartHeuristic startHeuristic = StartHeuristic::kBest;
-  // Starts of a verified schedule at this II (`gaus schedule --init`): CBC's first incumbent
-  // instead of the heuristics' when its latency is smaller.
+  StartHeuristic startHeuristic = StartHeuristic::kBest;  // the heuristic start (call.useStart)
+  // Starts of a verified schedule at this II (`gaus schedule --init`): the solver's first
+  // incumbent instead of the heuristics' when its latency is smaller.
   std::optional<std::vector<Cycle>> initialStart;
   bool breakSymmetry = true;  // order interchangeable ops (twins, one sub-tile automorphism)
-  // Per II, wall clock, for the whole attempt: start heuristics, building the model and CBC.
-  double timeLimitSeconds = 60.0;
-  // Refuse (a failed call, saying what to change) a model above this many nonzeros, or whose
-  // estimated memory exceeds memoryLimitBytes (core/memory_limit.hpp).
-  std::int64_t maxNonzeros = kDefaultMaxNonzeros;
-  std::int64_t memoryLimitBytes = defaultMemoryLimitBytes();
   // Upper bound on L (e.g. from a heuristic); tightens the windows like the greedy start does.
   std::optional<Cycle> latencyBound;
-  // The MILP solver (`-O solver`); ilp and twill carry it into the cost normalization and the
-  // latency MILP too.
-  milp::MilpSolver solver = milp::kDefaultMilpSolver;
-  // Set from another thread to stop a solve promptly (RunContext::cancel; not owned, may be
-  // null): the attempt then ends as a timeout.
-  const std::atomic<bool>* cancel = nullptr;
+  // Seconds for one attempt at one II at most (option milp_time_limit): the start heuristics,
+  // building the model and the solve, cut to what is left of the call's deadline.
+  double attemptSeconds = 60.0;
+  // The call (milp/milp_call.hpp): its deadline is the whole search's (none: no limit), its
+  // `useStart` hands the solver a heuristic schedule as its first incumbent and bound on L, its
+  // start schedule (--init) caps the search and is a start at its II; ilp and twill hand its
+  // solver and cancel flag to the cost normalization and the latency MILP too.
+  milp::MilpCall call;
 };
 
 // One MILP at a fixed II, in the one status model (core/result.hpp): call kError when the model
-// was refused or CBC failed; else kOptimal (a schedule, L proven minimal at this II), kTimeout
-// (the limit stopped it: a schedule when CBC or the start heuristic found one, L not proven
-// minimal), kInfeasible (proven: no modulo schedule at this II) or, rarely, kFeasible (CBC
-// stopped before the limit without proving L minimal).
+// was refused or the solver failed; else kOptimal (a schedule, L proven minimal at this II),
+// kTimeout (the limit stopped it: a schedule when the solver or the start heuristic found one, L
+// not proven minimal), kInfeasible (proven: no modulo schedule at this II) or, rarely, kFeasible
+// (the solver stopped before the limit without proving L minimal).
 struct ModuloAttempt {
   std::int32_t ii = 0;
   CallStatus call = CallStatus::kOk;
@@ -105,42 +98,41 @@ struct ModuloAttempt {
   Attempt record() const;
 };
 
-// One MILP at a fixed II. Infeasible without a solve when II is below RecMII or a reservation
-// does not fit in II cycles.
+// One MILP at a fixed II, within attemptSeconds and the call's deadline. Infeasible without a
+// solve when II is below RecMII or a reservation does not fit in II cycles.
 ModuloAttempt solveModuloAtIi(const Problem& problem, std::int32_t ii,
                               const ModuloMilpOptions& options = {});
 
 struct ModuloSearchOptions {
+  // Each attempt's options; milp.call is the search's: its deadline covers every phase (the cost
+  // normalization, each II's MILP, a fixed II's one MILP), and its start schedule (--init), when
+  // it verifies for the problem, caps the search at its II and is a MIP start there (otherwise it
+  // is ignored with a note in Result::notes).
   ModuloMilpOptions milp;
   // Search from II = 1 instead of MII (values below MII are infeasible; tests compare the two).
   bool startFromOne = false;
   // Largest II tried. Unset: the length of a non-overlapped schedule (one iteration after the
   // other, always modulo-feasible), see serialNonOverlappedIi().
   std::optional<std::int32_t> maxIi;
-  std::optional<double> totalTimeLimitSeconds;
-  NormalizationOptions normalization;
+  NormalizationOptions normalization;  // its call block is milp.call
   // Receives each line of the attempt log (II, verdict, formulation, L, seconds) as the attempt
   // ends, for a progress display. May be empty.
   std::function<void(std::string_view)> progress;
-  // A start to improve on (`gaus schedule --init`; not owned). When it verifies for the problem,
-  // its II caps the search and its starts are a MIP start at that II; otherwise it is ignored
-  // with a note in Result::notes.
-  const Schedule* initialSchedule = nullptr;
-  std::string initialScheduleOrigin = "--init";  // where it came from, for the notes
 };
 
 // Upper bound of the II search: core's nonOverlappedIi of the serial schedule (ops one at a time
-// in topological order, each once its predecessors' delays have passed), at which one iteration
+// in the problem's topological order, each once its predecessors' delays have passed), at which one iteration
 // runs alone; capped at kMaxInputValue. It needs no heuristic and holds on any machine.
-std::int32_t serialNonOverlappedIi(const Graph& graph);
+std::int32_t serialNonOverlappedIi(const Problem& problem);
 
 // Tries II = MII (or 1), MII + 1, ... and returns the first II with a schedule, at its minimal L.
 // Status kOptimal when every smaller II was proven infeasible (or is below MII) and L is proven
 // minimal; kFeasible or kTimeout otherwise, with the message saying which attempt was not
-// conclusive. Result::attempts has one record per II, Result::extra "latency", "mii", "res_mii",
-// "rec_mii" and, when normalized, "time_unit" and "normalized_ii" (normalized_solve.hpp).
-// Bounds::lowerBound is the smallest II not proven infeasible (MII, or one above the last II of
-// an unbroken run of infeasibility proofs from MII), in raw cycles: the raw MII when normalized.
+// conclusive. Result::attempts has one record per II, Result::extra "latency" and, when
+// normalized, "time_unit" and "normalized_ii" (normalized_solve.hpp); Bounds::mii the problem's
+// MII in raw cycles. Bounds::lowerBound is the smallest II not proven infeasible (MII, or one
+// above the last II of an unbroken run of infeasibility proofs from MII), in raw cycles: the raw
+// MII when normalized.
 Result searchModulo(const Problem& problem, const ModuloSearchOptions& options = {});
 
 }  // namespace gaus::exact

@@ -4,28 +4,16 @@
 // started and bounded.
 #pragma once
 
-#include <atomic>
-#include <string>
-
-#include <gaus/core/memory_limit.hpp>
 #include <gaus/core/problem.hpp>
 #include <gaus/core/result.hpp>
-#include <gaus/exact/model_limits.hpp>
-#include <gaus/milp/milp_model.hpp>
+#include <gaus/milp/milp_call.hpp>
 
 namespace gaus::exact {
 
 struct PeakMemoryMilpOptions {
-  double timeLimitSeconds = 60.0;  // wall clock, the start and model building included
-  std::int64_t maxNonzeros = kDefaultMaxNonzeros;
-  std::int64_t memoryLimitBytes = defaultMemoryLimitBytes();
-  bool useStart = true;  // hand the solver the best start as its first incumbent
-  // A start to improve on (--init or init=; not owned), used when it verifies.
-  const Schedule* initialSchedule = nullptr;
-  std::string initialScheduleOrigin = "--init";
-  milp::MilpSolver solver = milp::kDefaultMilpSolver;  // `-O solver`
-  // Set from another thread to stop promptly (RunContext::cancel; not owned, may be null).
-  const std::atomic<bool>* cancel = nullptr;
+  // The call (milp/milp_call.hpp): its deadline covers the bound, the start and the model
+  // building (none: no limit); its start (--init or init=) is taken when it verifies.
+  milp::MilpCall call;
 };
 
 // Minimizes the peak live memory (core's computeMetrics: a value is live from its op's start

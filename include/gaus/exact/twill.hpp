@@ -149,7 +149,7 @@ struct TwillOptions {
   // gets 2 s, not the 60 s of "ilp" (docs/exact.md, "The Twill search").
   ModuloMilpOptions milp = [] {
     ModuloMilpOptions defaults;
-    defaults.timeLimitSeconds = 2.0;
+    defaults.attemptSeconds = 2.0;
     return defaults;
   }();
   TwillSearchOptions search;

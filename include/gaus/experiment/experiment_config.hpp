@@ -123,7 +123,9 @@ struct ExperimentConfig {
   std::vector<GraphEntry> graphs;
   std::vector<MethodEntry> methods;
   Budgets budgets;
-  MethodOptions settings;  // applied to every method that declares them
+  // Applied to every method that declares them; text as the YAML gives it (the option table
+  // reads each value once, as it reads an option).
+  Settings settings;
 };
 
 // Reads and checks a configuration. Method names and options are checked against `registry`.

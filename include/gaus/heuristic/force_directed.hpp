@@ -11,21 +11,21 @@
 #include <gaus/core/enum_names.hpp>
 #include <gaus/core/problem.hpp>
 #include <gaus/core/result.hpp>
-#include <gaus/methods/registry.hpp>
+#include <gaus/methods/run_context.hpp>
 
 namespace gaus::heuristic {
 
-// What the distribution graphs measure, and so what the forces balance.
+// What the distribution graphs measure, and so what the forces balance; the names are the
+// objectives results report (the problem's peak_memory; resource_units, the units in use).
 enum class ForceObjective {
-  kAuto,       // memory where the problem asks for peak_memory, or leaves the objective to the
-               // method and some op has mem (hasLiveMemory); else resources
+  kAuto,       // the problem's objective: memory where it is peak_memory, else resources
   kMemory,     // expected live memory per cycle (formulation B's peak live memory)
   kResources,  // expected units in use per resource and cycle (the paper's distribution graphs)
 };
 inline constexpr auto kForceObjectiveNames = makeEnumNames<ForceObjective>({
     {ForceObjective::kAuto, "auto"},
-    {ForceObjective::kMemory, "memory"},
-    {ForceObjective::kResources, "resources"},
+    {ForceObjective::kMemory, "peak_memory"},
+    {ForceObjective::kResources, "resource_units"},
 });
 inline std::string_view toString(ForceObjective objective) {
   return kForceObjectiveNames.name(objective);

@@ -10,10 +10,7 @@ namespace gaus::heuristic {
 namespace figures {
 using gaus::figures::kCommunication;
 using gaus::figures::kLatency;
-using gaus::figures::kMii;
 using gaus::figures::kPeakStageWeight;
-using gaus::figures::kRecMii;
-using gaus::figures::kResMii;
 using gaus::figures::kStages;
 
 // List scheduling's lower bounds on the latency.

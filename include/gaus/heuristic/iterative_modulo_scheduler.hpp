@@ -6,7 +6,7 @@
 
 #include <gaus/core/problem.hpp>
 #include <gaus/core/result.hpp>
-#include <gaus/methods/registry.hpp>
+#include <gaus/methods/run_context.hpp>
 
 namespace gaus::heuristic {
 
@@ -43,7 +43,7 @@ struct ImsOptions {
 
 // Tries II = MII, MII + 1, ... up to the bound; returns the first II at which the budgeted
 // search places every op. Status kFeasible with Bounds::iiProvenOptimal set when II = MII (the
-// lower bound is met); Bounds::iiBoundReason says what bounds II from below.
+// lower bound is met); Bounds::mii says what bounds II from below.
 //
 // The default bound is the II of the non-overlapped schedule: one iteration list-scheduled
 // (latency L), the next one started once it has finished and its loop-carried edges allow,

@@ -59,22 +59,15 @@ struct ListSchedulerOptions {
 // limited resources).
 Expected<Schedule> listSchedule(const Problem& problem, const ListSchedulerOptions& options = {});
 
-// What a caller has computed already for a problem's graph (GauS's setup): ListScheduler::prepare
-// takes it instead of a pass of its own (at 10M ops each is seconds). Null: computed there.
-struct KnownGraphAnalysis {
-  const std::vector<OpId>* topologicalOrder = nullptr;
-  const std::vector<Cycle>* asap = nullptr;  // used with topologicalOrder only
-};
-
 // The same list scheduling of one problem, many times with different options (GauS legalizes
 // every candidate this way): what does not depend on the priority (the input's checks, the
-// reservation runs, heights, ASAP, successor counts) is computed once by prepare(), so each
+// reservation runs, heights, successor counts) is computed once by prepare(), which reads the
+// topological order and ASAP from the problem's facts (core/problem_facts.hpp), so each
 // schedule() costs the ordering and the placement only. schedule() is const and keeps no state:
 // threads may call it at once. The problem's graph and machine must outlive the scheduler.
 class ListScheduler {
  public:
-  static Expected<ListScheduler> prepare(const Problem& problem,
-                                         const KnownGraphAnalysis& known = {});
+  static Expected<ListScheduler> prepare(const Problem& problem);
   Expected<Schedule> schedule(const ListSchedulerOptions& options = {}) const;
 
   ListScheduler(ListScheduler&&) noexcept;

@@ -3,31 +3,24 @@
 // exact bound on problems small enough (docs/gaus.md, "The exact bound on small problems").
 #pragma once
 
-#include <atomic>
 #include <cstdint>
-#include <limits>
 #include <optional>
 #include <string>
 
-#include <gaus/core/deadline.hpp>
-#include <gaus/core/memory_limit.hpp>
 #include <gaus/core/problem.hpp>
 #include <gaus/core/result.hpp>
 #include <gaus/core/schedule.hpp>
-#include <gaus/milp/milp_model.hpp>
+#include <gaus/milp/milp_call.hpp>
 
 namespace gaus::live_memory {
 
 struct WholeGraphOptions {
-  milp::MilpSolver solver = milp::kDefaultMilpSolver;  // `-O solver` of the calling method
-  // Set from another thread to stop the solve promptly (RunContext::cancel; not owned).
-  const std::atomic<bool>* cancel = nullptr;
-  // A model estimated above either is not built (milp::refuseLargeModel's message says why).
-  std::int64_t maxNonzeros = std::numeric_limits<std::int64_t>::max();
-  std::int64_t memoryLimitBytes = defaultMemoryLimitBytes();
+  // The calling method's MILP call (milp/milp_call.hpp): its deadline bounds the solve, its
+  // solver and cancel flag run it, its limits refuse a model estimated above them before it is
+  // built (refusal's message says why), and useStart hands the solver the start given.
+  milp::MilpCall call;
   // The refusal's advice, after "use" (what the caller offers instead).
   std::string remedy;
-  bool useStart = true;  // hand the solver the start as its first incumbent
 };
 
 struct WholeGraphSolve {
@@ -48,11 +41,12 @@ struct WholeGraphSolve {
 // The size the model would have, estimated without building it (milp::ModelSize's nonzeros).
 std::int64_t wholeGraphNonzeros(const Problem& problem);
 
-// Solves the whole graph's model of `problem` (latency-bounded, with a horizon) within
-// `deadline`, from `start` (a verified schedule of the problem, or nullptr) as its first
+// Solves the whole graph's model of `problem` (latency-bounded, with a horizon) within the call's
+// deadline, from `start` (a verified schedule of the problem, or nullptr) as its first
 // incumbent, with P at least `floor` (a bound known beforehand). The machine's capacities are
-// rows where it limits a resource.
+// rows where it limits a resource. The windows are the problem's ASAP and ALAP at the horizon
+// (its facts).
 WholeGraphSolve solveWholeGraph(const Problem& problem, const Schedule* start, double floor,
-                                const Deadline& deadline, const WholeGraphOptions& options);
+                                const WholeGraphOptions& options);
 
 }  // namespace gaus::live_memory

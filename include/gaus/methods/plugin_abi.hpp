@@ -17,7 +17,7 @@ namespace gaus {
 inline constexpr std::uint64_t kPluginAbi = [] {
   std::uint64_t hash = 1469598103934665603ULL;
   for (std::uint64_t size :
-       {std::uint64_t{3}, sizeof(Graph), sizeof(Machine), sizeof(Problem), sizeof(Schedule),
+       {std::uint64_t{4}, sizeof(Graph), sizeof(Machine), sizeof(Problem), sizeof(Schedule),
         sizeof(Result), sizeof(Attempt), sizeof(MethodInfo), sizeof(RunContext), sizeof(OptionDoc),
         sizeof(FigureDoc), sizeof(VerificationReport)}) {
     hash = (hash ^ size) * 1099511628211ULL;

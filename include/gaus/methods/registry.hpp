@@ -24,31 +24,11 @@
 #include <gaus/core/options.hpp>
 #include <gaus/core/problem.hpp>
 #include <gaus/core/result.hpp>
+#include <gaus/methods/run_context.hpp>
 
 namespace gaus {
 
 class MethodRegistry;
-
-// What a method may use from its caller beyond the problem and its options. Everything that
-// changes what a method computes (time limit, seed, device, ...) is an option of the method, so
-// that the Result echoes it; the context holds only what does not.
-struct RunContext {
-  // Receives progress lines (iteration, objective, violation, best, elapsed). May be empty.
-  std::function<void(std::string_view)> progress;
-  const std::atomic<bool>* cancel = nullptr;  // set from outside to stop early
-  // A legal schedule to start from and improve on (e.g. read with --init). Methods that improve
-  // a start never return anything worse; methods that cannot use one ignore it. Not owned.
-  const Schedule* initialSchedule = nullptr;
-  // The registry running the method (MethodRegistry::run sets it), for a method that runs
-  // another one first, as ilp's init=gaus does: it reaches the other method by name, so an
-  // engine never links the module of another. Not owned.
-  const MethodRegistry* registry = nullptr;
-
-  void report(std::string_view line) const {
-    if (progress) progress(line);
-  }
-  bool cancelled() const { return cancel != nullptr && cancel->load(std::memory_order_relaxed); }
-};
 
 // A method's options parsed once, for every use of one call: the options struct its
 // OptionTable made (type-erased: only the method that parsed it reads it back) and the values
@@ -58,15 +38,28 @@ struct ParsedOptions {
   OptionValues echo;
 };
 
+// An objective a method minimizes on a kind of problem.
+struct KindObjective {
+  ProblemKind kind = ProblemKind::kLatency;
+  ProblemObjective objective = ProblemObjective::kLatency;
+};
+
 struct MethodInfo {
   std::string name;
   std::string summary;             // one line for --help
   std::vector<ProblemKind> kinds;  // problem kinds it accepts
+  // The objectives it minimizes, by kind, declared as its kinds are (minimizing): the registry
+  // refuses any other objective with one message (objectiveRefusal), and an objective nobody
+  // names is the first of the kind's preferredObjectives it minimizes (resolveObjective). Empty
+  // for a heuristic without an objective of its own (list, ims, fds), which schedules as
+  // always whatever the problem asks and is compared on it.
+  std::vector<KindObjective> objectives;
   std::vector<OptionDoc> options;  // generated from the method's OptionTable
   std::vector<FigureDoc> figures;  // from its engine's FigureTable: what Result::figures may hold
-  // Parses and checks options given by name (unknown names, bad values fail with the table's
-  // message). A call parses once (prepareMethodCall); run and the echo read the parsed form.
-  std::function<Expected<ParsedOptions>(const MethodOptions&)> parseOptions;
+  // Parses and checks options given by name, with the typed settings that reach them
+  // (applySettings; unknown names, bad values fail with the table's message). A call parses once
+  // (prepareMethodCall); run and the echo read the parsed form.
+  std::function<Expected<ParsedOptions>(const MethodOptions&, const Settings&)> parseOptions;
   // Solves with options parseOptions made, and echoes them in Result::options.
   std::function<Result(const Problem&, const ParsedOptions&, const RunContext&)> solve;
   // Options that describe the machine rather than the method (twill's `warps`, `warp_issue`):
@@ -77,11 +70,14 @@ struct MethodInfo {
   std::optional<std::string> unavailable;
 
   bool solves(ProblemKind kind) const;
+  bool minimizes(ProblemKind kind, ProblemObjective objective) const;
   bool declares(std::string_view option) const;
   bool reportsFigure(std::string_view figure) const;
-  // The values a run would use: the defaults with `given` applied and checked, or the message
-  // a run would fail with. For a reader that only echoes (a config check, the docs).
-  Expected<OptionValues> resolveOptions(const MethodOptions& given) const;
+  // The values a run would use: the defaults with `settings` and `given` applied and checked,
+  // or the message a run would fail with. For a reader that only echoes (a config check, the
+  // docs).
+  Expected<OptionValues> resolveOptions(const MethodOptions& given,
+                                        const Settings& settings = {}) const;
   // The value of one of its figures in `result`, read by the name the method declares it with:
   // for readers that do not include the engine's figure header (a command that loads the
   // engine as a plugin, a benchmark). A name the method does not declare is a programming
@@ -106,8 +102,9 @@ MethodInfo makeMethod(
   method.kinds = std::move(kinds);
   method.options = table.docs();
   const OptionTable<Options>* options = &table;
-  method.parseOptions = [options](const MethodOptions& given) -> Expected<ParsedOptions> {
-    auto parsed = options->parse(given);
+  method.parseOptions = [options](const MethodOptions& given,
+                                  const Settings& settings) -> Expected<ParsedOptions> {
+    auto parsed = options->parse(given, settings);
     if (!parsed) return Error{parsed.error()};
     OptionValues echo = options->echo(*parsed);
     return ParsedOptions{std::make_shared<const Options>(std::move(parsed).value()),
@@ -132,6 +129,9 @@ MethodInfo makeMethod(
                              FigureTable(), std::move(solve));
 }
 
+// Declares the objectives `method` minimizes, by kind (MethodInfo::objectives).
+MethodInfo minimizing(MethodInfo method, std::vector<KindObjective> objectives);
+
 // Declares that some of `method`'s options describe the machine: `describe` changes a copy of
 // the problem's machine from the parsed options (Options: the struct of the method's
 // OptionTable, as for makeMethod).
@@ -144,15 +144,17 @@ void describeMachineWith(MethodInfo& method,
   };
 }
 
-// Settings a caller applies to every method at once (the CLI's --time-limit, --seed, --device,
-// --formulation, ...; an experiment's per-run budget), by option name. A method receives those
-// it declares, unless its own options already set them: a method's own option always wins.
+// Settings a caller applies to every method at once (the CLI's --memory-limit, --seed,
+// --device, --formulation, ...; the time a deadline leaves; an experiment's per-run budget), by
+// option name, typed. A method receives those it declares, unless its own options already set
+// them: a method's own option always wins.
 struct AppliedSettings {
-  MethodOptions options;             // the method's options with the settings merged in
+  MethodOptions options;             // the method's own options, as given
+  Settings settings;                 // the settings that reach it (parseOptions reads both)
   std::vector<std::string> ignored;  // settings the method does not declare
 };
 AppliedSettings applySettings(const MethodInfo& method, MethodOptions options,
-                              const MethodOptions& settings);
+                              const Settings& settings);
 
 // The problem with the options that describe the machine applied (the method's
 // describeMachine; the problem itself when it has none): MethodRegistry::run checks the input
@@ -162,13 +164,27 @@ Problem withMachineOptions(const MethodInfo& method, const Problem& problem,
                            const ParsedOptions& options);
 
 // The kind of problem to pose for `method` on `graph` when none is requested: modulo when the
-// graph has loop-carried edges or an II is fixed (modulo-warp for a method that solves only
-// that), latency-bounded when a horizon is given, else latency. A graph with loop-carried edges
-// stays a modulo problem for a method that solves neither modulo kind, so that the registry
-// refuses it rather than drop the edges unasked; otherwise a kind the method does not solve
-// falls back to its first kind (the registry then says what it does solve).
+// graph has loop-carried edges or an II is fixed or the objective is ii (modulo-warp for a
+// method that solves only that), latency-bounded when a horizon is given or the objective is
+// one only such a problem has, else latency (core's preferredKinds). A graph with loop-carried
+// edges stays a modulo problem for a method that solves neither modulo kind, so that the
+// registry refuses it rather than drop the edges unasked; otherwise a kind the method does not
+// solve falls back to its first kind (the registry then says what it does solve).
 ProblemKind inferProblemKind(const Graph& graph, const MethodInfo& method, bool fixedIi,
-                             bool hasHorizon);
+                             bool hasHorizon,
+                             ProblemObjective objective = ProblemObjective::kMethodDefault);
+
+// The objective `problem` asks of `method`: the one named, or the first of the kind's
+// preferredObjectives that the method minimizes (the first of them for a method that minimizes
+// none). Posing calls it once (poseProblem); MethodRegistry::runParsed for a problem built by
+// hand.
+ProblemObjective resolveObjective(const Problem& problem, const MethodInfo& method);
+
+// The one objective check: why `method` is not asked `problem`'s objective ("objective
+// peak_memory does not fit a latency problem (it fits: latency-bounded)"; "method ilp does not
+// minimize stage_cost on a latency-bounded problem (it minimizes peak_memory there)"), or
+// nothing.
+std::optional<std::string> objectiveRefusal(const MethodInfo& method, const Problem& problem);
 
 class MethodRegistry {
  public:
@@ -190,6 +206,11 @@ class MethodRegistry {
   // refuses before running. `name` must be known. Looks up every method, so it loads the engine
   // plugins: call it on the way out only (run() itself does not name them).
   std::string unsupportedKindMessage(std::string_view name, ProblemKind kind) const;
+  // objectiveRefusal with the methods that minimize the objective on the kind, for a command
+  // that refuses before running (it loads the engine plugins too). Nothing when the method is
+  // asked what it may be.
+  std::optional<std::string> unsupportedObjectiveMessage(std::string_view name,
+                                                         const Problem& problem) const;
 
   // Runs a method on a problem with its options as they are, for a caller without settings
   // (a test, a method that runs another first): finds the method, parses the options, applies

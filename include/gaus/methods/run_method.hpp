@@ -24,17 +24,19 @@ namespace gaus {
 struct MethodRequest {
   std::string method;
   MethodOptions options;  // the method's own (-O, an experiment entry's): each beats a setting
-  // Settings for every method (--seed, --device, ...; an experiment's settings and budget):
-  // each reaches the method as its option of the same name where it declares one
+  // Settings for every method (--seed, --device, ...; an experiment's settings and budget),
+  // typed: each reaches the method as its option of the same name where it declares one
   // (applySettings).
-  MethodOptions settings;
+  Settings settings;
 };
 
 // A method call prepared once: the method found, the settings applied, the options parsed.
 struct MethodCall {
   const MethodRegistry* registry = nullptr;
   const MethodInfo* method = nullptr;
-  MethodOptions options;  // the request's, with the settings applied
+  MethodOptions options;  // the request's own
+  Settings settings;      // the settings that reach the method (those it declares, not set by
+                          // its own options)
   // `options` parsed: what the run uses and echoes; or the option table's message for a bad
   // option (the reason, for a method whose engine plugin did not load), with which the call
   // fails when it runs, as a Result whose call is an error.
@@ -52,8 +54,9 @@ Expected<MethodCall> prepareMethodCall(const MethodRegistry& registry,
                                        const MethodRequest& request);
 
 // What to pose on a graph beyond it: the kind (unset: inferProblemKind, for every method
-// alike), the horizon D, the fixed II, the objective (Problem::check refuses one that does not
-// fit the kind).
+// alike), the horizon D, the fixed II, the objective (kMethodDefault: none named, resolved by
+// resolveObjective; the registry refuses one that does not fit the kind or that the method does
+// not minimize).
 struct ProblemRequest {
   std::optional<ProblemKind> kind;
   std::optional<Cycle> horizon;
@@ -61,9 +64,11 @@ struct ProblemRequest {
   ProblemObjective objective = ProblemObjective::kMethodDefault;
 };
 
-// The problem `method` is asked on `instance`. A kind the method does not solve is posed all
-// the same: MethodRegistry::runParsed refuses it (a command may refuse it earlier, naming the
-// methods that solve it: MethodRegistry::unsupportedKindMessage).
+// The problem `method` is asked on `instance`, posed once: its kind (inferred once when the
+// request names none), its objective (resolved once), its facts (computed on first use). A kind
+// or an objective the method does not take is posed all the same: MethodRegistry::runParsed
+// refuses it (a command may refuse it earlier, naming the methods that take it:
+// MethodRegistry::unsupportedKindMessage, unsupportedObjectiveMessage).
 Problem poseProblem(const Instance& instance, const MethodInfo& method,
                     const ProblemRequest& request);
 
@@ -102,11 +107,14 @@ struct PreparedRun {
   std::optional<double> methodLimit;
 };
 
-// Refuses a method whose engine plugin did not load (with the reason), resolves the kind
-// (InstanceRunRequest::kind, or inferred; a kind the method does not solve is
-// refused here, before the input is checked, naming the methods that do, and for a loop also
-// that --kind latency schedules one iteration), poses the problem and prepares the call, what is
-// left of the deadline reaching the method as the setting time_limit. Fails with the message of
+// Reads the objective and refuses one that needs a horizon when none is given, naming
+// --horizon (before the method is looked up, so before any engine plugin loads); refuses a
+// method whose engine plugin did not load (with the reason), resolves the kind
+// (InstanceRunRequest::kind, or inferred; a kind the method does not solve is refused here,
+// before the input is checked, naming the methods that do, and for a loop also that --kind
+// latency schedules one iteration), poses the problem (an objective the method does not minimize
+// is refused here too, naming those that do) and prepares the call, what is left of the
+// deadline reaching the method as the setting time_limit, in seconds. Fails with the message of
 // the first thing that stops the call before the method runs.
 Expected<PreparedRun> prepareInstanceRun(const MethodRegistry& registry, const Instance& instance,
                                          const InstanceRunRequest& request);

@@ -11,7 +11,6 @@
 #include <string_view>
 #include <vector>
 
-#include <gaus/core/deadline.hpp>
 #include <gaus/core/enum_names.hpp>
 #include <gaus/core/result.hpp>
 
@@ -49,12 +48,6 @@ struct LinearExpression {
     coefficients.push_back(coefficient);
   }
 };
-
-// What is left of `deadline` as a solve's time limit in seconds: at least 10 ms, since a limit
-// of 0 means none to MilpModel::solve and the MILP options.
-inline double timeLeftForSolve(const Deadline& deadline) {
-  return std::max(0.01, deadline.remainingSeconds());
-}
 
 // How long past its time limit a solve may run before it is stopped: the solvers' own limits end
 // most solves within a fraction of a second; this leaves them the time to return their incumbent.

@@ -23,6 +23,7 @@
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/enum_names.hpp>
 #include <gaus/core/option_table.hpp>
+#include <gaus/core/problem_facts.hpp>
 
 #include "search.hpp"
 
@@ -85,9 +86,10 @@ std::string roleName(const WarpRole& role, std::size_t index) {
 std::string iiBinding(const Problem& problem, std::int32_t ii) {
   const Graph& graph = *problem.graph;
   const Machine& machine = *problem.machine;
-  const ResMii resMii = computeResMii(graph, machine);
-  const RecMii recMii = computeRecMii(graph);
-  const std::int64_t mii = std::max(resMii.value, recMii.value);
+  const auto facts = problem.facts();
+  const ResMii& resMii = facts->resMii();
+  const RecMii& recMii = facts->recMii();
+  const std::int64_t mii = facts->mii().value;
   if (ii > mii) {
     return fmt::format(
         "warp constraints: II={} is above MII={} (ResMII={}, RecMII={}); every "

@@ -207,10 +207,9 @@ class IiTrial {
     IiOutcome outcome;
     const TwillOptions& options = setup_.options;
     ModuloMilpOptions milp = options.milp;
-    milp.timeLimitSeconds = std::min(
-        milp.timeLimitSeconds, beforeTeardown(setup_, heldModels(incumbent_)).remainingSeconds());
+    milp.call.deadline = beforeTeardown(setup_, heldModels(incumbent_));
     const bool incumbentIi = incumbent_ && ii_ == incumbent_->ii;
-    // The incumbent is a modulo schedule at its II: CBC's start there.
+    // The incumbent is a modulo schedule at its II: the solver's start there.
     if (incumbentIi) milp.initialStart = incumbent_->schedule.start;
     const ModuloAttempt modulo = solveModuloAtIi(setup_.work, ii_, milp);
     {

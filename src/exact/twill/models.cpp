@@ -100,7 +100,7 @@ BuiltModel buildModel(const SearchSetup& setup, std::int32_t ii, Cycle latency,
   const TwillOptions& options = setup.options;
   std::optional<ModelRefusal> refusal;
   if (auto refused = refuseAboveMemoryLimit(
-          what, size.bytes() + heldBytes, options.milp.memoryLimitBytes,
+          what, size.bytes() + heldBytes, options.milp.call.memoryLimitBytes,
           setup.normalized ? "lower -O normalize_sum, which shrinks II and L in the units solved"
                            : "normalize the costs (-O normalize=on), which shrinks II and L in "
                              "the units solved",

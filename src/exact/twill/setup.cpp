@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/problem_facts.hpp>
 
 #include "../modulo_bounds.hpp"
 #include "search.hpp"
@@ -26,24 +27,31 @@ namespace gaus::exact::detail {
 namespace {
 
 // The problem as asked: kModuloWarp, the options `warps` and `warp_issue` applied to a copy of
-// the machine, and
-// the input check; or why it cannot be solved.
+// the machine unless it has them already (the registry describes the machine before the method
+// runs: withMachineOptions; the problem then keeps its facts), and the input check; or why it
+// cannot be solved.
 Expected<Problem> problemAsAsked(const Problem& input, const TwillOptions& options) {
   Problem problem = input;
   problem.kind = ProblemKind::kModuloWarp;
   if (options.search.warps && (*options.search.warps < 1 || *options.search.warps > kMaxWarps)) {
     return Error{fmt::format("warps must be in 1..{}, got {}", kMaxWarps, *options.search.warps)};
   }
-  auto machine = std::make_shared<Machine>(*problem.machine);
-  describeTwillMachine(*machine, options);
-  if (options.search.warps && machine->variableLatencyWarp &&
-      *machine->variableLatencyWarp >= machine->warps) {
-    return Error{fmt::format("warps={} leaves out the variable-latency warp {} of machine '{}'",
-                             machine->warps, *machine->variableLatencyWarp, machine->name)};
+  const Machine& given = *problem.machine;
+  const bool described = (!options.search.warps || given.warps == *options.search.warps) &&
+                         (!options.smt.warpIssue || given.warpIssueWidth);
+  if (!described) {
+    auto machine = std::make_shared<Machine>(given);
+    describeTwillMachine(*machine, options);
+    problem.machine = std::move(machine);
   }
-  problem.machine = std::move(machine);
+  const Machine& machine = *problem.machine;
+  if (options.search.warps && machine.variableLatencyWarp &&
+      *machine.variableLatencyWarp >= machine.warps) {
+    return Error{fmt::format("warps={} leaves out the variable-latency warp {} of machine '{}'",
+                             machine.warps, *machine.variableLatencyWarp, machine.name)};
+  }
   if (const auto errors = problem.check(); !errors.empty()) return Error{errors.front()};
-  return problem;
+  return withFacts(std::move(problem));
 }
 
 // Normalized costs when they are large (nothing when they are not, or when the mapping shrinks
@@ -57,8 +65,10 @@ Expected<std::optional<NormalizedProblem>> normalizeIfLarge(const Problem& probl
   if (!normalize) return Error{normalize.error()};
   if (!*normalize) return std::optional<NormalizedProblem>();
   NormalizationOptions normalization = options.normalization;
-  normalization.timeLimitSeconds =
-      std::min(normalization.timeLimitSeconds, deadline.remainingSeconds() / 3.0);
+  normalization.call = options.milp.call;
+  normalization.call.deadline = deadline;
+  normalization.solveSeconds =
+      std::min(normalization.solveSeconds, deadline.remainingSeconds() / 3.0);
   auto made = normalizeProblem(problem, normalization);
   if (!made) return Error{made.error()};
   if (!made->normalization.shrinksSomeCost()) {
@@ -108,8 +118,9 @@ std::optional<SearchSetup> setUpSearch(const Problem& input, const TwillOptions&
   // serial non-overlapped II).
   const Graph& graph = *setup.work.graph;
   const Machine& machine = *setup.work.machine;
-  const ResMii resMii = computeResMii(graph, machine);
-  const RecMii recMii = computeRecMii(graph);
+  const auto facts = setup.work.facts();
+  const ResMii& resMii = facts->resMii();
+  const RecMii& recMii = facts->recMii();
   if (resMii.infeasible || recMii.infeasible) {
     solution.result.status = ModelStatus::kInfeasible;
     failCall(solution, resMii.infeasible ? *resMii.infeasible : *recMii.infeasible);
@@ -118,8 +129,8 @@ std::optional<SearchSetup> setUpSearch(const Problem& input, const TwillOptions&
   TwillIiBound& bound = solution.twill.iiBound;
   bound.resMii = resMii.value;
   bound.recMii = recMii.value;
-  bound.mii = std::max(resMii.value, recMii.value);
-  solution.result.bounds.iiBoundReason = describeIiBound(graph, machine, resMii, recMii);
+  bound.mii = facts->mii().value;
+  MiiBound mii = facts->mii();
   // No II below the warp-aware RecMII has a schedule at any L: the search starts there.
   const RecMii warpRecMii = computeWarpAwareRecMii(graph, machine, options.smt.families);
   bound.warpRecMii = warpRecMii.value;
@@ -128,17 +139,18 @@ std::optional<SearchSetup> setUpSearch(const Problem& input, const TwillOptions&
     const std::string cycle = warpRecMii.bindingCycle.empty()
                                   ? std::string()
                                   : " on " + describeRecurrence(graph, warpRecMii.bindingCycle);
-    solution.result.bounds.iiBoundReason +=
+    mii.reason +=
         fmt::format("; warp-aware RecMII{} (spill costs paid where warp sets must differ) = {}",
                     cycle, bound.warpRecMii);
   }
+  solution.result.bounds.mii = std::move(mii);
 
   setup.iis.first = setup.work.ii ? *setup.work.ii : static_cast<std::int32_t>(firstIi);
   setup.iis.last = setup.iis.first;
   if (!setup.work.ii) {
     setup.iis.last = options.search.maxIi ? static_cast<std::int32_t>(std::max<std::int64_t>(
                                                 1, *options.search.maxIi / setup.timeUnit()))
-                                          : std::max(setup.iis.first, serialNonOverlappedIi(graph));
+                                          : std::max(setup.iis.first, serialNonOverlappedIi(setup.work));
   }
   setup.modelOptions.breakSymmetry = options.smt.breakSymmetry;
   return setup;

@@ -200,7 +200,9 @@ std::optional<z3::expr> LatencyCaps::assumption(const SmtFrame& frame, const Sta
   const z3::expr capped = writer.literal(fmt::format("latency_le_{}", bound));
   const z3::expr dependence = writer.guard(TwillFamily::kDependence);
   std::optional<std::vector<Cycle>> latest;
-  if (frame.earliest) latest = latestStarts(frame.graph, frame.ii, bound, *frame.earliest);
+  if (frame.earliest && frame.facts->order()) {
+    latest = latestStarts(frame.graph, *frame.facts->order(), frame.ii, bound, *frame.earliest);
+  }
   for (OpId op = 0; op < frame.graph.numOps(); ++op) {
     writer.clause({capped}, {starts.by(op, bound - frame.graph.duration(op))});
     if (latest) writer.clause({capped, dependence}, {starts.by(op, (*latest)[op])});
@@ -213,7 +215,8 @@ std::optional<z3::expr> LatencyCaps::assumption(const SmtFrame& frame, const Sta
 TwillSmtModel::Impl::Impl(const Problem& problem, std::int32_t ii, Cycle latency,
                           const SmtModelOptions& options)
     : solver(context),
-      frame{*problem.graph, *problem.machine, ii, latency, options, moduloAsap(*problem.graph, ii)},
+      frame{*problem.graph, *problem.machine, ii,      latency,
+            options,        moduloAsap(*problem.graph, ii), problem.facts()},
       vars(context),
       writer(solver),
       caps(latency) {}

@@ -17,6 +17,9 @@
 
 #include <z3++.h>
 
+#include <gaus/core/deadline.hpp>
+#include <gaus/core/problem_facts.hpp>
+
 #include "smt_model.hpp"
 
 namespace gaus::exact::detail {
@@ -39,6 +42,8 @@ struct SmtFrame {
   // The modulo ASAP starts at II, the lower end of every start's domain (the dependence
   // family's bounds, and the ALAP bounds of LatencyCaps); none: no room at all.
   std::optional<std::vector<Cycle>> earliest;
+  // The problem's facts: the topological order the latest starts are measured over.
+  std::shared_ptr<const ProblemFacts> facts;
 };
 
 // Per op, one literal per index: [op][cycle], [op][residue] or [op][warp].

@@ -171,7 +171,10 @@ void addDependence(const SmtFrame& frame, const StartLiterals& starts, ClauseWri
   // Implied bounds: ASAP over all edges at this II and ALAP from L. They prune the search and
   // decide at once when the dependences alone leave no room within L.
   std::optional<std::vector<Cycle>> latest;
-  if (frame.earliest) latest = latestStarts(frame.graph, frame.ii, frame.latency, *frame.earliest);
+  if (frame.earliest && frame.facts->order()) {
+    latest =
+        latestStarts(frame.graph, *frame.facts->order(), frame.ii, frame.latency, *frame.earliest);
+  }
   if (!latest) {
     writer.add(TwillFamily::kDependence, writer.context().bool_val(false));
     return;

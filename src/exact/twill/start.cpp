@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/problem_facts.hpp>
 
 #include "../start_schedule.hpp"
 #include "search.hpp"
@@ -31,11 +32,11 @@ std::optional<std::string> whyStartDoesNotFit(const Problem& problem, const Sche
   if (problem.ii && *start.ii != *problem.ii) {
     return fmt::format("its II {} differs from the fixed II {}", *start.ii, *problem.ii);
   }
-  const std::int64_t resMii = computeResMii(graph, *problem.machine).value;
-  const std::int64_t recMii = computeRecMii(graph).value;
-  if (*start.ii < std::max(resMii, recMii)) {
-    return fmt::format("its II {} is below MinII {} (ResMII {}, RecMII {})", *start.ii,
-                       std::max(resMii, recMii), resMii, recMii);
+  const auto facts = problem.facts();
+  const MiiBound& mii = facts->mii();
+  if (*start.ii < mii.value) {
+    return fmt::format("its II {} is below MinII {} (ResMII {}, RecMII {})", *start.ii, mii.value,
+                       mii.resMii, mii.recMii);
   }
   return std::nullopt;
 }

@@ -134,7 +134,7 @@ TEST_CASE("gaus on a stage problem: verified, never above the refined greedy cut
     const Result result =
         differentiable::fixture::gausRegistry().run("gaus", problem, quickOptions());
     requireVerified(result);
-    CHECK(result.objectiveName == "stage_objective");
+    CHECK(result.objectiveName == "stage_cost");
     const auto cut = heuristic::greedyBalancedStages(*problem.graph, 4);
     REQUIRE(cut.ok());
     const auto refined = heuristic::refineStages(*problem.graph, 4, *cut);

@@ -525,19 +525,20 @@ TEST_CASE("list ordering: counted and compared orders are (primary, secondary, i
 }
 
 TEST_CASE(
-    "list: a prepared scheduler given the graph's order and ASAP schedules as one that "
+    "list: a prepared scheduler reading a posed problem's facts schedules as one that "
     "computed them",
     "[heuristic][list]") {
-  // GauS's setup hands its topological order and ASAP times to prepare; the schedules must be
-  // those of a scheduler that computed its own, for the default priority and for custom keys.
+  // A posed problem carries its topological order and ASAP times (core/problem_facts.hpp), which
+  // GauS's setup and its legalization share; the schedules must be those of a scheduler whose
+  // problem carries none (it computes its own), for the default priority and for custom keys.
   for (std::uint64_t seed = 1; seed <= 8; ++seed) {
-    const Problem problem =
+    Problem bare =
         test::randomProblem(randomShape(static_cast<int>(seed), 60, seed), ProblemKind::kLatency);
-    const auto order = topologicalOrder(*problem.graph);
-    REQUIRE(order.ok());
-    const std::vector<Cycle> asap = asapTimes(*problem.graph, *order);
-    auto own = ListScheduler::prepare(problem);
-    auto given = ListScheduler::prepare(problem, {&*order, &asap});
+    bare.posedFacts.reset();
+    const Problem posed = withFacts(bare);
+    REQUIRE(posed.facts()->order().ok());
+    auto own = ListScheduler::prepare(bare);
+    auto given = ListScheduler::prepare(posed);
     REQUIRE(own.ok());
     REQUIRE(given.ok());
     ListSchedulerOptions byKey;
