@@ -63,10 +63,8 @@ void runBound(const BoundFlags& flags) {
   if (!flags.quiet && (flags.progress || isatty(STDERR_FILENO) != 0)) {
     progress = [](std::string_view line) { std::cerr << "gaus: " << line << '\n'; };
   }
-  const Deadline deadline(flags.timeLimit > 0 ? std::optional(flags.timeLimit) : std::nullopt);
-  auto bound = live_memory::peakMemoryBound(
-      graph, *flags.horizon, flags.timeLimit > 0 ? std::optional(flags.timeLimit) : std::nullopt,
-      nullptr, known, progress);
+  const Deadline deadline = Deadline::zeroMeansNone(flags.timeLimit);
+  auto bound = live_memory::peakMemoryBound(graph, *flags.horizon, deadline, nullptr, known, progress);
   if (!bound) throw CommandError(fmt::format("{}: {}", flags.graph, bound.error()));
   if (flags.json) {
     nlohmann::json json;

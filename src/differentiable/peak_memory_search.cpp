@@ -373,7 +373,7 @@ class PeakMemoryObjective final : public HorizonObjective {
     }
     // Formulation B's bound, within a tenth of the time limit: the search stops at it.
     live_memory::reportBound(setup.problem, result,
-                             live_memory::boundSeconds(setup.options.timeLimitSeconds),
+                             live_memory::boundDeadline(setup.options.timeLimitSeconds),
                              machinery.budget.cancelFlag());
     const ExactPeakMemory exact =
         solveWholeGraphExactly(setup, machinery.budget, starts.best ? &starts.best->schedule : nullptr,

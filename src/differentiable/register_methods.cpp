@@ -1,6 +1,7 @@
 // Method "gaus" in the registry: options read (and checked) by its table, then the machinery.
 #include <gaus/differentiable/gaus_figures.hpp>
 #include <gaus/differentiable/gaus_scheduler.hpp>
+#include <gaus/methods/registry.hpp>
 
 namespace gaus {
 

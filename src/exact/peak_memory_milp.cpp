@@ -105,7 +105,7 @@ Result solvePeakMemoryMilp(const Problem& problem, const PeakMemoryMilpOptions& 
   Result result;
   result.objectiveName = std::string(toString(ProblemObjective::kPeakMemory));
   const auto reported = live_memory::reportBound(
-      problem, result, live_memory::boundSeconds(call.deadline.remainingLimit()), call.cancel);
+      problem, result, live_memory::boundDeadline(call.deadline.remainingLimit()), call.cancel);
   if (!reported) {
     result.status = ModelStatus::kInfeasible;
     result.message = fmt::format("no schedule completes within D = {}", horizon);

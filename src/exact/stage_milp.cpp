@@ -197,7 +197,7 @@ Expected<Schedule> startSchedule(const Problem& problem, const StageMilpOptions&
   Schedule start = heuristic::refineStages(graph, stages, *cut, refinement).schedule;
   const double refinedObjective = objectiveOf(problem, start);
   const Schedule* given = options.call.initialSchedule;
-  const std::string& origin = options.call.initialScheduleOrigin;
+  const std::string_view origin = options.call.initialScheduleOrigin;
   if (given != nullptr) {
     const VerificationReport report = verify(problem, *given);
     if (!report.ok()) {

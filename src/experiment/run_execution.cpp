@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <variant>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -266,8 +267,12 @@ RunOutput executeRun(const RunTask& task, const MethodRegistry& registry, const 
   // The call is prepared here, once: the record echoes the options the method runs with.
   const MethodCall call =
       plannedCall(task, registry, run.writeSchedule ? std::optional(traceFile) : std::nullopt);
-  const auto traced = call.options.find("trace");
-  const bool tracing = traced != call.options.end() && traced->second == traceFile.string();
+  // The scratch trace reaches the method as a setting, which applies only where the entry names
+  // no file of its own.
+  const auto traced = call.settings.find("trace");
+  const bool tracing = traced != call.settings.end() &&
+                       std::holds_alternative<std::string>(traced->second) &&
+                       std::get<std::string>(traced->second) == traceFile.string();
   // The scratch path is gone once the run ends; the record names the kept copy (trace_file).
   const auto forgetTraceFile = [tracing](ResultRecord& record) {
     if (!tracing) return;

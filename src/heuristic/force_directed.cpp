@@ -336,7 +336,7 @@ Result latencyBounded(const Problem& problem, const ForceDirectedOptions& option
     result.objective = metrics.peakLiveMemory;
     // B's bound as every method reports it (and status optimal where the peak meets it).
     if (options.reportBound) {
-      live_memory::reportBound(problem, result, live_memory::boundSeconds(options.timeLimitSeconds),
+      live_memory::reportBound(problem, result, live_memory::boundDeadline(options.timeLimitSeconds),
                                pace.cancel());
     }
   } else {

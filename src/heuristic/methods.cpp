@@ -237,7 +237,7 @@ Result runList(const Problem& problem, const ListMethodOptions& options,
     result.bounds.lowerBound.reset();
     result.bounds.latencyProvenOptimal = false;
     result.status = ModelStatus::kFeasible;
-    live_memory::reportBound(problem, result, live_memory::boundSeconds(std::nullopt),
+    live_memory::reportBound(problem, result, live_memory::boundDeadline(std::nullopt),
                              context.cancel);
   }
   return result;

@@ -1,6 +1,7 @@
 // Formulation B's bound as every method reports it (include/gaus/live_memory/bound.hpp).
 
 #include <algorithm>
+#include <chrono>
 
 #include <fmt/format.h>
 
@@ -12,17 +13,17 @@
 
 namespace gaus::live_memory {
 
-double boundSeconds(std::optional<double> methodTimeLimit) {
-  if (!methodTimeLimit) return kBoundSeconds;
-  return std::max(0.25, 0.1 * *methodTimeLimit);
+Deadline boundDeadline(std::optional<double> methodTimeLimit) {
+  if (!methodTimeLimit) return Deadline(kBoundSeconds);
+  return Deadline(std::max(0.25, 0.1 * *methodTimeLimit));
 }
 
 Expected<PeakMemoryBound> peakMemoryBound(const Graph& graph, Cycle horizon,
-                                          std::optional<double> seconds,
+                                          const Deadline& deadline,
                                           const std::atomic<bool>* cancel,
                                           std::span<const Schedule* const> known,
                                           const std::function<void(std::string_view)>& progress) {
-  const Deadline deadline(seconds);
+  const auto start = std::chrono::steady_clock::now();
   const auto stop = [&] {
     return deadline.expired() || (cancel != nullptr && cancel->load(std::memory_order_relaxed));
   };
@@ -71,16 +72,16 @@ Expected<PeakMemoryBound> peakMemoryBound(const Graph& graph, Cycle horizon,
     }
   }
   bound.note = fmt::format("{} [{}] in {:.3f} s: {}", bound.value, bound.argument,
-                           deadline.elapsedSeconds(), bound.note);
+                           secondsSince(start), bound.note);
   return bound;
 }
 
 std::optional<double> reportBound(const Problem& problem, Result& result,
-                                  std::optional<double> seconds, const std::atomic<bool>* cancel,
+                                  const Deadline& deadline, const std::atomic<bool>* cancel,
                                   const Schedule* known) {
   if (!problem.horizon || problem.graph == nullptr) return std::nullopt;
   const Schedule* schedules[] = {known, result.schedule ? &*result.schedule : nullptr};
-  auto bound = peakMemoryBound(*problem.graph, *problem.horizon, seconds, cancel, schedules);
+  auto bound = peakMemoryBound(*problem.graph, *problem.horizon, deadline, cancel, schedules);
   if (!bound) return std::nullopt;
   if (!result.bounds.lowerBound || bound->value > *result.bounds.lowerBound) {
     result.bounds.lowerBound = bound->value;

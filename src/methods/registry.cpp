@@ -194,8 +194,7 @@ std::string MethodRegistry::unsupportedKindMessage(std::string_view name, Proble
 }
 
 std::optional<std::string> MethodRegistry::unsupportedObjectiveMessage(
-    std::string_view name, const Problem& problem) const {
-  const MethodInfo& method = *find(name);
+    const MethodInfo& method, const Problem& problem) const {
   auto refusal = objectiveRefusal(method, problem);
   if (!refusal || !objectiveFits(askedObjective(problem), problem.kind)) return refusal;
   std::vector<std::string> minimizers;

@@ -142,7 +142,7 @@ Expected<PreparedRun> prepareInstanceRun(const MethodRegistry& registry, const I
                          request.horizon.has_value(), *objective);
   if (!kind) return Error{kind.error()};
   Problem problem = poseProblem(instance, method, {*kind, request.horizon, request.ii, *objective});
-  if (const auto refusal = registry.unsupportedObjectiveMessage(method.name, problem)) {
+  if (const auto refusal = registry.unsupportedObjectiveMessage(method, problem)) {
     return Error{*refusal};
   }
   if (request.ratio) {

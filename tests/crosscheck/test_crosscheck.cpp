@@ -252,7 +252,7 @@ TEST_CASE(
     MethodInfo method;
     method.name = "overclaiming";
     method.kinds = {overclaim.problem.kind};
-    method.parseOptions = [](const MethodOptions&) -> Expected<ParsedOptions> {
+    method.parseOptions = [](const MethodOptions&, const Settings&) -> Expected<ParsedOptions> {
       return ParsedOptions{};
     };
     method.solve = [&overclaim](const Problem&, const ParsedOptions&, const RunContext&) {

@@ -57,8 +57,8 @@ nlohmann::json scheduleAndVerify(const std::string& spec, const std::string& met
 void checkBounds(const nlohmann::json& list, const nlohmann::json& ims) {
   CHECK(list["objective"]["value"] >= list["extra"]["critical_path"]);
   CHECK(list["objective"]["value"] >= list["extra"]["resource_bound"]);
-  CHECK(ims["ii"] >= ims["extra"]["mii"]);
-  CHECK(ims["extra"]["mii"] == std::max(ims["extra"]["res_mii"], ims["extra"]["rec_mii"]));
+  CHECK(ims["ii"] >= ims["bounds"]["mii"]);
+  CHECK(ims["bounds"]["mii"] == std::max(ims["bounds"]["res_mii"], ims["bounds"]["rec_mii"]));
 }
 
 struct FormatCase {

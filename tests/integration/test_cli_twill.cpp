@@ -67,8 +67,8 @@ TEST_CASE("twill toy_fa by name: I = 2, L = 4, one role holding S, P, O", "[cli]
   CHECK(json["extra"]["latency"] == 4);
   CHECK(json["extra"]["stages"] == 2);
   CHECK(json["bounds"]["ii_proven_optimal"] == true);
-  CHECK(json["extra"]["res_mii"] == 2);
-  CHECK(json["extra"]["rec_mii"] == 1);
+  CHECK(json["bounds"]["res_mii"] == 2);
+  CHECK(json["bounds"]["rec_mii"] == 1);
   CHECK(json["schedule"]["start"]["S"] == 0);
   CHECK(json["schedule"]["start"]["O"] == 3);
   CHECK(json["extra"]["warps_used"] == 1);
@@ -130,7 +130,7 @@ TEST_CASE("twill on normalized costs states I in cycles and where it is minimal"
   REQUIRE(run.exitCode == 0);
   CHECK_THAT(run.out,
              Catch::Contains("I = 260 cycles (5 units of 52; minimal in normalized units)") &&
-                 Catch::Contains("raw ResMII 256, RecMII 256 cycles") &&
+                 Catch::Contains("MII 5 in normalized units; raw MII 256: ResMII (TC) = 256") &&
                  Catch::Contains("attempts (II and L in normalized units):"));
   const auto json = twillJson({path});
   CHECK(json["status"] == "feasible");  // optimal in normalized units only
@@ -173,7 +173,7 @@ TEST_CASE("twill --explain on every built-in kernel: optimal, verified, every sp
     ++kernels;
     CHECK(json["status"] == "optimal");
     CHECK(json["verified"] == true);
-    CHECK(json["ii"] == json["extra"]["res_mii"]);
+    CHECK(json["ii"] == json["bounds"]["res_mii"]);
     CHECK_THAT(json["notes"]["explanation"].get<std::string>(),
                Catch::StartsWith("II: ResMII: unit TC"));
     const std::size_t roles = json["roles"].size();

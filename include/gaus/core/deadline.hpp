@@ -17,6 +17,11 @@ class Deadline {
  public:
   Deadline() : Deadline(std::nullopt) {}  // none: never expires
   explicit Deadline(std::optional<double> seconds);
+  // A command-line limit where 0 means none (`gaus bound --time-limit 0`): the one place that
+  // reads that convention.
+  static Deadline zeroMeansNone(double seconds) {
+    return Deadline(seconds > 0 ? std::optional<double>(seconds) : std::nullopt);
+  }
   bool expired() const;
   bool limited() const { return end_.has_value(); }
   double remainingSeconds() const;  // +inf when unset

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include <gaus/core/deadline.hpp>
 #include <gaus/core/expected.hpp>
 #include <gaus/core/problem.hpp>
 #include <gaus/core/result.hpp>
@@ -17,13 +18,13 @@
 
 namespace gaus::live_memory {
 
-// The seconds a method gives the bound: a tenth of its own limit, at least a quarter second;
-// kBoundSeconds without a limit (a method that has none, like list, is fast, and the cut search
-// on a 100k-op graph settles most cycles well within it).
+// The time a method gives the bound, from now: a tenth of its own limit, at least a quarter
+// second; kBoundSeconds without a limit (a method that has none, like list, is fast, and the cut
+// search on a 100k-op graph settles most cycles well within it).
 inline constexpr double kBoundSeconds = 3.0;
-double boundSeconds(std::optional<double> methodTimeLimit);
+Deadline boundDeadline(std::optional<double> methodTimeLimit);
 
-// The bound of problem.horizon within `seconds`: the per-cycle min cut (cut_bound.hpp), then the
+// The bound of problem.horizon by `deadline`: the per-cycle min cut (cut_bound.hpp), then the
 // Lagrangian bound over windows of cycles (lagrangian_bound.hpp) in the time left, raised into
 // result.bounds.lowerBound (the larger of it and a bound the method proved itself: a MILP's dual
 // bound) with the argument that gave it in result.bounds.lowerBoundArgument, a note saying what
@@ -32,7 +33,7 @@ double boundSeconds(std::optional<double> methodTimeLimit);
 // bound cannot rise (and that it need not rise above their peak). Returns the bound (nullopt when
 // the problem has no horizon, or it is shorter than the critical path).
 std::optional<double> reportBound(const Problem& problem, Result& result,
-                                  std::optional<double> seconds,
+                                  const Deadline& deadline,
                                   const std::atomic<bool>* cancel = nullptr,
                                   const Schedule* known = nullptr);
 
@@ -48,7 +49,7 @@ struct PeakMemoryBound {
 };
 // `progress`, when given, is told one line after each window the Lagrangian search ends.
 Expected<PeakMemoryBound> peakMemoryBound(
-    const Graph& graph, Cycle horizon, std::optional<double> seconds,
+    const Graph& graph, Cycle horizon, const Deadline& deadline,
     const std::atomic<bool>* cancel = nullptr, std::span<const Schedule* const> known = {},
     const std::function<void(std::string_view)>& progress = {});
 

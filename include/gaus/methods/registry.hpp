@@ -207,9 +207,9 @@ class MethodRegistry {
   // plugins: call it on the way out only (run() itself does not name them).
   std::string unsupportedKindMessage(std::string_view name, ProblemKind kind) const;
   // objectiveRefusal with the methods that minimize the objective on the kind, for a command
-  // that refuses before running (it loads the engine plugins too). Nothing when the method is
-  // asked what it may be.
-  std::optional<std::string> unsupportedObjectiveMessage(std::string_view name,
+  // that refuses before running (only a refusal looks the others up, which loads the engine
+  // plugins too). Nothing, and no lookup, when the method is asked what it may be.
+  std::optional<std::string> unsupportedObjectiveMessage(const MethodInfo& method,
                                                          const Problem& problem) const;
 
   // Runs a method on a problem with its options as they are, for a caller without settings

@@ -34,10 +34,11 @@ struct MilpCall {
   std::int64_t maxNonzeros = kDefaultMaxNonzeros;
   std::int64_t memoryLimitBytes = defaultMemoryLimitBytes();
   bool useStart = true;  // hand the solver the start schedule as its first incumbent
-  // A schedule to improve on (`gaus schedule --init`, ilp's init=...; not owned): taken where it
-  // verifies for the problem, otherwise ignored with a note; the origin names it in the notes.
+  // A schedule to improve on (`gaus schedule --init`, ilp's init=...; not owned, like its
+  // origin's text): taken where it verifies for the problem, otherwise ignored with a note that
+  // names its origin.
   const Schedule* initialSchedule = nullptr;
-  std::string initialScheduleOrigin = "--init";
+  std::string_view initialScheduleOrigin = "--init";
   // Set from another thread to stop the solve promptly (RunContext::cancel; not owned, may be
   // null): the solve then ends as a timeout with its incumbent.
   const std::atomic<bool>* cancel = nullptr;

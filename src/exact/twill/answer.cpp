@@ -158,9 +158,6 @@ void publishFigures(TwillSolution& solution) {
     result.figures.set(f::kCrossEdgesProvenMinimal, assignment.crossEdgesProvenMinimal ? 1.0 : 0.0);
     result.figures.set(f::kRoles, static_cast<double>(assignment.roles.size()));
   }
-  result.figures.set(f::kMii, static_cast<double>(twill.iiBound.mii));
-  result.figures.set(f::kResMii, static_cast<double>(twill.iiBound.resMii));
-  result.figures.set(f::kRecMii, static_cast<double>(twill.iiBound.recMii));
   result.figures.set(f::kWarpRecMii, static_cast<double>(twill.iiBound.warpRecMii));
   // A start that replaced the answer at a smaller II leaves nothing proven.
   const IiProof proof = twill.iiBound.provenMinimal ? twill.iiBound.proof : IiProof::kNone;

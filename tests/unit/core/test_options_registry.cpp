@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include <gaus/methods/registry.hpp>
@@ -106,13 +108,17 @@ TEST_CASE(
   const MethodInfo method = makeMethod<DemoOptions>(
       "demo", "demo", {ProblemKind::kLatency}, demoTable(),
       [](const Problem&, const DemoOptions&, const RunContext&) { return Result{}; });
-  const AppliedSettings applied =
-      applySettings(method, {{"steps", "5"}}, {{"steps", "7"}, {"rate", "0.2"}, {"seed", "3"}});
-  CHECK(applied.options == MethodOptions{{"steps", "5"}, {"rate", "0.2"}});
+  const AppliedSettings applied = applySettings(
+      method, {{"steps", "5"}},
+      {{"steps", std::int64_t{7}}, {"rate", 0.2}, {"seed", std::int64_t{3}}});
+  CHECK(applied.options == MethodOptions{{"steps", "5"}});
+  CHECK(applied.settings == Settings{{"rate", 0.2}});
   CHECK(applied.ignored == std::vector<std::string>{"seed"});
-  const auto resolved = method.resolveOptions(applied.options);
+  const auto resolved = method.resolveOptions(applied.options, applied.settings);
   REQUIRE(resolved.ok());
   CHECK(resolved->front() == std::pair<std::string, std::string>{"steps", "5"});
+  CHECK(std::find(resolved->begin(), resolved->end(),
+                  std::pair<std::string, std::string>{"rate", "0.2"}) != resolved->end());
 }
 
 TEST_CASE("registry: the kind of problem is inferred from the graph", "[core][registry]") {
@@ -256,8 +262,13 @@ TEST_CASE(
   const Result refused = registry.run("warped", problem, {});
   CHECK_THAT(refused.message,
              Catch::Contains("op a needs min_warps=4, but machine 'one_warp' has 1 warps"));
-  const Result asSetting = registry.run(
-      "warped", problem, applySettings(*registry.find("warped"), {}, {{"warps", "4"}}).options);
+  // A setting reaches the method typed, beside its own options (prepareMethodCall's path).
+  const MethodInfo& method = *registry.find("warped");
+  const AppliedSettings applied = applySettings(method, {}, {{"warps", std::int64_t{4}}});
+  const auto parsed = method.parseOptions(applied.options, applied.settings);
+  REQUIRE(parsed.ok());
+  const Result asSetting =
+      registry.runParsed(method, withMachineOptions(method, problem, *parsed), *parsed);
   CHECK(asSetting.verified());
   const Result asOption = registry.run("warped", problem, {{"warps", "4"}});
   CHECK(asOption.verified());

@@ -122,9 +122,9 @@ TEST_CASE("modulo MILP: a CBC crash is solved again without presolve", "[exact][
   // the test runs on CBC; HiGHS, the default, proves L = 29 without one (checked last).
   const Instance instance = readSeed861();
   ModuloMilpOptions options;
-  options.timeLimitSeconds = test::timeLimit(120.0);
+  options.attemptSeconds = test::timeLimit(120.0);
   options.formulation = ModuloFormulation::kStageResidue;
-  options.solver = milp::MilpSolver::kCbc;
+  options.call.solver = milp::MilpSolver::kCbc;
   const ModuloAttempt crashed = solveModuloAtIi(seed861(instance), 14, options);
   INFO(crashed.detail);
   CHECK(crashed.status == ModelStatus::kOptimal);
@@ -137,7 +137,7 @@ TEST_CASE("modulo MILP: a CBC crash is solved again without presolve", "[exact][
   CHECK(reference.latency == 29);
 
   options.formulation = ModuloFormulation::kStageResidue;
-  options.solver = milp::MilpSolver::kHighs;
+  options.call.solver = milp::MilpSolver::kHighs;
   const ModuloAttempt onHighs = solveModuloAtIi(seed861(instance), 14, options);
   CHECK(onHighs.status == ModelStatus::kOptimal);
   CHECK(onHighs.latency == 29);
@@ -151,7 +151,7 @@ TEST_CASE("modulo MILP: a 1 s limit holds on Triton FA at II 1325 in raw cycles"
   // schedule at II 1325), and the status says so.
   const Instance fa = readTriton("case3_FA.ddg.json");
   ModuloMilpOptions options;
-  options.timeLimitSeconds = test::timeLimit(1.0);
+  options.attemptSeconds = test::timeLimit(1.0);
   const ModuloAttempt attempt = solveModuloAtIi(fa.problem(ProblemKind::kModulo), 1325, options);
   INFO(attempt.detail);
   CHECK(attempt.status == ModelStatus::kTimeout);
@@ -166,7 +166,7 @@ TEST_CASE("modulo MILP: a model above max_nonzeros is refused before it is built
   // L: 41107.
   const Instance fa = readTriton("case3_FA.ddg.json");
   ModuloMilpOptions options;
-  options.maxNonzeros = 1'000'000;
+  options.call.maxNonzeros = 1'000'000;
   const ModuloAttempt attempt = solveModuloAtIi(fa.problem(ProblemKind::kModulo), 1325, options);
   CHECK(attempt.call == CallStatus::kError);
   CHECK(attempt.variables == 31 * 1325 + 31 + 1);
@@ -194,7 +194,7 @@ TEST_CASE("memory_limit: a MILP estimated above it is refused before it is built
   const Instance toy = test::toyFlashAttention();
   const Problem problem = toy.problem(ProblemKind::kModulo);
   ModuloMilpOptions options;
-  options.memoryLimitBytes = 1;
+  options.call.memoryLimitBytes = 1;
   const ModuloAttempt refused = solveModuloAtIi(problem, 2, options);
   CHECK(refused.call == CallStatus::kError);
   CHECK_THAT(refused.detail, Catch::Contains("the modulo MILP at II=2") &&
@@ -206,9 +206,11 @@ TEST_CASE("memory_limit: a MILP estimated above it is refused before it is built
   MethodRegistry registry;
   registerExactMethods(registry);
   for (ProblemKind kind : {ProblemKind::kModulo, ProblemKind::kLatency}) {
-    const MethodOptions withSetting =
-        applySettings(*registry.find("ilp"), {}, {{"memory_limit", "1"}}).options;
-    const Result result = registry.run("ilp", toy.problem(kind), withSetting);
+    const MethodInfo& ilp = *registry.find("ilp");
+    const AppliedSettings applied = applySettings(ilp, {}, {{"memory_limit", std::int64_t{1}}});
+    const auto parsed = ilp.parseOptions(applied.options, applied.settings);
+    REQUIRE(parsed.ok());
+    const Result result = registry.runParsed(ilp, toy.problem(kind), *parsed);
     CHECK(result.failed());
     CHECK_THAT(result.message, Catch::Contains("above memory_limit=1"));
   }
@@ -302,7 +304,7 @@ TEST_CASE(
   // smaller a model), and the log and the message say why.
   TwillOptions options;
   options.search.timeLimitSeconds = test::timeLimit(2.0);
-  options.milp.timeLimitSeconds = test::timeLimit(0.3);
+  options.milp.attemptSeconds = test::timeLimit(0.3);
   const TwillSolution solution = solveTwill(gallopingLoop(), options);
   INFO(solution.result.message);
   CHECK(solution.result.status == ModelStatus::kTimeout);
@@ -328,7 +330,7 @@ TEST_CASE("twill: a 3 s time_limit holds on a loop that gallops L", "[exact][gua
   // refusal, the checks at L 324 and 612 ran 23 s and 103 s in Z3's load (the file).
   TwillOptions options;
   options.search.timeLimitSeconds = test::timeLimit(3.0);
-  options.milp.timeLimitSeconds = test::timeLimit(0.3);
+  options.milp.attemptSeconds = test::timeLimit(0.3);
   const Deadline call(std::nullopt);
   const TwillSolution solution = solveTwill(gallopingLoop(), options);
   const double seconds = call.elapsedSeconds();
@@ -371,7 +373,7 @@ TEST_CASE("latency MILP: a 1 s limit holds on Triton FA in raw cycles, list sche
   const Instance fa = readTriton("case3_FA.ddg.json");
   const Problem problem = fa.problem(ProblemKind::kLatency);
   LatencyMilpOptions options;
-  options.timeLimitSeconds = test::timeLimit(1.0);
+  options.call.deadline = Deadline(test::timeLimit(1.0));
   options.normalization.mode = NormalizationMode::kOff;
   const auto begin = std::chrono::steady_clock::now();
   const Result result = solveLatencyMilp(problem, options);

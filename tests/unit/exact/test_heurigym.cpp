@@ -30,7 +30,7 @@ int checkFolder(const std::string& folder, const std::vector<std::string>& names
     REQUIRE(list.ok());
     const auto listLatency = verify(problem, *list).metrics.latency;
     exact::LatencyMilpOptions options;
-    options.timeLimitSeconds = test::timeLimit(timeLimit);
+    options.call.deadline = Deadline(test::timeLimit(timeLimit));
     const Result result = exact::solveLatencyMilp(problem, options);
     INFO(result.message);
     REQUIRE(result.schedule);
@@ -82,7 +82,7 @@ TEST_CASE("HeuriGym jpeg_idct: the refutation proves the baseline's 26 optimal",
       test::sharedPath("benchmarks/heurigym-operator-scheduling/medium/jpeg_idct.json"));
   const Problem problem = instance.problem(ProblemKind::kLatency);
   exact::LatencyMilpOptions options;
-  options.timeLimitSeconds = test::timeLimit(60.0);
+  options.call.deadline = Deadline(test::timeLimit(60.0));
   const Result result = exact::solveLatencyMilp(problem, options);
   INFO(result.message);
   REQUIRE(result.status == ModelStatus::kOptimal);

@@ -322,9 +322,9 @@ TEST_CASE("normalization: the node limit makes the mapping independent of the ti
     NormalizationOptions options;
     options.fixedScaleFallback = false;  // the paper's two solves only
     options.nodeLimit = 200;
-    options.solver = solver;
+    options.call.solver = solver;
     const auto quick = normalizeCosts(pool, options);
-    options.timeLimitSeconds = test::timeLimit(60.0);
+    options.call.deadline = Deadline(test::timeLimit(60.0));
     const auto patient = normalizeCosts(pool, options);
     REQUIRE(quick.ok());
     REQUIRE(patient.ok());
@@ -509,13 +509,13 @@ TEST_CASE("modulo MILP: min L matches brute force on tiny random loop graphs", "
       variants[0].formulation = ModuloFormulation::kStageResidue;
       variants[1].formulation = ModuloFormulation::kTimeIndexed;
       variants[2].useWindows = false;
-      variants[2].useStart = false;
+      variants[2].call.useStart = false;
       variants[2].breakSymmetry = false;
       variants[2].formulation = ModuloFormulation::kStageResidue;
       variants[3].breakSymmetry = false;
       // No start: the windows come from the lossless bound on L alone, which must not cut off
       // the optimum; with and without the residue links.
-      variants[4].useStart = false;
+      variants[4].call.useStart = false;
       variants[4].formulation = ModuloFormulation::kStageResidue;
       variants[5] = variants[4];
       variants[5].linkResidues = false;
@@ -558,7 +558,7 @@ TEST_CASE("modulo MILP: a recurrence fixing two clashing residues makes MII infe
     ModuloMilpOptions options;
     options.formulation = ModuloFormulation::kStageResidue;
     options.linkResidues = links;
-    options.timeLimitSeconds = test::timeLimit(30.0);
+    options.attemptSeconds = test::timeLimit(30.0);
     INFO("residue links " << links);
     CHECK(solveModuloAtIi(problem, 2, options).status == ModelStatus::kInfeasible);
   }

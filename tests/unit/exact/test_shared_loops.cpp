@@ -36,7 +36,7 @@ void checkMinIi(const std::string& loop, std::int64_t expectedMinIi,
   INFO(loop);
   REQUIRE(minimumIi(instance) == expectedMinIiBound);
   ModuloSearchOptions options;
-  options.milp.timeLimitSeconds = test::timeLimit(timeLimit);
+  options.milp.attemptSeconds = test::timeLimit(timeLimit);
   const Result result = searchModulo(problem, options);
   std::string log;
   for (const auto& attempt : result.attempts) log += attempt.describe() + "\n";
@@ -56,7 +56,7 @@ Result searchTritonRaw(const std::string& spec, std::int64_t mii, double timeLim
   REQUIRE(minimumIi(instance) == mii);
   ModuloSearchOptions options;
   options.normalization.mode = NormalizationMode::kOff;
-  options.milp.timeLimitSeconds = test::timeLimit(timeLimit);
+  options.milp.attemptSeconds = test::timeLimit(timeLimit);
   Result result = searchModulo(problem, options);
   REQUIRE(result.schedule);
   CHECK(verify(problem, *result.schedule).ok());
@@ -87,7 +87,7 @@ TEST_CASE("MachSuite aes2/graph2: MinII 16 is infeasible", "[exact][modulo][shar
   const Problem problem = instance.problem(ProblemKind::kModulo);
   REQUIRE(minimumIi(instance) == 16);
   ModuloMilpOptions options;
-  options.timeLimitSeconds = test::timeLimit(60.0);
+  options.attemptSeconds = test::timeLimit(60.0);
   const ModuloAttempt attempt = solveModuloAtIi(problem, 16, options);
   INFO(attempt.detail);
   CHECK(attempt.status == ModelStatus::kInfeasible);

@@ -93,7 +93,7 @@ TEST_CASE("stage MILP: the brute-force optimum on 300 tiny random DAGs", "[exact
         stageProblem(randomStageGraph(random, ops), stages, ratios[instance % 4]);
     const double expected = bruteForceOptimum(problem);
     StageMilpOptions options;
-    options.timeLimitSeconds = 0;  // no limit: CBC in this process, the models are tiny
+    // No deadline: no limit, the models are tiny.
     const Result result = solveStageMilp(problem, options);
     INFO(fmt::format("instance {}: {} ops, {} stages, ratio {}, brute force {}, {}", instance, ops,
                      stages, problem.stageRatio, expected, result.message));
@@ -185,7 +185,7 @@ TEST_CASE(
   StageMilpOptions options;
   SECTION("the optimum as --init: the start, proven by CBC") {
     const Schedule optimum{{0, 0, 0}, std::nullopt, std::nullopt};
-    options.initialSchedule = &optimum;
+    options.call.initialSchedule = &optimum;
     const Result result = solveStageMilp(problem, options);
     CHECK(result.objective == 8);
     CHECK(result.status == ModelStatus::kOptimal);
@@ -194,7 +194,7 @@ TEST_CASE(
   }
   SECTION("b before a breaks the edge a -> b: ignored, with the verifier's reason") {
     const Schedule illegal{{1, 0, 1}, std::nullopt, std::nullopt};
-    options.initialSchedule = &illegal;
+    options.call.initialSchedule = &illegal;
     const Result result = solveStageMilp(problem, options);
     CHECK(result.objective == 8);
     REQUIRE_FALSE(result.notes.empty());
@@ -210,7 +210,7 @@ TEST_CASE("stage MILP: a model above max_nonzeros is refused, naming what to use
   StageGraphSpec spec{{1, 1, 1, 1}, {{0, 1}, {1, 2}, {2, 3}}, {1, 1, 1}};
   const Problem problem = stageProblem(stageGraphOf(spec), 3, 100.0);
   StageMilpOptions options;
-  options.maxNonzeros = 10;
+  options.call.maxNonzeros = 10;
   const Result result = solveStageMilp(problem, options);
   CHECK(result.failed());
   CHECK_THAT(result.message, Catch::Contains("above max_nonzeros=10"));

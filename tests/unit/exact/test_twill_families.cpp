@@ -379,7 +379,7 @@ TEST_CASE("method twill, warp_issue=true: the registry verifies against one stre
   REQUIRE(serial.verification);
   CHECK(serial.verification->ok());
   const MethodInfo& twill = *registry.find("twill");
-  const auto parsed = twill.parseOptions({{"warp_issue", "true"}});
+  const auto parsed = twill.parseOptions({{"warp_issue", "true"}}, {});
   REQUIRE(parsed);
   const Problem posed = withMachineOptions(twill, problem, *parsed);
   CHECK(posed.machine->warpIssueWidth == 1);

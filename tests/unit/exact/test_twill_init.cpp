@@ -90,7 +90,7 @@ TEST_CASE("twill --init toy FA: with every SMT model refused for memory_limit, t
   const Schedule start = toyStart({0, 1, 2}, 3);
   REQUIRE(verify(problem, start).ok());
   TwillOptions options;
-  options.milp.memoryLimitBytes = 16'000'000;
+  options.milp.call.memoryLimitBytes = 16'000'000;
   const TwillSolution solution = solveFrom(problem, &start, options);
   CHECK(solution.result.call == CallStatus::kOk);
   CHECK(solution.result.status == ModelStatus::kFeasible);

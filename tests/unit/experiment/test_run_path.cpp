@@ -6,9 +6,11 @@
 // the path fails them.
 #include <atomic>
 #include <memory>
+#include <optional>
 
 #include <catch2/catch.hpp>
 
+#include <gaus/core/analysis.hpp>
 #include <gaus/experiment/experiment_config.hpp>
 #include <gaus/methods/method_catalog.hpp>
 #include <gaus/methods/run_method.hpp>
@@ -34,9 +36,10 @@ std::unique_ptr<CountingRegistry> countingRegistry() {
   for (const char* name : {"list", "ims"}) {
     MethodInfo method = *methodCatalog().find(name);
     method.parseOptions = [parse = method.parseOptions,
-                           parses = counting->parses](const MethodOptions& given) {
+                           parses = counting->parses](const MethodOptions& given,
+                                                      const Settings& settings) {
       ++*parses;
-      return parse(given);
+      return parse(given, settings);
     };
     counting->registry.add(std::move(method));
   }
@@ -142,4 +145,77 @@ methods:
   CHECK(output.record.verified);
   CHECK(registry.lookups() == lookupsBefore + 1);
   CHECK(*counting->parses == 1);
+}
+
+namespace {
+
+// The analyses of one graph, counted through core's observer (ProblemFacts computes each once
+// for every layer of a call; a layer that works one out again adds to the count).
+struct AnalysisCount {
+  const Graph* graph = nullptr;
+  int orders = 0;
+  int resMiis = 0;
+  int recMiis = 0;
+};
+AnalysisCount analysisCount;
+
+void countAnalysis(Analysis analysis, const Graph& graph) {
+  if (&graph != analysisCount.graph) return;
+  switch (analysis) {
+    case Analysis::kTopologicalOrder: ++analysisCount.orders; break;
+    case Analysis::kResMii: ++analysisCount.resMiis; break;
+    case Analysis::kRecMii: ++analysisCount.recMiis; break;
+  }
+}
+
+// One call in the command line's shape (`gaus schedule`, `gaus twill`), with the analyses of
+// the instance's graph counted from before the problem is posed to the verified result.
+AnalysisCount countedRun(const Instance& instance, InstanceRunRequest request) {
+  analysisCount = AnalysisCount{instance.graph.get()};
+  observeAnalyses(&countAnalysis);
+  const auto prepared = prepareInstanceRun(methodCatalog(), instance, request);
+  std::optional<InstanceRun> run;
+  if (prepared) run = runPrepared(*prepared);
+  observeAnalyses(nullptr);
+  INFO((prepared ? run->result.message : prepared.error()));
+  REQUIRE(prepared.ok());
+  CHECK(run->result.verified());
+  return analysisCount;
+}
+
+}  // namespace
+
+TEST_CASE("run path: one call computes the topological order and the MII once",
+          "[experiment][run_path]") {
+  // ilp on a latency problem: the input check, the list start, the model's windows, the
+  // verifier and the metrics all read the posed problem's one order.
+  InstanceRunRequest ilp;
+  ilp.method = {"ilp", {{"time_limit", "20"}}, {}};
+  ilp.kind = "latency";
+  const AnalysisCount latency = countedRun(test::toyFlashAttention(), ilp);
+  CHECK(latency.orders == 1);
+  // twill on a loop: the input check, the II search's bounds, the SMT model's windows and the
+  // explanation read one MII (ResMII and RecMII once each) and one order.
+  InstanceRunRequest twill;
+  twill.method = {"twill", {{"time_limit", "20"}}, {}};
+  const AnalysisCount modulo = countedRun(test::toyFlashAttention(), twill);
+  CHECK(modulo.orders == 1);
+  CHECK(modulo.resMiis == 1);
+  CHECK(modulo.recMiis == 1);
+}
+
+TEST_CASE("run path: --objective peak_memory without --horizon is refused before the method loads",
+          "[experiment][run_path]") {
+  // Every problem peak_memory fits needs a horizon D: the request is refused before the method
+  // is looked up (so no engine plugin loads), and the message names --horizon.
+  const auto counting = countingRegistry();
+  InstanceRunRequest request;
+  request.method = {"list", {}, {}};
+  request.objective = "peak_memory";
+  const std::size_t lookupsBefore = counting->registry.lookups();
+  const auto refused = prepareInstanceRun(counting->registry, test::toyFlashAttention(), request);
+  REQUIRE_FALSE(refused.ok());
+  CHECK_THAT(refused.error(), Catch::Contains("--objective peak_memory") &&
+                                  Catch::Contains("give --horizon D"));
+  CHECK(counting->registry.lookups() == lookupsBefore);
 }

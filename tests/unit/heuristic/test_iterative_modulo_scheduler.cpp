@@ -99,10 +99,12 @@ TEST_CASE("ims: toy Flash-Attention gets II 2 (ResMII 2 on TC, RecMII 1)", "[heu
   CHECK(result.objective == 2.0);
   CHECK(result.bounds.lowerBound == 2.0);
   CHECK(result.bounds.iiProvenOptimal);
-  CHECK_THAT(result.bounds.iiBoundReason,
+  REQUIRE(result.bounds.mii);
+  CHECK_THAT(result.bounds.mii->reason,
              Catch::StartsWith("ResMII (TC) = 2 >= RecMII (cycle O -> O) = 1"));
-  CHECK(extra(result, heuristic::figures::kResMii) == 2);
-  CHECK(extra(result, heuristic::figures::kRecMii) == 1);
+  CHECK(result.bounds.mii->value == 2);
+  CHECK(result.bounds.mii->resMii == 2);
+  CHECK(result.bounds.mii->recMii == 1);
   CHECK(extra(result, heuristic::figures::kLatency) == 4);
   CHECK(extra(result, heuristic::figures::kStages) == 2);
   const auto report = verify(problem, *result.schedule);
@@ -121,7 +123,8 @@ TEST_CASE("ims: a recurrence binds II (RecMII 6 > ResMII 2)", "[heuristic][ims]"
   CHECK(result.schedule->ii == 6);
   CHECK(result.schedule->start == std::vector<Cycle>{0, 2, 5});
   CHECK(result.bounds.iiProvenOptimal);
-  CHECK_THAT(result.bounds.iiBoundReason,
+  REQUIRE(result.bounds.mii);
+  CHECK_THAT(result.bounds.mii->reason,
              Catch::StartsWith("RecMII (cycle ") && Catch::Contains("= 6 > ResMII (ALU) = 2"));
   CHECK(verify(problem, *result.schedule).ok());
 }

@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/problem_facts.hpp>
 #include <gaus/core/random_graph.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/heuristic/list_scheduler.hpp>
@@ -544,7 +545,7 @@ TEST_CASE(
     ListSchedulerOptions byKey;
     byKey.priority = ListPriority::kCustom;
     byKey.tieBreak = ListPriority::kAlap;
-    for (OpId op = 0; op < problem.graph->numOps(); ++op) {
+    for (OpId op = 0; op < bare.graph->numOps(); ++op) {
       byKey.customKey.push_back(static_cast<double>((op * 7919) % 13));
     }
     for (const ListSchedulerOptions& options : {ListSchedulerOptions{}, byKey}) {

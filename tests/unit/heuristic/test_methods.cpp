@@ -126,7 +126,8 @@ TEST_CASE("registry: ims on the toy graph reports II, MII and what binds it",
   CHECK(result.objectiveName == "ii");
   CHECK(result.objective == 2.0);
   CHECK(result.bounds.iiProvenOptimal);
-  CHECK_THAT(result.bounds.iiBoundReason, Catch::Contains("ResMII (TC) = 2"));
+  REQUIRE(result.bounds.mii);
+  CHECK_THAT(result.bounds.mii->reason, Catch::Contains("ResMII (TC) = 2"));
   CHECK(result.verification->metrics.stages == 2);
   CHECK(optionValue(result, "budget_factor") == "6");
   CHECK(optionValue(result, "ii") == "none");

@@ -223,7 +223,7 @@ TEST_CASE("live_memory::reportBound raises the bound, notes its cost and proves 
   result.objective = 2.0;
   result.status = ModelStatus::kFeasible;
   result.bounds.lowerBound = 1.0;  // a weaker bound the method had: the larger one stays
-  CHECK(live_memory::reportBound(problem, result, 1.0) == 2.0);
+  CHECK(live_memory::reportBound(problem, result, Deadline(1.0)) == 2.0);
   CHECK(result.bounds.lowerBound == 2.0);
   CHECK(result.status == ModelStatus::kOptimal);
   CHECK(resultGap(result) == 0.0);
@@ -236,7 +236,7 @@ TEST_CASE("live_memory::reportBound raises the bound, notes its cost and proves 
   above.objective = 3.0;
   above.status = ModelStatus::kFeasible;
   above.bounds.lowerBound = 5.0;  // a stronger bound from the method itself is kept
-  live_memory::reportBound(problem, above, 1.0);
+  live_memory::reportBound(problem, above, Deadline(1.0));
   CHECK(above.bounds.lowerBound == 5.0);
   above.bounds.lowerBound = 2.0;
   CHECK(resultGap(above) == Approx(1.0 / 3.0));

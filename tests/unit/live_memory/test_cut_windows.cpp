@@ -140,7 +140,7 @@ TEST_CASE("the bound on the shared circuits whose optima the exact engine proved
     auto instance = io::readInstance(
         sharedPath(std::string("benchmarks/epfl-combinational/") + circuit.file).string());
     REQUIRE(instance.ok());
-    const auto bound = live_memory::peakMemoryBound(*instance->graph, circuit.horizon, 20.0);
+    const auto bound = live_memory::peakMemoryBound(*instance->graph, circuit.horizon, Deadline(20.0));
     REQUIRE(bound.ok());
     INFO(circuit.file << ": " << bound->note);
     CHECK(bound->value <= circuit.optimum);
