@@ -32,6 +32,7 @@ std::optional<Schedule> greedySchedule(const Problem& problem, std::optional<std
   const auto height = heightsToEnd(graph, *order);
   if (!height) return std::nullopt;
   heuristic::ModuloListOptions options;
+  options.knownAcyclic = true;  // the facts' order exists
   options.priorityKey.reserve(height->size());
   for (Cycle h : *height) options.priorityKey.push_back(-static_cast<double>(h));
   auto schedule = heuristic::moduloListSchedule(graph, *problem.machine, *ii, options);

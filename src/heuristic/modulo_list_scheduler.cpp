@@ -72,8 +72,10 @@ Expected<std::vector<Cycle>> initialLowerBounds(const Graph& graph, std::int32_t
 Expected<Schedule> moduloListSchedule(const Graph& graph, const Machine& machine, std::int32_t ii,
                                       const ModuloListOptions& options) {
   if (auto valid = checkOptions(graph, ii, options); !valid) return Error{valid.error()};
-  if (auto order = topologicalOrder(graph); !order) {
-    return Error{"modulo list scheduling: " + order.error()};
+  if (!options.knownAcyclic) {
+    if (auto order = topologicalOrder(graph); !order) {
+      return Error{"modulo list scheduling: " + order.error()};
+    }
   }
   auto bounds = initialLowerBounds(graph, ii, options);
   if (!bounds) return Error{bounds.error()};

@@ -22,6 +22,9 @@ struct ModuloListOptions {
   // Empty, or one earliest start per op (it never starts before it), e.g. GauS's "never before
   // round(mu)".
   std::vector<Cycle> releaseTime;
+  // Whether the caller already knows that the distance-0 edges close no cycle (a posed
+  // problem's facts hold its order): the scheduler then does not look for one again.
+  bool knownAcyclic = false;
 };
 
 // A modulo schedule at `ii` (Schedule::ii set), or an error saying why none was found:
