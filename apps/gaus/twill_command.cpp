@@ -183,15 +183,8 @@ std::string describeTwill(const MethodRun& run) {
 void runTwill(const MethodRunFlags& flags) {
   const MethodRun run = runMethodCommand(flags);
   if (flags.json) {
-    nlohmann::json json =
+    const nlohmann::json json =
         report::methodRunToJson(run.instance, run.result, {flags.method, run.kind, {}, true});
-    // Twill's own reading of its figures: whether the II is proven minimal for every schedule
-    // length or only within a stage count.
-    json["ii_proof"] = iiProof(run);
-    if (json["ii_proof"] == "within_stage_count") {
-      json["ii_proof_latency"] = static_cast<std::int64_t>(figureOr(run, "ii_proof_latency", 0));
-      json["ii_proof_stages"] = static_cast<std::int64_t>(figureOr(run, "ii_proof_stages", 0));
-    }
     std::cout << json.dump(2) << '\n';
     return;
   }

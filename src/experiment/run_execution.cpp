@@ -17,6 +17,7 @@
 #include <gaus/core/build_info.hpp>
 #include <gaus/core/option_table.hpp>
 #include <gaus/io/io.hpp>
+#include <gaus/report/result_json.hpp>
 
 namespace gaus::experiment {
 
@@ -25,20 +26,6 @@ namespace {
 namespace fs = std::filesystem;
 using report::ResultRecord;
 using report::RunStatus;
-
-// A step of a method's search as the results file holds it.
-report::ResultAttempt toRecordAttempt(const Attempt& attempt) {
-  report::ResultAttempt recorded;
-  recorded.phase = attempt.phase;
-  recorded.ii = attempt.ii;
-  recorded.latency = attempt.latency;
-  recorded.horizon = attempt.horizon;
-  recorded.status = report::parseRunStatus(attempt.statusText());
-  recorded.seconds = attempt.seconds;
-  recorded.bound = attempt.bound;
-  recorded.detail = attempt.detail;
-  return recorded;
-}
 
 RunOutput failedRun(ResultRecord record, RunStatus status, std::string message) {
   record.status = status;
@@ -183,34 +170,25 @@ std::optional<Schedule> startSchedule(const RunTask& task, const Problem& proble
 
 void fillFromResult(ResultRecord& record, const PlannedRun& run, const MethodCall& call,
                     const Result& result) {
-  record.status = result.failed()
-                      ? RunStatus::kError
-                      : report::parseRunStatus(result.statusText()).value_or(RunStatus::kUnknown);
-  record.message = result.message;
-  record.verified = result.verified();
-  record.seconds = result.stats.seconds;
-  record.options = result.options;
+  static_cast<report::ResultFields&>(record) = report::resultFields(result, record.method);
   if (record.options.empty()) record.options = call.echo();
   const std::string objective = run.problem.objective.value_or("method");
-  if (objective == "method" || objective == result.objectiveName) {
-    if (result.objective) record.objective = {result.objectiveName, *result.objective};
-    record.lowerBound = result.bounds.lowerBound;
-    record.lowerBoundArgument = result.bounds.lowerBoundArgument;
-    record.provenOptimal = !result.failed() && result.status == ModelStatus::kOptimal;
-  } else {
+  if (objective != "method" && objective != result.objectiveName) {
     // Another objective than the method's: a figure of its verified schedule, without the
     // method's bound and proof, which are about its own objective (a schedule proven optimal
     // for latency is only feasible for peak memory).
+    record.objective.reset();
     if (const auto figure = scheduleFigure(objective, result)) {
       record.objective = {objective, *figure};
     }
+    record.lowerBound.reset();
+    record.gap.reset();
+    record.lowerBoundArgument.clear();
+    record.iiProvenOptimal = false;
+    record.latencyProvenOptimal = false;
+    record.provenOptimal = false;
     if (record.status == RunStatus::kOptimal) record.status = RunStatus::kFeasible;
   }
-  for (const Attempt& attempt : result.attempts) {
-    record.attempts.push_back(toRecordAttempt(attempt));
-  }
-  for (const auto& [name, value] : result.figures.values())
-    record.figures.emplace_back(name, value);
 }
 
 void writeText(const fs::path& path, const std::string& text) {
@@ -307,7 +285,7 @@ RunOutput executeRun(const RunTask& task, const MethodRegistry& registry, const 
   fillFromResult(record, run, call, result);
   forgetTraceFile(record);
   std::vector<report::ResultAttempt> before;
-  for (const Attempt& step : steps) before.push_back(toRecordAttempt(step));
+  for (const Attempt& step : steps) before.push_back(report::resultAttempt(step));
   record.attempts.insert(record.attempts.begin(), before.begin(), before.end());
 
   RunOutput output{std::move(record), std::nullopt, std::nullopt};
@@ -387,11 +365,11 @@ RunOutput finishRun(const RunTask& task, const MethodRegistry& registry, const C
   switch (end.how) {
     case ChildEnd::How::kDeadline: {
       const auto limit = run.settings.find("time_limit");
-      return failedRun(std::move(record), RunStatus::kTimeout,
-                       fmt::format("{}: the time limit {} s plus the grace {} s{}", end.describe(),
-                                   limit == run.settings.end() ? std::string("-")
-                                                               : formatSetting(limit->second),
-                                   option_text::formatNumber(task.config->budgets.grace), tail));
+      return failedRun(
+          std::move(record), RunStatus::kTimeout,
+          fmt::format("{}: the time limit {} s plus the grace {} s{}", end.describe(),
+                      limit == run.settings.end() ? std::string("-") : formatSetting(limit->second),
+                      option_text::formatNumber(task.config->budgets.grace), tail));
     }
     case ChildEnd::How::kOutOfMemory:
       return failedRun(

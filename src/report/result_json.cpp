@@ -8,6 +8,7 @@
 #include <gaus/core/warp_roles.hpp>
 #include <gaus/io/io.hpp>
 #include <gaus/report/result_json.hpp>
+#include <gaus/report/results.hpp>
 
 namespace gaus::report {
 
@@ -93,68 +94,42 @@ nlohmann::json verificationToJson(const Machine& machine, const VerificationRepo
   return json;
 }
 
-nlohmann::json attemptsToJson(const std::vector<Attempt>& attempts) {
-  nlohmann::json json = nlohmann::json::array();
-  for (const Attempt& attempt : attempts) {
-    json.push_back({{"phase", attempt.phase},
-                    {"ii", optionalToJson(attempt.ii)},
-                    {"latency", optionalToJson(attempt.latency)},
-                    {"horizon", optionalToJson(attempt.horizon)},
-                    {"status", std::string(attempt.statusText())},
-                    {"seconds", attempt.seconds},
-                    {"bound", optionalToJson(attempt.bound)},
-                    {"detail", attempt.detail}});
-  }
-  return json;
+ResultAttempt resultAttempt(const Attempt& attempt) {
+  ResultAttempt recorded;
+  recorded.phase = attempt.phase;
+  recorded.ii = attempt.ii;
+  recorded.latency = attempt.latency;
+  recorded.horizon = attempt.horizon;
+  recorded.status = parseRunStatus(attempt.statusText());
+  recorded.seconds = attempt.seconds;
+  recorded.bound = attempt.bound;
+  recorded.detail = attempt.detail;
+  return recorded;
 }
 
-nlohmann::json resultToJson(const Instance& instance, const Result& result) {
-  nlohmann::json json;
-  json["instance"] = instance.name;
-  json["status"] = std::string(result.statusText());
-  if (!result.message.empty()) json["message"] = result.message;
-  if (result.objective) {
-    json["objective"] = {{"name", result.objectiveName}, {"value", *result.objective}};
-  }
-  json["seconds"] = result.stats.seconds;
-  json["iterations"] = result.stats.iterations;
-  json["solver_calls"] = result.stats.solverCalls;
-  nlohmann::json bounds;
-  bounds["lower_bound"] = optionalToJson(result.bounds.lowerBound);
-  // (objective - lower bound) / objective: 0 when proven optimal, null without either.
-  bounds["gap"] = optionalToJson(resultGap(result));
-  bounds["ii_proven_optimal"] = result.bounds.iiProvenOptimal;
-  bounds["latency_proven_optimal"] = result.bounds.latencyProvenOptimal;
-  if (const auto& mii = result.bounds.mii) {
-    bounds["ii_bound"] = mii->reason;
-    bounds["mii"] = mii->value;
-    bounds["res_mii"] = mii->resMii;
-    bounds["rec_mii"] = mii->recMii;
-  }
-  if (!result.bounds.lowerBoundArgument.empty()) {
-    bounds["argument"] = result.bounds.lowerBoundArgument;
-  }
-  json["bounds"] = bounds;
-  nlohmann::json options = nlohmann::json::object();
-  for (const auto& [name, value] : result.options) options[name] = value;
-  json["options"] = options;
-  nlohmann::json extra = nlohmann::json::object();
-  for (const auto& [name, value] : result.figures.values()) extra[name] = value;
-  json["extra"] = extra;
-  json["attempts"] = attemptsToJson(result.attempts);
-  nlohmann::json notes = nlohmann::json::object();
-  for (const auto& [title, text] : result.notes) notes[title] = text;
-  json["notes"] = notes;
-  if (result.schedule) {
-    json["ii"] = optionalToJson(result.schedule->ii);
-    // The schedule in its file format (docs/formats.md "Schedule JSON"), as -o writes it.
-    json["schedule"] = nlohmann::json::parse(io::formatSchedule(*instance.graph, *result.schedule));
-  }
-  json["verified"] = result.verified();
-  if (result.verification) {
-    json["verification"] = verificationToJson(*instance.machine, *result.verification);
-  }
-  return json;
+ResultFields resultFields(const Result& result, std::string_view method) {
+  ResultFields fields;
+  fields.method = std::string(method);
+  // Every status text of a result is a run status (results.hpp's superset).
+  fields.status = parseRunStatus(result.statusText()).value_or(RunStatus::kUnknown);
+  fields.message = result.message;
+  if (result.objective) fields.objective = {result.objectiveName, *result.objective};
+  fields.seconds = result.stats.seconds;
+  fields.iterations = result.stats.iterations;
+  fields.solverCalls = result.stats.solverCalls;
+  fields.lowerBound = result.bounds.lowerBound;
+  fields.gap = resultGap(result);
+  fields.lowerBoundArgument = result.bounds.lowerBoundArgument;
+  fields.provenOptimal = fields.status == RunStatus::kOptimal;
+  fields.iiProvenOptimal = result.bounds.iiProvenOptimal;
+  fields.latencyProvenOptimal = result.bounds.latencyProvenOptimal;
+  fields.mii = result.bounds.mii;
+  fields.options = result.options;
+  for (const auto& [name, value] : result.figures.values())
+    fields.figures.emplace_back(name, value);
+  for (const Attempt& attempt : result.attempts) fields.attempts.push_back(resultAttempt(attempt));
+  fields.verified = result.verified();
+  return fields;
 }
 
 nlohmann::json warpRolesToJson(const Instance& instance, const Schedule& schedule) {
@@ -188,11 +163,42 @@ nlohmann::json bufferUsageToJson(const Instance& instance, const Schedule& sched
 
 nlohmann::json methodRunToJson(const Instance& instance, const Result& result,
                                const MethodRunJson& run) {
-  nlohmann::json json = resultToJson(instance, result);
-  json["method"] = std::string(run.method);
+  nlohmann::ordered_json fields;
+  writeResultFields(resultFields(result, run.method), fields);
+  // Sorted by key, as every `--json` view of the commands.
+  nlohmann::json json = nlohmann::json::parse(fields.dump());
+  json["instance"] = instance.name;
   json["kind"] = std::string(toString(run.kind));
+  nlohmann::json notes = nlohmann::json::object();
+  for (const auto& [title, text] : result.notes) notes[title] = text;
+  json["notes"] = notes;
   if (!run.ignoredSettings.empty()) json["ignored_settings"] = run.ignoredSettings;
+  // How far a proof of the minimal II reaches (Twill's figures): for every schedule length, or
+  // only up to a stage count.
+  const auto figure = [&](std::string_view name) -> std::optional<double> {
+    for (const auto& [key, value] : result.figures.values()) {
+      if (key == name) return value;
+    }
+    return std::nullopt;
+  };
+  if (figure("ii_proven_every_length") || figure("ii_proof_latency")) {
+    const bool everyLength = figure("ii_proven_every_length").value_or(0) > 0;
+    const bool withinStages = !everyLength && figure("ii_proof_latency").value_or(0) > 0;
+    json["ii_proof"] = everyLength ? "every_length" : withinStages ? "within_stage_count" : "none";
+    if (withinStages) {
+      json["ii_proof_latency"] = static_cast<std::int64_t>(*figure("ii_proof_latency"));
+      json["ii_proof_stages"] = static_cast<std::int64_t>(figure("ii_proof_stages").value_or(0));
+    }
+  }
   const Schedule* schedule = result.schedule ? &*result.schedule : nullptr;
+  if (schedule) {
+    json["ii"] = optionalToJson(schedule->ii);
+    // The schedule in its file format (docs/formats.md "Schedule JSON"), as -o writes it.
+    json["schedule"] = nlohmann::json::parse(io::formatSchedule(*instance.graph, *schedule));
+  }
+  if (result.verification) {
+    json["verification"] = verificationToJson(*instance.machine, *result.verification);
+  }
   if (run.warpViews && schedule != nullptr && schedule->ii && schedule->warps) {
     json["roles"] = warpRolesToJson(instance, *schedule);
     json["buffers"] = bufferUsageToJson(instance, *schedule);

@@ -123,18 +123,98 @@ ResultAttempt parseAttempt(const Json& value, std::size_t index) {
   return attempt;
 }
 
+std::vector<std::pair<std::string, double>> figuresField(const Json& object, std::string_view key) {
+  std::vector<std::pair<std::string, double>> figures;
+  if (const Json* values = objectField(object, key)) {
+    const std::string where = fmt::format("{}.", key);
+    for (const auto& [name, value] : values->items()) {
+      const auto number = numberField(*values, name, where);
+      if (!number) {
+        throw FieldError{
+            fmt::format("expected a number for {}{}, found {}", where, name, describe(value))};
+      }
+      figures.emplace_back(name, *number);
+    }
+  }
+  return figures;
+}
+
+std::vector<ResultAttempt> attemptsField(const Json& object) {
+  std::vector<ResultAttempt> attempts;
+  if (const Json* values = member(object, "attempts")) {
+    if (!values->is_array()) {
+      throw FieldError{fmt::format("expected an array for attempts, found {}", describe(*values))};
+    }
+    for (std::size_t i = 0; i < values->size(); ++i)
+      attempts.push_back(parseAttempt((*values)[i], i));
+  }
+  return attempts;
+}
+
+// The fields of a record's method run, "gaus-result-2" (and `--json`) shape.
+ResultFields parseFields(const Json& json) {
+  ResultFields fields;
+  fields.method = stringField(json, "method");
+  fields.status = statusField(json, "status");
+  fields.message = stringField(json, "message");
+  if (const Json* objective = objectField(json, "objective")) {
+    const auto value = numberField(*objective, "value", "objective.");
+    if (!value) throw FieldError{"expected a number for objective.value, found none"};
+    fields.objective = ResultObjective{stringField(*objective, "name", "objective."), *value};
+  }
+  fields.seconds = numberField(json, "seconds");
+  fields.iterations = integerField(json, "iterations").value_or(0);
+  fields.solverCalls = integerField(json, "solver_calls").value_or(0);
+  if (const Json* bounds = objectField(json, "bounds")) {
+    fields.lowerBound = numberField(*bounds, "lower_bound", "bounds.");
+    fields.gap = numberField(*bounds, "gap", "bounds.");
+    fields.lowerBoundArgument = stringField(*bounds, "argument", "bounds.");
+    fields.iiProvenOptimal = boolField(*bounds, "ii_proven_optimal");
+    fields.latencyProvenOptimal = boolField(*bounds, "latency_proven_optimal");
+    if (const auto mii = integerField(*bounds, "mii", "bounds.")) {
+      fields.mii = MiiBound{*mii, integerField(*bounds, "res_mii", "bounds.").value_or(0),
+                            integerField(*bounds, "rec_mii", "bounds.").value_or(0),
+                            stringField(*bounds, "ii_bound", "bounds.")};
+    }
+  }
+  fields.provenOptimal = fields.status == RunStatus::kOptimal;
+  if (const Json* options = objectField(json, "options")) {
+    for (const auto& [name, value] : options->items()) {
+      fields.options.emplace_back(name,
+                                  value.is_string() ? value.get<std::string>() : value.dump());
+    }
+  }
+  fields.figures = figuresField(json, "extra");
+  fields.attempts = attemptsField(json);
+  fields.verified = boolField(json, "verified");
+  return fields;
+}
+
+// A "gaus-result-1" line's result: the same fields, with the bound, its argument, the proof and
+// the figures at the top level.
+ResultFields parseFieldsV1(const Json& line) {
+  ResultFields fields = parseFields(line);
+  fields.lowerBound = numberField(line, "lower_bound");
+  fields.lowerBoundArgument = stringField(line, "bound_argument");
+  fields.provenOptimal = boolField(line, "proven_optimal");
+  fields.figures = figuresField(line, "figures");
+  return fields;
+}
+
 ResultRecord parseRecord(const Json& line) {
   if (!line.is_object()) {
     throw FieldError{fmt::format("expected a JSON object, found {}", describe(line))};
   }
-  ResultRecord record;
-  if (const std::string format = stringField(line, "format");
-      !format.empty() && format != kResultFormat) {
-    throw FieldError{fmt::format("expected format \"{}\", found \"{}\"", kResultFormat, format)};
+  const std::string format = stringField(line, "format");
+  if (!format.empty() && format != kResultFormat && format != kResultFormatV1) {
+    throw FieldError{fmt::format("expected format \"{}\" (or \"{}\"), found \"{}\"", kResultFormat,
+                                 kResultFormatV1, format)};
   }
+  ResultRecord record;
+  static_cast<ResultFields&>(record) =
+      format == kResultFormatV1 ? parseFieldsV1(line) : parseFields(line);
   record.runId = stringField(line, "run_id");
   record.experiment = stringField(line, "experiment");
-  record.method = stringField(line, "method");
   record.label = stringField(line, "label");
   if (record.label.empty()) record.label = record.method;
   if (record.label.empty()) throw FieldError{"expected a method or a label, found neither"};
@@ -153,45 +233,9 @@ ResultRecord parseRecord(const Json& line) {
     record.problem.horizon = integerField(*problem, "horizon", "problem.");
     record.problem.ii = integerField(*problem, "ii", "problem.");
   }
-  if (const Json* options = objectField(line, "options")) {
-    for (const auto& [name, value] : options->items()) {
-      record.options.emplace_back(name,
-                                  value.is_string() ? value.get<std::string>() : value.dump());
-    }
-  }
-  record.status = statusField(line, "status");
-  record.message = stringField(line, "message");
-  if (const Json* objective = objectField(line, "objective")) {
-    const auto value = numberField(*objective, "value", "objective.");
-    if (!value) throw FieldError{"expected a number for objective.value, found none"};
-    record.objective = ResultObjective{stringField(*objective, "name", "objective."), *value};
-  }
-  record.lowerBound = numberField(line, "lower_bound");
-  record.lowerBoundArgument = stringField(line, "bound_argument");
-  record.provenOptimal = boolField(line, "proven_optimal");
   record.reference = numberField(line, "reference");
-  record.verified = boolField(line, "verified");
-  record.seconds = numberField(line, "seconds");
   record.peakRssBytes = integerField(line, "peak_rss_bytes");
   record.jobs = integerField(line, "jobs");
-  if (const Json* figures = objectField(line, "figures")) {
-    for (const auto& [name, value] : figures->items()) {
-      const auto number = numberField(*figures, name, "figures.");
-      if (!number) {
-        throw FieldError{
-            fmt::format("expected a number for figures.{}, found {}", name, describe(value))};
-      }
-      record.figures.emplace_back(name, *number);
-    }
-  }
-  if (const Json* attempts = member(line, "attempts")) {
-    if (!attempts->is_array()) {
-      throw FieldError{
-          fmt::format("expected an array for attempts, found {}", describe(*attempts))};
-    }
-    for (std::size_t i = 0; i < attempts->size(); ++i)
-      record.attempts.push_back(parseAttempt((*attempts)[i], i));
-  }
   if (const std::string file = stringField(line, "schedule_file"); !file.empty())
     record.scheduleFile = file;
   if (const std::string file = stringField(line, "trace_file"); !file.empty())
@@ -314,6 +358,62 @@ std::string fileNameOf(std::string_view runId) {
   return name.empty() ? std::string("run") : name;
 }
 
+void writeResultFields(const ResultFields& fields, OrderedJson& json) {
+  json["method"] = fields.method;
+  json["status"] = toString(fields.status);
+  json["message"] = fields.message;
+  json["objective"] = fields.objective ? OrderedJson{{"name", fields.objective->name},
+                                                     {"value", fields.objective->value}}
+                                       : OrderedJson(nullptr);
+  json["seconds"] = orNull(fields.seconds);
+  json["iterations"] = fields.iterations;
+  json["solver_calls"] = fields.solverCalls;
+  OrderedJson bounds;
+  bounds["lower_bound"] = orNull(fields.lowerBound);
+  bounds["gap"] = orNull(fields.gap);
+  bounds["ii_proven_optimal"] = fields.iiProvenOptimal;
+  bounds["latency_proven_optimal"] = fields.latencyProvenOptimal;
+  if (fields.mii) {
+    bounds["ii_bound"] = fields.mii->reason;
+    bounds["mii"] = fields.mii->value;
+    bounds["res_mii"] = fields.mii->resMii;
+    bounds["rec_mii"] = fields.mii->recMii;
+  }
+  if (!fields.lowerBoundArgument.empty()) bounds["argument"] = fields.lowerBoundArgument;
+  json["bounds"] = bounds;
+  OrderedJson options = OrderedJson::object();
+  for (const auto& [name, value] : fields.options) options[name] = value;
+  json["options"] = options;
+  OrderedJson figures = OrderedJson::object();
+  // JSON has no infinity or NaN (they would be written as null, which the reader refuses).
+  for (const auto& [name, value] : fields.figures) {
+    if (std::isfinite(value)) figures[name] = value;
+  }
+  json["extra"] = figures;
+  OrderedJson attempts = OrderedJson::array();
+  for (const auto& attempt : fields.attempts) {
+    attempts.push_back(
+        {{"phase", attempt.phase},
+         {"ii", orNull(attempt.ii)},
+         {"latency", orNull(attempt.latency)},
+         {"horizon", orNull(attempt.horizon)},
+         {"status", attempt.status ? OrderedJson(toString(*attempt.status)) : OrderedJson(nullptr)},
+         {"seconds", orNull(attempt.seconds)},
+         {"bound", orNull(attempt.bound)},
+         {"detail", attempt.detail}});
+  }
+  json["attempts"] = attempts;
+  json["verified"] = fields.verified;
+}
+
+Expected<ResultFields> readResultFields(const nlohmann::json& json) {
+  try {
+    return parseFields(json);
+  } catch (const FieldError& error) {
+    return Error{error.message};
+  }
+}
+
 std::string formatResultRecord(const ResultRecord& record) {
   OrderedJson line;
   line["format"] = kResultFormat;
@@ -329,42 +429,10 @@ std::string formatResultRecord(const ResultRecord& record) {
                      {"machine", record.problem.machine},
                      {"horizon", orNull(record.problem.horizon)},
                      {"ii", orNull(record.problem.ii)}};
-  line["method"] = record.method;
-  OrderedJson options = OrderedJson::object();
-  for (const auto& [name, value] : record.options) options[name] = value;
-  line["options"] = options;
-  line["status"] = toString(record.status);
-  line["message"] = record.message;
-  line["objective"] = record.objective ? OrderedJson{{"name", record.objective->name},
-                                                     {"value", record.objective->value}}
-                                       : OrderedJson(nullptr);
-  line["lower_bound"] = orNull(record.lowerBound);
-  if (!record.lowerBoundArgument.empty()) line["bound_argument"] = record.lowerBoundArgument;
-  line["proven_optimal"] = record.provenOptimal;
+  writeResultFields(record, line);
   line["reference"] = orNull(record.reference);
-  line["verified"] = record.verified;
-  line["seconds"] = orNull(record.seconds);
   line["peak_rss_bytes"] = orNull(record.peakRssBytes);
   line["jobs"] = orNull(record.jobs);
-  OrderedJson attempts = OrderedJson::array();
-  for (const auto& attempt : record.attempts) {
-    attempts.push_back(
-        {{"phase", attempt.phase},
-         {"ii", orNull(attempt.ii)},
-         {"latency", orNull(attempt.latency)},
-         {"horizon", orNull(attempt.horizon)},
-         {"status", attempt.status ? OrderedJson(toString(*attempt.status)) : OrderedJson(nullptr)},
-         {"seconds", orNull(attempt.seconds)},
-         {"bound", orNull(attempt.bound)},
-         {"detail", attempt.detail}});
-  }
-  line["attempts"] = attempts;
-  OrderedJson figures = OrderedJson::object();
-  // JSON has no infinity or NaN (they would be written as null, which the reader refuses).
-  for (const auto& [name, value] : record.figures) {
-    if (std::isfinite(value)) figures[name] = value;
-  }
-  line["figures"] = figures;
   line["schedule_file"] = orNull(record.scheduleFile);
   if (record.traceFile) line["trace_file"] = *record.traceFile;
   line["seed"] = orNull(record.seed);

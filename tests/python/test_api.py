@@ -66,6 +66,18 @@ def test_twill_schedules_toy_fa_at_ii_2():
     assert result.roles and all("ops" in role for role in result.roles)
 
 
+def test_twill_returns_what_twill_json_prints():
+    # One view of a method run (report::methodRunToJson) for the command and Python: the same
+    # fields, and the same values where they do not measure time.
+    result = gaus.twill("toy_fa", time_limit=60).to_dict()
+    printed = cli_json("twill", "toy_fa", "--time-limit", "60")
+    assert set(result) == set(printed)
+    assert result["ii_proof"] == printed["ii_proof"] == "every_length"
+    for field in ("status", "objective", "ii", "schedule", "roles", "buffers", "verified"):
+        assert result[field] == printed[field], field
+    assert result["bounds"]["mii"] == printed["bounds"]["mii"] == 2
+
+
 def test_codegen_and_render_give_the_cli_text(tmp_path):
     # The listing and the picture of the same schedule are the command line's, byte for byte.
     result = gaus.twill("toy_fa", time_limit=60)

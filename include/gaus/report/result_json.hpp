@@ -12,6 +12,7 @@
 #include <gaus/core/result.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/methods/registry.hpp>
+#include <gaus/report/results.hpp>
 
 namespace gaus::report {
 
@@ -21,11 +22,9 @@ nlohmann::json metricsToJson(const Machine& machine, const ScheduleMetrics& metr
 // {"verified", "violation_count", "violations_by_family", "violations": [message],
 // "unchecked_loop_carried_edges", "metrics"} (metrics when the schedule has the graph's shape).
 nlohmann::json verificationToJson(const Machine& machine, const VerificationReport& report);
-// [{"phase", "ii", "latency", "horizon", "status", "seconds", "bound", "detail"}], in order.
-nlohmann::json attemptsToJson(const std::vector<Attempt>& attempts);
-// The whole result: status, message, objective, bounds, options, figures ("extra"), attempts,
-// notes, the schedule in its file format (docs/formats.md "Schedule JSON") and the verification.
-nlohmann::json resultToJson(const Instance& instance, const Result& result);
+// What a result says, as `--json` and a results record both write it (results.hpp).
+ResultFields resultFields(const Result& result, std::string_view method);
+ResultAttempt resultAttempt(const Attempt& attempt);
 
 // The warp roles of a warp-specialized schedule: [{"warps", "units", "variable_latency",
 // "ops"}] (core/warp_roles.hpp).
@@ -33,16 +32,14 @@ nlohmann::json warpRolesToJson(const Instance& instance, const Schedule& schedul
 // The buffers its values need: [{"op", "memory", "amount", "buffers"}].
 nlohmann::json bufferUsageToJson(const Instance& instance, const Schedule& schedule);
 
-// Every method of the registry: [{"name", "summary", "kinds", "options": [{"name", "type",
-// "choices", "default", "range", "doc", "default_rule"?}], "figures": [{"name", "unit",
-// "doc"}]}]. A default is JSON of its type, null when unset or when it depends on the machine
-// (default_rule then says how it is found), so the output is the same on every machine. A method
-// whose engine plugin did not load has "unavailable" with the reason.
-// One method run as `gaus schedule --json`, `gaus twill --json` and Python's gaus.schedule()
-// return it: the result (resultToJson), the method, the problem kind, the settings the method
-// ignored when there are any (Python's Result.ignored_settings; the commands say them on
-// stderr before the run and give none here) and, with `warpViews` (gaus twill, Python), the
-// roles and buffers of a warp-specialized schedule.
+// One method run as `gaus schedule --json`, `gaus twill --json`, Python's gaus.schedule() and
+// gaus.twill() return it: the result's fields (ResultFields: status, objective, bounds, options,
+// figures as "extra", attempts, verified), the instance, the problem kind, the notes, how far a
+// proof of the minimal II reaches ("ii_proof", from Twill's figures), the II, the schedule in its
+// file format (docs/formats.md "Schedule JSON"), the verification, the settings the method
+// ignored when there are any (Python's Result.ignored_settings; the commands say them on stderr
+// before the run and give none here) and, with `warpViews` (gaus twill, Python), the roles and
+// buffers of a warp-specialized schedule.
 struct MethodRunJson {
   std::string_view method;
   ProblemKind kind = ProblemKind::kLatency;
@@ -52,6 +49,11 @@ struct MethodRunJson {
 nlohmann::json methodRunToJson(const Instance& instance, const Result& result,
                                const MethodRunJson& run);
 
+// Every method of the registry: [{"name", "summary", "kinds", "options": [{"name", "type",
+// "choices", "default", "range", "doc", "default_rule"?}], "figures": [{"name", "unit",
+// "doc"}]}]. A default is JSON of its type, null when unset or when it depends on the machine
+// (default_rule then says how it is found), so the output is the same on every machine. A method
+// whose engine plugin did not load has "unavailable" with the reason.
 nlohmann::json methodsToJson(const MethodRegistry& registry);
 
 }  // namespace gaus::report

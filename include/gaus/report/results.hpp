@@ -1,7 +1,11 @@
-// The results file of an experiment: JSON lines, one record per run ("gaus-result-1",
-// docs/formats.md "Results"). The experiment runner appends records with formatResultRecord; the
-// report reads them back with readResults, which tolerates unknown fields, missing optional ones
-// and lines a crash left half-written (skipped, counted and named by line number).
+// The results file of an experiment: JSON lines, one record per run ("gaus-result-2",
+// docs/formats.md "Results"). A record is what `gaus schedule --json` prints of the run's result
+// (its status, objective, bounds, options, figures and attempts: ResultFields, written and read
+// here for both), beside the run's metadata (its id, graph, problem, seed, host, ...) and
+// without the schedule, which has its own file. The experiment runner appends records with
+// formatResultRecord; the report reads them back with readResults, which tolerates unknown
+// fields, missing optional ones, "gaus-result-1" lines of earlier versions, and lines a crash
+// left half-written (skipped, counted and named by line number).
 #pragma once
 
 #include <cstdint>
@@ -12,11 +16,17 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include <gaus/core/analysis.hpp>
 #include <gaus/core/expected.hpp>
 
 namespace gaus::report {
 
-inline constexpr std::string_view kResultFormat = "gaus-result-1";
+inline constexpr std::string_view kResultFormat = "gaus-result-2";
+// The format before the result's fields took the shape of `--json` (top-level lower_bound,
+// bound_argument, proven_optimal and figures): still read.
+inline constexpr std::string_view kResultFormatV1 = "gaus-result-1";
 
 // How a run ended. A superset of the methods' ModelStatus (and a failed call, "error"): the runner
 // adds what only it can see from outside the method (a crash, running out of memory, a result it
@@ -69,30 +79,51 @@ struct ResultAttempt {
   std::string detail;
 };
 
-struct ResultRecord {
+// What a method run returned, in the one shape `--json`, Python and a results record share
+// (result_json.hpp writes the rest of `--json` around it): {"method", "status", "message",
+// "objective": {"name", "value"}, "seconds", "iterations", "solver_calls", "bounds":
+// {"lower_bound", "gap", "ii_proven_optimal", "latency_proven_optimal", "ii_bound", "mii",
+// "res_mii", "rec_mii", "argument"}, "options", "extra": {figure: value}, "attempts", "verified"}.
+struct ResultFields {
+  std::string method;
+  RunStatus status = RunStatus::kUnknown;
+  std::string message;
+  std::optional<ResultObjective> objective;
+  std::optional<double> seconds;
+  std::int64_t iterations = 0;
+  std::int64_t solverCalls = 0;
+  std::optional<double> lowerBound;
+  std::optional<double> gap;       // (objective - lower bound) / objective
+  std::string lowerBoundArgument;  // what gave it (Bounds::lowerBoundArgument), when said
+  bool provenOptimal = false;      // status optimal: the objective is proven best
+  bool iiProvenOptimal = false;
+  bool latencyProvenOptimal = false;
+  std::optional<MiiBound> mii;  // loops: MII, ResMII, RecMII and the reason
+  std::vector<std::pair<std::string, std::string>> options;
+  // The figures the method declares (core/figures.hpp; `gaus methods --json` gives each its unit
+  // and doc), by name, in the order the method reported them: what a run cost and did beyond
+  // its objective (GauS's Adam steps, first legal seconds, optimizer wait; ilp's variables).
+  std::vector<std::pair<std::string, double>> figures;
+  std::vector<ResultAttempt> attempts;
+  bool verified = false;
+};
+
+// The one writer and the one reader of ResultFields' JSON. The reader throws nothing: it fails
+// with the first field that does not hold what the format says ("expected a number for
+// bounds.lower_bound, found \"x\"").
+void writeResultFields(const ResultFields& fields, nlohmann::ordered_json& json);
+Expected<ResultFields> readResultFields(const nlohmann::json& json);
+
+// A run of an experiment: its result and its metadata.
+struct ResultRecord : ResultFields {
   std::string runId;
   std::string experiment;
   std::string label;  // the method entry's display name; readResults defaults it to `method`
   ResultGraph graph;
   ResultProblem problem;
-  std::string method;
-  std::vector<std::pair<std::string, std::string>> options;
-  RunStatus status = RunStatus::kUnknown;
-  std::string message;
-  std::optional<ResultObjective> objective;
-  std::optional<double> lowerBound;
-  std::string lowerBoundArgument;  // what gave it (Bounds::lowerBoundArgument), when said
-  bool provenOptimal = false;
   std::optional<double> reference;  // best-known value from outside (e.g. HeuriGym baseline)
-  bool verified = false;
-  std::optional<double> seconds;
   std::optional<std::int64_t> peakRssBytes;
   std::optional<std::int64_t> jobs;
-  std::vector<ResultAttempt> attempts;
-  // The figures the method declares (core/figures.hpp; `gaus methods --json` gives each its unit
-  // and doc), by name, in the order the method reported them: what a run cost and did beyond
-  // its objective (GauS's Adam steps, first legal seconds, optimizer wait; ilp's variables).
-  std::vector<std::pair<std::string, double>> figures;
   std::optional<std::string> scheduleFile;  // relative to the results file's folder
   // A GauS run's convergence trace (`-O trace=`, docs/gaus.md), relative to the same folder.
   std::optional<std::string> traceFile;

@@ -1,11 +1,14 @@
 // The results file (docs/formats.md "Results"): what readResults keeps from tests/data/report/
-// results.jsonl (24 complete lines and a half-written 25th), a round trip through
-// formatResultRecord, and one skipped line or error per kind of bad input.
+// results.jsonl (24 complete lines and a half-written 25th, in the earlier format
+// gaus-result-1, which stays readable), a round trip through formatResultRecord, and one
+// skipped line or error per kind of bad input.
 
 #include <fstream>
 
 #include <catch2/catch.hpp>
 
+#include <gaus/core/verify.hpp>
+#include <gaus/report/result_json.hpp>
 #include <gaus/report/results.hpp>
 
 #include "report_test_support.hpp"
@@ -94,7 +97,10 @@ TEST_CASE("a record written by formatResultRecord reads back field for field", "
   record.message = "time limit 10 s";
   record.objective = gaus::report::ResultObjective{"peak_memory", 12.5};
   record.lowerBound = 10.0;
-  record.provenOptimal = false;
+  record.gap = 0.2;
+  record.lowerBoundArgument = "Lagrangian over cycles 0-30";
+  record.iterations = 812;
+  record.solverCalls = 2;
   record.reference = 11.0;
   record.verified = true;
   record.seconds = 10.02;
@@ -128,6 +134,11 @@ TEST_CASE("a record written by formatResultRecord reads back field for field", "
   CHECK(back.objective->name == "peak_memory");
   CHECK(back.objective->value == 12.5);
   CHECK(back.lowerBound == 10.0);
+  CHECK(back.gap == 0.2);
+  CHECK(back.lowerBoundArgument == record.lowerBoundArgument);
+  CHECK(back.iterations == 812);
+  CHECK(back.solverCalls == 2);
+  CHECK_FALSE(back.provenOptimal);  // a time-out
   CHECK(back.reference == 11.0);
   CHECK(back.seconds == 10.02);
   CHECK(back.peakRssBytes == 123456789);
@@ -164,7 +175,7 @@ TEST_CASE("bad lines are skipped with their number and the reason", "[report]") 
       "\n"  // 3
       R"({"run_id": "d", "method": "list", "status": "feasible"})"
       "\n"  // 4
-      R"({"format": "gaus-result-2", "run_id": "e", "method": "list", "graph": {"id": "g"}, "status": "feasible"})"
+      R"({"format": "gaus-result-3", "run_id": "e", "method": "list", "graph": {"id": "g"}, "status": "feasible"})"
       "\n"  // 5
       R"([1, 2, 3])"
       "\n"  // 6
@@ -185,7 +196,7 @@ TEST_CASE("bad lines are skipped with their number and the reason", "[report]") 
        "or out_of_memory, found \"done\""},
       {3, "expected a number for seconds, found \"fast\""},
       {4, "expected graph.id (or graph.path), found none"},
-      {5, "expected format \"gaus-result-1\", found \"gaus-result-2\""},
+      {5, "expected format \"gaus-result-2\" (or \"gaus-result-1\"), found \"gaus-result-3\""},
       {6, "expected a JSON object, found [1,2,3]"},
       {7, "expected a method or a label, found neither"},
       {8, "expected a number for objective.value, found none"}};
@@ -212,7 +223,7 @@ TEST_CASE("a file with no readable record fails with the file and the line", "[r
     const auto path = writeResults("missing", "").parent_path() / "none.jsonl";
     CHECK(gaus::report::readResults(path).error() ==
           path.string() +
-              ": no such file (expected a results file: JSON lines, one \"gaus-result-1\" record "
+              ": no such file (expected a results file: JSON lines, one \"gaus-result-2\" record "
               "per run)");
   }
 }
@@ -225,4 +236,55 @@ TEST_CASE("status names round-trip", "[report]") {
     CHECK(gaus::report::toString(*status) == name);
   }
   CHECK_FALSE(gaus::report::parseRunStatus("done"));
+}
+
+TEST_CASE("a record's result is the result's fields of --json, read back the same", "[report]") {
+  // One Result written twice: as `gaus twill --json` prints it (methodRunToJson) and as a
+  // results record. Both carry the same result fields with the same values, so a reader of one
+  // reads the other; the record reads back to what resultFields made of the Result.
+  const gaus::Instance instance = gaus::test::toyFlashAttention();
+  gaus::Result result;
+  result.status = gaus::ModelStatus::kOptimal;
+  result.schedule = gaus::test::toyFlashAttentionSchedule();
+  result.objectiveName = "ii";
+  result.objective = 2.0;
+  result.bounds.lowerBound = 2.0;
+  result.bounds.iiProvenOptimal = true;
+  result.bounds.mii = gaus::MiiBound{2, 2, 1, "ResMII (TC) = 2 >= RecMII = 1"};
+  result.stats = {0.25, 7, 3};
+  result.options = {{"time_limit", "10"}};
+  constexpr gaus::Figure kEveryLength{"ii_proven_every_length", gaus::FigureUnit::kFlag, "test"};
+  result.figures.set(kEveryLength, 1.0);
+  result.attempts.push_back({"smt", 2, 4, std::nullopt, gaus::CallStatus::kOk,
+                             gaus::ModelStatus::kFeasible, 0.1, 2.0, "II=2"});
+  result.verification =
+      gaus::verify(instance.problem(gaus::ProblemKind::kModulo), *result.schedule);
+  REQUIRE(result.verified());
+
+  const nlohmann::json printed = gaus::report::methodRunToJson(
+      instance, result, {"twill", gaus::ProblemKind::kModuloWarp, {}, true});
+  gaus::report::ResultRecord record;
+  static_cast<gaus::report::ResultFields&>(record) = gaus::report::resultFields(result, "twill");
+  record.runId = "toy_fa~twill";
+  record.graph.id = "toy_fa";
+  const nlohmann::json line = nlohmann::json::parse(gaus::report::formatResultRecord(record));
+  for (const char* field : {"method", "status", "message", "objective", "seconds", "iterations",
+                            "solver_calls", "bounds", "options", "extra", "attempts", "verified"}) {
+    INFO(field);
+    CHECK(line.at(field) == printed.at(field));
+  }
+  CHECK(printed.at("bounds").at("mii") == 2);
+  CHECK(printed.at("ii_proof") == "every_length");  // Twill's proof, in every --json view
+
+  const auto back = gaus::report::parseResultRecord(line.dump());
+  REQUIRE(back.ok());
+  CHECK(back->status == gaus::report::RunStatus::kOptimal);
+  CHECK(back->provenOptimal);
+  CHECK(back->iiProvenOptimal);
+  REQUIRE(back->mii);
+  CHECK(back->mii->recMii == 1);
+  CHECK(back->figures == record.figures);
+  REQUIRE(back->attempts.size() == 1);
+  CHECK(back->attempts[0].bound == 2.0);
+  CHECK(back->solverCalls == 3);
 }
