@@ -86,4 +86,12 @@ Problem withFacts(Problem problem) {
   return problem;
 }
 
+std::shared_ptr<const ProblemFacts> graphFacts(const Graph& graph, std::optional<Cycle> horizon) {
+  // Non-owning pointers (the aliasing constructor with no owner): the caller keeps the graph.
+  static const Machine kNoResources;
+  return std::make_shared<const ProblemFacts>(
+      std::shared_ptr<const Graph>(std::shared_ptr<const void>(), &graph),
+      std::shared_ptr<const Machine>(std::shared_ptr<const void>(), &kNoResources), horizon);
+}
+
 }  // namespace gaus

@@ -160,7 +160,7 @@ class LiveMemoryIncumbent final : public UnfinishedRefinement,
         live_memory::ImprovementOptions options;
         options.windows = setup_.options.windows;
         options.windowOptions.solver = setup_.options.solver;
-        improvement_ = std::make_unique<live_memory::Improvement>(setup_.graph, horizon_,
+        improvement_ = std::make_unique<live_memory::Improvement>(setup_.problem.facts(),
                                                                   candidate.schedule, options);
       }
       objective_ = candidate.objective;
@@ -315,7 +315,7 @@ void addLagrangianStart(const RunSetup& setup, const RunBudget& budget, Result& 
   const Deadline share = budget.deadline().share(kLagrangianStartShare, kExactMaxSeconds);
   live_memory::LagrangianStartOptions options;
   options.stop = [&] { return share.expired() || budget.outOfTime(); };
-  auto found = live_memory::lagrangianStart(setup.graph, *setup.problem.horizon, options);
+  auto found = live_memory::lagrangianStart(*setup.problem.facts(), options);
   if (!found || !*found) return;
   Schedule schedule;
   schedule.start = std::move((*found)->start);
@@ -365,7 +365,8 @@ class PeakMemoryObjective final : public HorizonObjective {
   }
 
   double scaleAndBound(const RunSetup& setup, Cycle /*horizon*/, const std::vector<Cycle>& /*alap*/,
-                       const RunMachinery& machinery, HorizonStarts& starts, Result& result) const override {
+                       const RunMachinery& machinery, HorizonStarts& starts,
+                       Result& result) const override {
     double scale = 1.0;
     if (starts.start) {
       const double peak = peakMemoryOf(setup, *starts.start);
@@ -375,9 +376,9 @@ class PeakMemoryObjective final : public HorizonObjective {
     live_memory::reportBound(setup.problem, result,
                              live_memory::boundDeadline(setup.options.timeLimitSeconds),
                              machinery.budget.cancelFlag());
-    const ExactPeakMemory exact =
-        solveWholeGraphExactly(setup, machinery.budget, starts.best ? &starts.best->schedule : nullptr,
-                               result.bounds.lowerBound.value_or(0.0), result.attempts);
+    const ExactPeakMemory exact = solveWholeGraphExactly(
+        setup, machinery.budget, starts.best ? &starts.best->schedule : nullptr,
+        result.bounds.lowerBound.value_or(0.0), result.attempts);
     if (exact.bound && *exact.bound > result.bounds.lowerBound.value_or(0.0)) {
       result.bounds.lowerBound = *exact.bound;
       result.bounds.lowerBoundArgument =

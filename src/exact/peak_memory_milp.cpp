@@ -79,7 +79,7 @@ StartSchedule findStart(const Problem& problem, const milp::MilpCall& call, Resu
       const Deadline share = call.deadline.share(kImprovementShare);
       live_memory::ImprovementOptions improvementOptions;
       improvementOptions.windowOptions.solver = call.solver;
-      live_memory::Improvement improvement(graph, horizon, *list, improvementOptions);
+      live_memory::Improvement improvement(problem.facts(), *list, improvementOptions);
       improvement.run(
           [&] {
             return share.expired() ||

@@ -19,15 +19,22 @@ Deadline boundDeadline(std::optional<double> methodTimeLimit) {
 }
 
 Expected<PeakMemoryBound> peakMemoryBound(const Graph& graph, Cycle horizon,
-                                          const Deadline& deadline,
+                                          const Deadline& deadline, const std::atomic<bool>* cancel,
+                                          std::span<const Schedule* const> known,
+                                          const std::function<void(std::string_view)>& progress) {
+  return peakMemoryBound(*graphFacts(graph, horizon), deadline, cancel, known, progress);
+}
+
+Expected<PeakMemoryBound> peakMemoryBound(const ProblemFacts& facts, const Deadline& deadline,
                                           const std::atomic<bool>* cancel,
                                           std::span<const Schedule* const> known,
                                           const std::function<void(std::string_view)>& progress) {
+  const Graph& graph = facts.graph();
   const auto start = std::chrono::steady_clock::now();
   const auto stop = [&] {
     return deadline.expired() || (cancel != nullptr && cancel->load(std::memory_order_relaxed));
   };
-  auto cut = cutBound(graph, horizon, stop);
+  auto cut = cutBound(facts, stop);
   if (!cut) return Error{cut.error()};
   PeakMemoryBound bound;
   bound.cut = cut->value;
@@ -57,7 +64,7 @@ Expected<PeakMemoryBound> peakMemoryBound(const Graph& graph, Cycle horizon,
     }
     if (lowestPeak < std::numeric_limits<double>::infinity()) options.stopAt = lowestPeak;
     const double began = deadline.elapsedSeconds();
-    auto lagrangian = lagrangianBound(graph, horizon, cut->value, options);
+    auto lagrangian = lagrangianBound(facts, cut->value, options);
     if (!lagrangian) return Error{lagrangian.error()};
     bound.lagrangian = lagrangian->value;
     bound.complete = lagrangian->complete;
@@ -76,12 +83,11 @@ Expected<PeakMemoryBound> peakMemoryBound(const Graph& graph, Cycle horizon,
   return bound;
 }
 
-std::optional<double> reportBound(const Problem& problem, Result& result,
-                                  const Deadline& deadline, const std::atomic<bool>* cancel,
-                                  const Schedule* known) {
+std::optional<double> reportBound(const Problem& problem, Result& result, const Deadline& deadline,
+                                  const std::atomic<bool>* cancel, const Schedule* known) {
   if (!problem.horizon || problem.graph == nullptr) return std::nullopt;
   const Schedule* schedules[] = {known, result.schedule ? &*result.schedule : nullptr};
-  auto bound = peakMemoryBound(*problem.graph, *problem.horizon, deadline, cancel, schedules);
+  auto bound = peakMemoryBound(*problem.facts(), deadline, cancel, schedules);
   if (!bound) return std::nullopt;
   if (!result.bounds.lowerBound || bound->value > *result.bounds.lowerBound) {
     result.bounds.lowerBound = bound->value;

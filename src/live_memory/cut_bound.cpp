@@ -194,11 +194,15 @@ class CycleCut {
 }  // namespace
 
 Expected<CutBound> cutBound(const Graph& graph, Cycle horizon, const std::function<bool()>& stop) {
-  auto order = topologicalOrder(graph);
-  if (!order) return Error{order.error()};
-  const std::vector<Cycle> asap = asapTimes(graph, *order);
-  auto alap = alapTimes(graph, *order, horizon);
+  return cutBound(*graphFacts(graph, horizon), stop);
+}
+
+Expected<CutBound> cutBound(const ProblemFacts& facts, const std::function<bool()>& stop) {
+  const auto& alap = facts.alap();
   if (!alap) return Error{alap.error()};
+  const Graph& graph = facts.graph();
+  const Cycle horizon = *facts.horizon();
+  const std::vector<Cycle>& asap = facts.asap();
   CutBound bound;
   if (horizon <= 0) return bound;
 

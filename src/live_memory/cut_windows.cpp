@@ -44,9 +44,10 @@ std::int64_t cyclesAt(std::span<const double> profile, double level) {
 
 class CutWindowSearch::Search {
  public:
-  Search(const Graph& graph, Cycle horizon, const Schedule& legal, CutWindowOptions options)
-      : neighbourhoods_(graph, horizon, legal), options_(std::move(options)) {
+  Search(std::shared_ptr<const ProblemFacts> facts, const Schedule& legal, CutWindowOptions options)
+      : neighbourhoods_(std::move(facts), legal), options_(std::move(options)) {
     integral_ = true;
+    const Graph& graph = neighbourhoods_.graph();
     for (OpId op = 0; op < graph.numOps(); ++op) {
       integral_ = integral_ && graph.mem(op) == std::floor(graph.mem(op));
     }
@@ -137,7 +138,11 @@ class CutWindowSearch::Search {
 
 CutWindowSearch::CutWindowSearch(const Graph& graph, Cycle horizon, const Schedule& legal,
                                  CutWindowOptions options)
-    : search_(std::make_unique<Search>(graph, horizon, legal, std::move(options))) {}
+    : CutWindowSearch(graphFacts(graph, horizon), legal, std::move(options)) {}
+
+CutWindowSearch::CutWindowSearch(std::shared_ptr<const ProblemFacts> facts, const Schedule& legal,
+                                 CutWindowOptions options)
+    : search_(std::make_unique<Search>(std::move(facts), legal, std::move(options))) {}
 
 CutWindowSearch::~CutWindowSearch() = default;
 

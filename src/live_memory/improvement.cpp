@@ -5,12 +5,13 @@
 
 namespace gaus::live_memory {
 
-Improvement::Improvement(const Graph& graph, Cycle horizon, const Schedule& legal,
+Improvement::Improvement(std::shared_ptr<const ProblemFacts> facts, const Schedule& legal,
                          ImprovementOptions options)
-    : graph_(graph),
-      horizon_(horizon),
+    : facts_(std::move(facts)),
+      graph_(facts_->graph()),
+      horizon_(facts_->horizon().value_or(0)),
       options_(std::move(options)),
-      refiner_(std::make_unique<Refiner>(graph, horizon, legal)) {}
+      refiner_(std::make_unique<Refiner>(graph_, horizon_, legal)) {}
 
 Improvement::~Improvement() = default;
 
@@ -18,7 +19,7 @@ template <class WindowSearch, class Options, class Run>
 bool Improvement::lowerBy(std::unique_ptr<WindowSearch>& search, bool& stale,
                           const Options& options, const Run& run, bool& finished) {
   if (!search) {
-    search = std::make_unique<WindowSearch>(graph_, horizon_, refiner_->result().schedule, options);
+    search = std::make_unique<WindowSearch>(facts_, refiner_->result().schedule, options);
   } else if (stale) {
     search->restart(refiner_->result().schedule);
   }

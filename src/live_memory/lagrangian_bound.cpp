@@ -106,11 +106,16 @@ double knownPeak(const std::vector<std::vector<double>>& profiles, Cycle first, 
 
 Expected<LagrangianBound> lagrangianBound(const Graph& graph, Cycle horizon, double floor,
                                           const LagrangianBoundOptions& options) {
-  auto order = topologicalOrder(graph);
-  if (!order) return Error{order.error()};
-  const std::vector<Cycle> asap = asapTimes(graph, *order);
-  auto alap = alapTimes(graph, *order, horizon);
+  return lagrangianBound(*graphFacts(graph, horizon), floor, options);
+}
+
+Expected<LagrangianBound> lagrangianBound(const ProblemFacts& facts, double floor,
+                                          const LagrangianBoundOptions& options) {
+  const auto& alap = facts.alap();
   if (!alap) return Error{alap.error()};
+  const Graph& graph = facts.graph();
+  const Cycle horizon = *facts.horizon();
+  const std::vector<Cycle>& asap = facts.asap();
   LagrangianBound result;
   result.value = floor;
   if (horizon <= 0) return result;
@@ -177,11 +182,16 @@ Expected<LagrangianBound> lagrangianBound(const Graph& graph, Cycle horizon, dou
 
 Expected<std::optional<LagrangianStart>> lagrangianStart(const Graph& graph, Cycle horizon,
                                                          const LagrangianStartOptions& options) {
-  auto order = topologicalOrder(graph);
-  if (!order) return Error{order.error()};
-  const std::vector<Cycle> asap = asapTimes(graph, *order);
-  auto alap = alapTimes(graph, *order, horizon);
+  return lagrangianStart(*graphFacts(graph, horizon), options);
+}
+
+Expected<std::optional<LagrangianStart>> lagrangianStart(const ProblemFacts& facts,
+                                                         const LagrangianStartOptions& options) {
+  const auto& alap = facts.alap();
   if (!alap) return Error{alap.error()};
+  const Graph& graph = facts.graph();
+  const Cycle horizon = *facts.horizon();
+  const std::vector<Cycle>& asap = facts.asap();
   if (horizon <= 0 || horizon > options.maxCycles) return std::optional<LagrangianStart>{};
   // The network's size before it is built: the ops' slack, and a last reader's per value.
   std::int64_t nodes = 0;

@@ -53,8 +53,9 @@ using milp::MilpSolution;
 
 class MilpWindowSearch::Search {
  public:
-  Search(const Graph& graph, Cycle horizon, const Schedule& legal, MilpWindowOptions options)
-      : neighbourhoods_(graph, horizon, legal), options_(std::move(options)) {}
+  Search(std::shared_ptr<const ProblemFacts> facts, const Schedule& legal,
+         MilpWindowOptions options)
+      : neighbourhoods_(std::move(facts), legal), options_(std::move(options)) {}
 
   void restart(const Schedule& legal) { neighbourhoods_.reset(legal); }
 
@@ -133,7 +134,11 @@ namespace gaus::live_memory {
 
 MilpWindowSearch::MilpWindowSearch(const Graph& graph, Cycle horizon, const Schedule& legal,
                                    MilpWindowOptions options)
-    : search_(std::make_unique<Search>(graph, horizon, legal, std::move(options))) {}
+    : MilpWindowSearch(graphFacts(graph, horizon), legal, std::move(options)) {}
+
+MilpWindowSearch::MilpWindowSearch(std::shared_ptr<const ProblemFacts> facts, const Schedule& legal,
+                                   MilpWindowOptions options)
+    : search_(std::make_unique<Search>(std::move(facts), legal, std::move(options))) {}
 
 MilpWindowSearch::~MilpWindowSearch() = default;
 

@@ -8,13 +8,15 @@
 
 namespace gaus::live_memory {
 
-PeakNeighbourhoods::PeakNeighbourhoods(const Graph& graph, Cycle horizon, const Schedule& legal)
-    : graph_(graph),
-      horizon_(horizon),
+PeakNeighbourhoods::PeakNeighbourhoods(std::shared_ptr<const ProblemFacts> facts,
+                                       const Schedule& legal)
+    : facts_(std::move(facts)),
+      graph_(facts_->graph()),
+      horizon_(facts_->horizon().value_or(0)),
       schedule_(legal),
-      position_(static_cast<std::size_t>(graph.numOps()), 0),
-      windowIndex_(static_cast<std::size_t>(graph.numOps()), -1) {
-  if (auto order = topologicalOrder(graph)) {
+      position_(static_cast<std::size_t>(graph_.numOps()), 0),
+      windowIndex_(static_cast<std::size_t>(graph_.numOps()), -1) {
+  if (const auto& order = facts_->order()) {
     for (std::size_t k = 0; k < order->size(); ++k) position_[(*order)[k]] = std::int64_t(k);
   }
   recomputeProfile();

@@ -29,6 +29,8 @@ class ProblemFacts {
 
   // Whether these are the facts of `problem`: its graph, machine and horizon.
   bool describe(const Problem& problem) const;
+  const Graph& graph() const { return *graph_; }
+  std::optional<Cycle> horizon() const { return horizon_; }
 
   // topologicalOrder (first ready first), or the zero-distance cycle that prevents one.
   const Expected<std::vector<OpId>>& order() const;
@@ -60,5 +62,10 @@ class ProblemFacts {
   mutable bool usesLimitedResource_ = false;
   mutable bool hasLiveMemory_ = false;
 };
+
+// The facts of a graph alone at a horizon, on a machine without resources, for a caller that
+// holds no posed problem (a bound asked of a bare graph, a test). The graph is borrowed: it must
+// outlive them.
+std::shared_ptr<const ProblemFacts> graphFacts(const Graph& graph, std::optional<Cycle> horizon);
 
 }  // namespace gaus

@@ -13,6 +13,7 @@
 #include <gaus/core/deadline.hpp>
 #include <gaus/core/expected.hpp>
 #include <gaus/core/problem.hpp>
+#include <gaus/core/problem_facts.hpp>
 #include <gaus/core/result.hpp>
 #include <gaus/core/schedule.hpp>
 
@@ -32,8 +33,7 @@ Deadline boundDeadline(std::optional<double> methodTimeLimit);
 // result.schedule when there is one, are schedules of the problem that tell the search where the
 // bound cannot rise (and that it need not rise above their peak). Returns the bound (nullopt when
 // the problem has no horizon, or it is shorter than the critical path).
-std::optional<double> reportBound(const Problem& problem, Result& result,
-                                  const Deadline& deadline,
+std::optional<double> reportBound(const Problem& problem, Result& result, const Deadline& deadline,
                                   const std::atomic<bool>* cancel = nullptr,
                                   const Schedule* known = nullptr);
 
@@ -48,6 +48,11 @@ struct PeakMemoryBound {
   bool complete = true;  // both searches ran to their end (else the time share stopped them)
 };
 // `progress`, when given, is told one line after each window the Lagrangian search ends.
+// `facts` as cutBound's.
+Expected<PeakMemoryBound> peakMemoryBound(
+    const ProblemFacts& facts, const Deadline& deadline, const std::atomic<bool>* cancel = nullptr,
+    std::span<const Schedule* const> known = {},
+    const std::function<void(std::string_view)>& progress = {});
 Expected<PeakMemoryBound> peakMemoryBound(
     const Graph& graph, Cycle horizon, const Deadline& deadline,
     const std::atomic<bool>* cancel = nullptr, std::span<const Schedule* const> known = {},

@@ -7,6 +7,7 @@
 
 #include <gaus/core/expected.hpp>
 #include <gaus/core/graph.hpp>
+#include <gaus/core/problem_facts.hpp>
 #include <gaus/core/types.hpp>
 
 namespace gaus::live_memory {
@@ -27,6 +28,9 @@ struct CutBound {
 // answers true the best bound so far is returned (a max over fewer cycles, or a flow short of
 // the min cut, is still a lower bound) with `complete` false. Fails as alapTimes does (horizon
 // shorter than the critical path) or on a cycle of distance-0 edges.
+// `facts` are a posed problem's, at its horizon (their order, ASAP and ALAP, computed once per
+// call); the graph's own are those of graphFacts(graph, horizon).
+Expected<CutBound> cutBound(const ProblemFacts& facts, const std::function<bool()>& stop = {});
 Expected<CutBound> cutBound(const Graph& graph, Cycle horizon,
                             const std::function<bool()>& stop = {});
 

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include <gaus/core/graph.hpp>
+#include <gaus/core/problem_facts.hpp>
 #include <gaus/core/schedule.hpp>
 
 namespace gaus::live_memory {
@@ -46,6 +47,9 @@ class CutWindowSearch {
  public:
   // `legal` must keep every distance-0 edge and every op within [0, horizon - duration].
   CutWindowSearch(const Graph& graph, Cycle horizon, const Schedule& legal,
+                  CutWindowOptions options = {});
+  // At the horizon of `facts` (a posed problem's: their order is computed once per call).
+  CutWindowSearch(std::shared_ptr<const ProblemFacts> facts, const Schedule& legal,
                   CutWindowOptions options = {});
   ~CutWindowSearch();
   CutWindowSearch(const CutWindowSearch&) = delete;

@@ -29,7 +29,9 @@ class Improvement {
  public:
   // `legal` as for refine(): every distance-0 edge kept, every op within [0, horizon -
   // duration]; problems without limited resources (neither step looks at reservations).
-  Improvement(const Graph& graph, Cycle horizon, const Schedule& legal, ImprovementOptions options);
+  // At the horizon of `facts` (a posed problem's, or graphFacts).
+  Improvement(std::shared_ptr<const ProblemFacts> facts, const Schedule& legal,
+              ImprovementOptions options);
   ~Improvement();
   Improvement(const Improvement&) = delete;
   Improvement& operator=(const Improvement&) = delete;
@@ -54,6 +56,7 @@ class Improvement {
  private:
   void windowsChanged();
 
+  std::shared_ptr<const ProblemFacts> facts_;
   const Graph& graph_;
   Cycle horizon_;
   ImprovementOptions options_;

@@ -17,6 +17,7 @@
 
 #include <gaus/core/expected.hpp>
 #include <gaus/core/graph.hpp>
+#include <gaus/core/problem_facts.hpp>
 #include <gaus/core/types.hpp>
 
 namespace gaus::live_memory {
@@ -55,6 +56,9 @@ struct LagrangianBound {
 // The bound above, starting no lower than `floor` (a bound known beforehand: a window is
 // searched only where it could exceed it). Fails as alapTimes does (a horizon shorter than the
 // critical path) or on a cycle of distance-0 edges.
+// `facts` as cutBound's.
+Expected<LagrangianBound> lagrangianBound(const ProblemFacts& facts, double floor,
+                                          const LagrangianBoundOptions& options = {});
 Expected<LagrangianBound> lagrangianBound(const Graph& graph, Cycle horizon, double floor,
                                           const LagrangianBoundOptions& options = {});
 
@@ -82,6 +86,8 @@ struct LagrangianStart {
 
 // The cuts' schedule of least peak (then fewest cycles at it), or nothing when the network is
 // too large or `stop` came before the first cut. Fails as lagrangianBound does.
+Expected<std::optional<LagrangianStart>> lagrangianStart(
+    const ProblemFacts& facts, const LagrangianStartOptions& options = {});
 Expected<std::optional<LagrangianStart>> lagrangianStart(
     const Graph& graph, Cycle horizon, const LagrangianStartOptions& options = {});
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <gaus/core/graph.hpp>
+#include <gaus/core/problem_facts.hpp>
 #include <gaus/core/schedule.hpp>
 #include <gaus/milp/milp_model.hpp>
 
@@ -51,6 +52,9 @@ class MilpWindowSearch {
   // `legal` must keep every distance-0 edge and every op within [0, horizon - duration], as
   // for refine; the search keeps both, and its peak never rises.
   MilpWindowSearch(const Graph& graph, Cycle horizon, const Schedule& legal,
+                   MilpWindowOptions options = {});
+  // At the horizon of `facts` (a posed problem's: their order is computed once per call).
+  MilpWindowSearch(std::shared_ptr<const ProblemFacts> facts, const Schedule& legal,
                    MilpWindowOptions options = {});
   ~MilpWindowSearch();
   MilpWindowSearch(const MilpWindowSearch&) = delete;

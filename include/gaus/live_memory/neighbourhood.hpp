@@ -9,11 +9,13 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <utility>
 #include <vector>
 
 #include <gaus/core/graph.hpp>
+#include <gaus/core/problem_facts.hpp>
 #include <gaus/core/schedule.hpp>
 
 namespace gaus::live_memory {
@@ -28,7 +30,8 @@ struct MovingStart {
 class PeakNeighbourhoods {
  public:
   // `legal` must keep every distance-0 edge and every op within [0, horizon - duration].
-  PeakNeighbourhoods(const Graph& graph, Cycle horizon, const Schedule& legal);
+  // `facts` at the horizon (a posed problem's, or graphFacts): their order ranks the ops.
+  PeakNeighbourhoods(std::shared_ptr<const ProblemFacts> facts, const Schedule& legal);
 
   // Goes on from another legal schedule; the passes start again.
   void reset(const Schedule& legal);
@@ -65,6 +68,7 @@ class PeakNeighbourhoods {
   std::vector<std::pair<Cycle, Cycle>> peakClusters() const;
   bool keepsPrecedence(std::span<const MovingStart> moving) const;
 
+  std::shared_ptr<const ProblemFacts> facts_;
   const Graph& graph_;
   Cycle horizon_;
   Schedule schedule_;

@@ -35,9 +35,8 @@ std::unique_ptr<CountingRegistry> countingRegistry() {
   auto counting = std::make_unique<CountingRegistry>();
   for (const char* name : {"list", "ims"}) {
     MethodInfo method = *methodCatalog().find(name);
-    method.parseOptions = [parse = method.parseOptions,
-                           parses = counting->parses](const MethodOptions& given,
-                                                      const Settings& settings) {
+    method.parseOptions = [parse = method.parseOptions, parses = counting->parses](
+                              const MethodOptions& given, const Settings& settings) {
       ++*parses;
       return parse(given, settings);
     };
@@ -162,9 +161,15 @@ AnalysisCount analysisCount;
 void countAnalysis(Analysis analysis, const Graph& graph) {
   if (&graph != analysisCount.graph) return;
   switch (analysis) {
-    case Analysis::kTopologicalOrder: ++analysisCount.orders; break;
-    case Analysis::kResMii: ++analysisCount.resMiis; break;
-    case Analysis::kRecMii: ++analysisCount.recMiis; break;
+    case Analysis::kTopologicalOrder:
+      ++analysisCount.orders;
+      break;
+    case Analysis::kResMii:
+      ++analysisCount.resMiis;
+      break;
+    case Analysis::kRecMii:
+      ++analysisCount.recMiis;
+      break;
   }
 }
 
@@ -204,6 +209,29 @@ TEST_CASE("run path: one call computes the topological order and the MII once",
   CHECK(modulo.recMiis == 1);
 }
 
+TEST_CASE("run path: a peak-memory call computes the topological order once",
+          "[experiment][run_path]") {
+  // Formulation B on an input beside a chain at D = 5: the input check, the start, B's bound
+  // (min cut and Lagrangian), the improvement's neighbourhoods and the verifier read the posed
+  // problem's one order, for each method that minimizes peak memory.
+  for (const char* method : {"ilp", "gaus", "fds"}) {
+    INFO(method);
+    InstanceRunRequest request;
+    request.method = {method, {{"time_limit", "20"}}, {}};
+    if (std::string_view(method) == "gaus") {
+      request.method.options.emplace("max_steps", "20");
+      request.method.options.emplace("threads", "1");
+    }
+    request.horizon = 5;
+    request.objective = "peak_memory";
+    Instance instance;
+    instance.name = "input";
+    instance.graph = std::make_shared<const Graph>(test::inputBesideChain(2.0));
+    instance.machine = std::make_shared<const Machine>();
+    CHECK(countedRun(instance, request).orders == 1);
+  }
+}
+
 TEST_CASE("run path: --objective peak_memory without --horizon is refused before the method loads",
           "[experiment][run_path]") {
   // Every problem peak_memory fits needs a horizon D: the request is refused before the method
@@ -215,7 +243,7 @@ TEST_CASE("run path: --objective peak_memory without --horizon is refused before
   const std::size_t lookupsBefore = counting->registry.lookups();
   const auto refused = prepareInstanceRun(counting->registry, test::toyFlashAttention(), request);
   REQUIRE_FALSE(refused.ok());
-  CHECK_THAT(refused.error(), Catch::Contains("--objective peak_memory") &&
-                                  Catch::Contains("give --horizon D"));
+  CHECK_THAT(refused.error(),
+             Catch::Contains("--objective peak_memory") && Catch::Contains("give --horizon D"));
   CHECK(counting->registry.lookups() == lookupsBefore);
 }
