@@ -271,10 +271,12 @@ ExactPeakMemory solveWholeGraphExactly(const RunSetup& setup, const RunBudget& b
                                        std::vector<Attempt>& attempts) {
   live_memory::WholeGraphOptions options;
   options.call.deadline = budget.deadline().share(kExactShare, kExactMaxSeconds);
-  if (options.call.deadline.expired() ||
-      live_memory::wholeGraphNonzeros(setup.problem) > kExactModelMaxNonzeros) {
-    return {};
-  }
+  const std::int64_t nonzeros = live_memory::wholeGraphNonzeros(setup.problem);
+  if (options.call.deadline.expired() || nonzeros > kExactModelMaxNonzeros) return {};
+  budget.report(fmt::format("exact: the whole graph's live-memory MILP ({} nonzeros) with {}, "
+                            "for up to {:.1f} s",
+                            nonzeros, milp::toString(setup.options.solver),
+                            options.call.deadline.remainingSeconds()));
   options.call.solver = setup.options.solver;
   options.call.cancel = budget.cancelFlag();
   options.call.maxNonzeros = kExactModelMaxNonzeros;

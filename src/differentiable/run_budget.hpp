@@ -28,6 +28,8 @@ class RunBudget {
   bool cancelled() const;
   // The run's cancel flag (RunContext::cancel), for solvers that take one; may be null.
   const std::atomic<bool>* cancelFlag() const { return context_.cancel; }
+  // A progress line of a phase outside the optimizer's (RunContext::report).
+  void report(std::string_view line) const { context_.report(line); }
   double elapsedSeconds() const { return deadline_.elapsedSeconds(); }
   // Seconds left of the run's time limit (infinite without one).
   double remainingSeconds() const { return deadline_.remainingSeconds(); }

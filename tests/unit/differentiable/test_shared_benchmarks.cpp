@@ -2,7 +2,12 @@
 // graphs returns a schedule that the registry (and verify() again here) accepts. The default
 // run takes one small instance per family with a small budget; the [.slow] cases walk whole
 // families and hold the quality measured for docs/gaus.md as lower limits.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <optional>
+#include <thread>
 
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/verify.hpp>
@@ -170,4 +175,48 @@ TEST_CASE("gaus B on the EPFL circuits up to i2c: verified, below list schedulin
     CHECK(*result.objective <=
           computeMetrics(*instance.graph, *instance.machine, *list).peakLiveMemory);
   }
+}
+
+TEST_CASE("gaus B: a cancel stops the whole graph's MILP within a second", "[gaus]") {
+  // EPFL ctrl at D = 12, one cycle above its list latency: the whole graph's live-memory model
+  // is small enough to be solved (33,907 nonzeros, under 40,000) but not proven within its share
+  // (a quarter of 40 s; measured: it runs its whole 5 s share at a 20 s limit). Half a second
+  // after the solve announces itself, a cancel comes; the run ends within a second of it, with
+  // the exact attempt cut short ("timeout", naming the solver) and a verified schedule.
+  const Instance instance = readShared("epfl-combinational/ctrl.aig");
+  const Problem problem = instance.problem(ProblemKind::kLatencyBounded, 12);
+  std::atomic<bool> cancel{false};
+  std::atomic<bool> solving{false};
+  RunContext context;
+  context.cancel = &cancel;
+  context.progress = [&](std::string_view line) {
+    if (line.starts_with("exact: the whole graph's live-memory MILP")) solving = true;
+  };
+  std::chrono::steady_clock::time_point cancelledAt;
+  std::thread canceller([&] {
+    const auto giveUp = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!solving && std::chrono::steady_clock::now() < giveUp) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    cancelledAt = std::chrono::steady_clock::now();
+    cancel = true;
+  });
+  MethodOptions options = budget("40", "100000");
+  options.insert({{"solver", "highs"}, {"threads", "1"}});
+  const Result result =
+      differentiable::fixture::gausRegistry().run("gaus", problem, options, context);
+  const auto returnedAt = std::chrono::steady_clock::now();
+  canceller.join();
+  REQUIRE(solving);
+  CHECK(std::chrono::duration<double>(returnedAt - cancelledAt).count() < 1.0);
+  CHECK(result.status == ModelStatus::kTimeout);
+  CHECK(result.verified());
+  const auto exact = std::find_if(result.attempts.begin(), result.attempts.end(),
+                                  [](const Attempt& attempt) { return attempt.phase == "exact"; });
+  REQUIRE(exact != result.attempts.end());
+  CHECK(exact->status == ModelStatus::kTimeout);
+  CHECK(exact->seconds >= 0.4);  // it was solving when the cancel came
+  CHECK(exact->seconds < 1.5);
+  CHECK_THAT(exact->detail, Catch::Contains("highs timeout (stopped by a cancel request"));
 }
