@@ -51,7 +51,7 @@
 #include <gaus/core/verify.hpp>
 
 #include "start_schedule.hpp"
-#include "twill/smt_encoding.hpp"
+#include "smt_order_encoding.hpp"
 
 namespace gaus::exact::detail {
 

@@ -6,9 +6,6 @@
 #include <algorithm>
 #include <bit>
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -26,43 +23,6 @@ std::optional<std::vector<Cycle>> moduloAsap(const Graph& graph, std::int32_t ii
   if (!asap) return std::nullopt;
   return std::move(asap).value();
 }
-
-// Ends a check at its limit with Z3_interrupt from a thread of ours, joined before the check
-// returns, in place of Z3's "timeout" parameter. Z3 4.8.12 times a check with a thread from a
-// static pool that puts itself back after the check has returned, so a process that exits in that
-// window writes into freed memory (docs/exact.md, "The crash seen once"). With this watchdog no
-// Z3 thread is ever started, so none can outlive its check, whatever Z3 the build links.
-class CheckWatchdog {
- public:
-  CheckWatchdog(z3::context& context, std::chrono::milliseconds limit)
-      : thread_([this, &context, limit] { watch(context, limit); }) {}
-  CheckWatchdog(const CheckWatchdog&) = delete;
-  CheckWatchdog& operator=(const CheckWatchdog&) = delete;
-  ~CheckWatchdog() {
-    {
-      std::lock_guard lock(mutex_);
-      checkEnded_ = true;
-    }
-    ended_.notify_one();
-    thread_.join();
-  }
-
- private:
-  void watch(z3::context& context, std::chrono::milliseconds limit) {
-    std::unique_lock lock(mutex_);
-    if (ended_.wait_for(lock, limit, [this] { return checkEnded_; })) return;
-    // An interrupt that arrives before the check has begun is lost (Z3 interrupts only a running
-    // operation), so it is repeated until the check has ended.
-    do {
-      context.interrupt();
-    } while (!ended_.wait_for(lock, std::chrono::milliseconds(10), [this] { return checkEnded_; }));
-  }
-
-  std::mutex mutex_;
-  std::condition_variable ended_;
-  bool checkEnded_ = false;
-  std::thread thread_;  // last: it starts once the members it uses exist
-};
 
 // The two ops are on the same warp set.
 z3::expr sameWarpSet(const OpLiterals& onWarp, OpId a, OpId b, z3::context& context) {
@@ -169,29 +129,6 @@ std::vector<TwillFamily> shrinkCore(z3::solver& solver, const ClauseWriter& writ
 
 }  // namespace
 
-z3::check_result checkWithin(z3::solver& solver, const z3::expr_vector& assumptions,
-                             double timeLimitSeconds) {
-  z3::params parameters(solver.ctx());
-  const double ms = std::clamp(timeLimitSeconds * 1000.0, 1.0, 4.0e9);
-  // Relevancy filtering only delays propagation in a model of clauses and cardinality rows.
-  // (It was measured on the integer encoding, where it took the stand-in's first UNSAT checks
-  // from 59 s to 6 s; on this one, with or without it, the stand-in's checks at II 18 take
-  // 1.6-3.6 s in all, noise of the loaded machine.)
-  parameters.set("smt.relevancy", 0U);
-  solver.set(parameters);
-  const CheckWatchdog watchdog(solver.ctx(),
-                               std::chrono::milliseconds(static_cast<std::int64_t>(ms)));
-  return solver.check(assumptions);
-}
-
-void setUndecided(z3::solver& solver, SmtAnswer& answer) {
-  answer.reason = solver.reason_unknown();
-  answer.status = answer.reason.find("timeout") != std::string::npos ||
-                          answer.reason.find("canceled") != std::string::npos
-                      ? ModelStatus::kTimeout
-                      : ModelStatus::kUnknown;
-}
-
 std::optional<z3::expr> LatencyCaps::assumption(const SmtFrame& frame, const StartLiterals& starts,
                                                 ClauseWriter& writer) {
   if (checked_ >= built_) return std::nullopt;
@@ -215,8 +152,8 @@ std::optional<z3::expr> LatencyCaps::assumption(const SmtFrame& frame, const Sta
 TwillSmtModel::Impl::Impl(const Problem& problem, std::int32_t ii, Cycle latency,
                           const SmtModelOptions& options)
     : solver(context),
-      frame{*problem.graph, *problem.machine, ii,      latency,
-            options,        moduloAsap(*problem.graph, ii), problem.facts()},
+      frame{*problem.graph, *problem.machine, ii, latency, options, moduloAsap(*problem.graph, ii),
+            problem.facts()},
       vars(context),
       writer(solver),
       caps(latency) {}
