@@ -3,14 +3,45 @@
 // configs/experiments). Each suite prints a markdown section (or JSON with --json) and exits
 // non-zero when a figure misses its target.
 
+#include <array>
 #include <iostream>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "bench_main.hpp"
 
+namespace {
+
+// Suites renamed, by their old name: the old name still runs the suite, after a line saying it
+// is deprecated, for a while after the rename.
+struct RenamedSuite {
+  std::string_view old;
+  const char* now;
+};
+constexpr std::array kRenamedSuites{RenamedSuite{"differential", "crosscheck"}};
+
+// The first argument that is not an option names the suite; an old name becomes the new one.
+void renameOldSuite(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view argument = argv[i];
+    if (argument.starts_with("-")) continue;
+    for (const RenamedSuite& renamed : kRenamedSuites) {
+      if (argument != renamed.old) continue;
+      std::cerr << fmt::format(
+          "gaus-bench: \"{}\" is deprecated and will be removed: it is now \"gaus-bench {}\"\n",
+          renamed.old, renamed.now);
+      argv[i] = const_cast<char*>(renamed.now);
+    }
+    return;
+  }
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  renameOldSuite(argc, argv);
   CLI::App app{"gaus-bench: measure speed, memory and schedule quality", "gaus-bench"};
   app.require_subcommand(1);
   gaus::bench::BenchOptions options;
