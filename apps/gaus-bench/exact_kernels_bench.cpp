@@ -87,11 +87,12 @@ std::string optionalText(const auto& value) {
 Report runExactKernels(const ExactKernelsFlags& flags) {
   Report report("Exact engine: Twill on the built-in kernels");
   for (auto& [key, value] : environmentNotes()) report.note(key, value);
-  report.note("method",
-              fmt::format("exact::solveTwill, default options (minimize warps, then cross-warp "
-                          "edges{}), one CBC thread; median of {} run(s); reading the kernel "
-                          "excluded",
-                          flags.explain ? ", explanation" : "", std::max(1, flags.repeat)));
+  report.note(
+      "method",
+      fmt::format("exact::solveTwill, default options (minimize warps, then cross-warp "
+                  "edges{}), one MILP solver thread; median of {} run(s); reading the kernel "
+                  "excluded",
+                  flags.explain ? ", explanation" : "", std::max(1, flags.repeat)));
   const std::vector<std::string> names =
       flags.kernels.empty() ? io::builtInKernelNames() : flags.kernels;
   if (names.empty()) throw std::runtime_error("no built-in kernels found in configs/kernels");

@@ -1,8 +1,9 @@
 // gaus-bench startup: how long the gaus program takes to start and finish light commands, as a
 // user running it on a thousand files sees it. Each command runs --repeats times under
 // /usr/bin/time (wall seconds and peak RSS of the whole process, loader included); the table
-// shows the median. The program links no engine: GauS (LibTorch) and the exact engine (Z3, CBC)
-// are plugins loaded the first time one of their methods is looked up (docs/contributing.md), so
+// shows the median. The program links no engine: GauS (LibTorch) and the exact engine (Z3, the MILP
+// solvers) are plugins loaded the first time one of their methods is looked up
+// (docs/contributing.md), so
 // `--version`, `info`, `verify` and `convert` pay for neither; the last rows show what loading
 // each engine costs.
 

@@ -150,7 +150,7 @@ def verify(graph, starts, *, ii=None, warps=None, horizon=None, stages=False, ma
 def methods():
     """Every method with its problem kinds, options and figures, as ``gaus methods --json``
     prints them. A method whose engine plugin did not load (the gaus method without LibTorch;
-    ilp and twill without Z3 and CBC) has "unavailable" with the reason."""
+    ilp and twill without Z3) has "unavailable" with the reason."""
     return json.loads(_gaus.methods_json())
 
 

@@ -21,8 +21,8 @@ std::optional<std::string> reservationTooLong(const Graph& graph, const Machine&
 // An upper bound on L that loses no schedule: when any modulo schedule exists at `ii`, one
 // exists with latency <= this bound (proof in modulo_bounds.cpp). `earliest` holds the ASAP
 // starts over every edge at `ii` (core's moduloAsapTimes). It bounds the windows (and the stage
-// variables) when no start schedule is found, without which CBC cannot prove an II infeasible:
-// unbounded integer stages leave the LP relaxation feasible at every node.
+// variables) when no start schedule is found, without which the MILP solver cannot prove an II
+// infeasible: unbounded integer stages leave the LP relaxation feasible at every node.
 Cycle existenceLatencyBound(const Graph& graph, std::int32_t ii,
                             const std::vector<Cycle>& earliest);
 

@@ -93,7 +93,7 @@ StageResidueModel::StageResidueModel(const Graph& graph, const Machine& machine,
   }
   // t(to) - t(from) in [low, high] implies r(to) = r(from) + k (mod II) for some k there:
   // rho[to][s] <= sum over k of rho[from][s - k]. Not in the paper: the LP relaxation spreads
-  // fractional residues over a recurrence that leaves no choice, and only these rows let CBC
+  // fractional residues over a recurrence that leaves no choice, and only these rows let the solver
   // see the clash (docs/benchmarks.md "Exact engine", MachSuite).
   for (const ResidueLink& link : links) {
     for (std::int32_t slot = 0; slot < ii; ++slot) {

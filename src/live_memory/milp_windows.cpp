@@ -18,11 +18,11 @@
 //   move can change it, and P over the cycles with a variable; the objective is P, capped just
 //   below the schedule's peak (a relative 1e-4: one below, with whole mems). Only a placement
 //   below the peak helps, and the cap turns most windows that cannot get there into infeasible
-//   models that CBC proves in milliseconds: on the 100,000-op graph a window of 328 ops that
-//   ran out of 30 s with the current placement as its first incumbent was solved in 18 s with
+//   models that the MILP solver proves in milliseconds: on the 100,000-op graph a window of 328 ops
+//   that ran out of 30 s with the current placement as its first incumbent was solved in 18 s with
 //   the cap, and 30 others proven infeasible in 0.03-4.7 s each.
 // The solve is bounded by a node limit and a few seconds (MilpModel::solve: a child process,
-// stopped from outside if CBC overruns). A
+// stopped from outside if the solver overruns). A
 // solution is kept when the whole schedule is better in the refinement's order: the peak fell,
 // or the cycles at it are fewer and none rose above it (a cluster whose cycles are certain
 // cannot fall, whatever P the window reaches). Its precedence is checked before it is kept.

@@ -20,7 +20,7 @@
 //   producer's long life or a far reader adds no variable and no row.
 // - For every cycle with a variable: constants + sum of mem_v live[v][t] <= P; the objective
 //   is P, optionally capped (the windows' search only wants a placement below its peak: the
-//   cap turns most hopeless windows into infeasible models that CBC proves in milliseconds).
+//   cap turns most hopeless windows into infeasible models that the solver proves in milliseconds).
 //   P is at least the largest constant of those cycles and the caller's floor.
 // With every op moving in its ASAP/ALAP window at horizon D this is the whole problem; the
 // constants are then only the sure stretches, and the caller's floor is core's
@@ -272,7 +272,7 @@ std::vector<double> PeakMemoryModel::encode(std::span<const Cycle> start) const 
 std::optional<double> PeakMemoryModel::boundOf(const MilpSolution& solution) const {
   if (!solution.bound) return std::nullopt;
   const double bound = std::max(*solution.bound, model_.lowerBound(peak_));
-  // CBC's bound carries its tolerances: 31 - 1e-7 still proves 31 with whole mems.
+  // The solver's bound carries its tolerances: 31 - 1e-7 still proves 31 with whole mems.
   return wholeMems_ ? std::ceil(bound - 1e-6) : bound;
 }
 

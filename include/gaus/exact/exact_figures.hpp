@@ -72,7 +72,7 @@ inline constexpr Figure kIiProofStages{
 // Twill's time per phase: the attempt log's seconds summed by phase. The rest of the call is
 // set-up, normalization, model building and verification.
 inline constexpr Figure kMilpSeconds{"milp_seconds", FigureUnit::kSeconds,
-                                     "in the modulo MILP (CBC), over every II tried"};
+                                     "in the modulo MILP, over every II tried"};
 inline constexpr Figure kSmtSeconds{"smt_seconds", FigureUnit::kSeconds,
                                     "in the SMT checks of the (II, L) search, the start's probe "
                                     "included"};

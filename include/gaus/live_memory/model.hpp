@@ -53,7 +53,7 @@ class PeakMemoryModel {
   // hopeless stays hopeless).
   std::uint64_t fingerprint() const { return fingerprint_; }
   // All variable values of a placement (a MIP start): x from `start`, the live statuses, P at
-  // the placement's peak (above the cap when the placement is: CBC then rejects it).
+  // the placement's peak (above the cap when the placement is: the solver then rejects it).
   std::vector<double> encode(std::span<const Cycle> start) const;
   // The bound a solve proved on P, never below P's lower bound, rounded up to a whole number
   // when every mem is whole (then so is every peak); nothing when the solve proved none.
