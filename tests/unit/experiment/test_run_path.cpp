@@ -194,11 +194,18 @@ TEST_CASE("run path: one call computes the topological order and the MII once",
           "[experiment][run_path]") {
   // ilp on a latency problem: the input check, the list start, the model's windows, the
   // verifier and the metrics all read the posed problem's one order.
-  InstanceRunRequest ilp;
-  ilp.method = {"ilp", {{"time_limit", "20"}}, {}};
-  ilp.kind = "latency";
-  const AnalysisCount latency = countedRun(test::toyFlashAttention(), ilp);
-  CHECK(latency.orders == 1);
+  // The same for list scheduling and GauS (its setup, start, legalization and verifier).
+  for (const char* method : {"ilp", "list", "gaus"}) {
+    INFO(method);
+    InstanceRunRequest latency;
+    latency.method = {method, {{"time_limit", "20"}}, {}};
+    if (std::string_view(method) == "gaus") {
+      latency.method.options.emplace("max_steps", "20");
+      latency.method.options.emplace("threads", "1");
+    }
+    latency.kind = "latency";
+    CHECK(countedRun(test::toyFlashAttention(), latency).orders == 1);
+  }
   // twill on a loop: the input check, the II search's bounds, the SMT model's windows and the
   // explanation read one MII (ResMII and RecMII once each) and one order.
   InstanceRunRequest twill;
