@@ -18,7 +18,7 @@ endfunction()
 
 # gaus_register_methods(LIBRARY FUNCTION [PLUGIN METHODS NAME...]): the module LIBRARY defines
 # `void gaus::FUNCTION(gaus::MethodRegistry&)`, which adds its methods to the registry. The
-# experiment module generates the catalogs that call every registered function, so adding a
+# methods module generates the catalogs that call every registered function, so adding a
 # module never means editing a central list. A PLUGIN module (an engine with heavy libraries) is
 # also built as a shared library that the gaus program loads the first time one of METHODS is
 # looked up, so that commands which run no such method start without loading its libraries.

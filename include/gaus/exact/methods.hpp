@@ -1,6 +1,7 @@
 // Registration of the exact engine's methods and their option tables.
 // - "ilp": kLatency (time-indexed latency MILP, latency_milp.hpp), kModulo (modulo MILP and
-//   the search over II, modulo_milp.hpp) and kStages (the stage MILP, stage_milp.hpp).
+//   the search over II, modulo_milp.hpp), kLatencyBounded (peak live memory under a horizon,
+//   peak_memory_milp.hpp) and kStages (the stage MILP, stage_milp.hpp).
 // - "twill": kModuloWarp (joint software pipelining + warp specialization, twill.hpp).
 #pragma once
 

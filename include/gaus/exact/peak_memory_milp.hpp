@@ -1,5 +1,5 @@
 // Peak live memory under a horizon (formulation B of GauS) solved exactly: the latency-bounded
-// problems of method ilp with the objective peak_memory. The model is milp's
+// problems of method ilp with the objective peak_memory. The model is
 // live_memory::PeakMemoryModel with every op moving; src/exact/peak_memory_milp.cpp says how it is
 // started and bounded.
 #pragma once

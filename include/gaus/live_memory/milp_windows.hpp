@@ -3,7 +3,7 @@
 // other op keeps its start, and a small MILP (HiGHS or CBC) finds the window's best placement. A
 // large neighbourhood search (LNS) whose neighbourhoods are solved exactly: it lowers peaks that
 // the local moves of Refiner and the splices of other candidates leave. The
-// file src/milp/live_memory_windows.cpp says what the model is and why.
+// file src/live_memory/milp_windows.cpp says what the model is and why.
 #pragma once
 
 #include <cstdint>

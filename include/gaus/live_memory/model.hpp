@@ -1,8 +1,8 @@
 // The time-indexed MILP of peak live memory (formulation B of GauS) under a horizon, the one
 // model of the verifier's live intervals that both engines solve: the exact engine's method ilp
 // on latency-bounded problems (every op moves) and the GauS engine's exact windows
-// (live_memory_windows.hpp: the ops of a window move, the others keep their starts). The file
-// src/milp/live_memory_model.cpp says what its variables and rows are and why.
+// (milp_windows.hpp: the ops of a window move, the others keep their starts). The file
+// src/live_memory/model.cpp says what its variables and rows are and why.
 #pragma once
 
 #include <cstdint>

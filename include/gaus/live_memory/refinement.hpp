@@ -1,7 +1,7 @@
 // Local search on a legal acyclic schedule within a horizon, for peak live memory (formulation B
 // of GauS): single ops move inside their precedence window, and ops live at the peak move
 // outside it with the ops precedence forces along, to lower the peak. The file
-// src/heuristic/memory_refinement.cpp says what it implements and why.
+// src/live_memory/refinement.cpp says what it implements and why.
 #pragma once
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 // Management Science 16(1), 1969): one binary x[op][t] per op and start cycle of its window, each
 // op starting once, precedence between two ops' starts, and resource capacity per cycle (or per
 // residue modulo II). The exact engine's latency and modulo models (src/exact/time_indexed.cpp)
-// and the live-memory model (live_memory_model.hpp) build their starts here, so that there is
+// and the live-memory model (live_memory/model.hpp) build their starts here, so that there is
 // one time-indexed builder.
 #pragma once
 

@@ -1,6 +1,7 @@
 // Internal to the SMT model (smt_model.hpp): the pieces of the Z3 encoding behind TwillSmtModel,
-// each with what it owns. The literals (StartLiterals, SmtVariables) and the clause writer
-// (ClauseWriter) are in smt_clauses.cpp; the constraint families, one function each over the
+// each with what it owns. The order encoding of the starts (StartLiterals) and the clause writer
+// (ClauseWriter) are the exact engine's (../smt_order_encoding.hpp, shared with the latency SAT
+// model); Twill's own variables (SmtVariables) are in smt_clauses.cpp; the constraint families, one function each over the
 // literals it reads, in smt_families.cpp, whose opening says what the encoding is and where it
 // departs from the paper; the checks (LatencyCaps, TwillSmtModel::Impl) in smt_check.cpp; the
 // size estimate in smt_size.cpp.
