@@ -35,6 +35,11 @@ double Deadline::elapsedSeconds() const {
   return secondsSince(start_);
 }
 
+std::optional<double> Deadline::limitSeconds() const {
+  if (!end_) return std::nullopt;
+  return std::chrono::duration<double>(*end_ - start_).count();
+}
+
 Deadline Deadline::share(double fraction, std::optional<double> atMost) const {
   std::optional<double> seconds = atMost;
   if (end_) {

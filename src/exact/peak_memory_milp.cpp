@@ -76,7 +76,11 @@ StartSchedule findStart(const Problem& problem, const milp::MilpCall& call, Resu
     if (problem.facts()->usesLimitedResource()) {
       best.consider(problem, *list);
     } else {
-      const Deadline share = call.deadline.share(kImprovementShare);
+      // A share of the whole time limit (what kImprovementShare was measured as), not of what
+      // the bound left.
+      const auto limit = call.deadline.limitSeconds();
+      const Deadline share = call.deadline.share(
+          1.0, limit ? std::optional<double>(kImprovementShare * *limit) : std::nullopt);
       live_memory::ImprovementOptions improvementOptions;
       improvementOptions.windowOptions.solver = call.solver;
       live_memory::Improvement improvement(problem.facts(), *list, improvementOptions);

@@ -137,8 +137,8 @@ class ImsSearch {
                                      mii_, reason, kLargestIi));
     }
     if (fixedIi_ && *fixedIi_ < mii_) {
-      Result below = infeasible(fmt::format("ims: II={} is below the lower bound MII={}: {}",
-                                            *fixedIi_, mii_, reason));
+      Result below = infeasible(
+          fmt::format("ims: II={} is below the lower bound MII={}: {}", *fixedIi_, mii_, reason));
       below.bounds = result_.bounds;
       below.figures = result_.figures;
       return below;
@@ -212,9 +212,9 @@ class ImsSearch {
     for (ImsPlacement placement : {ImsPlacement::kRau, ImsPlacement::kSuccessorBounded}) {
       if (options_.placement != ImsPlacement::kBoth && options_.placement != placement) continue;
       const auto attemptStart = std::chrono::steady_clock::now();
-      detail::AttemptOutcome outcome = detail::scheduleAtIi(
-          graph_, machine_, *facts_->order(), static_cast<std::int32_t>(ii), placement, budget_,
-          shouldStop_);
+      detail::AttemptOutcome outcome =
+          detail::scheduleAtIi(graph_, machine_, *facts_->order(), static_cast<std::int32_t>(ii),
+                               placement, budget_, shouldStop_);
       ++result_.stats.solverCalls;
       result_.stats.iterations += outcome.steps;
       evictions_ += outcome.evictions;
@@ -296,7 +296,8 @@ class ImsSearch {
     result_.figures.set(figures::kAttempts, static_cast<double>(attempts_));
     result_.figures.set(figures::kEvictions, static_cast<double>(evictions_));
     result_.figures.set(figures::kLatency, static_cast<double>(latency));
-    result_.figures.set(figures::kStages, static_cast<double>((latency + ii - 1) / ii));
+    result_.figures.set(figures::kStages,
+                        static_cast<double>(stageCount(schedule.start, latency, ii)));
     result_.schedule = std::move(schedule);
     return std::move(result_);
   }

@@ -29,6 +29,9 @@ class Deadline {
   // with this one.
   std::optional<double> remainingLimit() const;
   double elapsedSeconds() const;
+  // The whole limit it was made with (nullopt when unset): for a phase whose share is of the
+  // caller's time limit, not of what earlier phases left.
+  std::optional<double> limitSeconds() const;
   // The one way to take a share of what is left: a deadline `fraction` of the remaining time
   // from now, and at most `atMost` seconds from now; it never ends after this one. Unset with
   // no `atMost`: unset.

@@ -20,7 +20,7 @@ void setRawAnswer(const SearchSetup& setup, Schedule raw, TwillSolution& solutio
   const std::int32_t ii = *result.schedule->ii;
   const Cycle latency = scheduleLatency(graph, result.schedule->start);
   solution.twill.latency = latency;
-  solution.twill.stages = static_cast<std::int32_t>((latency + ii - 1) / ii);
+  solution.twill.stages = stageCount(result.schedule->start, latency, ii);
   solution.twill.assignment.buffers = bufferUsage(graph, *result.schedule);
   result.verification = verify(setup.problem, *result.schedule);
 }
