@@ -56,12 +56,9 @@ std::string describeIi(const MethodRun& run, std::int32_t ii) {
       proven ? "minimal in normalized units" : "not proven minimal even in normalized units");
 }
 
-// How far the proof of a minimal I reaches (twill's figures ii_proven_every_length and
-// ii_proof_latency): "every_length", "within_stage_count" or "none".
-std::string iiProof(const MethodRun& run) {
-  if (figureOr(run, "ii_proven_every_length", 0) > 0) return "every_length";
-  if (figureOr(run, "ii_proof_latency", 0) > 0) return "within_stage_count";
-  return "none";
+// How far the proof of a minimal I reaches (report::iiProofReach, as --json says it).
+std::string_view iiProof(const MethodRun& run) {
+  return report::iiProofReach(run.result).value_or("none");
 }
 
 // The proof in words: "II 26 proven optimal for every schedule length", or "II 26 proven
@@ -69,7 +66,7 @@ std::string iiProof(const MethodRun& run) {
 std::string describeIiProof(const MethodRun& run, std::int32_t ii) {
   const bool normalized = figureOr(run, "time_unit", 1) != 1;
   const std::string units = normalized ? " (in normalized units)" : "";
-  const std::string proof = iiProof(run);
+  const std::string_view proof = iiProof(run);
   if (proof == "every_length") {
     return fmt::format("II {} proven optimal for every schedule length{}\n", ii, units);
   }

@@ -14,9 +14,9 @@ void Figures::set(const Figure& figure, double value) {
   values_.emplace_back(std::string(figure.name), value);
 }
 
-std::optional<double> Figures::get(const Figure& figure) const {
-  for (const auto& [name, value] : values_) {
-    if (name == figure.name) return value;
+std::optional<double> Figures::get(std::string_view name) const {
+  for (const auto& [reported, value] : values_) {
+    if (reported == name) return value;
   }
   return std::nullopt;
 }

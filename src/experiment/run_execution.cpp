@@ -186,7 +186,6 @@ void fillFromResult(ResultRecord& record, const PlannedRun& run, const MethodCal
     record.lowerBoundArgument.clear();
     record.iiProvenOptimal = false;
     record.latencyProvenOptimal = false;
-    record.provenOptimal = false;
     if (record.status == RunStatus::kOptimal) record.status = RunStatus::kFeasible;
   }
 }

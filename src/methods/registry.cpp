@@ -48,10 +48,7 @@ std::optional<double> MethodInfo::figureValue(const Result& result, std::string_
         stderr);
     std::abort();
   }
-  for (const auto& [reported, value] : result.figures.values()) {
-    if (reported == figure) return value;
-  }
-  return std::nullopt;
+  return result.figures.get(figure);
 }
 
 MethodInfo minimizing(MethodInfo method, std::vector<KindObjective> objectives) {

@@ -107,6 +107,15 @@ ResultAttempt resultAttempt(const Attempt& attempt) {
   return recorded;
 }
 
+std::optional<std::string_view> iiProofReach(const Result& result) {
+  const auto everyLength = result.figures.get("ii_proven_every_length");
+  const auto withinLatency = result.figures.get("ii_proof_latency");
+  if (!everyLength && !withinLatency) return std::nullopt;
+  if (everyLength.value_or(0) > 0) return "every_length";
+  if (withinLatency.value_or(0) > 0) return "within_stage_count";
+  return "none";
+}
+
 ResultFields resultFields(const Result& result, std::string_view method) {
   ResultFields fields;
   fields.method = std::string(method);
@@ -120,7 +129,6 @@ ResultFields resultFields(const Result& result, std::string_view method) {
   fields.lowerBound = result.bounds.lowerBound;
   fields.gap = resultGap(result);
   fields.lowerBoundArgument = result.bounds.lowerBoundArgument;
-  fields.provenOptimal = fields.status == RunStatus::kOptimal;
   fields.iiProvenOptimal = result.bounds.iiProvenOptimal;
   fields.latencyProvenOptimal = result.bounds.latencyProvenOptimal;
   fields.mii = result.bounds.mii;
@@ -163,31 +171,20 @@ nlohmann::json bufferUsageToJson(const Instance& instance, const Schedule& sched
 
 nlohmann::json methodRunToJson(const Instance& instance, const Result& result,
                                const MethodRunJson& run) {
-  nlohmann::ordered_json fields;
-  writeResultFields(resultFields(result, run.method), fields);
-  // Sorted by key, as every `--json` view of the commands.
-  nlohmann::json json = nlohmann::json::parse(fields.dump());
+  nlohmann::json json;
+  writeResultFields(resultFields(result, run.method), json);
   json["instance"] = instance.name;
   json["kind"] = std::string(toString(run.kind));
   nlohmann::json notes = nlohmann::json::object();
   for (const auto& [title, text] : result.notes) notes[title] = text;
   json["notes"] = notes;
   if (!run.ignoredSettings.empty()) json["ignored_settings"] = run.ignoredSettings;
-  // How far a proof of the minimal II reaches (Twill's figures): for every schedule length, or
-  // only up to a stage count.
-  const auto figure = [&](std::string_view name) -> std::optional<double> {
-    for (const auto& [key, value] : result.figures.values()) {
-      if (key == name) return value;
-    }
-    return std::nullopt;
-  };
-  if (figure("ii_proven_every_length") || figure("ii_proof_latency")) {
-    const bool everyLength = figure("ii_proven_every_length").value_or(0) > 0;
-    const bool withinStages = !everyLength && figure("ii_proof_latency").value_or(0) > 0;
-    json["ii_proof"] = everyLength ? "every_length" : withinStages ? "within_stage_count" : "none";
-    if (withinStages) {
-      json["ii_proof_latency"] = static_cast<std::int64_t>(*figure("ii_proof_latency"));
-      json["ii_proof_stages"] = static_cast<std::int64_t>(figure("ii_proof_stages").value_or(0));
+  if (const auto reach = iiProofReach(result)) {
+    json["ii_proof"] = std::string(*reach);
+    if (*reach == "within_stage_count") {
+      json["ii_proof_latency"] = static_cast<std::int64_t>(*result.figures.get("ii_proof_latency"));
+      json["ii_proof_stages"] =
+          static_cast<std::int64_t>(result.figures.get("ii_proof_stages").value_or(0));
     }
   }
   const Schedule* schedule = result.schedule ? &*result.schedule : nullptr;

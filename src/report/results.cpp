@@ -177,7 +177,6 @@ ResultFields parseFields(const Json& json) {
                             stringField(*bounds, "ii_bound", "bounds.")};
     }
   }
-  fields.provenOptimal = fields.status == RunStatus::kOptimal;
   if (const Json* options = objectField(json, "options")) {
     for (const auto& [name, value] : options->items()) {
       fields.options.emplace_back(name,
@@ -190,13 +189,12 @@ ResultFields parseFields(const Json& json) {
   return fields;
 }
 
-// A "gaus-result-1" line's result: the same fields, with the bound, its argument, the proof and
-// the figures at the top level.
+// A "gaus-result-1" line's result: the same fields, with the bound, its argument and the figures
+// at the top level (its proven_optimal always said what its status says).
 ResultFields parseFieldsV1(const Json& line) {
   ResultFields fields = parseFields(line);
   fields.lowerBound = numberField(line, "lower_bound");
   fields.lowerBoundArgument = stringField(line, "bound_argument");
-  fields.provenOptimal = boolField(line, "proven_optimal");
   fields.figures = figuresField(line, "figures");
   return fields;
 }
@@ -248,9 +246,14 @@ ResultRecord parseRecord(const Json& line) {
   return record;
 }
 
+template <class AnyJson, typename T>
+AnyJson orNullOf(const std::optional<T>& value) {
+  return value ? AnyJson(*value) : AnyJson(nullptr);
+}
+
 template <typename T>
 OrderedJson orNull(const std::optional<T>& value) {
-  return value ? OrderedJson(*value) : OrderedJson(nullptr);
+  return orNullOf<OrderedJson>(value);
 }
 
 }  // namespace
@@ -358,19 +361,23 @@ std::string fileNameOf(std::string_view runId) {
   return name.empty() ? std::string("run") : name;
 }
 
-void writeResultFields(const ResultFields& fields, OrderedJson& json) {
+namespace {
+
+// One writer for both JSON kinds: results files keep the order written, `--json` sorts.
+template <class AnyJson>
+void writeFields(const ResultFields& fields, AnyJson& json) {
   json["method"] = fields.method;
   json["status"] = toString(fields.status);
   json["message"] = fields.message;
-  json["objective"] = fields.objective ? OrderedJson{{"name", fields.objective->name},
-                                                     {"value", fields.objective->value}}
-                                       : OrderedJson(nullptr);
-  json["seconds"] = orNull(fields.seconds);
+  json["objective"] = fields.objective ? AnyJson{{"name", fields.objective->name},
+                                                 {"value", fields.objective->value}}
+                                       : AnyJson(nullptr);
+  json["seconds"] = orNullOf<AnyJson>(fields.seconds);
   json["iterations"] = fields.iterations;
   json["solver_calls"] = fields.solverCalls;
-  OrderedJson bounds;
-  bounds["lower_bound"] = orNull(fields.lowerBound);
-  bounds["gap"] = orNull(fields.gap);
+  AnyJson bounds;
+  bounds["lower_bound"] = orNullOf<AnyJson>(fields.lowerBound);
+  bounds["gap"] = orNullOf<AnyJson>(fields.gap);
   bounds["ii_proven_optimal"] = fields.iiProvenOptimal;
   bounds["latency_proven_optimal"] = fields.latencyProvenOptimal;
   if (fields.mii) {
@@ -381,29 +388,39 @@ void writeResultFields(const ResultFields& fields, OrderedJson& json) {
   }
   if (!fields.lowerBoundArgument.empty()) bounds["argument"] = fields.lowerBoundArgument;
   json["bounds"] = bounds;
-  OrderedJson options = OrderedJson::object();
+  AnyJson options = AnyJson::object();
   for (const auto& [name, value] : fields.options) options[name] = value;
   json["options"] = options;
-  OrderedJson figures = OrderedJson::object();
+  AnyJson figures = AnyJson::object();
   // JSON has no infinity or NaN (they would be written as null, which the reader refuses).
   for (const auto& [name, value] : fields.figures) {
     if (std::isfinite(value)) figures[name] = value;
   }
   json["extra"] = figures;
-  OrderedJson attempts = OrderedJson::array();
+  AnyJson attempts = AnyJson::array();
   for (const auto& attempt : fields.attempts) {
     attempts.push_back(
         {{"phase", attempt.phase},
-         {"ii", orNull(attempt.ii)},
-         {"latency", orNull(attempt.latency)},
-         {"horizon", orNull(attempt.horizon)},
-         {"status", attempt.status ? OrderedJson(toString(*attempt.status)) : OrderedJson(nullptr)},
-         {"seconds", orNull(attempt.seconds)},
-         {"bound", orNull(attempt.bound)},
+         {"ii", orNullOf<AnyJson>(attempt.ii)},
+         {"latency", orNullOf<AnyJson>(attempt.latency)},
+         {"horizon", orNullOf<AnyJson>(attempt.horizon)},
+         {"status", attempt.status ? AnyJson(toString(*attempt.status)) : AnyJson(nullptr)},
+         {"seconds", orNullOf<AnyJson>(attempt.seconds)},
+         {"bound", orNullOf<AnyJson>(attempt.bound)},
          {"detail", attempt.detail}});
   }
   json["attempts"] = attempts;
   json["verified"] = fields.verified;
+}
+
+}  // namespace
+
+void writeResultFields(const ResultFields& fields, OrderedJson& json) {
+  writeFields(fields, json);
+}
+
+void writeResultFields(const ResultFields& fields, nlohmann::json& json) {
+  writeFields(fields, json);
 }
 
 Expected<ResultFields> readResultFields(const nlohmann::json& json) {

@@ -57,7 +57,10 @@ class Figures {
   // Sets (or replaces) the value of a declared figure.
   void set(const Figure& figure, double value);
   // The value, when the method reported it.
-  std::optional<double> get(const Figure& figure) const;
+  std::optional<double> get(const Figure& figure) const { return get(figure.name); }
+  // The same by name, for a reader that knows the figure only by the name a method declares it
+  // with (the command line and the JSON views load no engine's headers).
+  std::optional<double> get(std::string_view name) const;
   bool empty() const { return values_.empty(); }
   // Every (name, value), for writers (JSON, results files).
   const std::vector<std::pair<std::string, double>>& values() const { return values_; }

@@ -25,6 +25,10 @@ nlohmann::json verificationToJson(const Machine& machine, const VerificationRepo
 // What a result says, as `--json` and a results record both write it (results.hpp).
 ResultFields resultFields(const Result& result, std::string_view method);
 ResultAttempt resultAttempt(const Attempt& attempt);
+// How far a proof of the minimal II reaches, from Twill's figures ii_proven_every_length and
+// ii_proof_latency: "every_length", "within_stage_count", "none"; nullopt for a result that
+// reports neither (not Twill's).
+std::optional<std::string_view> iiProofReach(const Result& result);
 
 // The warp roles of a warp-specialized schedule: [{"warps", "units", "variable_latency",
 // "ops"}] (core/warp_roles.hpp).

@@ -95,7 +95,6 @@ struct ResultFields {
   std::optional<double> lowerBound;
   std::optional<double> gap;       // (objective - lower bound) / objective
   std::string lowerBoundArgument;  // what gave it (Bounds::lowerBoundArgument), when said
-  bool provenOptimal = false;      // status optimal: the objective is proven best
   bool iiProvenOptimal = false;
   bool latencyProvenOptimal = false;
   std::optional<MiiBound> mii;  // loops: MII, ResMII, RecMII and the reason
@@ -106,12 +105,17 @@ struct ResultFields {
   std::vector<std::pair<std::string, double>> figures;
   std::vector<ResultAttempt> attempts;
   bool verified = false;
+
+  // The objective is proven best: the status says so (a run scored by another objective than
+  // its method's is at best feasible).
+  bool provenOptimal() const { return status == RunStatus::kOptimal; }
 };
 
 // The one writer and the one reader of ResultFields' JSON. The reader throws nothing: it fails
 // with the first field that does not hold what the format says ("expected a number for
 // bounds.lower_bound, found \"x\"").
 void writeResultFields(const ResultFields& fields, nlohmann::ordered_json& json);
+void writeResultFields(const ResultFields& fields, nlohmann::json& json);  // sorted by key
 Expected<ResultFields> readResultFields(const nlohmann::json& json);
 
 // A run of an experiment: its result and its metadata.

@@ -99,7 +99,7 @@ TEST_CASE("a batch records every run once with what the method echoed and the ve
   const auto& list = recordOf(results, "tiny/ops12-seed1~list~r0");
   // On unlimited units list meets its lower bound, the critical path: proven optimal.
   CHECK(list.status == report::RunStatus::kOptimal);
-  CHECK(list.provenOptimal);
+  CHECK(list.provenOptimal());
   CHECK(list.verified);
   CHECK(list.graph.ops == 12);
   CHECK_FALSE(list.seed.has_value());  // list takes no seed
@@ -110,11 +110,11 @@ TEST_CASE("a batch records every run once with what the method echoed and the ve
   REQUIRE(fs::exists(batch.output / list.graph.path));
   CHECK(list.graph.hash == *fileHash(batch.output / list.graph.path));
   // The options are the method's own echo: both of list's, with their defaults.
-  CHECK(list.options == std::vector<std::pair<std::string, std::string>>{
-                            {"priority", "height"},
-                            {"refine", "false"},
-                            {"tie_break", "successors"},
-                            {"time_limit", "5"}});
+  CHECK(list.options ==
+        std::vector<std::pair<std::string, std::string>>{{"priority", "height"},
+                                                         {"refine", "false"},
+                                                         {"tie_break", "successors"},
+                                                         {"time_limit", "5"}});
   // On unlimited units list scheduling meets the critical path, so its latency is the
   // critical path of the graph read back.
   const Instance graph = test::loadInstance(batch.output / list.graph.path);
@@ -398,7 +398,7 @@ budgets:
   // bound (core/live_memory_bound.hpp): carried over, never above the value.
   REQUIRE(list.lowerBound.has_value());
   CHECK(*list.lowerBound <= list.objective->value);
-  CHECK(list.provenOptimal == (list.status == report::RunStatus::kOptimal));
+  CHECK(list.provenOptimal() == (list.status == report::RunStatus::kOptimal));
 
   // The experiment's objective is the problem's (every method is asked to minimize it), so
   // latency, which a latency-bounded problem has not, fails each run with a message naming the

@@ -56,7 +56,7 @@ TEST_CASE("the sample results file: 23 records, line 25 skipped, one re-run repl
   REQUIRE(rerun->objective);
   CHECK(rerun->objective->name == "latency");
   CHECK(rerun->objective->value == 22.0);
-  CHECK(rerun->provenOptimal);
+  CHECK(rerun->provenOptimal());
   CHECK(rerun->reference == 22.0);  // HeuriGym's baseline.json for idctcol
 
   // Line 14 carries a field the format does not define: read all the same.
@@ -138,7 +138,7 @@ TEST_CASE("a record written by formatResultRecord reads back field for field", "
   CHECK(back.lowerBoundArgument == record.lowerBoundArgument);
   CHECK(back.iterations == 812);
   CHECK(back.solverCalls == 2);
-  CHECK_FALSE(back.provenOptimal);  // a time-out
+  CHECK_FALSE(back.provenOptimal());  // a time-out
   CHECK(back.reference == 11.0);
   CHECK(back.seconds == 10.02);
   CHECK(back.peakRssBytes == 123456789);
@@ -279,7 +279,7 @@ TEST_CASE("a record's result is the result's fields of --json, read back the sam
   const auto back = gaus::report::parseResultRecord(line.dump());
   REQUIRE(back.ok());
   CHECK(back->status == gaus::report::RunStatus::kOptimal);
-  CHECK(back->provenOptimal);
+  CHECK(back->provenOptimal());
   CHECK(back->iiProvenOptimal);
   REQUIRE(back->mii);
   CHECK(back->mii->recMii == 1);
