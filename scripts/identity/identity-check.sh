@@ -56,6 +56,7 @@ RUNS
 }
 
 for side in before after; do
+  mkdir -p "$out/$side"
   binary="$before"
   [[ $side == after ]] && binary="$after"
   for experiment in kernels heurigym proofs; do
