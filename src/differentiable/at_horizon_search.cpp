@@ -51,7 +51,8 @@ AttemptOutcome attemptAt(const RunSetup& setup, RunMachinery& machinery, Cycle h
                          const std::optional<Candidate>& first, double scale) {
   const WindowGeometry geometry = makeWindowGeometry(horizon, setup.options);
   const FormulationModel model(setup.problem, setup.formulation, ModuloObjective::kNone,
-                               setup.options, geometry, std::nullopt, scale, setup.settings);
+                               setup.options, geometry, std::nullopt, scale, setup.settings,
+                               setup.rows);
   AttemptSpec spec;
   spec.model = &model;
   spec.start = firstStartingPoint(setup, starts.start ? &*starts.start : nullptr, alap);
@@ -62,13 +63,14 @@ AttemptOutcome attemptAt(const RunSetup& setup, RunMachinery& machinery, Cycle h
     return scheduleStart(candidate.schedule, setup.asap, alap, setup.options);
   };
   if (first) spec.bestLegalSoFar = first->objective;
-  return runAttempt(spec, setup.options, setup.settings, machinery.budget, machinery.worker, machinery.trace,
-                    machinery.random);
+  return runAttempt(spec, setup.options, setup.settings, machinery.budget, machinery.worker,
+                    machinery.trace, machinery.random);
 }
 
 }  // namespace
 
-Result optimizeAtHorizon(const RunSetup& setup, RunMachinery& machinery, const HorizonObjective& objective) {
+Result optimizeAtHorizon(const RunSetup& setup, RunMachinery& machinery,
+                         const HorizonObjective& objective) {
   Result result;
   const Cycle horizon = *setup.problem.horizon;
   if (horizon < setup.criticalPath) {

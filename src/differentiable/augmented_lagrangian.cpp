@@ -3,8 +3,9 @@
 namespace gaus::differentiable {
 
 AugmentedLagrangian::AugmentedLagrangian(const FormulationModel& model, const GausOptions& options,
-                                         const torch::Tensor& mu, const torch::Tensor& sigma)
-    : model_(model), options_(options) {
+                                         const torch::Tensor& mu, const torch::Tensor& sigma,
+                                         bool reuseBuffers)
+    : model_(model), options_(options), stepBuffers_(reuseBuffers ? &buffers_ : nullptr) {
   restart(mu, sigma);
   const std::int64_t batch = mu.size(0);
   rho_ = torch::full({batch}, options.rho0, mu.options());
@@ -52,7 +53,7 @@ std::int64_t AugmentedLagrangian::run(std::int64_t steps, const std::function<bo
     if (stop && stop()) break;
     optimizer_->zero_grad();
     const torch::Tensor sigma = sigmaFromRaw(rawSigma_, options_.sigmaMin, options_.sigmaMax);
-    const ModelEvaluation evaluation = model_.evaluate(mu_, sigma);
+    const ModelEvaluation evaluation = model_.evaluate(mu_, sigma, stepBuffers_);
     if (multipliers_.empty()) {
       for (const auto& violation : evaluation.constraints) {
         multipliers_.push_back(torch::zeros_like(violation.detach()));
@@ -70,7 +71,7 @@ std::int64_t AugmentedLagrangian::run(std::int64_t steps, const std::function<bo
   // The multiplier update, from the violations at the current point.
   torch::NoGradGuard noGrad;
   const torch::Tensor sigma = sigmaFromRaw(rawSigma_, options_.sigmaMin, options_.sigmaMax);
-  const ModelEvaluation evaluation = model_.evaluate(mu_, sigma);
+  const ModelEvaluation evaluation = model_.evaluate(mu_, sigma, stepBuffers_);
   if (multipliers_.empty()) {
     for (const auto& violation : evaluation.constraints) {
       multipliers_.push_back(torch::zeros_like(violation));

@@ -33,9 +33,11 @@ struct UpdateFigures {
 
 class AugmentedLagrangian {
  public:
-  // mu and sigma: [B, V] starting points (copied).
+  // mu and sigma: [B, V] starting points (copied). `reuseBuffers` false: every step makes its
+  // tensors afresh (the tests compare the two).
   AugmentedLagrangian(const FormulationModel& model, const GausOptions& options,
-                      const torch::Tensor& mu, const torch::Tensor& sigma);
+                      const torch::Tensor& mu, const torch::Tensor& sigma,
+                      bool reuseBuffers = true);
 
   // Restarts the means and widths (and Adam's moments); multipliers and rho are kept.
   void restart(const torch::Tensor& mu, const torch::Tensor& sigma);
@@ -60,6 +62,10 @@ class AugmentedLagrangian {
   GausOptions options_;
   torch::Tensor mu_, rawSigma_;
   std::unique_ptr<torch::optim::Adam> optimizer_;
+  // The fused kernels' outputs, kept from one step to the next (step_buffers.hpp): every
+  // evaluation here ends (backward pass and step, or the multiplier update) before the next.
+  StepBuffers buffers_;
+  StepBuffers* stepBuffers_ = nullptr;      // &buffers_, or null
   std::vector<torch::Tensor> multipliers_;  // per family [B, n]
   torch::Tensor rho_;                       // [B]
   torch::Tensor previousViolation_;         // [B]

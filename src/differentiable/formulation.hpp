@@ -26,6 +26,7 @@
 #include "live_memory_term.hpp"
 #include "precedence_term.hpp"
 #include "resource_term.hpp"
+#include "row_order.hpp"
 #include "stage_weight_term.hpp"
 #include "tensor_support.hpp"
 #include "window_distribution.hpp"
@@ -39,18 +40,23 @@ struct ModelEvaluation {
 
 class FormulationModel {
  public:
-  // `formulation` is resolved (not kAuto); `objective` matters for C only.
+  // `formulation` is resolved (not kAuto); `objective` matters for C only. `rows`: the order
+  // of the window tables' rows (row_order.hpp); mu and sigma stay in op order.
   FormulationModel(const Problem& problem, Formulation formulation, ModuloObjective objective,
                    const GausOptions& options, const WindowGeometry& geometry,
                    std::optional<std::int64_t> ii, double objectiveScale,
-                   const TensorSettings& settings);
+                   const TensorSettings& settings, const RowOrder& rows = RowOrder());
 
   const WindowGeometry& geometry() const { return geometry_; }
   std::optional<std::int64_t> ii() const { return ii_; }
   // Names of the constraint families, in the order of ModelEvaluation::constraints.
   const std::vector<std::string>& constraintNames() const { return constraintNames_; }
 
-  ModelEvaluation evaluate(const torch::Tensor& mu, const torch::Tensor& sigma) const;
+  // `buffers`: where the fused kernels take their outputs (step_buffers.hpp: the tensors of the
+  // result are then valid until the next evaluation with the same buffers); null: fresh ones.
+  ModelEvaluation evaluate(const torch::Tensor& mu, const torch::Tensor& sigma,
+                           StepBuffers* buffers = nullptr) const;
+  bool fused() const { return settings_.fused; }
 
  private:
   WindowGeometry geometry_;
@@ -62,6 +68,7 @@ class FormulationModel {
   double tau_;
   double alpha_;
   TensorSettings settings_;
+  torch::Tensor opOfRow_;  // [V] int64; undefined: rows are op ids
   std::vector<std::string> constraintNames_;
   PrecedenceTerm precedence_;
   HorizonTerm horizon_;

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include <gaus/core/graph.hpp>
-#include <gaus/core/problem_facts.hpp>
 #include <gaus/core/problem.hpp>
+#include <gaus/core/problem_facts.hpp>
 #include <gaus/core/result.hpp>
 #include <gaus/core/schedule.hpp>
 #include <gaus/differentiable/gaus_options.hpp>
@@ -25,6 +25,7 @@
 #include "legalization_worker.hpp"
 #include "optimization_rounds.hpp"
 #include "progress_trace.hpp"
+#include "row_order.hpp"
 #include "run_budget.hpp"
 #include "tensor_support.hpp"
 
@@ -66,6 +67,8 @@ struct RunSetup {
   const std::vector<OpId>& order;  // the facts' topological order and ASAP times
   const std::vector<Cycle>& asap;
   Cycle criticalPath = 0;
+  // The rows of every model's window tables (row_order.hpp): by latest start.
+  RowOrder rows;
   // A and B: legalized schedules are refined (option refine, no limited resource reserved).
   bool refine = false;
   // Acyclic formulations: list scheduling prepared once for every candidate's legalization, on

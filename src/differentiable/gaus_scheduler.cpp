@@ -18,8 +18,8 @@
 // Each formulation's search is its part (gaus_run.hpp's FormulationPart: latency_search.cpp,
 // stage_weight_search.cpp, peak_memory_search.cpp, modulo_search.cpp) and returns its Result as a
 // value; what the searches share is the run's fixed setup (RunSetup, read-only) and the
-// optimizer's machinery (RunMachinery: budget, trace, random numbers, the worker), gaus_run.hpp. The
-// searches over D and II are rounds (descending_search.hpp): each round is a function of the
+// optimizer's machinery (RunMachinery: budget, trace, random numbers, the worker), gaus_run.hpp.
+// The searches over D and II are rounds (descending_search.hpp): each round is a function of the
 // setup and of the state the previous round left (the best legal schedule so far), and returns
 // the next state, its attempt record and what it reached as a value, so the state the loop
 // carries is in plain sight.
@@ -73,8 +73,7 @@ Formulation formulationFor(ProblemObjective objective) {
 // -O formulation must fit the kind and, when the objective was named, minimize it.
 Expected<Formulation> resolveFormulation(const Problem& problem, Formulation requested) {
   const ProblemObjective objective = askedObjective(problem);
-  Formulation formulation =
-      requested == Formulation::kAuto ? formulationFor(objective) : requested;
+  Formulation formulation = requested == Formulation::kAuto ? formulationFor(objective) : requested;
   const bool fits =
       (formulation == Formulation::kLatency && problem.kind == ProblemKind::kLatency) ||
       ((formulation == Formulation::kStageWeight || formulation == Formulation::kPeakMemory) &&
@@ -266,6 +265,7 @@ RunSetup makeSetup(const Problem& problem, const GausOptions& resolved,
       .order = *known.order(),
       .asap = known.asap(),
       .criticalPath = known.criticalPath(),
+      .rows = RowOrder::byLatestStart(*problem.graph, *known.order()),
       .refine = resolved.refine && part.boundedHorizon && !known.usesLimitedResource(),
       .listScheduler = std::nullopt,
   };
@@ -386,8 +386,7 @@ Result scheduleWithGaus(const Problem& problem, const GausOptions& options,
     return errorResult(*refused);
   }
 
-  RunSetup setup =
-      makeSetup(problem, resolved, *settings, *formulation, context, std::move(facts));
+  RunSetup setup = makeSetup(problem, resolved, *settings, *formulation, context, std::move(facts));
   if (auto failed = prepareListScheduler(setup)) return errorResult(*failed);
   RunMachinery machinery(resolved, context, std::move(trace).value());
   Result result = runSearch(setup, machinery);

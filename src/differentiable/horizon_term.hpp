@@ -10,6 +10,7 @@
 
 #include <gaus/core/graph.hpp>
 
+#include "row_order.hpp"
 #include "tensor_support.hpp"
 #include "window_distribution.hpp"
 
@@ -17,18 +18,20 @@ namespace gaus::differentiable {
 
 class HorizonTerm {
  public:
-  HorizonTerm(const Graph& graph, const WindowGeometry& geometry, const TensorSettings& settings);
+  HorizonTerm(const Graph& graph, const WindowGeometry& geometry, const TensorSettings& settings,
+              const RowOrder& rows = RowOrder());
 
   std::int64_t size() const { return static_cast<std::int64_t>(ops_.size()); }
   OpId op(std::int64_t element) const { return static_cast<OpId>(ops_[element]); }
 
-  // [B, size()] from the means and widths ([B, V]) and the window offsets of `distribution`.
+  // [B, size()] from the means and widths ([B, V], op order) and the window offsets of
+  // `distribution` (rows).
   torch::Tensor evaluate(const torch::Tensor& mu, const torch::Tensor& sigma,
                          const WindowedDistribution& distribution) const;
 
  private:
   std::vector<std::int64_t> ops_;
-  torch::Tensor opTensor_, latestStartTensor_;
+  torch::Tensor opTensor_, rowTensor_, latestStartTensor_;  // ops_ and their rows
 };
 
 }  // namespace gaus::differentiable

@@ -29,7 +29,8 @@ SearchRound<LatencySearchState> latencyRound(const RunSetup& setup, RunMachinery
   const std::vector<Cycle> alap = alapAt(setup, horizon);
   const WindowGeometry geometry = makeWindowGeometry(horizon, setup.options);
   const FormulationModel model(setup.problem, Formulation::kLatency, ModuloObjective::kNone,
-                               setup.options, geometry, std::nullopt, 1.0, setup.settings);
+                               setup.options, geometry, std::nullopt, 1.0, setup.settings,
+                               setup.rows);
   AttemptRules rules;
   rules.legalize = [&setup](const std::vector<double>& mu, const StopRequest& stop) {
     return legalizeAcyclicCandidate(setup, mu, std::nullopt, nullptr, stop, nullptr);

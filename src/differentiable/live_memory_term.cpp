@@ -167,7 +167,8 @@ class LatestStartFunction : public torch::autograd::Function<LatestStartFunction
 }  // namespace
 
 LiveMemoryTerm::LiveMemoryTerm(const Graph& graph, const WindowGeometry& geometry,
-                               std::optional<std::int64_t> ii, const TensorSettings& settings)
+                               std::optional<std::int64_t> ii, const TensorSettings& settings,
+                               const RowOrder& rows)
     : settings_(settings), ii_(ii) {
   auto index = std::make_shared<LatestStartIndex>();
   index->ops = graph.numOps();
@@ -190,12 +191,12 @@ LiveMemoryTerm::LiveMemoryTerm(const Graph& graph, const WindowGeometry& geometr
     const auto owner = static_cast<std::int64_t>(owners_.size());
     owners_.push_back(op);
     for (const auto& [member, shift] : shiftOf) {
-      index->memberOp.push_back(member);
+      index->memberOp.push_back(rows.row(static_cast<OpId>(member)));
       index->memberShift.push_back(shift);
       index->memberOwner.push_back(owner);
     }
     index->memberOffset.push_back(static_cast<std::int64_t>(index->memberOp.size()));
-    produced.add(op, 0, 0, graph.mem(op));
+    produced.add(rows.row(op), 0, 0, graph.mem(op));
     released.add(owner, 0, 0, -graph.mem(op));
   }
   index->byMember = groupByKey(index->memberOp, graph.numOps());
@@ -255,9 +256,11 @@ torch::Tensor LiveMemoryTerm::expectedLiveMemory(const WindowedDistribution& dis
   const std::int64_t batch = distribution.pmf.size(0);
   if (empty()) return torch::zeros({batch, ii_.value_or(1)}, distribution.pmf.options());
   const LatestStartDistribution latest = latestStart(distribution);
-  const torch::Tensor series = (producedScatter_.scatter(distribution.pmf, distribution.offset) +
-                                releasedScatter_.scatter(latest.pmf, latest.offset))
-                                   .cumsum(-1);  // [B, 1, T]
+  const torch::Tensor series =
+      (producedScatter_.scatter(distribution.pmf, distribution.offset, distribution.active,
+                                distribution.buffers) +
+       releasedScatter_.scatter(latest.pmf, latest.offset, {}, distribution.buffers))
+          .cumsum(-1);  // [B, 1, T]
   return (ii_ ? foldModulo(series, *ii_) : series).select(1, 0);
 }
 

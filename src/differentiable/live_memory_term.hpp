@@ -21,6 +21,7 @@
 
 #include <gaus/core/graph.hpp>
 
+#include "row_order.hpp"
 #include "tensor_support.hpp"
 #include "window_distribution.hpp"
 #include "window_scatter.hpp"
@@ -38,7 +39,7 @@ struct LatestStartDistribution {
 class LiveMemoryTerm {
  public:
   LiveMemoryTerm(const Graph& graph, const WindowGeometry& geometry, std::optional<std::int64_t> ii,
-                 const TensorSettings& settings);
+                 const TensorSettings& settings, const RowOrder& rows = RowOrder());
 
   bool empty() const { return owners_.empty(); }
   // [B, T] (T = D + the largest shift), or [B, II] folded for modulo problems.

@@ -37,12 +37,13 @@ Cycle moduloHorizon(const RunSetup& setup, const Schedule& reference) {
 
 // One attempt at `ii`: candidates are modulo-legalized means scored by the secondary objective.
 // `best`: the best legal schedule so far, if any.
-AttemptOutcome attemptAtIi(const RunSetup& setup, RunMachinery& machinery, std::int32_t ii, Cycle horizon,
-                           const Candidate* best, double scale, bool stopAtFirstLegal) {
+AttemptOutcome attemptAtIi(const RunSetup& setup, RunMachinery& machinery, std::int32_t ii,
+                           Cycle horizon, const Candidate* best, double scale,
+                           bool stopAtFirstLegal) {
   const std::vector<Cycle> alap = alapAt(setup, horizon);
   const WindowGeometry geometry = makeWindowGeometry(horizon, setup.options);
   const FormulationModel model(setup.problem, Formulation::kModulo, setup.moduloObjective,
-                               setup.options, geometry, ii, scale, setup.settings);
+                               setup.options, geometry, ii, scale, setup.settings, setup.rows);
   Problem atIi = setup.problem;
   atIi.ii = ii;
   AttemptRules rules;
@@ -70,14 +71,14 @@ AttemptOutcome attemptAtIi(const RunSetup& setup, RunMachinery& machinery, std::
     return scheduleStart(candidate.schedule, setup.asap, alap, setup.options);
   };
   if (!stopAtFirstLegal && best) spec.bestLegalSoFar = best->objective;
-  return runAttempt(spec, setup.options, setup.settings, machinery.budget, machinery.worker, machinery.trace,
-                    machinery.random);
+  return runAttempt(spec, setup.options, setup.settings, machinery.budget, machinery.worker,
+                    machinery.trace, machinery.random);
 }
 
 // One attempt at `ii` below the II of `best`, the best legal schedule so far (what the search
 // over II carries from one II to the next): success when it legalizes a schedule at that II.
-SearchRound<Candidate> moduloRound(const RunSetup& setup, RunMachinery& machinery, const Candidate& best,
-                                   std::int64_t ii) {
+SearchRound<Candidate> moduloRound(const RunSetup& setup, RunMachinery& machinery,
+                                   const Candidate& best, std::int64_t ii) {
   const Cycle horizon = moduloHorizon(setup, best.schedule);
   const double scale = setup.moduloObjective == ModuloObjective::kLatency
                            ? static_cast<double>(horizon)
@@ -138,9 +139,9 @@ Result searchModulo(const RunSetup& setup, RunMachinery& machinery) {
         outcome.updates);
     result.attempts.push_back(std::move(attempt));
     if (outcome.best) best = std::move(outcome.best);
-    result.objectiveName = toString(setup.moduloObjective == ModuloObjective::kMemory
-                                        ? ProblemObjective::kPeakMemory
-                                        : ProblemObjective::kLatency);
+    result.objectiveName =
+        toString(setup.moduloObjective == ModuloObjective::kMemory ? ProblemObjective::kPeakMemory
+                                                                   : ProblemObjective::kLatency);
   } else {
     // Search II downwards from the start's.
     result.bounds.lowerBound = static_cast<double>(minIi);

@@ -5,6 +5,7 @@
 #include <ATen/Parallel.h>
 
 #include "chunked_evaluation.hpp"
+#include "kernel_rows.hpp"
 
 namespace gaus::differentiable {
 
@@ -16,37 +17,58 @@ struct PrecedenceIndex {
 
 namespace {
 
-// For edge e of batch row b, the step j of u's window meets F_v at index j + c of v's window,
-// c = a_u + shift - a_v. F_v is 0 below index 0, cdf_v there up to index W - 2, and 1 from
-// W - 1 on: the sum splits into [j0, j1] (a product per step) and a tail j >= jt, which sums
-// u's pmf in closed form: 1 - cdf_u(jt - 1).
-struct EdgeSpan {
-  std::int64_t c, j0, j1, jt;
-  EdgeSpan(std::int64_t offsetU, std::int64_t shift, std::int64_t offsetV, std::int64_t width)
-      : c(offsetU + shift - offsetV),
-        j0(std::max<std::int64_t>(0, -c)),
-        j1(std::min<std::int64_t>(width - 1, width - 2 - c)),
-        jt(std::max<std::int64_t>(0, width - 1 - c)) {}
-};
+// The rows an op's edges read, asked for a few rows ahead of their use: with rows by latest
+// start (row_order.hpp) an edge's other end is usually some hundred rows away, beyond what the
+// hardware prefetcher follows, and at 100,000 ops its first read missed the caches.
+constexpr std::int64_t kPrefetchRows = 4;
 
-// V_e for every edge, walking each op's out-edges so that its pmf row stays in cache.
+template <typename Real>
+void prefetchActive(const Real* table, const ActiveColumns& active, std::int64_t row,
+                    std::int64_t width) {
+  const Real* first = table + row * width + active.first(row);
+  __builtin_prefetch(first);
+  __builtin_prefetch(table + row * width + active.last(row) + 1);
+}
+
+// Prefetches, for row `row` (if within [.., end)), the rows at the far end of its edges in
+// `group` (bySource: targets; byTarget: sources).
+template <typename Real>
+void prefetchEdgeRows(const Real* table, const ActiveColumns& active, std::int64_t row,
+                      std::int64_t end, std::int64_t ops, std::int64_t width, const Grouping& group,
+                      const std::vector<std::int64_t>& farEnd) {
+  if (row >= end) return;
+  const std::int64_t base = row - row % ops;
+  const std::int64_t op = row % ops;
+  for (std::int64_t k = group.offset[op]; k < group.offset[op + 1]; ++k) {
+    prefetchActive(table, active, base + farEnd[group.item[k]], width);
+  }
+}
+
+// V_e for every edge, walking each op's out-edges so that its pmf row stays in cache. Only the
+// steps where both u's pmf and v's CDF can be nonzero are multiplied (kernel_rows.hpp,
+// EdgeProducts): with sigma near 1 a window row has about 20 active columns of 65.
 template <typename Real>
 void precedenceForwardKernel(const Real* pmf, const Real* cdf, const std::int64_t* offset,
-                             std::int64_t batch, std::int64_t ops, std::int64_t width,
-                             const PrecedenceIndex& edges, Real* violation) {
+                             const ActiveColumns& active, std::int64_t batch, std::int64_t ops,
+                             std::int64_t width, const PrecedenceIndex& edges, Real* violation) {
   at::parallel_for(0, batch * ops, kParallelGrain / 8, [&](std::int64_t begin, std::int64_t end) {
     for (std::int64_t row = begin; row < end; ++row) {
+      prefetchEdgeRows(cdf, active, row + kPrefetchRows, end, ops, width, edges.bySource,
+                       edges.target);
       const std::int64_t b = row / ops;
       const std::int64_t op = row % ops;
       const Real* pu = pmf + row * width;
       const Real* cu = cdf + row * width;
+      const std::int64_t firstU = active.first(row);
+      const std::int64_t lastU = active.last(row);
       for (std::int64_t k = edges.bySource.offset[op]; k < edges.bySource.offset[op + 1]; ++k) {
         const std::int64_t e = edges.bySource.item[k];
         const std::int64_t v = b * ops + edges.target[e];
         const EdgeSpan span(offset[row], edges.shift[e], offset[v], width);
+        const EdgeProducts products(span, firstU, lastU, active.first(v));
         const Real* cv = cdf + v * width + span.c;
         Real sum = 0;
-        for (std::int64_t j = span.j0; j <= span.j1; ++j) sum += pu[j] * cv[j];
+        for (std::int64_t j = products.begin; j <= products.end; ++j) sum += pu[j] * cv[j];
         if (span.jt < width) sum += span.jt == 0 ? Real(1) : 1 - cu[span.jt - 1];
         violation[b * edges.edges() + e] = sum;
       }
@@ -56,69 +78,90 @@ void precedenceForwardKernel(const Real* pmf, const Real* cdf, const std::int64_
 
 template <typename Real>
 void precedenceBackwardKernel(const Real* pmf, const Real* cdf, const std::int64_t* offset,
-                              std::int64_t batch, std::int64_t ops, std::int64_t width,
-                              const PrecedenceIndex& edges, const Real* gradViolation,
-                              Real* gradPmf, Real* gradCdf) {
+                              const ActiveColumns& active, std::int64_t batch, std::int64_t ops,
+                              std::int64_t width, const PrecedenceIndex& edges,
+                              const Real* gradViolation, Real* gradPmf, Real* gradCdf) {
   // Pass 1, per op u over its out-edges: d V_e / d pmf_u(j) = F_v(j + c), and the tail's
   // d V_e / d cdf_u(jt - 1) = -1. Pass 2, per op v over its in-edges:
-  // d V_e / d cdf_v(j + c) = pmf_u(j). Each pass writes only its own op's rows.
+  // d V_e / d cdf_v(j + c) = pmf_u(j). Each pass writes only its own op's rows; pass 1 writes
+  // every column of them (0 where the window's backward reads nothing), pass 2 adds to them.
   at::parallel_for(0, batch * ops, kParallelGrain / 8, [&](std::int64_t begin, std::int64_t end) {
     for (std::int64_t row = begin; row < end; ++row) {
+      prefetchEdgeRows(cdf, active, row + kPrefetchRows, end, ops, width, edges.bySource,
+                       edges.target);
       const std::int64_t b = row / ops;
       const std::int64_t op = row % ops;
       Real* gp = gradPmf + row * width;
       Real* gc = gradCdf + row * width;
+      std::fill(gp, gp + width, Real(0));
+      std::fill(gc, gc + width, Real(0));
+      const std::int64_t firstU = active.first(row);
+      const std::int64_t lastU = active.last(row);
       for (std::int64_t k = edges.bySource.offset[op]; k < edges.bySource.offset[op + 1]; ++k) {
         const std::int64_t e = edges.bySource.item[k];
         const std::int64_t v = b * ops + edges.target[e];
         const Real g = gradViolation[b * edges.edges() + e];
         const EdgeSpan span(offset[row], edges.shift[e], offset[v], width);
+        const EdgeProducts products(span, firstU, lastU, active.first(v));
         const Real* cv = cdf + v * width + span.c;
-        for (std::int64_t j = span.j0; j <= span.j1; ++j) gp[j] += g * cv[j];
-        if (span.jt >= 1 && span.jt < width) gc[span.jt - 1] -= g;
+        for (std::int64_t j = products.begin; j <= products.end; ++j) gp[j] += g * cv[j];
+        if (span.jt - 1 >= firstU && span.jt - 1 <= lastU) gc[span.jt - 1] -= g;
       }
     }
   });
   at::parallel_for(0, batch * ops, kParallelGrain / 8, [&](std::int64_t begin, std::int64_t end) {
     for (std::int64_t row = begin; row < end; ++row) {
+      prefetchEdgeRows(pmf, active, row + kPrefetchRows, end, ops, width, edges.byTarget,
+                       edges.source);
       const std::int64_t b = row / ops;
       const std::int64_t op = row % ops;
+      const std::int64_t firstV = active.first(row);
+      const std::int64_t lastV = active.last(row);
       for (std::int64_t k = edges.byTarget.offset[op]; k < edges.byTarget.offset[op + 1]; ++k) {
         const std::int64_t e = edges.byTarget.item[k];
         const std::int64_t u = b * ops + edges.source[e];
         const Real g = gradViolation[b * edges.edges() + e];
         const EdgeSpan span(offset[u], edges.shift[e], offset[row], width);
+        const EdgeProducts products(span, active.first(u), active.last(u), firstV);
+        const std::int64_t last = std::min(products.end, lastV - span.c);
         const Real* pu = pmf + u * width;
         Real* gc = gradCdf + row * width + span.c;
-        for (std::int64_t j = span.j0; j <= span.j1; ++j) gc[j] += g * pu[j];
+        for (std::int64_t j = products.begin; j <= last; ++j) gc[j] += g * pu[j];
       }
     }
   });
 }
 
-// The fused kernels as an autograd function of the two window tables. The index arrays reach
-// it by address (saved data holds integers): the term that owns them outlives every graph built
-// from it.
+// The fused kernels as an autograd function of the two window tables. The index arrays and the
+// step's buffers reach it by address (saved data holds integers): the term that owns the
+// arrays outlives every graph built from it, the optimizer that owns the buffers every step.
 class PrecedenceFunction : public torch::autograd::Function<PrecedenceFunction> {
  public:
+  enum Slot : int { kViolationSlot, kGradPmfSlot, kGradCdfSlot };
+
   static torch::Tensor forward(torch::autograd::AutogradContext* context, const torch::Tensor& pmf,
                                const torch::Tensor& cdf, const torch::Tensor& offset,
-                               std::int64_t indexAddress) {
+                               const torch::Tensor& active, std::int64_t indexAddress,
+                               std::int64_t buffersAddress) {
     const auto* index = reinterpret_cast<const PrecedenceIndex*>(indexAddress);
+    auto* buffers = reinterpret_cast<StepBuffers*>(buffersAddress);
     const torch::Tensor pmfC = pmf.contiguous();
     const torch::Tensor cdfC = cdf.contiguous();
     const torch::Tensor offsetC = offset.contiguous();
+    const torch::Tensor activeC = active.contiguous();
     const std::int64_t batch = pmf.size(0);
     const std::int64_t ops = pmf.size(1);
     const std::int64_t width = pmf.size(2);
-    torch::Tensor violation = torch::empty({batch, index->edges()}, pmf.options());
+    torch::Tensor violation =
+        takeOrAllocate(buffers, index, kViolationSlot, {batch, index->edges()}, pmf.options());
     AT_DISPATCH_FLOATING_TYPES(pmf.scalar_type(), "precedenceForwardKernel", [&] {
-      precedenceForwardKernel<scalar_t>(pmfC.data_ptr<scalar_t>(), cdfC.data_ptr<scalar_t>(),
-                                        offsetC.data_ptr<std::int64_t>(), batch, ops, width, *index,
-                                        violation.data_ptr<scalar_t>());
+      precedenceForwardKernel<scalar_t>(
+          pmfC.data_ptr<scalar_t>(), cdfC.data_ptr<scalar_t>(), offsetC.data_ptr<std::int64_t>(),
+          activeColumns(activeC, width), batch, ops, width, *index, violation.data_ptr<scalar_t>());
     });
-    context->save_for_backward({pmfC, cdfC, offsetC});
+    context->save_for_backward({pmfC, cdfC, offsetC, activeC});
     context->saved_data["index"] = indexAddress;
+    context->saved_data["buffers"] = buffersAddress;
     return violation;
   }
 
@@ -126,20 +169,25 @@ class PrecedenceFunction : public torch::autograd::Function<PrecedenceFunction> 
                                                  torch::autograd::variable_list gradients) {
     const auto* index =
         reinterpret_cast<const PrecedenceIndex*>(context->saved_data["index"].toInt());
+    auto* buffers = reinterpret_cast<StepBuffers*>(context->saved_data["buffers"].toInt());
     const auto saved = context->get_saved_variables();
     const torch::Tensor& pmf = saved[0];
     const torch::Tensor& cdf = saved[1];
     const torch::Tensor& offset = saved[2];
+    const torch::Tensor& active = saved[3];
     const torch::Tensor gradViolation = gradients[0].contiguous();
-    torch::Tensor gradPmf = torch::zeros_like(pmf);
-    torch::Tensor gradCdf = torch::zeros_like(cdf);
+    torch::Tensor gradPmf =
+        takeOrAllocate(buffers, index, kGradPmfSlot, pmf.sizes(), pmf.options());
+    torch::Tensor gradCdf =
+        takeOrAllocate(buffers, index, kGradCdfSlot, cdf.sizes(), cdf.options());
     AT_DISPATCH_FLOATING_TYPES(pmf.scalar_type(), "precedenceBackwardKernel", [&] {
       precedenceBackwardKernel<scalar_t>(
           pmf.data_ptr<scalar_t>(), cdf.data_ptr<scalar_t>(), offset.data_ptr<std::int64_t>(),
-          pmf.size(0), pmf.size(1), pmf.size(2), *index, gradViolation.data_ptr<scalar_t>(),
-          gradPmf.data_ptr<scalar_t>(), gradCdf.data_ptr<scalar_t>());
+          activeColumns(active, pmf.size(2)), pmf.size(0), pmf.size(1), pmf.size(2), *index,
+          gradViolation.data_ptr<scalar_t>(), gradPmf.data_ptr<scalar_t>(),
+          gradCdf.data_ptr<scalar_t>());
     });
-    return {gradPmf, gradCdf, torch::Tensor(), torch::Tensor()};
+    return {gradPmf, gradCdf, torch::Tensor(), torch::Tensor(), torch::Tensor(), torch::Tensor()};
   }
 };
 
@@ -187,7 +235,7 @@ class PrecedenceChunks final : public ChunkedTerm {
 };
 
 PrecedenceTerm::PrecedenceTerm(const Graph& graph, std::optional<std::int64_t> ii,
-                               const TensorSettings& settings)
+                               const TensorSettings& settings, const RowOrder& rows)
     : settings_(settings) {
   auto index = std::make_shared<PrecedenceIndex>();
   for (EdgeId e = 0; e < graph.numEdges(); ++e) {
@@ -195,8 +243,8 @@ PrecedenceTerm::PrecedenceTerm(const Graph& graph, std::optional<std::int64_t> i
     if (distance > 0 && !ii) continue;
     if (graph.edgeSource(e) == graph.edgeTarget(e)) continue;
     graphEdge_.push_back(e);
-    index->source.push_back(graph.edgeSource(e));
-    index->target.push_back(graph.edgeTarget(e));
+    index->source.push_back(rows.row(graph.edgeSource(e)));
+    index->target.push_back(rows.row(graph.edgeTarget(e)));
     index->shift.push_back(graph.edgeDelay(e) - distance * ii.value_or(0) - 1);
   }
   index->bySource = groupByKey(index->source, graph.numOps());
@@ -215,7 +263,9 @@ torch::Tensor PrecedenceTerm::evaluate(const WindowedDistribution& distribution)
         chunkRowsFor(distribution.pmf.size(0), distribution.width));
   }
   return PrecedenceFunction::apply(distribution.pmf, distribution.cdf, distribution.offset,
-                                   reinterpret_cast<std::int64_t>(index_.get()));
+                                   activeOrEmpty(distribution.active),
+                                   reinterpret_cast<std::int64_t>(index_.get()),
+                                   reinterpret_cast<std::int64_t>(distribution.buffers));
 }
 
 }  // namespace gaus::differentiable

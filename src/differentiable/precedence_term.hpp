@@ -15,6 +15,7 @@
 
 #include <gaus/core/graph.hpp>
 
+#include "row_order.hpp"
 #include "tensor_support.hpp"
 #include "window_distribution.hpp"
 
@@ -28,8 +29,9 @@ class PrecedenceTerm {
   // `ii` unset: the acyclic problem (edges of distance 0 only). Self-loops are left out: their
   // constraint delta * II >= d does not depend on the schedule, and the II search starts at
   // RecMII, which satisfies it.
-  PrecedenceTerm(const Graph& graph, std::optional<std::int64_t> ii,
-                 const TensorSettings& settings);
+  // `rows`: the window table's row of each op (row_order.hpp).
+  PrecedenceTerm(const Graph& graph, std::optional<std::int64_t> ii, const TensorSettings& settings,
+                 const RowOrder& rows = RowOrder());
 
   std::int64_t size() const { return static_cast<std::int64_t>(graphEdge_.size()); }
   // The graph edge behind element e of evaluate()'s result.

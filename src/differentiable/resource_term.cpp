@@ -12,7 +12,8 @@ struct ResourceRows {
   ScatterRows rows;
 };
 
-ResourceRows collectReservationRows(const Graph& graph, const Machine& machine) {
+ResourceRows collectReservationRows(const Graph& graph, const Machine& machine,
+                                    const RowOrder& order) {
   ResourceRows result;
   std::vector<std::int64_t> channelOf(static_cast<std::size_t>(machine.numResources()), -1);
   for (OpId op = 0; op < graph.numOps(); ++op) {
@@ -27,8 +28,8 @@ ResourceRows collectReservationRows(const Graph& graph, const Machine& machine) 
         result.resources.push_back(block.resource);
         result.capacities.push_back(*machine.resources[block.resource].capacity);
       }
-      result.rows.add(op, channel, block.begin, block.units);
-      result.rows.add(op, channel, block.begin + block.length, -block.units);
+      result.rows.add(order.row(op), channel, block.begin, block.units);
+      result.rows.add(order.row(op), channel, block.begin + block.length, -block.units);
     }
   }
   return result;
@@ -38,9 +39,9 @@ ResourceRows collectReservationRows(const Graph& graph, const Machine& machine) 
 
 ResourceTerm::ResourceTerm(const Graph& graph, const Machine& machine,
                            const WindowGeometry& geometry, std::optional<std::int64_t> ii,
-                           const TensorSettings& settings)
+                           const TensorSettings& settings, const RowOrder& rows)
     : ii_(ii) {
-  ResourceRows collected = collectReservationRows(graph, machine);
+  ResourceRows collected = collectReservationRows(graph, machine, rows);
   resources_ = collected.resources;
   capacity_ = toRealTensor(collected.capacities, settings).view({-1, 1});
   const std::int64_t length = geometry.horizon + collected.rows.maxShift();
@@ -48,7 +49,8 @@ ResourceTerm::ResourceTerm(const Graph& graph, const Machine& machine,
 }
 
 torch::Tensor ResourceTerm::usage(const WindowedDistribution& distribution) const {
-  const torch::Tensor series = scatter_.cumulative(distribution.pmf, distribution.offset);
+  const torch::Tensor series = scatter_.cumulative(distribution.pmf, distribution.offset,
+                                                   distribution.active, distribution.buffers);
   return ii_ ? foldModulo(series, *ii_) : series;
 }
 

@@ -15,6 +15,7 @@
 #include <gaus/core/graph.hpp>
 #include <gaus/core/machine.hpp>
 
+#include "row_order.hpp"
 #include "tensor_support.hpp"
 #include "window_distribution.hpp"
 #include "window_scatter.hpp"
@@ -24,7 +25,8 @@ namespace gaus::differentiable {
 class ResourceTerm {
  public:
   ResourceTerm(const Graph& graph, const Machine& machine, const WindowGeometry& geometry,
-               std::optional<std::int64_t> ii, const TensorSettings& settings);
+               std::optional<std::int64_t> ii, const TensorSettings& settings,
+               const RowOrder& rows = RowOrder());
 
   // Limited resources that some op reserves, and steps per resource (T, or II when modulo).
   std::int64_t channels() const { return static_cast<std::int64_t>(resources_.size()); }

@@ -4,10 +4,10 @@ namespace gaus::differentiable {
 
 namespace {
 
-ScatterRows weightRows(const Graph& graph) {
+ScatterRows weightRows(const Graph& graph, const RowOrder& order) {
   ScatterRows rows;
   for (OpId op = 0; op < graph.numOps(); ++op) {
-    if (graph.weight(op) != 0.0) rows.add(op, 0, 0, graph.weight(op));
+    if (graph.weight(op) != 0.0) rows.add(order.row(op), 0, 0, graph.weight(op));
   }
   return rows;
 }
@@ -15,11 +15,13 @@ ScatterRows weightRows(const Graph& graph) {
 }  // namespace
 
 StageWeightTerm::StageWeightTerm(const Graph& graph, const WindowGeometry& geometry,
-                                 const TensorSettings& settings)
-    : scatter_(weightRows(graph), graph.numOps(), 1, geometry.horizon, settings) {}
+                                 const TensorSettings& settings, const RowOrder& rows)
+    : scatter_(weightRows(graph, rows), graph.numOps(), 1, geometry.horizon, settings) {}
 
 torch::Tensor StageWeightTerm::stageWeights(const WindowedDistribution& distribution) const {
-  return scatter_.scatter(distribution.pmf, distribution.offset).select(1, 0);
+  return scatter_
+      .scatter(distribution.pmf, distribution.offset, distribution.active, distribution.buffers)
+      .select(1, 0);
 }
 
 }  // namespace gaus::differentiable

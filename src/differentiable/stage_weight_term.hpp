@@ -6,6 +6,7 @@
 
 #include <gaus/core/graph.hpp>
 
+#include "row_order.hpp"
 #include "tensor_support.hpp"
 #include "window_distribution.hpp"
 #include "window_scatter.hpp"
@@ -15,7 +16,7 @@ namespace gaus::differentiable {
 class StageWeightTerm {
  public:
   StageWeightTerm(const Graph& graph, const WindowGeometry& geometry,
-                  const TensorSettings& settings);
+                  const TensorSettings& settings, const RowOrder& rows = RowOrder());
 
   bool empty() const { return scatter_.empty(); }
   // [B, D]: expected weight per stage.

@@ -36,78 +36,127 @@ torch::Tensor windowOffsets(const torch::Tensor& mu, const WindowGeometry& geome
 
 namespace {
 
-// One pass over the rows (ops of every batch row): cdf and pmf of the window.
+// One pass over the rows (ops of every batch row): cdf and pmf of the window, and the run of
+// active columns (|z| <= cutoff, the only ones where an erfc is evaluated).
+// Row r of batch row b is op opOfRow[r] (row_order.hpp), whose mu and sigma are read in op order;
+// without `opOfRow` rows are ops.
+struct RowOps {
+  const std::int64_t* opOfRow = nullptr;
+  std::int64_t ops = 1;
+  std::int64_t operator()(std::int64_t row) const {
+    return opOfRow == nullptr ? row : row - row % ops + opOfRow[row % ops];
+  }
+};
+
 template <typename Real>
 void windowForwardKernel(const Real* mu, const Real* sigma, const std::int64_t* offset,
-                         std::int64_t rows, std::int64_t width, Real* cdf, Real* pmf) {
+                         const RowOps& opOf, std::int64_t rows, std::int64_t width, Real* cdf,
+                         Real* pmf, std::int32_t* active) {
   at::parallel_for(0, rows, kParallelGrain / 8, [&](std::int64_t begin, std::int64_t end) {
     for (std::int64_t r = begin; r < end; ++r) {
-      const Real base = static_cast<Real>(offset[r]) + Real(0.5) - mu[r];
-      const Real inverseSigma = Real(1) / sigma[r];
+      const std::int64_t op = opOf(r);
+      const Real base = static_cast<Real>(offset[r]) + Real(0.5) - mu[op];
+      const Real inverseSigma = Real(1) / sigma[op];
       Real* cdfRow = cdf + r * width;
       Real* pmfRow = pmf + r * width;
       Real previous = 0;
+      std::int32_t below = 0;
+      std::int32_t above = 0;
       for (std::int64_t j = 0; j + 1 < width; ++j) {
-        const Real value = normalCdf((base + static_cast<Real>(j)) * inverseSigma);
+        // normalCdf, with the cutoff's two sides counted.
+        const Real z = (base + static_cast<Real>(j)) * inverseSigma;
+        Real value;
+        if (z < -kNormalTailCutoff<Real>) {
+          value = 0;
+          ++below;
+        } else if (z > kNormalTailCutoff<Real>) {
+          value = 1;
+          ++above;
+        } else {
+          value = Real(0.5) * std::erfc(z * Real(-M_SQRT1_2));
+        }
         cdfRow[j] = value;
         pmfRow[j] = value - previous;
         previous = value;
       }
       cdfRow[width - 1] = 1;
       pmfRow[width - 1] = 1 - previous;
+      // z rises with j, so the active columns are one run after the `below` ones.
+      active[2 * r] = below;
+      active[2 * r + 1] = static_cast<std::int32_t>(width - 2) - above;
     }
   });
 }
 
 // The chain from the tables back to mu and sigma. cdf(W-1) is the constant 1, so only columns
-// 0..W-2 depend on the parameters; pmf(j) = cdf(j) - cdf(j-1) routes its gradient to both.
+// 0..W-2 depend on the parameters, and of those only the active ones (outside, the CDF is a
+// constant 0 or 1); pmf(j) = cdf(j) - cdf(j-1) routes its gradient to both.
 template <typename Real>
 void windowBackwardKernel(const Real* mu, const Real* sigma, const std::int64_t* offset,
-                          std::int64_t rows, std::int64_t width, const Real* gradCdf,
-                          const Real* gradPmf, Real* gradMu, Real* gradSigma) {
+                          const RowOps& opOf, const std::int32_t* active, std::int64_t rows,
+                          std::int64_t width, const Real* gradCdf, const Real* gradPmf,
+                          Real* gradMu, Real* gradSigma) {
   at::parallel_for(0, rows, kParallelGrain / 8, [&](std::int64_t begin, std::int64_t end) {
     for (std::int64_t r = begin; r < end; ++r) {
-      const Real base = static_cast<Real>(offset[r]) + Real(0.5) - mu[r];
-      const Real inverseSigma = Real(1) / sigma[r];
+      const std::int64_t op = opOf(r);
+      const Real base = static_cast<Real>(offset[r]) + Real(0.5) - mu[op];
+      const Real inverseSigma = Real(1) / sigma[op];
       const Real* gc = gradCdf != nullptr ? gradCdf + r * width : nullptr;
       const Real* gp = gradPmf != nullptr ? gradPmf + r * width : nullptr;
       Real sumMu = 0;
       Real sumSigma = 0;
-      for (std::int64_t j = 0; j + 1 < width; ++j) {
+      for (std::int64_t j = active[2 * r]; j <= active[2 * r + 1]; ++j) {
         const Real z = (base + static_cast<Real>(j)) * inverseSigma;
-        if (std::abs(z) > kNormalTailCutoff<Real>) continue;
         Real g = gc != nullptr ? gc[j] : Real(0);
         if (gp != nullptr) g += gp[j] - gp[j + 1];
         const Real slope = g * normalPdf(z) * inverseSigma;  // g * dF/dz / sigma
         sumMu -= slope;
         sumSigma -= slope * z;
       }
-      gradMu[r] = sumMu;
-      gradSigma[r] = sumSigma;
+      gradMu[op] = sumMu;
+      gradSigma[op] = sumSigma;
     }
   });
 }
 
+RowOps rowOps(const torch::Tensor& opOfRow, const torch::Tensor& mu) {
+  return {opOfRow.numel() > 0 ? opOfRow.data_ptr<std::int64_t>() : nullptr, mu.size(-1)};
+}
+
+// The window's tables in the step's buffers: one owner (a model has one window), three slots.
+constexpr char kWindowOwner = 0;
+enum WindowSlot : int { kCdfSlot, kPmfSlot, kActiveSlot };
+
 class WindowDistributionFunction : public torch::autograd::Function<WindowDistributionFunction> {
  public:
+  // mu and sigma in op order, the offsets in rows, `opOfRow` the op of each row ([V] int64, or
+  // empty: rows are ops). The third output, the active columns, carries no gradient.
   static torch::autograd::variable_list forward(torch::autograd::AutogradContext* context,
                                                 const torch::Tensor& mu, const torch::Tensor& sigma,
-                                                const torch::Tensor& offset, std::int64_t width) {
+                                                const torch::Tensor& offset,
+                                                const torch::Tensor& opOfRow, std::int64_t width,
+                                                std::int64_t buffersAddress) {
+    auto* buffers = reinterpret_cast<StepBuffers*>(buffersAddress);
     const torch::Tensor muC = mu.contiguous();
     const torch::Tensor sigmaC = sigma.contiguous();
     const torch::Tensor offsetC = offset.contiguous();
     std::vector<std::int64_t> shape = mu.sizes().vec();
     shape.push_back(width);
-    torch::Tensor cdf = torch::empty(shape, mu.options());
-    torch::Tensor pmf = torch::empty(shape, mu.options());
+    torch::Tensor cdf = takeOrAllocate(buffers, &kWindowOwner, kCdfSlot, shape, mu.options());
+    torch::Tensor pmf = takeOrAllocate(buffers, &kWindowOwner, kPmfSlot, shape, mu.options());
+    shape.back() = 2;
+    torch::Tensor active =
+        takeOrAllocate(buffers, &kWindowOwner, kActiveSlot, shape, mu.options().dtype(torch::kInt));
     AT_DISPATCH_FLOATING_TYPES(mu.scalar_type(), "windowForwardKernel", [&] {
       windowForwardKernel<scalar_t>(muC.data_ptr<scalar_t>(), sigmaC.data_ptr<scalar_t>(),
-                                    offsetC.data_ptr<std::int64_t>(), muC.numel(), width,
-                                    cdf.data_ptr<scalar_t>(), pmf.data_ptr<scalar_t>());
+                                    offsetC.data_ptr<std::int64_t>(), rowOps(opOfRow, mu),
+                                    muC.numel(), width, cdf.data_ptr<scalar_t>(),
+                                    pmf.data_ptr<scalar_t>(), active.data_ptr<std::int32_t>());
     });
-    context->save_for_backward({muC, sigmaC, offsetC});
+    context->save_for_backward({muC, sigmaC, offsetC, active, opOfRow});
     context->saved_data["width"] = width;
-    return {cdf, pmf};
+    context->mark_non_differentiable({active});
+    return {cdf, pmf, active};
   }
 
   static torch::autograd::variable_list backward(torch::autograd::AutogradContext* context,
@@ -116,6 +165,8 @@ class WindowDistributionFunction : public torch::autograd::Function<WindowDistri
     const torch::Tensor& mu = saved[0];
     const torch::Tensor& sigma = saved[1];
     const torch::Tensor& offset = saved[2];
+    const torch::Tensor& active = saved[3];
+    const torch::Tensor& opOfRow = saved[4];
     const std::int64_t width = context->saved_data["width"].toInt();
     const torch::Tensor gradCdf =
         gradients[0].defined() ? gradients[0].contiguous() : torch::Tensor();
@@ -125,24 +176,29 @@ class WindowDistributionFunction : public torch::autograd::Function<WindowDistri
     torch::Tensor gradSigma = torch::empty_like(sigma);
     AT_DISPATCH_FLOATING_TYPES(mu.scalar_type(), "windowBackwardKernel", [&] {
       windowBackwardKernel<scalar_t>(mu.data_ptr<scalar_t>(), sigma.data_ptr<scalar_t>(),
-                                     offset.data_ptr<std::int64_t>(), mu.numel(), width,
+                                     offset.data_ptr<std::int64_t>(), rowOps(opOfRow, mu),
+                                     active.data_ptr<std::int32_t>(), mu.numel(), width,
                                      gradCdf.defined() ? gradCdf.data_ptr<scalar_t>() : nullptr,
                                      gradPmf.defined() ? gradPmf.data_ptr<scalar_t>() : nullptr,
                                      gradMu.data_ptr<scalar_t>(), gradSigma.data_ptr<scalar_t>());
     });
-    return {gradMu, gradSigma, torch::Tensor(), torch::Tensor()};
+    return {gradMu, gradSigma, torch::Tensor(), torch::Tensor(), torch::Tensor(), torch::Tensor()};
   }
 };
 
 }  // namespace
 
 WindowCdfChunks::WindowCdfChunks(std::int64_t ops, std::int64_t width,
-                                 const TensorSettings& settings)
-    : opIndex_(torch::arange(ops, settings.index())), width_(width) {}
+                                 const TensorSettings& settings, const RowOrder& rows)
+    : opIndex_(rows.identity() ? torch::arange(ops, settings.index())
+                               : toIndexTensor(rows.opOfRow(), settings)),
+      rowIndex_(torch::arange(ops, settings.index())),
+      width_(width) {}
 
+// mu and sigma of the rows' ops, the offsets of the rows.
 std::vector<torch::Tensor> WindowCdfChunks::rowsRead(std::int64_t begin, std::int64_t end) const {
   const torch::Tensor ops = opIndex_.slice(0, begin, end);
-  return {ops, ops, ops};
+  return {ops, ops, rowIndex_.slice(0, begin, end)};
 }
 
 // F(a + j) = Phi((a + j + 0.5 - mu) / sigma) for j < W - 1, and 1 in the last column.
@@ -161,19 +217,23 @@ torch::Tensor WindowCdfChunks::evaluate(const std::vector<torch::Tensor>& gather
                     -1);
 }
 
-WindowedDistribution computeWindowedDistribution(const torch::Tensor& mu,
-                                                 const torch::Tensor& sigma,
-                                                 const WindowGeometry& geometry,
-                                                 const TensorSettings& settings,
-                                                 const WindowCdfChunks* chunks) {
-  const torch::Tensor offset = windowOffsets(mu, geometry);
+WindowedDistribution computeWindowedDistribution(
+    const torch::Tensor& mu, const torch::Tensor& sigma, const WindowGeometry& geometry,
+    const TensorSettings& settings, const WindowCdfChunks* chunks, StepBuffers* buffers,
+    const torch::Tensor& opOfRow) {
+  const torch::Tensor opOffset = windowOffsets(mu, geometry);
+  const torch::Tensor offset = opOfRow.defined() ? opOffset.index_select(1, opOfRow) : opOffset;
   WindowedDistribution distribution;
   distribution.offset = offset;
   distribution.width = geometry.width;
+  distribution.buffers = buffers;
   if (settings.fused) {
-    auto tables = WindowDistributionFunction::apply(mu, sigma, offset, geometry.width);
+    auto tables = WindowDistributionFunction::apply(
+        mu, sigma, offset, opOfRow.defined() ? opOfRow : torch::empty({0}, torch::kLong),
+        geometry.width, reinterpret_cast<std::int64_t>(buffers));
     distribution.cdf = tables[0];
     distribution.pmf = tables[1];
+    distribution.active = tables[2];
     return distribution;
   }
   if (chunks != nullptr) {
@@ -181,7 +241,9 @@ WindowedDistribution computeWindowedDistribution(const torch::Tensor& mu,
         evaluateInChunks(*chunks, {mu, sigma, offset}, chunkRowsFor(mu.size(0), geometry.width));
   } else {
     const WindowCdfChunks whole(mu.size(1), geometry.width, settings);
-    distribution.cdf = whole.evaluate({mu, sigma, offset}, 0, mu.size(1));
+    const torch::Tensor rowMu = opOfRow.defined() ? mu.index_select(1, opOfRow) : mu;
+    const torch::Tensor rowSigma = opOfRow.defined() ? sigma.index_select(1, opOfRow) : sigma;
+    distribution.cdf = whole.evaluate({rowMu, rowSigma, offset}, 0, mu.size(1));
   }
   std::vector<std::int64_t> columnShape = mu.sizes().vec();
   columnShape.push_back(1);

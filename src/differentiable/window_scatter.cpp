@@ -5,6 +5,7 @@
 #include <ATen/Parallel.h>
 
 #include "chunked_evaluation.hpp"
+#include "window_distribution.hpp"
 
 namespace gaus::differentiable {
 
@@ -24,9 +25,12 @@ struct ScatterIndex {
 
 namespace {
 
+// With `active` (the table is a window's pmf), only a row's columns [first, last + 1] are
+// added: the pmf is 0 elsewhere.
 template <typename Real>
-void scatterForwardKernel(const Real* table, const std::int64_t* offset, std::int64_t batch,
-                          std::int64_t width, const ScatterIndex& index, Real* out) {
+void scatterForwardKernel(const Real* table, const std::int64_t* offset,
+                          const ActiveColumns& active, std::int64_t batch, std::int64_t width,
+                          const ScatterIndex& index, Real* out) {
   const ScatterRows& rows = index.rows;
   at::parallel_for(0, batch * index.channels, 1, [&](std::int64_t begin, std::int64_t end) {
     for (std::int64_t item = begin; item < end; ++item) {
@@ -40,15 +44,19 @@ void scatterForwardKernel(const Real* table, const std::int64_t* offset, std::in
         const Real scale = static_cast<Real>(rows.scale[r]);
         const Real* values = table + row * width;
         Real* target = series + offset[row] + rows.shift[r];
-        for (std::int64_t j = 0; j < width; ++j) target[j] += scale * values[j];
+        const std::int64_t last = std::min(width - 1, active.last(row) + 1);
+        for (std::int64_t j = active.first(row); j <= last; ++j) target[j] += scale * values[j];
       }
     }
   });
 }
 
+// Every column of every table row is written; with `active`, the gradient is computed on a
+// row's columns [first, last + 1] (what the window's backward reads of a pmf) and 0 elsewhere.
 template <typename Real>
-void scatterBackwardKernel(const std::int64_t* offset, std::int64_t batch, std::int64_t width,
-                           const ScatterIndex& index, const Real* gradOut, Real* gradTable) {
+void scatterBackwardKernel(const std::int64_t* offset, const ActiveColumns& active,
+                           std::int64_t batch, std::int64_t width, const ScatterIndex& index,
+                           const Real* gradOut, Real* gradTable) {
   const ScatterRows& rows = index.rows;
   at::parallel_for(
       0, batch * index.tableRows, kParallelGrain / 8, [&](std::int64_t begin, std::int64_t end) {
@@ -56,13 +64,16 @@ void scatterBackwardKernel(const std::int64_t* offset, std::int64_t batch, std::
           const std::int64_t b = row / index.tableRows;
           const std::int64_t source = row % index.tableRows;
           Real* grad = gradTable + row * width;
+          std::fill(grad, grad + width, Real(0));
+          const std::int64_t first = active.first(row);
+          const std::int64_t last = std::min(width - 1, active.last(row) + 1);
           for (std::int64_t k = index.bySource.offset[source];
                k < index.bySource.offset[source + 1]; ++k) {
             const std::int64_t r = index.bySource.item[k];
             const Real scale = static_cast<Real>(rows.scale[r]);
             const Real* series = gradOut + (b * index.channels + rows.channel[r]) * index.length +
                                  offset[row] + rows.shift[r];
-            for (std::int64_t j = 0; j < width; ++j) grad[j] += scale * series[j];
+            for (std::int64_t j = first; j <= last; ++j) grad[j] += scale * series[j];
           }
         }
       });
@@ -70,24 +81,33 @@ void scatterBackwardKernel(const std::int64_t* offset, std::int64_t batch, std::
 
 class ScatterFunction : public torch::autograd::Function<ScatterFunction> {
  public:
+  enum Slot : int { kSeriesSlot, kGradTableSlot };
+
   static torch::Tensor forward(torch::autograd::AutogradContext* context,
                                const torch::Tensor& table, const torch::Tensor& offset,
-                               std::int64_t indexAddress) {
+                               const torch::Tensor& active, std::int64_t indexAddress,
+                               std::int64_t buffersAddress) {
     const auto* index = reinterpret_cast<const ScatterIndex*>(indexAddress);
+    auto* buffers = reinterpret_cast<StepBuffers*>(buffersAddress);
     const torch::Tensor tableC = table.contiguous();
     const torch::Tensor offsetC = offset.contiguous();
+    const torch::Tensor activeC = active.contiguous();
     const std::int64_t batch = table.size(0);
     const std::int64_t width = table.size(2);
     TORCH_CHECK(offsetC.numel() == 0 ||
                     offsetC.max().item<std::int64_t>() + width + index->maxShift <= index->length,
                 "window scatter: a row reaches past the series length ", index->length);
-    torch::Tensor out = torch::zeros({batch, index->channels, index->length}, table.options());
+    torch::Tensor out = takeOrAllocate(buffers, index, kSeriesSlot,
+                                       {batch, index->channels, index->length}, table.options());
+    out.zero_();
     AT_DISPATCH_FLOATING_TYPES(table.scalar_type(), "scatterForwardKernel", [&] {
       scatterForwardKernel<scalar_t>(tableC.data_ptr<scalar_t>(), offsetC.data_ptr<std::int64_t>(),
-                                     batch, width, *index, out.data_ptr<scalar_t>());
+                                     activeColumns(activeC, width), batch, width, *index,
+                                     out.data_ptr<scalar_t>());
     });
-    context->save_for_backward({offsetC});
+    context->save_for_backward({offsetC, activeC});
     context->saved_data["index"] = indexAddress;
+    context->saved_data["buffers"] = buffersAddress;
     context->saved_data["width"] = width;
     return out;
   }
@@ -95,16 +115,21 @@ class ScatterFunction : public torch::autograd::Function<ScatterFunction> {
   static torch::autograd::variable_list backward(torch::autograd::AutogradContext* context,
                                                  torch::autograd::variable_list gradients) {
     const auto* index = reinterpret_cast<const ScatterIndex*>(context->saved_data["index"].toInt());
+    auto* buffers = reinterpret_cast<StepBuffers*>(context->saved_data["buffers"].toInt());
     const std::int64_t width = context->saved_data["width"].toInt();
-    const torch::Tensor offset = context->get_saved_variables()[0];
+    const auto saved = context->get_saved_variables();
+    const torch::Tensor& offset = saved[0];
+    const torch::Tensor& active = saved[1];
     const torch::Tensor gradOut = gradients[0].contiguous();
     const std::int64_t batch = gradOut.size(0);
-    torch::Tensor gradTable = torch::zeros({batch, index->tableRows, width}, gradOut.options());
+    torch::Tensor gradTable = takeOrAllocate(buffers, index, kGradTableSlot,
+                                             {batch, index->tableRows, width}, gradOut.options());
     AT_DISPATCH_FLOATING_TYPES(gradOut.scalar_type(), "scatterBackwardKernel", [&] {
-      scatterBackwardKernel<scalar_t>(offset.data_ptr<std::int64_t>(), batch, width, *index,
-                                      gradOut.data_ptr<scalar_t>(), gradTable.data_ptr<scalar_t>());
+      scatterBackwardKernel<scalar_t>(offset.data_ptr<std::int64_t>(), activeColumns(active, width),
+                                      batch, width, *index, gradOut.data_ptr<scalar_t>(),
+                                      gradTable.data_ptr<scalar_t>());
     });
-    return {gradTable, torch::Tensor(), torch::Tensor()};
+    return {gradTable, torch::Tensor(), torch::Tensor(), torch::Tensor(), torch::Tensor()};
   }
 };
 
@@ -205,12 +230,14 @@ WindowScatter::WindowScatter(ScatterRows rows, std::int64_t tableRows, std::int6
   index_ = std::move(index);
 }
 
-torch::Tensor WindowScatter::scatter(const torch::Tensor& table,
-                                     const torch::Tensor& offset) const {
+torch::Tensor WindowScatter::scatter(const torch::Tensor& table, const torch::Tensor& offset,
+                                     const torch::Tensor& active, StepBuffers* buffers) const {
   const std::int64_t batch = table.size(0);
   if (rowCount_ == 0) return torch::zeros({batch, channels_, length_}, table.options());
   if (settings_.fused) {
-    return ScatterFunction::apply(table, offset, reinterpret_cast<std::int64_t>(index_.get()));
+    return ScatterFunction::apply(table, offset, activeOrEmpty(active),
+                                  reinterpret_cast<std::int64_t>(index_.get()),
+                                  reinterpret_cast<std::int64_t>(buffers));
   }
   return ComposedScatterFunction::apply(table, offset,
                                         reinterpret_cast<std::int64_t>(composed_.get()),

@@ -14,6 +14,7 @@
 
 #include <torch/torch.h>
 
+#include "step_buffers.hpp"
 #include "tensor_support.hpp"
 
 namespace gaus::differentiable {
@@ -50,11 +51,15 @@ class WindowScatter {
   std::int64_t length() const { return length_; }
   bool empty() const { return rowCount_ == 0; }
 
-  // [B, channels, length]: the scattered rows (not yet summed over time).
-  torch::Tensor scatter(const torch::Tensor& table, const torch::Tensor& offset) const;
+  // [B, channels, length]: the scattered rows (not yet summed over time). `active`: the
+  // table's active columns when it is a window's pmf (WindowedDistribution::active; the fused
+  // kernels then skip its zero columns), else undefined. `buffers`: the step's buffers, or null.
+  torch::Tensor scatter(const torch::Tensor& table, const torch::Tensor& offset,
+                        const torch::Tensor& active = {}, StepBuffers* buffers = nullptr) const;
   // [B, channels, length]: their cumulative sum over time.
-  torch::Tensor cumulative(const torch::Tensor& table, const torch::Tensor& offset) const {
-    return scatter(table, offset).cumsum(-1);
+  torch::Tensor cumulative(const torch::Tensor& table, const torch::Tensor& offset,
+                           const torch::Tensor& active = {}, StepBuffers* buffers = nullptr) const {
+    return scatter(table, offset, active, buffers).cumsum(-1);
   }
 
  private:
