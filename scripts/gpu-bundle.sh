@@ -51,10 +51,11 @@ cp "$root/scripts/gpu/run" "$bundle/run"
 echo "$torch_version" >"$bundle/torch-version"
 
 # The libraries to carry: every one the binaries and plugins load, less the C and C++ runtime
-# (any Linux with a newer glibc and libstdc++ has them) and less what the target's PyTorch
+# (any Linux with a newer glibc and libstdc++ has them; libmvec, glibc's vector math, is part
+# of glibc) and less what the target's PyTorch
 # brings (everything ldd finds in the wheel's environment). A library ldd cannot find here
 # would be missing there too.
-runtime='^(linux-vdso|ld-linux[^ ]*|libc|libm|libdl|librt|libpthread|libutil|libresolv|libstdc\+\+|libgcc_s)\.so'
+runtime='^(linux-vdso|ld-linux[^ ]*|libc|libm|libmvec|libdl|librt|libpthread|libutil|libresolv|libstdc\+\+|libgcc_s)\.so'
 for file in "$bundle"/bin/* "$bundle"/lib/gaus/*.so; do
   while read -r name path; do
     [[ "$name" =~ $runtime ]] && continue

@@ -19,8 +19,11 @@ HorizonTerm::HorizonTerm(const Graph& graph, const WindowGeometry& geometry,
 
 torch::Tensor HorizonTerm::evaluate(const torch::Tensor& mu, const torch::Tensor& sigma,
                                     const WindowedDistribution& distribution) const {
-  const torch::Tensor selectedMu = mu.index_select(1, opTensor_);
-  const torch::Tensor selectedSigma = sigma.index_select(1, opTensor_);
+  // gather, not index_select: LibTorch 1.13's backward of index_select along dimension 1 cost
+  // about 2.5 % of a step at 100,000 ops, gather's (a scatter-add of one value per op) far less.
+  const torch::Tensor ops = opTensor_.unsqueeze(0).expand({mu.size(0), -1});
+  const torch::Tensor selectedMu = mu.gather(1, ops);
+  const torch::Tensor selectedSigma = sigma.gather(1, ops);
   const torch::Tensor selectedOffset = distribution.offset.index_select(1, rowTensor_);
   return 1 - windowedCdfAt(selectedMu, selectedSigma, selectedOffset, distribution.width,
                            latestStartTensor_.unsqueeze(0));

@@ -1,7 +1,5 @@
-// The standard normal CDF and density for the fused CPU kernels.
+// The standard normal distribution's constants for the fused CPU kernels.
 #pragma once
-
-#include <cmath>
 
 namespace gaus::differentiable {
 
@@ -11,17 +9,8 @@ namespace gaus::differentiable {
 template <typename Real>
 inline constexpr Real kNormalTailCutoff = Real(9);
 
+// The density's factor 1 / sqrt(2 pi).
 template <typename Real>
-inline Real normalCdf(Real z) {
-  if (z < -kNormalTailCutoff<Real>) return Real(0);
-  if (z > kNormalTailCutoff<Real>) return Real(1);
-  return Real(0.5) * std::erfc(z * Real(-M_SQRT1_2));
-}
-
-template <typename Real>
-inline Real normalPdf(Real z) {
-  // 1 / sqrt(2 pi)
-  return Real(0.3989422804014327) * std::exp(Real(-0.5) * z * z);
-}
+inline constexpr Real kInverseSqrtTwoPi = Real(0.3989422804014327);
 
 }  // namespace gaus::differentiable

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include <ATen/Parallel.h>
 
 #include "normal_distribution.hpp"
+#include "vector_math.hpp"
 
 namespace gaus::differentiable {
 
@@ -48,40 +50,72 @@ struct RowOps {
   }
 };
 
+// With rows by latest start, a row's mu and sigma are read out of op order, and the tables the
+// kernels stream through evict them from the caches: each row asks for those of the row this
+// many ahead.
+constexpr std::int64_t kPrefetchRows = 8;
+
+template <typename Real>
+void prefetchParameters(const Real* mu, const Real* sigma, const RowOps& opOf, std::int64_t row,
+                        std::int64_t end) {
+  if (row >= end) return;
+  const std::int64_t op = opOf(row);
+  __builtin_prefetch(mu + op);
+  __builtin_prefetch(sigma + op);
+}
+
+// The kernels take a row's erfc and exp over blocks of this many columns, on the stack.
+constexpr std::int64_t kColumnBlock = 64;
+
+// 0, 1, ..., W - 1 as reals: the column of a window step, read (not converted) so that the loops
+// over columns vectorize.
+template <typename Real>
+std::vector<Real> columnValues(std::int64_t width) {
+  std::vector<Real> columns(static_cast<std::size_t>(width));
+  for (std::int64_t j = 0; j < width; ++j) columns[j] = static_cast<Real>(j);
+  return columns;
+}
+
 template <typename Real>
 void windowForwardKernel(const Real* mu, const Real* sigma, const std::int64_t* offset,
                          const RowOps& opOf, std::int64_t rows, std::int64_t width, Real* cdf,
                          Real* pmf, std::int32_t* active) {
+  const std::vector<Real> columns = columnValues<Real>(width);
   at::parallel_for(0, rows, kParallelGrain / 8, [&](std::int64_t begin, std::int64_t end) {
     for (std::int64_t r = begin; r < end; ++r) {
+      prefetchParameters(mu, sigma, opOf, r + kPrefetchRows, end);
       const std::int64_t op = opOf(r);
       const Real base = static_cast<Real>(offset[r]) + Real(0.5) - mu[op];
       const Real inverseSigma = Real(1) / sigma[op];
       Real* cdfRow = cdf + r * width;
       Real* pmfRow = pmf + r * width;
-      Real previous = 0;
+      // z rises with j, so the columns beyond the cutoff are a run at each end and the active
+      // ones the run between them: z is counted first, then its erfc taken over that run in
+      // blocks (a block's arguments are stored and loaded at the same offsets, so that the loads
+      // take them from the store buffer: loads that straddle two earlier stores wait for both).
       std::int32_t below = 0;
       std::int32_t above = 0;
-      for (std::int64_t j = 0; j + 1 < width; ++j) {
-        // normalCdf, with the cutoff's two sides counted.
-        const Real z = (base + static_cast<Real>(j)) * inverseSigma;
-        Real value;
-        if (z < -kNormalTailCutoff<Real>) {
-          value = 0;
-          ++below;
-        } else if (z > kNormalTailCutoff<Real>) {
-          value = 1;
-          ++above;
-        } else {
-          value = Real(0.5) * std::erfc(z * Real(-M_SQRT1_2));
-        }
-        cdfRow[j] = value;
-        pmfRow[j] = value - previous;
-        previous = value;
+#pragma omp simd reduction(+ : below, above)
+      for (std::int64_t j = 0; j < width - 1; ++j) {
+        const Real z = (base + columns[j]) * inverseSigma;
+        below += z < -kNormalTailCutoff<Real>;
+        above += z > kNormalTailCutoff<Real>;
       }
-      cdfRow[width - 1] = 1;
-      pmfRow[width - 1] = 1 - previous;
-      // z rises with j, so the active columns are one run after the `below` ones.
+      const std::int64_t lastActive = width - 2 - above;
+      std::fill(cdfRow, cdfRow + below, Real(0));
+      Real argument[kColumnBlock];
+      for (std::int64_t blockBegin = below; blockBegin <= lastActive; blockBegin += kColumnBlock) {
+        const std::int64_t count = std::min(kColumnBlock, lastActive + 1 - blockBegin);
+#pragma omp simd
+        for (std::int64_t k = 0; k < count; ++k) {
+          argument[k] = (base + columns[blockBegin + k]) * inverseSigma * Real(-M_SQRT1_2);
+        }
+        erfcOfEach(argument, count);
+        for (std::int64_t k = 0; k < count; ++k) cdfRow[blockBegin + k] = Real(0.5) * argument[k];
+      }
+      std::fill(cdfRow + lastActive + 1, cdfRow + width, Real(1));
+      pmfRow[0] = cdfRow[0];
+      for (std::int64_t j = 1; j < width; ++j) pmfRow[j] = cdfRow[j] - cdfRow[j - 1];
       active[2 * r] = below;
       active[2 * r + 1] = static_cast<std::int32_t>(width - 2) - above;
     }
@@ -96,8 +130,10 @@ void windowBackwardKernel(const Real* mu, const Real* sigma, const std::int64_t*
                           const RowOps& opOf, const std::int32_t* active, std::int64_t rows,
                           std::int64_t width, const Real* gradCdf, const Real* gradPmf,
                           Real* gradMu, Real* gradSigma) {
+  const std::vector<Real> columns = columnValues<Real>(width);
   at::parallel_for(0, rows, kParallelGrain / 8, [&](std::int64_t begin, std::int64_t end) {
     for (std::int64_t r = begin; r < end; ++r) {
+      prefetchParameters(mu, sigma, opOf, r + kPrefetchRows, end);
       const std::int64_t op = opOf(r);
       const Real base = static_cast<Real>(offset[r]) + Real(0.5) - mu[op];
       const Real inverseSigma = Real(1) / sigma[op];
@@ -105,13 +141,27 @@ void windowBackwardKernel(const Real* mu, const Real* sigma, const std::int64_t*
       const Real* gp = gradPmf != nullptr ? gradPmf + r * width : nullptr;
       Real sumMu = 0;
       Real sumSigma = 0;
-      for (std::int64_t j = active[2 * r]; j <= active[2 * r + 1]; ++j) {
-        const Real z = (base + static_cast<Real>(j)) * inverseSigma;
-        Real g = gc != nullptr ? gc[j] : Real(0);
-        if (gp != nullptr) g += gp[j] - gp[j + 1];
-        const Real slope = g * normalPdf(z) * inverseSigma;  // g * dF/dz / sigma
-        sumMu -= slope;
-        sumSigma -= slope * z;
+      // The density's exp over blocks of the active run, then the sums in column order.
+      Real z[kColumnBlock];
+      Real density[kColumnBlock];
+      for (std::int64_t blockBegin = active[2 * r]; blockBegin <= active[2 * r + 1];
+           blockBegin += kColumnBlock) {
+        const std::int64_t count = std::min(kColumnBlock, active[2 * r + 1] + 1 - blockBegin);
+#pragma omp simd
+        for (std::int64_t k = 0; k < count; ++k) {
+          z[k] = (base + columns[blockBegin + k]) * inverseSigma;
+          density[k] = Real(-0.5) * z[k] * z[k];
+        }
+        expOfEach(density, count);
+        for (std::int64_t k = 0; k < count; ++k) {
+          const std::int64_t j = blockBegin + k;
+          Real g = gc != nullptr ? gc[j] : Real(0);
+          if (gp != nullptr) g += gp[j] - gp[j + 1];
+          // g * dF/dz / sigma, dF/dz the standard normal density
+          const Real slope = g * (kInverseSqrtTwoPi<Real> * density[k]) * inverseSigma;
+          sumMu -= slope;
+          sumSigma -= slope * z[k];
+        }
       }
       gradMu[op] = sumMu;
       gradSigma[op] = sumSigma;
