@@ -9,7 +9,10 @@
 // - every role needs max(24, its live registers rounded up to 8); a warp group needs the most
 //   any role on its warps needs (roles sharing a warp group share one count), an idle one 24;
 // - the warp groups' needs times 128 threads must fit the register file, otherwise the split
-//   over-subscribes the SM and the generator refuses it;
+//   over-subscribes the SM and the generator refuses it. A schedule with warps that the verifier
+//   accepts fits: its register-file rule (core register_file.hpp) counts, per warp group of the
+//   schedule, the values of every op on its warps, at least what any role there holds, and
+//   placeRoles keeps the schedule's warp groups apart;
 // - what is left goes in equal parts to the warp groups that hold registers, up to the
 //   machine's per-thread limit (register_limit), rounded down to 8. Warp groups without live
 //   registers (TMA producers) keep 24.
@@ -20,6 +23,7 @@
 
 #include <fmt/format.h>
 
+#include <gaus/core/register_file.hpp>
 #include <gaus/core/schedule.hpp>
 
 #include "pipeline_steps.hpp"
@@ -29,9 +33,10 @@ namespace gaus::codegen::detail {
 namespace {
 
 constexpr std::int64_t kThreadsPerWarpGroup = kWarpsPerWarpGroup * kThreadsPerHardwareWarp;
-constexpr std::int32_t kFewestRegisters = 24;  // setmaxnreg's range [24, 256], step 8
-constexpr std::int32_t kMostRegisters = 256;
-constexpr std::int32_t kRegisterStep = 8;
+// setmaxnreg's range [24, 256], step 8 (core register_file.hpp, whose rule the verifier checks).
+constexpr std::int32_t kFewestRegisters = kFewestGroupRegisters;
+constexpr std::int32_t kMostRegisters = kMostGroupRegisters;
+constexpr std::int32_t kRegisterStep = kGroupRegisterStep;
 
 std::int64_t roundUp(std::int64_t value, std::int64_t step) {
   return (value + step - 1) / step * step;

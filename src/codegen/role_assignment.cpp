@@ -17,6 +17,7 @@
 
 #include <fmt/format.h>
 
+#include <gaus/core/register_file.hpp>
 #include <gaus/core/warp_roles.hpp>
 
 #include "identifiers.hpp"
@@ -196,6 +197,14 @@ void placeRoles(Pipeline& pipeline) {
   const auto roundUpToGroup = [](std::int32_t warp) {
     return (warp + kWarpsPerWarpGroup - 1) / kWarpsPerWarpGroup * kWarpsPerWarpGroup;
   };
+  // A schedule's warp groups (core register_file.hpp: the warps that fill one warp group of 128
+  // threads) stay warp groups, so that the register split never gives a warp group more than
+  // the register-file rule the schedule was verified by counts for it: a role whose first warp
+  // is in another warp group of the schedule than the previous role's last warp starts a warp
+  // group of its own. (The default assignment's warps are the generator's own.)
+  const bool keepGroups = pipeline.roleSource != RoleSource::kDefaultAssignment;
+  const std::int32_t scheduleGroup = warpsPerRegisterGroup(*pipeline.machine);
+  std::optional<std::int32_t> lastGroup;
   std::int32_t next = 0;
   for (std::size_t r = 0; r < pipeline.roles.size(); ++r) {
     PipelineRole& role = pipeline.roles[r];
@@ -205,8 +214,11 @@ void placeRoles(Pipeline& pipeline) {
       needsGroup = needsGroup || graph.minWarps(op) * pipeline.threadsPerWarp >=
                                      kWarpsPerWarpGroup * kThreadsPerHardwareWarp;
     }
+    const std::int32_t group = std::countr_zero(role.warps) / scheduleGroup;
+    const bool newGroup = keepGroups && lastGroup && group != *lastGroup;
+    lastGroup = (kMaxWarps - 1 - std::countl_zero(role.warps)) / scheduleGroup;
     const bool straddles = next % kWarpsPerWarpGroup + role.hardwareWarps > kWarpsPerWarpGroup;
-    if (needsGroup || straddles) next = roundUpToGroup(next);
+    if (needsGroup || straddles || newGroup) next = roundUpToGroup(next);
     role.firstWarp = next;
     next += role.hardwareWarps;
     if (needsGroup) next = roundUpToGroup(next);

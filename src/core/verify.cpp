@@ -23,6 +23,8 @@
 //   the blocking rule: its reservation's length, at least 1), since its reservation stands for
 //   the instructions its warp feeds the units; a warp has warpIssueWidth slots per cycle,
 //   modulo II in a modulo schedule (the steady state holds every copy of the loop body).
+// - Register file (when the machine names one): the warp groups' needs (the most registers their
+//   ops' values hold at once, as setmaxnreg rounds it) fit it (core registerFileUse; codegen's).
 
 #include <algorithm>
 #include <bit>
@@ -34,6 +36,7 @@
 #include <fmt/ranges.h>
 
 #include <gaus/core/enum_names.hpp>
+#include <gaus/core/register_file.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/core/warp_roles.hpp>
 #include <gaus/core/warp_rules.hpp>
@@ -55,6 +58,7 @@ constexpr auto kConstraintFamilyNames = makeEnumNames<ConstraintFamily>({
     {ConstraintFamily::kSpillDelay, "spill-delay"},
     {ConstraintFamily::kBlockingConcurrency, "blocking-concurrency"},
     {ConstraintFamily::kWarpIssue, "warp-issue"},
+    {ConstraintFamily::kRegisterFile, "register-file"},
 });
 
 std::string_view toString(ConstraintFamily family) {
@@ -108,6 +112,7 @@ class Judge {
         checkSpillDelay();
         checkBlockingConcurrency();
         if (machine_.warpIssueWidth) checkWarpIssue(*machine_.warpIssueWidth);
+        checkRegisterFile();
       }
     }
     if (options_.metrics) report_.metrics = computeMetrics(graph_, machine_, schedule_);
@@ -532,6 +537,33 @@ class Judge {
            "warp {} executes {} ops at {}, more than its issue width {}: {}", where.first,
            ops.size(), cycleText(where.second), width, fmt::join(names, ", "));
     }
+  }
+
+  void checkRegisterFile() {
+    const auto use = registerFileUse(graph_, machine_, schedule_);
+    if (!use) return;
+    std::string needs;
+    for (std::size_t g = 0; g < use->need.size(); ++g) {
+      if (use->need[g] == 0) continue;
+      needs += fmt::format("{}{}", needs.empty() ? "" : " + ", use->need[g]);
+      if (use->peak[g] > kMostGroupRegisters) {
+        fail(ConstraintFamily::kRegisterFile,
+             "warp group {} (warps {}): the values on its warps hold {} registers per thread at "
+             "once, more than setmaxnreg gives a warp group ({}); spread them over more warp "
+             "groups or residues",
+             g,
+             formatWarpSet(
+                 warpGroup(static_cast<std::int32_t>(g) * use->warpsPerGroup, use->warpsPerGroup)),
+             use->peak[g], kMostGroupRegisters);
+      }
+    }
+    if (use->total() <= *machine_.registerFile) return;
+    fail(ConstraintFamily::kRegisterFile,
+         "the warp groups need ({}) x {} threads = {} registers, more than the register file of "
+         "machine {} ({}): each needs the most its warps' values hold at once, rounded up to 8, "
+         "at least 24 (setmaxnreg); fewer warp groups holding registers, or values live at "
+         "different residues within one, fit it",
+         needs, use->threadsPerGroup, use->total(), machine_.name, *machine_.registerFile);
   }
 
   const Graph& graph_;

@@ -94,9 +94,9 @@ Graph withCrossWarpDelays(const Graph& graph, const std::function<bool(EdgeId)>&
 bool lifetimesMatter(const Graph& graph, const Machine& machine, const TwillFamilySet& families) {
   for (OpId op = 0; op < graph.numOps(); ++op) {
     if (graph.outEdges(op).empty()) continue;  // a value without consumers is never live
-    if (families.has(TwillFamily::kRegisterLimit) && machine.registerLimit && graph.regs(op) > 0) {
-      return true;
-    }
+    const bool registers = (families.has(TwillFamily::kRegisterLimit) && machine.registerLimit) ||
+                           (families.has(TwillFamily::kRegisterFile) && machine.registerFile);
+    if (registers && graph.regs(op) > 0) return true;
     if (families.has(TwillFamily::kMemory)) {
       for (const auto& print : graph.footprints(op)) {
         if (print.amount > 0) return true;

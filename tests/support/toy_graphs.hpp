@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <stdexcept>
+#include <string>
 
 #include <gaus/core/graph.hpp>
 #include <gaus/core/instance.hpp>
@@ -114,6 +115,34 @@ inline Graph inputBesideChain(double xMem) {
   auto graph = std::move(builder).build();
   if (!graph) throw std::runtime_error(graph.error());
   return std::move(graph).value();
+}
+
+// Three 200-register values a, b and c, each read a cycle after it is made by a consumer of its
+// own (ra, rb, rc, no registers), on 4 warps of 128 threads (each a warp group), at most 255
+// registers per thread (register_limit) and a register file of 65,536: 512 per thread of a warp
+// group (core register_file.hpp). No units, so MII = 1.
+// - II 1: every value is live at residue 0, and two on one warp hold 400 > 255, so a, b and c
+//   take three warps (L 2: producers at 0, consumers at 1): 3 x 200 x 128 = 76,800 registers,
+//   more than the file. The free optimum exceeds the file, and no schedule at II 1 fits it.
+// - II 2 within the file: a warp holds at most one value per residue, so three values need two
+//   warps and two residues, one warp holding two values at different residues: a at 0 and b
+//   at 1 (rb at 2, so L 3), c on a second warp: 2 x 200 x 128 = 51,200. At L 2 every producer
+//   starts at 0 and all three values share residue 0, so L 3 is the least.
+inline Instance registerFileLoop() {
+  Machine machine;
+  machine.name = "register_file";
+  machine.warps = 4;
+  machine.threadsPerWarp = 128;
+  machine.registerLimit = 255;
+  machine.registerFile = 65536;
+  GraphBuilder builder("register_file_loop");
+  for (const char* name : {"a", "b", "c"}) {
+    const OpId value = builder.addOp(name, 1);
+    builder.setRegs(value, 200);
+    const OpId reader = builder.addOp(std::string("r") + name, 1);
+    builder.addEdge(value, reader, 1, 0);
+  }
+  return makeInstance(std::move(builder), std::move(machine));
 }
 
 }  // namespace gaus::test

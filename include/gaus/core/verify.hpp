@@ -27,8 +27,9 @@ enum class ConstraintFamily : std::uint8_t {
   kSpillDelay,           // cross-warp edges pay the producer's spill cost
   kBlockingConcurrency,  // an op with a blocking in-edge runs alone on its warp
   kWarpIssue,            // ops executing per warp and cycle (mod II) <= warpIssueWidth
+  kRegisterFile,         // the warp groups' registers (setmaxnreg) fit the SM's register file
 };
-inline constexpr std::size_t kNumConstraintFamilies = 11;
+inline constexpr std::size_t kNumConstraintFamilies = 12;
 
 // The title of the note that a verdict covers one iteration only (uncheckedLoopCarriedNote).
 inline constexpr std::string_view kUncheckedLoopCarriedTitle = "loop-carried edges";
@@ -75,7 +76,8 @@ struct VerificationReport {
 // memory capacity (live footprints per cycle, modulo II when set; for modulo-warp problems the
 // rings of buffers x stages, core ringBuffers) and, when the schedule carries warps, warp
 // uniqueness with min_warps, variable-latency isolation, registers, cross-warp spill delay,
-// blocking concurrency and, when the machine sets warpIssueWidth, the issue slots of each warp.
+// blocking concurrency, when the machine sets warpIssueWidth, the issue slots of each warp and,
+// when it names its register file, the warp groups' registers (core/register_file.hpp).
 VerificationReport verify(const Problem& problem, const Schedule& schedule,
                           const VerifyOptions& options = {});
 

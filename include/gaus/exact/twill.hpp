@@ -43,8 +43,12 @@ enum class TwillFamily : std::uint8_t {
   // Beyond the paper: ops executing per warp and residue <= the machine's warpIssueWidth (one
   // instruction stream per warp). Built only when the machine sets a width (option warp_issue).
   kWarpIssue,
+  // Beyond the paper: the warp groups' registers (setmaxnreg: the most their warps' values hold
+  // at once, rounded up to 8, at least 24) fit the SM's register file (core register_file.hpp).
+  // Built only when the machine names its register file and some schedule could exceed it.
+  kRegisterFile,
 };
-inline constexpr std::size_t kNumTwillFamilies = 9;
+inline constexpr std::size_t kNumTwillFamilies = 10;
 inline constexpr auto kTwillFamilyNames = makeEnumNames<TwillFamily>({
     {TwillFamily::kDependence, "dependence"},
     {TwillFamily::kCapacity, "capacity"},
@@ -55,6 +59,7 @@ inline constexpr auto kTwillFamilyNames = makeEnumNames<TwillFamily>({
     {TwillFamily::kSpillDelay, "spill-delay"},
     {TwillFamily::kBlockingConcurrency, "blocking-concurrency"},
     {TwillFamily::kWarpIssue, "warp-issue"},
+    {TwillFamily::kRegisterFile, "register-file"},
 });
 inline std::string_view toString(TwillFamily family) {
   return kTwillFamilyNames.name(family);
@@ -67,10 +72,11 @@ inline constexpr std::array<TwillFamily, kNumTwillFamilies> kAllTwillFamilies = 
     TwillFamily::kMemory,          TwillFamily::kWarpUniqueness,
     TwillFamily::kVariableLatency, TwillFamily::kRegisterLimit,
     TwillFamily::kSpillDelay,      TwillFamily::kBlockingConcurrency,
-    TwillFamily::kWarpIssue};
+    TwillFamily::kWarpIssue,       TwillFamily::kRegisterFile};
 
 struct TwillFamilySet {
-  std::array<bool, kNumTwillFamilies> enabled{true, true, true, true, true, true, true, true, true};
+  std::array<bool, kNumTwillFamilies> enabled{true, true, true, true, true,
+                                              true, true, true, true, true};
   bool has(TwillFamily family) const { return enabled[static_cast<std::size_t>(family)]; }
   TwillFamilySet without(TwillFamily family) const {
     TwillFamilySet copy = *this;

@@ -46,6 +46,9 @@ constexpr auto kTwillFamilyDescriptions = makeEnumNames<TwillFamily>({
      "an op with a blocking input issues when no other op of its warp is executing"},
     {TwillFamily::kWarpIssue,
      "a warp executes at most its issue width of ops per cycle (one instruction stream)"},
+    {TwillFamily::kRegisterFile,
+     "the warp groups' registers (setmaxnreg: the most their warps' values hold at once) fit "
+     "the SM's register file"},
 });
 
 std::string_view describe(TwillFamily family) {
@@ -67,6 +70,7 @@ SmtAnswer explainFailure(const Problem& problem, std::int32_t ii, Cycle latency,
                          TwillSolution& solution) {
   SmtModelOptions modelOptions;
   modelOptions.breakSymmetry = options.smt.breakSymmetry;
+  modelOptions.registerFile = options.smt.families.has(TwillFamily::kRegisterFile);
   SmtQuery query;
   query.families = options.smt.families;
   query.timeLimitSeconds = std::min(options.explain.timeLimitSeconds, deadline.remainingSeconds());

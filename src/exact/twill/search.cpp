@@ -38,16 +38,19 @@
 //   (phase "probe"). A satisfiable probe, or the start itself when it verifies, is an incumbent:
 //   the II loop stops at its II and, there, tries only the L below its L, so the search proves
 //   from below what the incumbent is worth; on a timeout the incumbent is the answer.
+// - The register file (beyond the paper, family register-file): the search runs first without
+//   the family, and again with it only when its answer does not fit the file (solveTwill).
 
 #include "search.hpp"
 
 namespace gaus::exact {
 
-TwillSolution solveTwill(const Problem& input, const TwillOptions& options) {
-  const auto begin = std::chrono::steady_clock::now();
+namespace {
+
+// One search: Algorithm 1, the minimizations and the answer, within `deadline`.
+TwillSolution searchOnce(const Problem& input, const TwillOptions& options,
+                         const Deadline& deadline) {
   TwillSolution solution;
-  // The time limit counts from the call's start: normalization and the set-up come out of it.
-  const Deadline deadline(options.search.timeLimitSeconds);
   if (auto setup = detail::setUpSearch(input, options, deadline, solution)) {
     detail::StartOutcome start = detail::adoptStart(*setup, solution);
     if (auto loop = detail::searchIis(*setup, start, solution)) {
@@ -64,6 +67,52 @@ TwillSolution solveTwill(const Problem& input, const TwillOptions& options) {
       } else {
         detail::answerWithoutSchedule(*setup, *loop, start, solution);
       }
+    }
+  }
+  return solution;
+}
+
+bool exceedsRegisterFile(const TwillSolution& solution) {
+  const auto& verification = solution.result.verification;
+  return verification && verification->count(ConstraintFamily::kRegisterFile) > 0;
+}
+
+}  // namespace
+
+// The register-file family (smt_registers.cpp) changes every model it may enter: warps are
+// interchangeable only within a warp group, so the models break less symmetry, and its rows,
+// where a check adds them, slow every later check of the model (smt_registers.cpp). So the
+// search runs first
+// without it, on the very models of a search that never heard of the register file: each of
+// its refutations holds with the family (which only removes schedules), so its answer is the
+// problem's when it fits the file (the verifier says). Only otherwise does a second search run
+// with the family, in the time left, its log after the first's.
+TwillSolution solveTwill(const Problem& input, const TwillOptions& options) {
+  const auto begin = std::chrono::steady_clock::now();
+  // The time limit counts from the call's start: normalization and the set-up come out of it.
+  const Deadline deadline(options.search.timeLimitSeconds);
+  TwillSolution solution;
+  if (!options.smt.families.has(TwillFamily::kRegisterFile) || !input.machine ||
+      !input.machine->registerFile) {
+    solution = searchOnce(input, options, deadline);
+  } else {
+    TwillOptions withoutFile = options;
+    withoutFile.smt.families = options.smt.families.without(TwillFamily::kRegisterFile);
+    solution = searchOnce(input, withoutFile, deadline);
+    if (exceedsRegisterFile(solution)) {
+      TwillSolution first = std::move(solution);
+      solution = searchOnce(input, options, deadline);
+      Result& result = solution.result;
+      result.attempts.insert(result.attempts.begin(), first.result.attempts.begin(),
+                             first.result.attempts.end());
+      solution.twill.blocking.insert(solution.twill.blocking.begin(), first.twill.blocking.begin(),
+                                     first.twill.blocking.end());
+      result.notes.emplace_back(
+          "register file",
+          "the search without the register-file family found a schedule that does not fit the "
+          "register file (" +
+              first.result.verification->summary() +
+              "); the search was made again with the family (the log holds both)");
     }
   }
   detail::publishFigures(solution);

@@ -148,11 +148,13 @@ std::optional<SearchSetup> setUpSearch(const Problem& input, const TwillOptions&
   setup.iis.first = setup.work.ii ? *setup.work.ii : static_cast<std::int32_t>(firstIi);
   setup.iis.last = setup.iis.first;
   if (!setup.work.ii) {
-    setup.iis.last = options.search.maxIi ? static_cast<std::int32_t>(std::max<std::int64_t>(
-                                                1, *options.search.maxIi / setup.timeUnit()))
-                                          : std::max(setup.iis.first, serialNonOverlappedIi(setup.work));
+    setup.iis.last = options.search.maxIi
+                         ? static_cast<std::int32_t>(
+                               std::max<std::int64_t>(1, *options.search.maxIi / setup.timeUnit()))
+                         : std::max(setup.iis.first, serialNonOverlappedIi(setup.work));
   }
   setup.modelOptions.breakSymmetry = options.smt.breakSymmetry;
+  setup.modelOptions.registerFile = options.smt.families.has(TwillFamily::kRegisterFile);
   return setup;
 }
 

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/register_file.hpp>
 
 #include "../start_schedule.hpp"
 #include "smt_encoding.hpp"
@@ -152,11 +153,37 @@ std::optional<z3::expr> LatencyCaps::assumption(const SmtFrame& frame, const Sta
 TwillSmtModel::Impl::Impl(const Problem& problem, std::int32_t ii, Cycle latency,
                           const SmtModelOptions& options)
     : solver(context),
-      frame{*problem.graph, *problem.machine, ii, latency, options, moduloAsap(*problem.graph, ii),
-            problem.facts()},
+      frame{*problem.graph,
+            *problem.machine,
+            ii,
+            latency,
+            options,
+            moduloAsap(*problem.graph, ii),
+            problem.facts(),
+            options.registerFile &&
+                registerFileCanBind(*problem.graph, *problem.machine, ii, latency)},
       vars(context),
       writer(solver),
       caps(latency) {}
+
+// The rows cut short by the clock are a part of the family, so an UNSAT answer still holds with
+// them, but a schedule that exceeds the file is then no answer.
+std::optional<z3::check_result> TwillSmtModel::Impl::recheckWithinRegisterFile(
+    const SmtQuery& query, const z3::expr_vector& assumptions,
+    std::chrono::steady_clock::time_point begin) {
+  const auto schedule = decode(solver.get_model(), frame, vars);
+  if (!schedule) return z3::sat;
+  const auto use = registerFileUse(frame.graph, frame.machine, *schedule);
+  if (!use || use->fitsIn(*frame.machine.registerFile)) return z3::sat;
+  if (registerFileAdded) return std::nullopt;  // the rows are in, but incomplete
+  registerFileAdded = true;
+  BuildClock clock(Deadline(std::max(0.0, query.timeLimitSeconds - secondsBetween(begin))));
+  registerFileComplete = addRegisterFile(frame, vars, writer, clock);
+  const z3::check_result outcome = checkWithin(
+      solver, assumptions, std::max(0.001, query.timeLimitSeconds - secondsBetween(begin)));
+  if (outcome == z3::sat && !registerFileComplete) return std::nullopt;
+  return outcome;
+}
 
 SmtAnswer TwillSmtModel::Impl::check(const SmtQuery& query) {
   const auto begin = std::chrono::steady_clock::now();
@@ -177,8 +204,19 @@ SmtAnswer TwillSmtModel::Impl::check(const SmtQuery& query) {
   if (restriction) assumptions.push_back(*restriction);
 
   SmtAnswer answer;
-  const z3::check_result outcome = checkWithin(solver, assumptions, query.timeLimitSeconds);
-  if (outcome == z3::sat) {
+  z3::check_result outcome = checkWithin(solver, assumptions, query.timeLimitSeconds);
+  // The register-file family's rows come with the first schedule that exceeds the file
+  // (smt_registers.cpp), and once complete keep every later schedule within it.
+  std::optional<z3::check_result> standing = outcome;
+  if (outcome == z3::sat && frame.registerFileCanBind && !registerFileComplete &&
+      query.families.has(TwillFamily::kRegisterFile)) {
+    standing = recheckWithinRegisterFile(query, assumptions, begin);
+    if (standing) outcome = *standing;
+  }
+  if (!standing) {
+    answer.status = ModelStatus::kTimeout;
+    answer.reason = "the time limit stopped the register-file rows before they were complete";
+  } else if (outcome == z3::sat) {
     answer.status = ModelStatus::kFeasible;
     answer.schedule = decode(solver.get_model(), frame, vars);
   } else if (outcome == z3::unsat) {
@@ -303,8 +341,9 @@ TwillCheck checkTwill(const Problem& problem, std::int32_t ii, Cycle latency,
   query.timeLimitSeconds = options.timeLimitSeconds;
   query.wantCore = true;
   query.minimizeCore = options.minimizeCore;
-  detail::SmtAnswer answer =
-      detail::checkOnce(problem, ii, latency, {options.breakSymmetry}, query);
+  detail::SmtAnswer answer = detail::checkOnce(
+      problem, ii, latency,
+      {options.breakSymmetry, options.families.has(TwillFamily::kRegisterFile)}, query);
   TwillCheck check;
   check.status = answer.status;
   check.schedule = std::move(answer.schedule);

@@ -1,10 +1,10 @@
 // Internal to the SMT model (smt_model.hpp): the pieces of the Z3 encoding behind TwillSmtModel,
 // each with what it owns. The order encoding of the starts (StartLiterals) and the clause writer
 // (ClauseWriter) are the exact engine's (../smt_order_encoding.hpp, shared with the latency SAT
-// model); Twill's own variables (SmtVariables) are in smt_clauses.cpp; the constraint families, one function each over the
-// literals it reads, in smt_families.cpp, whose opening says what the encoding is and where it
-// departs from the paper; the checks (LatencyCaps, TwillSmtModel::Impl) in smt_check.cpp; the
-// size estimate in smt_size.cpp.
+// model); Twill's own variables (SmtVariables) are in smt_clauses.cpp; the constraint families, one
+// function each over the literals it reads, in smt_families.cpp, whose opening says what the
+// encoding is and where it departs from the paper; the checks (LatencyCaps, TwillSmtModel::Impl) in
+// smt_check.cpp; the size estimate in smt_size.cpp.
 #pragma once
 
 #include <algorithm>
@@ -43,6 +43,9 @@ struct SmtFrame {
   std::optional<std::vector<Cycle>> earliest;
   // The problem's facts: the topological order the latest starts are measured over.
   std::shared_ptr<const ProblemFacts> facts;
+  // options.registerFile and some schedule at (II, L) could exceed the register file
+  // (registerFileCanBind): the family has rows to add, and warps keep to their warp groups.
+  bool registerFileCanBind = false;
 };
 
 // The model's literals, apart from the family guards (ClauseWriter's).
@@ -55,7 +58,35 @@ struct SmtVariables {
   OpLiterals onWarp;   // [op][warp]
   std::vector<z3::expr> warpUsed;
   std::vector<z3::expr> crossEdge;  // per edge between two ops: their warp sets differ
+  // The values that hold registers and, per value, its liveness literals [tau] (smt_registers.cpp),
+  // made by the first register family built.
+  std::vector<OpId> registerHolders;
+  std::vector<std::vector<z3::expr>> live;
+  bool liveBuilt = false;
 };
+
+// The clause "t(op) <= t and the consumer of out-edge e reads after t + offset (its start
+// plus distance II) force `literal`": how liveness and lifetime literals get set.
+void readAfterForces(const SmtFrame& frame, const StartLiterals& starts, ClauseWriter& writer,
+                     OpId op, EdgeId e, Cycle t, Cycle offset, const z3::expr& literal);
+
+// Whether some schedule at (ii, latency) could exceed the machine's register file (core
+// register_file.hpp), so that the register-file family has rows: the machine names its file,
+// some op holds registers, and the most every warp group could need does not fit.
+bool registerFileCanBind(const Graph& graph, const Machine& machine, std::int32_t ii,
+                         Cycle latency);
+
+// The register-limit family (smt_registers.cpp) and the liveness literals it reads, when the
+// machine has a register limit.
+void addRegisterLimit(const SmtFrame& frame, SmtVariables& vars, ClauseWriter& writer,
+                      BuildClock& clock);
+// The register-file family (smt_registers.cpp), over the same liveness literals (made here when
+// the register limit did not make them). Added to a model by its first satisfiable check whose
+// schedule exceeds the file (TwillSmtModel::Impl::check), not when it is built: the family only
+// removes schedules, so every answer before it is added is one of the problem's or a refutation
+// that holds with it. False when the clock stopped the rows (the model is then incomplete).
+bool addRegisterFile(const SmtFrame& frame, SmtVariables& vars, ClauseWriter& writer,
+                     BuildClock& clock);
 
 // Declares the variables and adds every constraint family (smt_families.cpp); false when
 // `deadline` passed first (the model is then incomplete and must not be checked).
@@ -85,6 +116,12 @@ struct TwillSmtModel::Impl {
   Impl(const Problem& problem, std::int32_t ii, Cycle latency, const SmtModelOptions& options);
 
   SmtAnswer check(const SmtQuery& query);
+  // After a satisfiable check whose schedule exceeds the register file: adds the family's rows
+  // once and checks again. Returns the outcome that stands, or nothing when the clock stopped the
+  // rows and the schedule still exceeds the file (the check is then undecided).
+  std::optional<z3::check_result> recheckWithinRegisterFile(
+      const SmtQuery& query, const z3::expr_vector& assumptions,
+      std::chrono::steady_clock::time_point begin);
 
   z3::context context;
   z3::solver solver;
@@ -93,6 +130,10 @@ struct TwillSmtModel::Impl {
   ClauseWriter writer;
   LatencyCaps caps;
   std::int32_t restrictionsMade = 0;  // restriction literals so far (their names)
+  // Whether the register-file family's rows were added (by a check whose schedule exceeded the
+  // file), and whether the clock let them be complete.
+  bool registerFileAdded = false;
+  bool registerFileComplete = false;  // the clock did not stop its rows
 };
 
 }  // namespace gaus::exact::detail

@@ -68,6 +68,7 @@
 #include <fmt/format.h>
 
 #include <gaus/core/analysis.hpp>
+#include <gaus/core/register_file.hpp>
 #include <gaus/core/warp_rules.hpp>
 
 #include "../start_schedule.hpp"
@@ -154,15 +155,6 @@ void declareVariables(const SmtFrame& frame, SmtVariables& vars, ClauseWriter& w
       writer.clause({}, {vars.onWarp[u][w], !vars.onWarp[v][w], vars.crossEdge.back()});
     }
   }
-}
-
-// The clause "t(op) <= t and the consumer of out-edge e reads after t + offset (its start
-// plus distance II) force `literal`": how liveness and lifetime literals get set.
-void readAfterForces(const SmtFrame& frame, const StartLiterals& starts, ClauseWriter& writer,
-                     OpId op, EdgeId e, Cycle t, Cycle offset, const z3::expr& literal) {
-  const Cycle shift = static_cast<Cycle>(frame.graph.edgeDistance(e)) * frame.ii;
-  writer.clause(
-      {}, {!starts.by(op, t), starts.by(frame.graph.edgeTarget(e), t + offset - shift), literal});
 }
 
 void addDependence(const SmtFrame& frame, const StartLiterals& starts, ClauseWriter& writer,
@@ -325,58 +317,6 @@ void addVariableLatency(const SmtFrame& frame, const OpLiterals& onWarp, ClauseW
   }
 }
 
-// Literals "the value of op is live at absolute cycle tau" for tau in [0, horizon): t(op) <=
-// tau and some consumer starts (plus distance II) after tau. Forced true by those two; only
-// bounded from above (by the register rows), so the other direction is not needed.
-std::vector<z3::expr> liveLiterals(const SmtFrame& frame, const StartLiterals& starts,
-                                   ClauseWriter& writer, OpId op) {
-  const Cycle horizon = liveHorizon(frame.graph, op, frame.ii, frame.latency);
-  std::vector<z3::expr> live;
-  for (Cycle tau = 0; tau < horizon; ++tau) {
-    live.push_back(writer.literal(fmt::format("live_{}_{}", op, tau)));
-    for (EdgeId e : frame.graph.outEdges(op)) {
-      readAfterForces(frame, starts, writer, op, e, tau, 0, live.back());
-    }
-  }
-  return live;
-}
-
-void addRegisterLimit(const SmtFrame& frame, const StartLiterals& starts, const OpLiterals& onWarp,
-                      ClauseWriter& writer, BuildClock& clock) {
-  if (!frame.machine.registerLimit) return;
-  const std::int64_t limit = *frame.machine.registerLimit;
-  std::vector<OpId> holders;
-  std::vector<std::vector<z3::expr>> live;
-  std::int64_t worst = 0;
-  for (OpId op = 0; op < frame.graph.numOps(); ++op) {
-    if (clock.outOfTime()) return;
-    if (frame.graph.regs(op) == 0 || frame.graph.outEdges(op).empty()) continue;
-    holders.push_back(op);
-    live.push_back(liveLiterals(frame, starts, writer, op));
-    worst += frame.graph.regs(op) *
-             static_cast<std::int64_t>((live.back().size() + frame.ii - 1) / frame.ii);
-  }
-  if (worst <= limit) return;
-  for (int w = 0; w < frame.machine.warps; ++w) {
-    if (clock.outOfTime()) return;
-    for (std::int32_t rho = 0; rho < frame.ii; ++rho) {
-      z3::expr_vector terms(writer.context());
-      std::vector<int> weights;
-      for (std::size_t h = 0; h < holders.size(); ++h) {
-        for (std::size_t tau = static_cast<std::size_t>(rho); tau < live[h].size();
-             tau += frame.ii) {
-          terms.push_back(onWarp[holders[h]][w] && live[h][tau]);
-          weights.push_back(frame.graph.regs(holders[h]));
-        }
-      }
-      if (terms.empty()) continue;
-      writer.add(TwillFamily::kRegisterLimit,
-                 z3::pble(terms, weights.data(),
-                          static_cast<int>(std::min<std::int64_t>(limit, INT32_MAX))));
-    }
-  }
-}
-
 // An edge between different warp sets also waits out the producer's spill cost.
 void addSpillDelay(const SmtFrame& frame, const StartLiterals& starts,
                    const std::vector<z3::expr>& crossEdge, ClauseWriter& writer,
@@ -502,11 +442,16 @@ void orderByFirstUse(const std::vector<std::vector<z3::expr>>& holds, ClauseWrit
 // as well, and are used in order of first use within their block. Any schedule maps to one that
 // meets both orders: permute the blocks, then the warps within each block (which changes no
 // block's ops). With B = 1 this is the plain first-use order of the warps.
+//
+// With the register-file family, warps are not interchangeable across the warp groups it counts
+// (core register_file.hpp: G schedule warps to a group), so B is also a multiple of G and the
+// warps inside a block are ordered within their group only.
 void orderWarps(const SmtFrame& frame, const SmtVariables& vars, ClauseWriter& writer) {
   const int warps = frame.machine.warps;
   const std::optional<int> vl = frame.machine.variableLatencyWarp;
   const OpId count = frame.graph.numOps();
-  std::int64_t block = 1;
+  const int registerGroup = frame.registerFileCanBind ? warpsPerRegisterGroup(frame.machine) : 1;
+  std::int64_t block = registerGroup;
   bool wholeOrSingle = true;
   for (OpId op = 0; op < count; ++op) {
     block = std::lcm(block, static_cast<std::int64_t>(frame.graph.minWarps(op)));
@@ -534,9 +479,10 @@ void orderWarps(const SmtFrame& frame, const SmtVariables& vars, ClauseWriter& w
   orderByFirstUse(blocks, writer);
   // Blocks of one warp have nothing inside to order.
   if (!wholeOrSingle || blockSize == 1) return;
-  for (int first = 0; first < warps; first += blockSize) {
+  const int inner = registerGroup > 1 ? registerGroup : blockSize;
+  for (int first = 0; first < warps; first += inner) {
     std::vector<std::vector<z3::expr>> inside;
-    for (int w = first; w < std::min(first + blockSize, warps); ++w) {
+    for (int w = first; w < std::min(first + inner, warps); ++w) {
       if (!vl || w != *vl) inside.push_back(heldBy(w, 1));
     }
     orderByFirstUse(inside, writer);
@@ -557,6 +503,15 @@ void addSymmetryBreaking(const SmtFrame& frame, const SmtVariables& vars, Clause
 
 }  // namespace
 
+// The clause "t(op) <= t and the consumer of out-edge e reads after t + offset (its start
+// plus distance II) force `literal`": how liveness and lifetime literals get set.
+void readAfterForces(const SmtFrame& frame, const StartLiterals& starts, ClauseWriter& writer,
+                     OpId op, EdgeId e, Cycle t, Cycle offset, const z3::expr& literal) {
+  const Cycle shift = static_cast<Cycle>(frame.graph.edgeDistance(e)) * frame.ii;
+  writer.clause(
+      {}, {!starts.by(op, t), starts.by(frame.graph.edgeTarget(e), t + offset - shift), literal});
+}
+
 bool buildSmtModel(const SmtFrame& frame, SmtVariables& vars, ClauseWriter& writer,
                    const Deadline& deadline) {
   BuildClock clock(deadline);
@@ -568,7 +523,7 @@ bool buildSmtModel(const SmtFrame& frame, SmtVariables& vars, ClauseWriter& writ
       [&] { addMemory(frame, starts, writer, clock); },
       [&] { addWarpUniqueness(frame, vars.onWarp, writer); },
       [&] { addVariableLatency(frame, vars.onWarp, writer); },
-      [&] { addRegisterLimit(frame, starts, vars.onWarp, writer, clock); },
+      [&] { addRegisterLimit(frame, vars, writer, clock); },
       [&] { addSpillDelay(frame, starts, vars.crossEdge, writer, clock); },
       [&] { addBlockingConcurrency(frame, vars.residue, vars.onWarp, writer, clock); },
       [&] { addWarpIssue(frame, vars.residue, vars.onWarp, writer, clock); },

@@ -21,6 +21,10 @@ namespace gaus::exact::detail {
 
 struct SmtModelOptions {
   bool breakSymmetry = true;
+  // Whether the model's checks may ask for the register-file family (smt_registers.cpp). Its
+  // warps are then interchangeable only within a warp group (orderWarps), so a model built for
+  // a search without the family keeps the stronger symmetry breaking of the others.
+  bool registerFile = false;
 };
 
 struct SmtRestrictions {

@@ -136,7 +136,9 @@ SmtModelSize estimateSmtModelSize(const Problem& problem, std::int32_t ii, Cycle
       }
     }
   }
-  // The register rows, per warp and residue, when some schedule could exceed the limit.
+  // The register rows, per warp and residue, when some schedule could exceed the limit. (The
+  // register-file rows are not part of the model as built: a check adds them when a schedule
+  // exceeds the file, smt_registers.cpp.)
   if (machine.registerLimit && worstRegisters > *machine.registerLimit) {
     size.literals += registerTerms + warps * ii;
     for (const std::int64_t terms : registerRowTerms) {

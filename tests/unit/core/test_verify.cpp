@@ -447,3 +447,64 @@ TEST_CASE(
     CHECK_THAT(tight.summary(), Catch::Contains("2 live > capacity 1"));
   }
 }
+
+TEST_CASE("register file: the warp groups' setmaxnreg counts times 128 threads fit the SM",
+          "[core][verify]") {
+  // test::registerFileLoop: ops a, ra, b, rb, c, rc; a, b and c hold 200 registers per thread
+  // each, 4 warps of 128 threads (a warp group each), a file of 65,536.
+  const auto instance = test::registerFileLoop();
+  const Problem problem = instance.problem(ProblemKind::kModuloWarp);
+  const auto scheduleOf = [](std::vector<Cycle> start, std::int32_t ii,
+                             std::vector<WarpSet> warps) {
+    Schedule schedule = moduloSchedule(std::move(start), ii);
+    schedule.warps = std::move(warps);
+    return schedule;
+  };
+  // The free optimum, II 1: each value with its reader on a warp of its own (one 200-register
+  // value per warp is within register_limit 255): 3 x 200 x 128 = 76,800 > 65,536.
+  const Schedule free = scheduleOf({0, 1, 0, 1, 0, 1}, 1, {1, 1, 2, 2, 4, 4});
+  const auto refused = verify(problem, free);
+  CHECK(refused.count(ConstraintFamily::kRegisterFile) == 1);
+  CHECK(refused.totalViolations == 1);
+  CHECK_THAT(refused.summary(),
+             Catch::Contains("the warp groups need (200 + 200 + 200) x 128 threads = 76800 "
+                             "registers, more than the register file of machine register_file "
+                             "(65536)"));
+  // Twill's answer within the file, II 2: a (residue 0) and b (residue 1) on warp 0, c on warp
+  // 1: (200 + 200) x 128 = 51,200.
+  const Schedule within = scheduleOf({0, 1, 1, 2, 0, 1}, 2, {1, 1, 1, 1, 2, 2});
+  CHECK(verify(problem, within).ok());
+  // A reader alone on warp 2 takes setmaxnreg's least, 24: (200 + 200 + 24) x 128 = 54,272.
+  CHECK(verify(problem, scheduleOf({0, 1, 1, 2, 0, 1}, 2, {1, 1, 1, 1, 2, 4})).ok());
+  // Without a register file on the machine nothing is checked: the free optimum verifies.
+  Machine unknown = *instance.machine;
+  unknown.registerFile.reset();
+  const auto rebound = rebindMachine(instance, unknown);
+  REQUIRE(rebound.ok());
+  CHECK(verify(rebound->problem(ProblemKind::kModuloWarp), free).ok());
+
+  // On warps of 32 threads four warps make a warp group, and the rule counts the values of all
+  // its warps together (a bound on the most any role of the group holds): a, b and c on warps
+  // 0-2 hold 600 per thread at residue 0, more than the 256 setmaxnreg gives, and 600 x 128 is
+  // over the file; on warps 0, 4 and 8, one warp group each, 3 x 200 x 128 = 76,800 is over the
+  // file as above.
+  Machine warps32 = *instance.machine;
+  warps32.warps = 12;
+  warps32.threadsPerWarp = 32;
+  const auto narrow = rebindMachine(instance, warps32);
+  REQUIRE(narrow.ok());
+  const Problem narrowProblem = narrow->problem(ProblemKind::kModuloWarp);
+  const auto oneGroup = verify(narrowProblem, free);
+  CHECK(oneGroup.count(ConstraintFamily::kRegisterFile) == 2);
+  CHECK_THAT(oneGroup.summary(),
+             Catch::Contains("warp group 0 (warps {0,1,2,3}): the values on its warps hold 600 "
+                             "registers per thread at once, more than setmaxnreg gives a warp "
+                             "group (256)") &&
+                 Catch::Contains("(600) x 128 threads = 76800 registers"));
+  const auto threeGroups = verify(
+      narrowProblem, scheduleOf({0, 1, 0, 1, 0, 1}, 1, {1, 1, 1 << 4, 1 << 4, 1 << 8, 1 << 8}));
+  CHECK(threeGroups.count(ConstraintFamily::kRegisterFile) == 1);
+  CHECK_THAT(threeGroups.summary(), Catch::Contains("(200 + 200 + 200) x 128 threads = 76800"));
+  CHECK(
+      verify(narrowProblem, scheduleOf({0, 1, 1, 2, 0, 1}, 2, {1, 1, 1, 1, 1 << 4, 1 << 4})).ok());
+}

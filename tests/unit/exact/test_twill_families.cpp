@@ -236,6 +236,73 @@ TEST_CASE("SMT register limit: two 100-register values exceed 150 on one warp",
   }
 }
 
+TEST_CASE("SMT register file: three 200-register values need two residues within 65,536",
+          "[exact][twill][families]") {
+  // test::registerFileLoop (derived there): at II 1, L 2 the three values share residue 0 on
+  // three warp groups, 3 x 200 x 128 = 76,800 > 65,536: UNSAT. The value is live only because
+  // its reader waits a cycle, so the minimal core is {dependence, register-file}. Without the
+  // family the same check is SAT, and the verifier refuses its schedule for the file. At II 2 the
+  // least L within the file is 3: L 2 is UNSAT for the same reason as II 1.
+  const auto instance = test::registerFileLoop();
+  const Problem problem = instance.problem(ProblemKind::kModuloWarp);
+  const std::vector<TwillFamily> fileCore{TwillFamily::kDependence, TwillFamily::kRegisterFile};
+  const auto crowded = checkAndVerify(instance, 1, 2);
+  REQUIRE(crowded.status == ModelStatus::kInfeasible);
+  CHECK(crowded.core == fileCore);
+  const auto sameResidue = checkAndVerify(instance, 2, 2);
+  REQUIRE(sameResidue.status == ModelStatus::kInfeasible);
+  CHECK(sameResidue.core == fileCore);
+  CHECK(checkAndVerify(instance, 2, 3).status == ModelStatus::kFeasible);
+
+  TwillCheckOptions unaware;
+  unaware.families = unaware.families.without(TwillFamily::kRegisterFile);
+  const TwillCheck free = checkTwill(problem, 1, 2, unaware);
+  REQUIRE(free.status == ModelStatus::kFeasible);
+  const auto report = verify(problem, *free.schedule);
+  CHECK(report.count(ConstraintFamily::kRegisterFile) == 1);
+  CHECK(report.totalViolations == 1);
+}
+
+TEST_CASE("twill register file: the free optimum II 1 exceeds the file, the answer is II 2, L 3",
+          "[exact][twill][families]") {
+  // test::registerFileLoop: free, II 1 and L 2 on three warps, which the verifier refuses;
+  // within the file II 2 and L 3 on two warps (derived there), what the second search (the one
+  // with the family) answers, optimal: II 1 is refuted at every L it tries. Both searches are in
+  // the log, the first's SAT at II 1 before the second's refutation of it.
+  const auto instance = test::registerFileLoop();
+  const Problem problem = instance.problem(ProblemKind::kModuloWarp);
+  TwillOptions unaware;
+  unaware.smt.families = unaware.smt.families.without(TwillFamily::kRegisterFile);
+  const TwillSolution free = solveTwill(problem, unaware);
+  REQUIRE(free.ii() == 1);
+  CHECK(free.twill.latency == 2);
+  CHECK(free.twill.assignment.warpsUsed == 3);
+  REQUIRE(free.result.verification);
+  CHECK(free.result.verification->count(ConstraintFamily::kRegisterFile) == 1);
+
+  const TwillSolution within = solveTwill(problem);
+  INFO(within.result.message);
+  for (const auto& attempt : within.result.attempts) UNSCOPED_INFO(attempt.describe());
+  REQUIRE(within.result.status == ModelStatus::kOptimal);
+  CHECK(within.ii() == 2);
+  CHECK(within.twill.latency == 3);
+  CHECK(within.twill.assignment.warpsUsed == 2);
+  CHECK(within.twill.iiBound.provenMinimal);
+  REQUIRE(within.result.verification);
+  CHECK(within.result.verification->ok());
+  const auto& notes = within.result.notes;
+  CHECK(std::any_of(notes.begin(), notes.end(),
+                    [](const auto& note) { return note.first == "register file"; }));
+  // A machine that names no register file gets the free answer from one search.
+  Machine unknown = *instance.machine;
+  unknown.registerFile.reset();
+  Problem unbounded = problem;
+  unbounded.machine = std::make_shared<const Machine>(unknown);
+  const TwillSolution plain = solveTwill(unbounded);
+  CHECK(plain.ii() == 1);
+  CHECK(plain.result.attempts.size() == free.result.attempts.size());
+}
+
 TEST_CASE("SMT spill delay: a cross-warp edge pays the producer's spill cost",
           "[exact][twill][families]") {
   // A variable-latency producer (warp 0) feeds a fixed-latency consumer (warp 1): the edge
