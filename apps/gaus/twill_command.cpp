@@ -56,6 +56,14 @@ std::string describeIi(const MethodRun& run, std::int32_t ii) {
       proven ? "minimal in normalized units" : "not proven minimal even in normalized units");
 }
 
+// " (proven least at this I)" where L is proven minimal at the optimal I, else its bound there
+// (" (at least 48 at this I)"), or nothing where the search knows none.
+std::string describeLatencyProof(const MethodRun& run) {
+  if (run.result.bounds.latencyProvenOptimal) return " (proven least at this I)";
+  const double bound = figureOr(run, "latency_lower_bound", 0);
+  return bound > 0 ? fmt::format(" (at least {} at this I)", bound) : std::string();
+}
+
 // How far the proof of a minimal I reaches (report::iiProofReach, as --json says it).
 std::string_view iiProof(const MethodRun& run) {
   return report::iiProofReach(run.result).value_or("none");
@@ -144,9 +152,9 @@ std::string describeTwill(const MethodRun& run) {
   }
   const Schedule* schedule = result.schedule ? &*result.schedule : nullptr;
   if (schedule && schedule->ii) {
-    text += fmt::format("{}, L = {}{}, stages {}\n", describeIi(run, *schedule->ii),
+    text += fmt::format("{}, L = {}{}{}, stages {}\n", describeIi(run, *schedule->ii),
                         figureOr(run, "latency", 0), normalized ? " cycles" : "",
-                        figureOr(run, "stages", 0));
+                        describeLatencyProof(run), figureOr(run, "stages", 0));
     text += describeIiProof(run, *schedule->ii);
   }
   text += describeMii(run) + "\n";

@@ -29,6 +29,7 @@ const FigureTable& exactFigureTable() {
                                        .add(kRoles, {"twill"})
                                        .add(kFirstSmtScheduleSeconds, {"twill"})
                                        .add(kWarpRecMii, {"twill"})
+                                       .add(kLatencyLowerBound, {"twill"})
                                        .add(kIiProvenEveryLength, {"twill"})
                                        .add(kIiProofLatency, {"twill"})
                                        .add(kIiProofStages, {"twill"})

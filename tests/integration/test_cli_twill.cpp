@@ -54,7 +54,8 @@ TEST_CASE("twill toy_fa by name: I = 2, L = 4, one role holding S, P, O", "[cli]
   INFO(run.err);
   REQUIRE(run.exitCode == 0);
   CHECK_THAT(run.out, Catch::Contains("toy_fa: optimal") &&
-                          Catch::Contains("I = 2 (proven minimal), L = 4, stages 2") &&
+                          Catch::Contains(
+                              "I = 2 (proven minimal), L = 4 (proven least at this I), stages 2") &&
                           Catch::Contains("role 0 on warps {0}: TC+EXP, 3 ops") &&
                           Catch::Contains("verified: true"));
 

@@ -197,7 +197,8 @@ TEST_CASE("twill --init: the start written by an earlier run is the first probe"
   CHECK_THAT(run.out, Catch::Contains("initial schedule: the start came from --init: II 3, L 3; it "
                                       "verifies") &&
                           Catch::Contains("probe at II 3, L 3: SAT, L 3") &&
-                          Catch::Contains("I = 2 (proven minimal), L = 4, stages 2") &&
+                          Catch::Contains(
+                              "I = 2 (proven minimal), L = 4 (proven least at this I), stages 2") &&
                           Catch::Contains("II=3 L=3 probe feasible") &&
                           Catch::Contains("first schedule of the SMT model after"));
 }

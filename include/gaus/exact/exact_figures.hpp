@@ -60,6 +60,9 @@ inline constexpr Figure kFirstSmtScheduleSeconds{
 inline constexpr Figure kWarpRecMii{
     "warp_rec_mii", FigureUnit::kCycles,
     "RecMII with the spill cost of every edge whose ends can never share a warp set"};
+inline constexpr Figure kLatencyLowerBound{
+    "latency_lower_bound", FigureUnit::kCycles,
+    "no schedule at the answer's II, proven minimal for every L, has a smaller L"};
 inline constexpr Figure kIiProvenEveryLength{
     "ii_proven_every_length", FigureUnit::kFlag,
     "every II below the answer's refuted for every schedule length"};

@@ -62,6 +62,8 @@ void answerWithFound(const SearchSetup& setup, Found found, bool fromIncumbent, 
   // The incumbent's II is minimal when every smaller II was tried and refuted.
   bound.provenMinimal = loop.conclusive() && (!fromIncumbent || loop.firstUntriedIi >= found.ii);
   setIiProof(loop, bound);
+  solution.twill.latencyProvenMinimal = found.latencyProvenMinimal;
+  if (!setup.normalized) solution.twill.latencyLowerBound = found.latencyLowerBound;
   TwillAssignment& assignment = solution.twill.assignment;
   assignment.roles = warpRoles(graph, *setup.work.machine, schedule);
   assignment.warpsUsed = countWarpsUsed(schedule);
@@ -118,8 +120,23 @@ void publishFigures(TwillSolution& solution) {
   if (const auto ii = solution.ii()) result.objective = *ii;
   // The MII and the proof of minimality hold in the units solved: with normalized costs they
   // are figures, and no raw lower bound is claimed here (the method adds the raw MII).
+  // The bound on II is the best one proven: the answer's II where it is proven minimal for
+  // every L, else the larger of the MII and the warp-aware RecMII (both hold for every L), so
+  // that lower_bound, its gap and ii_proven_optimal say the same. L is proven least (the
+  // objective being II, then L) where II is proven minimal for every L and no smaller L has a
+  // schedule at it.
   if (!twill.units.normalization) {
-    result.bounds.lowerBound = static_cast<double>(twill.iiBound.mii);
+    const bool everyLength = twill.iiBound.provenMinimal &&
+                             twill.iiBound.proof == IiProof::kEveryLength && solution.ii();
+    result.bounds.lowerBound =
+        everyLength ? static_cast<double>(*solution.ii())
+                    : static_cast<double>(std::max(twill.iiBound.mii, twill.iiBound.warpRecMii));
+    result.bounds.lowerBoundArgument =
+        everyLength ? "every smaller II refuted for every L"
+        : twill.iiBound.warpRecMii > twill.iiBound.mii
+            ? fmt::format("warp-aware RecMII {}", twill.iiBound.warpRecMii)
+            : "";
+    result.bounds.latencyProvenOptimal = everyLength && twill.latencyProvenMinimal;
   } else {
     result.figures.set(f::kNormalizedMii, static_cast<double>(twill.iiBound.mii));
     result.figures.set(f::kNormalizedIiProven, twill.iiBound.provenMinimal ? 1.0 : 0.0);
@@ -159,6 +176,12 @@ void publishFigures(TwillSolution& solution) {
     result.figures.set(f::kRoles, static_cast<double>(assignment.roles.size()));
   }
   result.figures.set(f::kWarpRecMii, static_cast<double>(twill.iiBound.warpRecMii));
+  // L's own bound, where II is proven for every L (a better answer has the same II).
+  if (result.bounds.lowerBound && result.objective &&
+      *result.bounds.lowerBound == *result.objective && twill.latencyLowerBound &&
+      twill.iiBound.proof == IiProof::kEveryLength) {
+    result.figures.set(f::kLatencyLowerBound, static_cast<double>(*twill.latencyLowerBound));
+  }
   // A start that replaced the answer at a smaller II leaves nothing proven.
   const IiProof proof = twill.iiBound.provenMinimal ? twill.iiBound.proof : IiProof::kNone;
   result.figures.set(f::kIiProvenEveryLength, proof == IiProof::kEveryLength ? 1.0 : 0.0);

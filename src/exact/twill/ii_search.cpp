@@ -108,7 +108,10 @@ class IiTrial {
       }
     }
     model->setLatency(sat);
-    return Found{ii_, sat, std::move(best), std::move(model)};
+    Found found{ii_, sat, std::move(best), std::move(model)};
+    found.latencyProvenMinimal = sat - unsat == 1 && outcome.failure->conclusive;
+    found.latencyLowerBound = found.latencyProvenMinimal ? sat : outcome.failure->firstLatency;
+    return found;
   }
 
   // Beyond the paper: Algorithm 1 stops at the MILP's stage count, but a cross-warp edge's
@@ -283,6 +286,9 @@ class IiTrial {
           model->setLatency(latency);
           outcome.found =
               Found{ii_, latency, std::move(answer->schedule).value(), std::move(model)};
+          // From firstLatency, L's lower bound, every smaller L was refuted, unless one timed out.
+          outcome.found->latencyProvenMinimal = failure.conclusive;
+          outcome.found->latencyLowerBound = failure.conclusive ? latency : firstLatency;
           break;
         }
       }
@@ -291,6 +297,8 @@ class IiTrial {
       if (atBound && atBound->status == ModelStatus::kFeasible) {
         outcome.found =
             Found{ii_, firstLatency, std::move(atBound->schedule).value(), std::move(model)};
+        outcome.found->latencyProvenMinimal = true;  // L's lower bound holds a schedule
+        outcome.found->latencyLowerBound = firstLatency;
       } else if (atBound && upper > firstLatency) {
         auto atLimit = checkAt(*model, upper, "", outcome);
         if (atLimit && atLimit->status == ModelStatus::kFeasible) {

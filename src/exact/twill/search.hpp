@@ -80,6 +80,12 @@ struct Found {
   Cycle latency = 0;
   Schedule schedule;
   std::unique_ptr<TwillSmtModel> model;
+  // Every L from a lower bound of this II's up to `latency` was refuted conclusively (or the
+  // bound itself was satisfiable): L is the least at this II.
+  bool latencyProvenMinimal = false;
+  // No schedule at this II has a smaller L: `latency` where proven, else the II's bound on L
+  // (the MILP's, or the critical path at II); unset where the search knows none.
+  std::optional<Cycle> latencyLowerBound = std::nullopt;
 };
 
 // Why the search has no model at an (II, L): its estimated size is above memory_limit, or it

@@ -8,6 +8,8 @@
 //   within that L;
 // - twill's "II proven for every L" (ii_proof every_length) finds no schedule at a smaller II,
 //   and its "within L" none at a smaller II within that L;
+// - twill's "L proven least" (latency_proven_optimal) finds no schedule at its II with a
+//   smaller L;
 // - an II twill refuted through the relaxation without registers and memory has no schedule
 //   of that relaxation (withoutLifetimeCosts) within the cap.
 // The cap is the serial latency with every cross-warp delay paid and a wait of II - 1 per op
@@ -55,6 +57,7 @@ struct Tally {
   int complete = 0;       // cases whose every enumeration ended within its node budget
   int claims = 0;         // claims compared with a complete enumeration
   int relaxedClaims = 0;  // of those, refutations of the relaxation without registers and memory
+  int latencyClaims = 0;  // of those, an L proven least at its II
   std::vector<std::string> disagreements;
 };
 
@@ -160,6 +163,23 @@ void checkCase(std::uint64_t seed, Tally& tally) {
       }
     }
   }
+  // Twill's "L proven least at the optimal II" (latency_proven_optimal): no schedule at that II
+  // with a smaller L.
+  if (solution.result.bounds.latencyProvenOptimal && solution.twill.latency &&
+      *solution.twill.latency > 1) {
+    const std::int32_t ii = *solution.ii();
+    const Cycle shorter = *solution.twill.latency - 1;
+    const auto within = enumerate(problem, ii, ii, shorter);
+    complete = complete && within.has_value();
+    if (within) {
+      ++tally.claims;
+      ++tally.latencyClaims;
+      if (within->found) {
+        disagree(fmt::format("twill proves L {} least at II {}, but a schedule there within L {}",
+                             *solution.twill.latency, ii, shorter));
+      }
+    }
+  }
   if (complete) ++tally.complete;
 }
 
@@ -175,9 +195,13 @@ TEST_CASE("warp bounds against enumeration: 16 modulo-warp loops, no disagreemen
           "[twill][warp-bounds]") {
   const Tally tally = checkSeeds(1, 16);
   for (const auto& line : tally.disagreements) UNSCOPED_INFO(line);
-  INFO(fmt::format("{} cases, {} enumerated in full, {} claims compared ({} on the relaxation)",
-                   tally.cases, tally.complete, tally.claims, tally.relaxedClaims));
+  INFO(fmt::format(
+      "{} cases, {} enumerated in full, {} claims compared ({} on the relaxation, {} "
+      "of a least L)",
+      tally.cases, tally.complete, tally.claims, tally.relaxedClaims, tally.latencyClaims));
   CHECK(tally.disagreements.empty());
+  // The least-L claim is made and compared on some of them.
+  CHECK(tally.latencyClaims > 0);
   // Most cases are small enough for every enumeration to end.
   CHECK(2 * tally.complete >= tally.cases);
 }
