@@ -238,11 +238,9 @@ struct TwillUnits {
 // the numbers among them (twill_figures.hpp).
 struct TwillFindings {
   std::optional<Cycle> latency;  // of the answer, raw cycles
-  // No schedule at the answer's II has a smaller L (every L from L's lower bound at that II up
-  // to the answer's was refuted, in the units solved).
-  bool latencyProvenMinimal = false;
   // No schedule at the answer's II has a smaller L (raw cycles; unset with normalized costs, or
-  // where the search knows no bound): the answer's L where proven, else the II's bound on L.
+  // where the search knows no bound): the answer's L where every smaller L from the II's bound
+  // on L was refuted (L is then the least at that II), else that bound.
   std::optional<Cycle> latencyLowerBound;
   std::optional<std::int32_t> stages;  // ceil(L / II)
   TwillIiBound iiBound;

@@ -62,7 +62,6 @@ void answerWithFound(const SearchSetup& setup, Found found, bool fromIncumbent, 
   // The incumbent's II is minimal when every smaller II was tried and refuted.
   bound.provenMinimal = loop.conclusive() && (!fromIncumbent || loop.firstUntriedIi >= found.ii);
   setIiProof(loop, bound);
-  solution.twill.latencyProvenMinimal = found.latencyProvenMinimal;
   if (!setup.normalized) solution.twill.latencyLowerBound = found.latencyLowerBound;
   TwillAssignment& assignment = solution.twill.assignment;
   assignment.roles = warpRoles(graph, *setup.work.machine, schedule);
@@ -118,6 +117,9 @@ void publishFigures(TwillSolution& solution) {
   const TwillFindings& twill = solution.twill;
   result.objectiveName = "ii";
   if (const auto ii = solution.ii()) result.objective = *ii;
+  // A start that replaced the answer at a smaller II leaves nothing proven.
+  const IiProof proof = twill.iiBound.provenMinimal ? twill.iiBound.proof : IiProof::kNone;
+  const bool everyLength = proof == IiProof::kEveryLength && solution.ii();
   // The MII and the proof of minimality hold in the units solved: with normalized costs they
   // are figures, and no raw lower bound is claimed here (the method adds the raw MII).
   // The bound on II is the best one proven: the answer's II where it is proven minimal for
@@ -126,8 +128,6 @@ void publishFigures(TwillSolution& solution) {
   // objective being II, then L) where II is proven minimal for every L and no smaller L has a
   // schedule at it.
   if (!twill.units.normalization) {
-    const bool everyLength = twill.iiBound.provenMinimal &&
-                             twill.iiBound.proof == IiProof::kEveryLength && solution.ii();
     result.bounds.lowerBound =
         everyLength ? static_cast<double>(*solution.ii())
                     : static_cast<double>(std::max(twill.iiBound.mii, twill.iiBound.warpRecMii));
@@ -136,7 +136,8 @@ void publishFigures(TwillSolution& solution) {
         : twill.iiBound.warpRecMii > twill.iiBound.mii
             ? fmt::format("warp-aware RecMII {}", twill.iiBound.warpRecMii)
             : "";
-    result.bounds.latencyProvenOptimal = everyLength && twill.latencyProvenMinimal;
+    result.bounds.latencyProvenOptimal =
+        everyLength && twill.latencyLowerBound && twill.latency == twill.latencyLowerBound;
   } else {
     result.figures.set(f::kNormalizedMii, static_cast<double>(twill.iiBound.mii));
     result.figures.set(f::kNormalizedIiProven, twill.iiBound.provenMinimal ? 1.0 : 0.0);
@@ -177,13 +178,9 @@ void publishFigures(TwillSolution& solution) {
   }
   result.figures.set(f::kWarpRecMii, static_cast<double>(twill.iiBound.warpRecMii));
   // L's own bound, where II is proven for every L (a better answer has the same II).
-  if (result.bounds.lowerBound && result.objective &&
-      *result.bounds.lowerBound == *result.objective && twill.latencyLowerBound &&
-      twill.iiBound.proof == IiProof::kEveryLength) {
+  if (everyLength && twill.latencyLowerBound) {
     result.figures.set(f::kLatencyLowerBound, static_cast<double>(*twill.latencyLowerBound));
   }
-  // A start that replaced the answer at a smaller II leaves nothing proven.
-  const IiProof proof = twill.iiBound.provenMinimal ? twill.iiBound.proof : IiProof::kNone;
   result.figures.set(f::kIiProvenEveryLength, proof == IiProof::kEveryLength ? 1.0 : 0.0);
   if (proof == IiProof::kWithinStageCount) {
     result.figures.set(f::kIiProofLatency, static_cast<double>(*twill.iiBound.provenWithinLatency));

@@ -109,8 +109,8 @@ class IiTrial {
     }
     model->setLatency(sat);
     Found found{ii_, sat, std::move(best), std::move(model)};
-    found.latencyProvenMinimal = sat - unsat == 1 && outcome.failure->conclusive;
-    found.latencyLowerBound = found.latencyProvenMinimal ? sat : outcome.failure->firstLatency;
+    found.latencyLowerBound =
+        sat - unsat == 1 && outcome.failure->conclusive ? sat : outcome.failure->firstLatency;
     return found;
   }
 
@@ -287,7 +287,6 @@ class IiTrial {
           outcome.found =
               Found{ii_, latency, std::move(answer->schedule).value(), std::move(model)};
           // From firstLatency, L's lower bound, every smaller L was refuted, unless one timed out.
-          outcome.found->latencyProvenMinimal = failure.conclusive;
           outcome.found->latencyLowerBound = failure.conclusive ? latency : firstLatency;
           break;
         }
@@ -297,8 +296,7 @@ class IiTrial {
       if (atBound && atBound->status == ModelStatus::kFeasible) {
         outcome.found =
             Found{ii_, firstLatency, std::move(atBound->schedule).value(), std::move(model)};
-        outcome.found->latencyProvenMinimal = true;  // L's lower bound holds a schedule
-        outcome.found->latencyLowerBound = firstLatency;
+        outcome.found->latencyLowerBound = firstLatency;  // L's lower bound holds a schedule
       } else if (atBound && upper > firstLatency) {
         auto atLimit = checkAt(*model, upper, "", outcome);
         if (atLimit && atLimit->status == ModelStatus::kFeasible) {

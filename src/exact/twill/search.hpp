@@ -80,11 +80,9 @@ struct Found {
   Cycle latency = 0;
   Schedule schedule;
   std::unique_ptr<TwillSmtModel> model;
-  // Every L from a lower bound of this II's up to `latency` was refuted conclusively (or the
-  // bound itself was satisfiable): L is the least at this II.
-  bool latencyProvenMinimal = false;
-  // No schedule at this II has a smaller L: `latency` where proven, else the II's bound on L
-  // (the MILP's, or the critical path at II); unset where the search knows none.
+  // No schedule at this II has a smaller L: `latency` itself where every L from the II's bound
+  // on L (the MILP's, or the critical path at II) up to it was refuted conclusively, so that L
+  // is the least there; else that bound. Unset where the search knows none.
   std::optional<Cycle> latencyLowerBound = std::nullopt;
 };
 

@@ -62,6 +62,13 @@ inline Instance fiveOpGraph() {
   return gaus::test::makeInstance(std::move(builder), std::move(machine));
 }
 
+// The instance of a generated graph; throws when the options are refused.
+inline Instance generatedInstance(const RandomGraphOptions& options) {
+  auto generated = generateRandomGraph(options);
+  if (!generated) throw std::runtime_error(generated.error());
+  return toInstance(std::move(generated).value());
+}
+
 // Thirty ops of three types (one two-cycle), average out-degree 2, five loop-carried edges,
 // weights and communication on some: the Monte-Carlo graph.
 inline Instance thirtyOpGraph() {
@@ -77,9 +84,7 @@ inline Instance thirtyOpGraph() {
   options.maxWeight = 4.0;
   options.commFraction = 0.5;
   options.seed = 11;
-  auto generated = generateRandomGraph(options);
-  if (!generated) throw std::runtime_error(generated.error());
-  Instance instance = toInstance(std::move(generated).value());
+  Instance instance = generatedInstance(options);
   instance.name = "random30";
   return instance;
 }

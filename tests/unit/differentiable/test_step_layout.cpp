@@ -36,9 +36,7 @@ Instance shuffledGraph() {
   options.maxWeight = 3.0;
   options.commFraction = 0.3;
   options.seed = 17;
-  auto generated = generateRandomGraph(options);
-  if (!generated) throw std::runtime_error(generated.error());
-  return toInstance(std::move(generated).value());
+  return fixture::generatedInstance(options);
 }
 
 struct ModelCase {
