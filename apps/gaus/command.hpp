@@ -2,6 +2,7 @@
 // turning failures into a one-line error and a non-zero exit.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -68,6 +69,7 @@ struct MethodRunFlags {
   bool explain = false;
   std::vector<std::string> options;  // -O KEY=VALUE
   std::string init;                  // --init: a schedule to start from
+  std::string strategy;              // --strategy (gaus twill): a warp strategy to solve under
   std::string output;
   bool json = false;
   bool progress = false;
@@ -84,7 +86,8 @@ struct MethodRun {
   Instance instance;
   ProblemKind kind = ProblemKind::kLatency;
   Result result;
-  const MethodInfo* method = nullptr;  // as the run found it: its figures by name
+  const MethodInfo* method = nullptr;            // as the run found it: its figures by name
+  std::shared_ptr<const WarpStrategy> strategy;  // --strategy, placed on the machine
 };
 
 // Loads the input, poses the problem (--kind, or inferred from the graph and the flags), runs

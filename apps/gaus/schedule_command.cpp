@@ -130,6 +130,12 @@ MethodRun runMethodCommand(const MethodRunFlags& flags) {
     start = std::move(read).value();
     context.initialSchedule = &*start;
   }
+  if (!flags.strategy.empty()) {
+    auto read = io::readWarpStrategy(flags.strategy, *run.instance.graph, *run.instance.machine);
+    if (!read) throw CommandError(read.error());
+    run.strategy = std::make_shared<const WarpStrategy>(std::move(read).value());
+    context.warpStrategy = run.strategy.get();
+  }
   if (!flags.quiet && (flags.progress || isatty(STDERR_FILENO) != 0)) {
     context.progress = [](std::string_view line) { std::cerr << line << '\n'; };
   }

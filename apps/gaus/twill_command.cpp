@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <gaus/core/analysis.hpp>
 #include <gaus/core/warp_roles.hpp>
@@ -185,15 +186,137 @@ std::string describeTwill(const MethodRun& run) {
   return text;
 }
 
+// The best (II, L) of a run and how far each is proven: what a strategy is judged by.
+struct Optimum {
+  std::optional<std::int32_t> ii;
+  std::optional<double> latency;
+  std::string iiProof = "none";  // every_length, within_stage_count or none
+  bool latencyProven = false;
+  double warps = 0, crossEdges = 0;  // the minimized assignment's, Twill's next objectives
+  std::string status;
+};
+
+Optimum optimumOf(const MethodRun& run) {
+  Optimum optimum;
+  optimum.status = run.result.statusText();
+  const Schedule* schedule = run.result.schedule ? &*run.result.schedule : nullptr;
+  if (schedule == nullptr || !schedule->ii || !run.result.verified()) return optimum;
+  optimum.ii = static_cast<std::int32_t>(*schedule->ii);
+  optimum.latency = figureOr(run, "latency", 0);
+  optimum.iiProof = std::string(iiProof(run));
+  optimum.latencyProven = run.result.bounds.latencyProvenOptimal;
+  optimum.warps = figureOr(run, "warps_used", 0);
+  optimum.crossEdges = figureOr(run, "cross_warp_edges", 0);
+  return optimum;
+}
+
+std::string describeOptimum(const Optimum& optimum) {
+  if (!optimum.ii) return fmt::format("no schedule ({})", optimum.status);
+  return fmt::format("I = {} (proof: {}), L = {}{}", *optimum.ii, optimum.iiProof, *optimum.latency,
+                     optimum.latencyProven ? " (proven least at this I)" : " (not proven least)");
+}
+
+// The strategy's roles as placed, one line each.
+std::string describeStrategy(const Graph& graph, const WarpStrategy& strategy) {
+  std::string text = fmt::format("strategy {}: {} roles holding {} warps\n", strategy.name,
+                                 strategy.roles.size(), strategy.warpsHeld());
+  for (const auto& role : strategy.roles) {
+    std::vector<std::string> names;
+    for (OpId op : role.ops) names.push_back(graph.opName(op));
+    text +=
+        fmt::format("  {} on warps {}: {}\n", role.name, formatWarpSet(role.warpSet()),
+                    names.empty() ? "no op of the loop" : fmt::format("{}", fmt::join(names, " ")));
+  }
+  return text;
+}
+
+// The strategy's best against the free optimum: the gap in II, then in L at that II (a gap in
+// L only means something at equal II), each proven when both sides' proofs are.
+std::string describeGap(const Optimum& free, const Optimum& given) {
+  if (!free.ii) return "gap: unknown (the free search found no schedule)\n";
+  if (!given.ii) return "gap: the strategy has no schedule (its status and core above)\n";
+  const std::int32_t iiGap = *given.ii - *free.ii;
+  const bool iiProven = free.iiProof == "every_length" && given.iiProof == "every_length";
+  std::string text = fmt::format("gap: I {:+d}{}", iiGap, iiProven ? " (proven for every L)" : "");
+  if (iiGap == 0) {
+    const double latencyGap = *given.latency - *free.latency;
+    const bool latencyProven = given.latencyProven && free.latencyProven;
+    text += fmt::format(", L {:+g}{}", latencyGap, latencyProven ? " (proven: both L least)" : "");
+    if (latencyGap == 0 && iiProven && latencyProven) {
+      // Optimal in Twill's objective; the warps (and the cross-warp edges) come after it.
+      text += fmt::format(
+          "; the strategy is optimal in (I, L), with {:+g} warps and {:+g} "
+          "cross-warp edges against the free optimum's assignment",
+          given.warps - free.warps, given.crossEdges - free.crossEdges);
+    }
+  }
+  return text + "\n";
+}
+
+nlohmann::json optimumToJson(const Optimum& optimum) {
+  nlohmann::json json = {{"status", optimum.status}};
+  if (optimum.ii) {
+    json["ii"] = *optimum.ii;
+    json["latency"] = *optimum.latency;
+    json["ii_proof"] = optimum.iiProof;
+    json["latency_proven_optimal"] = optimum.latencyProven;
+    json["warps_used"] = optimum.warps;
+    json["cross_warp_edges"] = optimum.crossEdges;
+  }
+  return json;
+}
+
+nlohmann::json strategyToJson(const Graph& graph, const WarpStrategy& strategy, const Optimum& free,
+                              const Optimum& given) {
+  nlohmann::json roles = nlohmann::json::array();
+  for (const auto& role : strategy.roles) {
+    nlohmann::json ops = nlohmann::json::array();
+    for (OpId op : role.ops) ops.push_back(graph.opName(op));
+    roles.push_back({{"name", role.name},
+                     {"warps", role.warps},
+                     {"first_warp", role.firstWarp.value_or(0)},
+                     {"ops", ops}});
+  }
+  nlohmann::json json = {{"name", strategy.name},
+                         {"roles", roles},
+                         {"under_strategy", optimumToJson(given)},
+                         {"free", optimumToJson(free)}};
+  if (free.ii && given.ii) {
+    json["gap"] = {{"ii", *given.ii - *free.ii}};
+    if (*given.ii == *free.ii) json["gap"]["latency"] = *given.latency - *free.latency;
+    json["gap"]["warps"] = given.warps - free.warps;
+  }
+  return json;
+}
+
 void runTwill(const MethodRunFlags& flags) {
+  std::optional<MethodRun> free;
+  if (!flags.strategy.empty()) {
+    // The free optimum first, the same flags without the strategy: the yardstick.
+    MethodRunFlags freeFlags = flags;
+    freeFlags.strategy.clear();
+    freeFlags.output.clear();
+    free = runMethodCommand(freeFlags);
+    exitCode() = kExitOk;  // the strategy's run decides the exit code
+  }
   const MethodRun run = runMethodCommand(flags);
   if (flags.json) {
-    const nlohmann::json json =
+    nlohmann::json json =
         report::methodRunToJson(run.instance, run.result, {flags.method, run.kind, {}, true});
+    if (free) {
+      json["strategy"] =
+          strategyToJson(*run.instance.graph, *run.strategy, optimumOf(*free), optimumOf(run));
+    }
     std::cout << json.dump(2) << '\n';
     return;
   }
+  if (free) std::cout << describeStrategy(*run.instance.graph, *run.strategy);
   std::cout << describeTwill(run);
+  if (free) {
+    std::cout << "under the strategy: " << describeOptimum(optimumOf(run)) << '\n'
+              << "free optimum:       " << describeOptimum(optimumOf(*free)) << '\n'
+              << describeGap(optimumOf(*free), optimumOf(run));
+  }
 }
 
 }  // namespace
@@ -206,6 +329,9 @@ void addTwillCommand(CLI::App& app) {
       "Optimal joint software pipelining and warp specialization of a loop body: gaus schedule "
       "--method twill, printed per warp role");
   flags->addTo(*command, false);
+  command->add_option("--strategy", flags->strategy,
+                      "A warp strategy (YAML: roles with warps and ops, docs/formats.md): solve "
+                      "under it, and judge it against the free optimum (the gap in I and L)");
   command->callback([flags] { runTwill(*flags); });
 }
 

@@ -14,17 +14,13 @@
 // - An op on several warps (min_warps k > 1) runs on an aligned warp group: k consecutive warps,
 //   the first a multiple of k, as the hardware's warpgroups are (core isWarpGroup).
 // - An op on a warp set of several warps holds its registers on each warp of the set.
-// - Blocking concurrency: an op with a blocking in-edge starts at cycle c on warp w; no other
-//   op on w may be executing at c, where op o executes during [t(o), t(o) + max(1, cycles(o)))
-//   and cycles(o) is the length of its reservation table.
+// - Blocking concurrency: an op with a blocking in-edge starts on warp w at a cycle where no other
+//   op of w executes (op o during [t(o), t(o) + max(1, cycles(o))), cycles(o) its reservation's).
 // - Warps differ for the spill rule when the two warp sets are not identical.
-// - Warp issue (when the machine sets warpIssueWidth): a warp runs one instruction stream, and
-//   an op holds an issue slot of every warp of its set at each cycle it executes (the window of
-//   the blocking rule: its reservation's length, at least 1), since its reservation stands for
-//   the instructions its warp feeds the units; a warp has warpIssueWidth slots per cycle,
-//   modulo II in a modulo schedule (the steady state holds every copy of the loop body).
-// - Register file (when the machine names one): the warp groups' needs (the most registers their
-//   ops' values hold at once, as setmaxnreg rounds it) fit it (core registerFileUse; codegen's).
+// - Warp issue (machine's warpIssueWidth): an op holds an issue slot of every warp of its set at
+//   each cycle of its blocking window; a warp has warpIssueWidth slots per cycle (mod II).
+// - Register file (when the machine names one): the warp groups' needs (setmaxnreg's) fit it
+//   (core registerFileUse). Strategy (VerifyOptions): core strategyViolations.
 
 #include <algorithm>
 #include <bit>
@@ -40,6 +36,7 @@
 #include <gaus/core/verify.hpp>
 #include <gaus/core/warp_roles.hpp>
 #include <gaus/core/warp_rules.hpp>
+#include <gaus/core/warp_strategy.hpp>
 
 #include "usage_profile.hpp"
 
@@ -59,6 +56,7 @@ constexpr auto kConstraintFamilyNames = makeEnumNames<ConstraintFamily>({
     {ConstraintFamily::kBlockingConcurrency, "blocking-concurrency"},
     {ConstraintFamily::kWarpIssue, "warp-issue"},
     {ConstraintFamily::kRegisterFile, "register-file"},
+    {ConstraintFamily::kStrategy, "strategy"},
 });
 
 std::string_view toString(ConstraintFamily family) {
@@ -105,15 +103,13 @@ class Judge {
     }
     checkResources();
     checkMemoryCapacity();
-    if (schedule_.warps) {
-      if (checkWarpSets()) {
-        checkVariableLatency();
-        checkRegisters();
-        checkSpillDelay();
-        checkBlockingConcurrency();
-        if (machine_.warpIssueWidth) checkWarpIssue(*machine_.warpIssueWidth);
-        checkRegisterFile();
-      }
+    if (schedule_.warps && checkWarpSets()) {
+      checkVariableLatency();
+      checkRegisters();
+      checkSpillDelay();
+      checkBlockingConcurrency();
+      if (machine_.warpIssueWidth) checkWarpIssue(*machine_.warpIssueWidth);
+      checkRegisterFile();
     }
     if (options_.metrics) report_.metrics = computeMetrics(graph_, machine_, schedule_);
     return std::move(report_);
@@ -587,14 +583,17 @@ std::string VerificationReport::uncheckedLoopCarriedNote() const {
 
 VerificationReport verify(const Problem& problem, const Schedule& schedule,
                           const VerifyOptions& options) {
+  VerificationReport report;
   if (!problem.graph || !problem.machine) {
-    VerificationReport report;
-    report.totalViolations = 1;
-    report.countByFamily[0] = 1;
+    report.totalViolations = report.countByFamily[0] = 1;
     report.violations.push_back({ConstraintFamily::kShape, "problem has no graph or machine"});
     return report;
   }
-  return Judge(problem, schedule, options).run();
+  report = Judge(problem, schedule, options).run();
+  if (report.count(ConstraintFamily::kShape) == 0) {
+    addStrategyViolations(*problem.graph, schedule, options, report);
+  }
+  return report;
 }
 
 }  // namespace gaus

@@ -56,8 +56,7 @@ void addModuloMilpOptions(OptionTable<Options>& table, ModuloMilpOptions& (*milp
           [milp](Options& o) -> StartHeuristic& { return milp(o).startHeuristic; },
           kStartHeuristicNames, "where the start comes from: greedy, ims, or best (both)")
       .add(
-          "max_nonzeros",
-          [milp](Options& o) -> std::int64_t& { return milp(o).call.maxNonzeros; },
+          "max_nonzeros", [milp](Options& o) -> std::int64_t& { return milp(o).call.maxNonzeros; },
           "refuse a MILP above this many nonzeros (memory: about 470 bytes each at the root)",
           NumericRange::atLeast(1))
       .add(
@@ -349,6 +348,7 @@ Result solveTwillMethod(const Problem& problem, const TwillOptions& options,
   twill.milp.call.cancel = context.cancel;
   twill.progress = context.progress;
   twill.start.schedule = context.initialSchedule;
+  twill.strategy = context.warpStrategy;
   Result result = solveTwill(problem, twill).result;
   const auto facts = problem.facts();
   if (!result.bounds.lowerBound) result.bounds.lowerBound = static_cast<double>(facts->mii().value);

@@ -239,7 +239,10 @@ Result MethodRegistry::runParsed(const MethodInfo& method, const Problem& posed,
   Result result = method.solve(problem, options, methodContext);
   result.stats.seconds = secondsSince(start);
   if (result.schedule) {
-    result.verification = verify(problem, *result.schedule);
+    // A strategy the caller gave holds for every method's answer (twill solves under it).
+    VerifyOptions verifyOptions;
+    verifyOptions.strategy = context.warpStrategy;
+    result.verification = verify(problem, *result.schedule, verifyOptions);
     if (result.verification->uncheckedLoopCarriedEdges > 0) {
       result.notes.emplace_back(kUncheckedLoopCarriedTitle,
                                 result.verification->uncheckedLoopCarriedNote());

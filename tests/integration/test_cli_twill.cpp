@@ -253,3 +253,31 @@ TEST_CASE("twill on the Triton GEMM dump: its default machine, and triton_hopper
   CHECK(hopper["ii"] == 260);
   CHECK(hopper["verified"] == true);
 }
+
+TEST_CASE("twill --strategy judges FA3's and FA4's roles against the free optimum",
+          "[cli][twill][strategy]") {
+  // FA3 on Hopper (producer, two consumers) is what the free search finds (docs/exact.md,
+  // "Kernels"): I 16, L 24 under it and free, both proven, so the gap is 0 in I and L. FA4's
+  // five roles on Blackwell also reach I 16, L 32 (docs/exact.md, "A given warp strategy"), with
+  // 14 warps where the free assignment needs 10.
+  const auto fa3 =
+      twillJson({"fa_fwd_hopper", "--strategy",
+                 gaus::test::sourcePath("configs/strategies/fa_fwd_hopper.fa3.yaml").string()});
+  const auto& hopper = fa3["strategy"];
+  CHECK(hopper["under_strategy"]["ii"] == 16);
+  CHECK(hopper["under_strategy"]["latency"] == 24);
+  CHECK(hopper["under_strategy"]["ii_proof"] == "every_length");
+  CHECK(hopper["gap"]["ii"] == 0);
+  CHECK(hopper["gap"]["latency"] == 0);
+  const auto fa4 = twillJson(
+      {"fa_fwd_blackwell_fa4", "--strategy",
+       gaus::test::sourcePath("configs/strategies/fa_fwd_blackwell_fa4.fa4.yaml").string()});
+  const auto& blackwell = fa4["strategy"];
+  CHECK(blackwell["under_strategy"]["ii"] == 16);
+  CHECK(blackwell["under_strategy"]["latency"] == 32);
+  CHECK(blackwell["under_strategy"]["latency_proven_optimal"] == true);
+  CHECK(blackwell["gap"]["ii"] == 0);
+  CHECK(blackwell["gap"]["latency"] == 0);
+  CHECK(blackwell["gap"]["warps"] == 4);
+  CHECK(blackwell["free"]["warps_used"] == 10);
+}

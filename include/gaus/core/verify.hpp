@@ -14,6 +14,8 @@
 
 namespace gaus {
 
+struct WarpStrategy;
+
 enum class ConstraintFamily : std::uint8_t {
   kShape,                // one start per op, starts >= 0, II > 0, warp sets present and in range
   kPrecedence,           // t(v) + distance * II >= t(u) + delay
@@ -28,8 +30,9 @@ enum class ConstraintFamily : std::uint8_t {
   kBlockingConcurrency,  // an op with a blocking in-edge runs alone on its warp
   kWarpIssue,            // ops executing per warp and cycle (mod II) <= warpIssueWidth
   kRegisterFile,         // the warp groups' registers (setmaxnreg) fit the SM's register file
+  kStrategy,             // the ops of a given warp strategy's roles on their warps (VerifyOptions)
 };
-inline constexpr std::size_t kNumConstraintFamilies = 12;
+inline constexpr std::size_t kNumConstraintFamilies = 13;
 
 // The title of the note that a verdict covers one iteration only (uncheckedLoopCarriedNote).
 inline constexpr std::string_view kUncheckedLoopCarriedTitle = "loop-carried edges";
@@ -48,6 +51,9 @@ struct VerifyOptions {
   // schedule itself (GauS's candidates, millions of ops each) saves a second pass over the
   // resources and the live ranges.
   bool metrics = true;
+  // A kernel author's warp strategy (core warp_strategy.hpp, placed) the schedule must follow:
+  // family kStrategy. None: no strategy is checked. Not owned.
+  const WarpStrategy* strategy = nullptr;
 };
 
 struct VerificationReport {

@@ -24,6 +24,7 @@
 #include <gaus/core/result.hpp>
 #include <gaus/core/verify.hpp>
 #include <gaus/core/warp_roles.hpp>
+#include <gaus/core/warp_strategy.hpp>
 #include <gaus/exact/cost_normalization.hpp>
 #include <gaus/exact/modulo_milp.hpp>
 
@@ -47,8 +48,11 @@ enum class TwillFamily : std::uint8_t {
   // at once, rounded up to 8, at least 24) fit the SM's register file (core register_file.hpp).
   // Built only when the machine names its register file and some schedule could exceed it.
   kRegisterFile,
+  // Beyond the paper: the ops of a given warp strategy's roles run on their roles' warps (at
+  // their stages, in their order; core warp_strategy.hpp). Built only under --strategy.
+  kStrategy,
 };
-inline constexpr std::size_t kNumTwillFamilies = 10;
+inline constexpr std::size_t kNumTwillFamilies = 11;
 inline constexpr auto kTwillFamilyNames = makeEnumNames<TwillFamily>({
     {TwillFamily::kDependence, "dependence"},
     {TwillFamily::kCapacity, "capacity"},
@@ -60,6 +64,7 @@ inline constexpr auto kTwillFamilyNames = makeEnumNames<TwillFamily>({
     {TwillFamily::kBlockingConcurrency, "blocking-concurrency"},
     {TwillFamily::kWarpIssue, "warp-issue"},
     {TwillFamily::kRegisterFile, "register-file"},
+    {TwillFamily::kStrategy, "strategy"},
 });
 inline std::string_view toString(TwillFamily family) {
   return kTwillFamilyNames.name(family);
@@ -72,10 +77,11 @@ inline constexpr std::array<TwillFamily, kNumTwillFamilies> kAllTwillFamilies = 
     TwillFamily::kMemory,          TwillFamily::kWarpUniqueness,
     TwillFamily::kVariableLatency, TwillFamily::kRegisterLimit,
     TwillFamily::kSpillDelay,      TwillFamily::kBlockingConcurrency,
-    TwillFamily::kWarpIssue,       TwillFamily::kRegisterFile};
+    TwillFamily::kWarpIssue,       TwillFamily::kRegisterFile,
+    TwillFamily::kStrategy};
 
 struct TwillFamilySet {
-  std::array<bool, kNumTwillFamilies> enabled{true, true, true, true, true,
+  std::array<bool, kNumTwillFamilies> enabled{true, true, true, true, true, true,
                                               true, true, true, true, true};
   bool has(TwillFamily family) const { return enabled[static_cast<std::size_t>(family)]; }
   TwillFamilySet without(TwillFamily family) const {
@@ -163,6 +169,10 @@ struct TwillOptions {
   TwillMinimizeOptions minimize;
   TwillExplainOptions explain;
   TwillStart start;
+  // A warp strategy to solve under (`gaus twill --strategy`), placed (core placeStrategy): the
+  // family kStrategy holds, and warps are no longer interchangeable (no warp symmetry breaking).
+  // None: the free problem. Not owned.
+  const WarpStrategy* strategy = nullptr;
   // Receives one line per attempt as it ends (Attempt::describe: II, L, phase, status,
   // seconds, blocking families), for a progress display. May be empty.
   std::function<void(std::string_view)> progress;
@@ -299,7 +309,8 @@ struct TwillCheckOptions {
   TwillFamilySet families;
   double timeLimitSeconds = 60.0;
   bool breakSymmetry = true;
-  bool minimizeCore = true;  // shrink the core until removing any family makes it SAT
+  bool minimizeCore = true;                // shrink the core until removing any family makes it SAT
+  const WarpStrategy* strategy = nullptr;  // placed; its family kStrategy, no symmetry breaking
 };
 TwillCheck checkTwill(const Problem& problem, std::int32_t ii, Cycle latency,
                       const TwillCheckOptions& options = {});

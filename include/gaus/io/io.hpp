@@ -15,6 +15,7 @@
 #include <gaus/core/instance.hpp>
 #include <gaus/core/machine.hpp>
 #include <gaus/core/schedule.hpp>
+#include <gaus/core/warp_strategy.hpp>
 
 namespace gaus::io {
 
@@ -105,6 +106,12 @@ std::string formatSchedule(const Graph& graph, const Schedule& schedule);
 Expected<Schedule> readSchedule(const std::filesystem::path& path, const Graph& graph);
 Status writeSchedule(const std::filesystem::path& path, const Graph& graph,
                      const Schedule& schedule);
+
+// A warp strategy (docs/formats.md "Warp strategy"): roles with their warp counts and ops, by
+// name, placed on the machine's warps (core placeStrategy). An op the graph does not have, a
+// strategy of another graph or one that cannot hold on the machine is an error naming the line.
+Expected<WarpStrategy> readWarpStrategy(const std::filesystem::path& path, const Graph& graph,
+                                        const Machine& machine);
 
 // The one rule of every reader of an input file, checked before it parses anything: "PATH: no
 // such file" (with " (expected WHAT)" when `what` says what the file should hold), "PATH:

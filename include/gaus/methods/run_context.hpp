@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include <gaus/core/schedule.hpp>
+#include <gaus/core/warp_strategy.hpp>
 
 namespace gaus {
 
@@ -27,6 +28,9 @@ struct RunContext {
   // another one first, as ilp's init=gaus does: it reaches the other method by name, so an
   // engine never links the module of another. Not owned.
   const MethodRegistry* registry = nullptr;
+  // A kernel author's warp strategy (core warp_strategy.hpp, placed): twill solves under it, and
+  // the registry verifies every answer against it. Not owned.
+  const WarpStrategy* warpStrategy = nullptr;
 
   void report(std::string_view line) const {
     if (progress) progress(line);

@@ -22,7 +22,9 @@ void setRawAnswer(const SearchSetup& setup, Schedule raw, TwillSolution& solutio
   solution.twill.latency = latency;
   solution.twill.stages = stageCount(result.schedule->start, latency, ii);
   solution.twill.assignment.buffers = bufferUsage(graph, *result.schedule);
-  result.verification = verify(setup.problem, *result.schedule);
+  VerifyOptions verifyOptions;
+  verifyOptions.strategy = setup.options.strategy;
+  result.verification = verify(setup.problem, *result.schedule, verifyOptions);
 }
 
 namespace {

@@ -49,6 +49,9 @@ constexpr auto kTwillFamilyDescriptions = makeEnumNames<TwillFamily>({
     {TwillFamily::kRegisterFile,
      "the warp groups' registers (setmaxnreg: the most their warps' values hold at once) fit "
      "the SM's register file"},
+    {TwillFamily::kStrategy,
+     "the ops of the given warp strategy's roles run on their roles' warps (at their stages, in "
+     "their order)"},
 });
 
 std::string_view describe(TwillFamily family) {
@@ -68,9 +71,7 @@ namespace gaus::exact::detail {
 SmtAnswer explainFailure(const Problem& problem, std::int32_t ii, Cycle latency,
                          const TwillOptions& options, const Deadline& deadline, std::string detail,
                          TwillSolution& solution) {
-  SmtModelOptions modelOptions;
-  modelOptions.breakSymmetry = options.smt.breakSymmetry;
-  modelOptions.registerFile = options.smt.families.has(TwillFamily::kRegisterFile);
+  const SmtModelOptions modelOptions = modelOptionsOf(options);
   SmtQuery query;
   query.families = options.smt.families;
   query.timeLimitSeconds = std::min(options.explain.timeLimitSeconds, deadline.remainingSeconds());

@@ -30,27 +30,21 @@ struct IiOutcome {
   std::optional<std::string> error;     // a MILP call failed: the search ends on it
 };
 
-// The latency of one iteration run serially with every cross-warp cost paid: ops one after
-// another, each waiting out its duration, its distance-0 out-delays and its spill cost. The L at
-// which goBeyondStages asks whether an II refuted within the MILP's stages has schedules at all.
-Cycle serialLatencyWithSpills(const Graph& graph) {
-  Cycle total = 0;
-  for (OpId op = 0; op < graph.numOps(); ++op) {
-    Cycle window = graph.duration(op);
-    for (EdgeId e : graph.outEdges(op)) {
-      if (graph.edgeDistance(e) != 0) continue;
-      window = std::max<Cycle>(window, graph.edgeDelay(e) + graph.spillCost(op));
-    }
-    total += window;
-  }
-  return total;
-}
-
 // The length of the longest dependence path at this II (modulo ASAP times): a lower bound on
 // L that needs no solver.
 Cycle criticalPathAtIi(const Graph& graph, std::int32_t ii) {
   const auto earliest = moduloAsapTimes(graph, ii);
   return earliest ? scheduleLatency(graph, *earliest) : 0;
+}
+
+// An L that suffices at `ii` for `graph` (warpLatencyBound), or none. Its argument moves ops
+// earlier and keeps their warps, so it holds under a strategy that only fixes warps; a strategy
+// that fixes stages or an order of starts could be broken by the moves, and has none.
+std::optional<Cycle> sufficientLatency(const SearchSetup& setup, const Graph& graph,
+                                       std::int32_t ii) {
+  const WarpStrategy* strategy = setup.options.strategy;
+  if (strategy != nullptr && strategy->constrainsTimes()) return std::nullopt;
+  return warpLatencyBound(graph, *setup.work.machine, ii, setup.options.smt.families);
 }
 
 // The checks of one II, on the models built for it.
@@ -62,8 +56,7 @@ class IiTrial {
         ii_(ii),
         incumbent_(incumbent),
         solution_(solution),
-        sufficientLatency_(warpLatencyBound(*setup.work.graph, *setup.work.machine, ii,
-                                            setup.options.smt.families)) {}
+        sufficientLatency_(sufficientLatency(setup, *setup.work.graph, ii)) {}
 
   // One SMT check of the model at L, logged; nothing when the time is out. A check that is
   // neither SAT nor UNSAT makes the II's failure inconclusive.
@@ -182,8 +175,7 @@ class IiTrial {
     if (sufficientLatency_) return;  // the problem has an L of its own: goBeyondStages used it
     SearchSetup relaxed = setup_;
     relaxed.work.graph = std::make_shared<const Graph>(withoutLifetimeCosts(*setup_.work.graph));
-    const auto latency = warpLatencyBound(*relaxed.work.graph, *relaxed.work.machine, ii_,
-                                          setup_.options.smt.families);
+    const auto latency = sufficientLatency(setup_, *relaxed.work.graph, ii_);
     if (!latency) return;
     if (const auto left = setup_.deadline.remainingLimit()) {
       relaxed.deadline = earlierBy(setup_.deadline, *left / 2);
@@ -331,6 +323,19 @@ class IiTrial {
 };
 
 }  // namespace
+
+Cycle serialLatencyWithSpills(const Graph& graph) {
+  Cycle total = 0;
+  for (OpId op = 0; op < graph.numOps(); ++op) {
+    Cycle window = graph.duration(op);
+    for (EdgeId e : graph.outEdges(op)) {
+      if (graph.edgeDistance(e) != 0) continue;
+      window = std::max<Cycle>(window, graph.edgeDelay(e) + graph.spillCost(op));
+    }
+    total += window;
+  }
+  return total;
+}
 
 bool IiLoop::conclusive() const {
   return std::all_of(failures.begin(), failures.end(),

@@ -63,6 +63,11 @@ struct SearchSetup {
   std::int64_t timeUnit() const { return normalized ? normalized->timeUnit : 1; }
 };
 
+// The latency of one iteration run serially with every cross-warp cost paid: ops one after
+// another, each waiting out its duration, its distance-0 out-delays and its spill cost. The L at
+// which goBeyondStages asks whether an II refuted within the MILP's stages has schedules at all.
+Cycle serialLatencyWithSpills(const Graph& graph);
+
 // The problem as solved, its MII (in the answer's bound and figures) and the II range; nothing
 // when the search ends before it starts (a bad option or input, ResMII or RecMII infeasible,
 // normalization failed): the answer then says why.

@@ -88,6 +88,63 @@ void failCall(TwillSolution& solution, std::string message) {
   if (solution.result.status == ModelStatus::kUnknown) solution.result.call = CallStatus::kError;
 }
 
+namespace {
+
+// The serial non-overlapped II when every edge crosses warps: a strategy can force cross-warp
+// edges that the free problem's bound (serialNonOverlappedIi) does not pay. One iteration run
+// serially with every spill cost (serialLatencyWithSpills), then each loop-carried edge's delay
+// and spill cost on top, so the next iteration's ops wait out every carried value.
+std::int32_t spilledIi(const Problem& problem) {
+  const Graph& graph = *problem.graph;
+  Cycle carried = 0;
+  for (EdgeId e = 0; e < graph.numEdges(); ++e) {
+    if (graph.edgeDistance(e) == 0) continue;
+    carried = std::max<Cycle>(carried, graph.edgeDelay(e) + graph.spillCost(graph.edgeSource(e)));
+  }
+  return static_cast<std::int32_t>(std::min<Cycle>(
+      kMaxInputValue, std::max<Cycle>(1, serialLatencyWithSpills(graph) + carried)));
+}
+
+// Whether the strategy's warp rules alone admit no assignment: warp uniqueness, the
+// variable-latency warp and a strategy without stages or orders read only the warp literals,
+// whose domain no II or L changes, so one UNSAT check of those three families refutes every II
+// (a role placed on the load warp that holds a fixed-latency op, say). The answer is then
+// infeasible, with the deletion-minimal core in its message.
+bool strategyFailsAtEveryIi(const SearchSetup& setup, TwillSolution& solution) {
+  const WarpStrategy* strategy = setup.options.strategy;
+  if (strategy == nullptr || strategy->constrainsTimes()) return false;
+  const TwillFamilySet& asked = setup.options.smt.families;
+  if (!asked.has(TwillFamily::kStrategy)) return false;
+  SmtQuery query;
+  for (TwillFamily family : kAllTwillFamilies) {
+    const bool warpsOnly = family == TwillFamily::kWarpUniqueness ||
+                           family == TwillFamily::kVariableLatency ||
+                           family == TwillFamily::kStrategy;
+    if (!warpsOnly || !asked.has(family)) query.families = query.families.without(family);
+  }
+  query.timeLimitSeconds =
+      std::min(setup.options.smt.timeLimitSeconds, setup.deadline.remainingSeconds());
+  query.wantCore = true;
+  query.minimizeCore = true;
+  const Graph& graph = *setup.work.graph;
+  Cycle latency = 1;
+  for (OpId op = 0; op < graph.numOps(); ++op) latency = std::max<Cycle>(latency, graph.duration(op));
+  const SmtAnswer answer =
+      checkOnce(setup.work, setup.iis.first, latency, setup.modelOptions, query);
+  logAttempt(solution, smtAttempt("smt", setup.iis.first, latency, answer,
+                                  "the strategy's warp rules alone (no II or L changes them)"));
+  if (answer.status != ModelStatus::kInfeasible) return false;
+  solution.result.status = ModelStatus::kInfeasible;
+  failCall(solution,
+           fmt::format("the strategy admits no warp assignment at any II: the constraint families "
+                       "{} together are unsatisfiable whatever the start times (minimal unsat "
+                       "core)",
+                       familyList(answer.core)));
+  return true;
+}
+
+}  // namespace
+
 std::optional<SearchSetup> setUpSearch(const Problem& input, const TwillOptions& options,
                                        Deadline deadline, TwillSolution& solution) {
   auto problem = problemAsAsked(input, options);
@@ -152,9 +209,12 @@ std::optional<SearchSetup> setUpSearch(const Problem& input, const TwillOptions&
                          ? static_cast<std::int32_t>(
                                std::max<std::int64_t>(1, *options.search.maxIi / setup.timeUnit()))
                          : std::max(setup.iis.first, serialNonOverlappedIi(setup.work));
+    if (options.strategy != nullptr && !options.search.maxIi) {
+      setup.iis.last = std::max(setup.iis.last, spilledIi(setup.work));
+    }
   }
-  setup.modelOptions.breakSymmetry = options.smt.breakSymmetry;
-  setup.modelOptions.registerFile = options.smt.families.has(TwillFamily::kRegisterFile);
+  setup.modelOptions = modelOptionsOf(options);
+  if (strategyFailsAtEveryIi(setup, solution)) return std::nullopt;
   return setup;
 }
 

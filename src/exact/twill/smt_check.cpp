@@ -190,6 +190,9 @@ SmtAnswer TwillSmtModel::Impl::check(const SmtQuery& query) {
   z3::expr_vector assumptions(context);
   std::vector<TwillFamily> enabled;
   for (TwillFamily f : kAllTwillFamilies) {
+    // A model without a strategy has no clause behind its guard: not assuming it keeps the
+    // checks of a free model exactly those of before the family existed.
+    if (f == TwillFamily::kStrategy && frame.options.strategy == nullptr) continue;
     if (query.families.has(f)) {
       assumptions.push_back(writer.guard(f));
       enabled.push_back(f);
@@ -330,6 +333,14 @@ std::int32_t countCrossWarpEdges(const Graph& graph, const Schedule& schedule) {
   return crossing;
 }
 
+SmtModelOptions modelOptionsOf(const TwillOptions& options) {
+  SmtModelOptions modelOptions;
+  modelOptions.breakSymmetry = options.smt.breakSymmetry && options.strategy == nullptr;
+  modelOptions.registerFile = options.smt.families.has(TwillFamily::kRegisterFile);
+  modelOptions.strategy = options.strategy;
+  return modelOptions;
+}
+
 }  // namespace gaus::exact::detail
 
 namespace gaus::exact {
@@ -341,9 +352,11 @@ TwillCheck checkTwill(const Problem& problem, std::int32_t ii, Cycle latency,
   query.timeLimitSeconds = options.timeLimitSeconds;
   query.wantCore = true;
   query.minimizeCore = options.minimizeCore;
-  detail::SmtAnswer answer = detail::checkOnce(
-      problem, ii, latency,
-      {options.breakSymmetry, options.families.has(TwillFamily::kRegisterFile)}, query);
+  detail::SmtModelOptions modelOptions;
+  modelOptions.breakSymmetry = options.breakSymmetry && options.strategy == nullptr;
+  modelOptions.registerFile = options.families.has(TwillFamily::kRegisterFile);
+  modelOptions.strategy = options.strategy;
+  detail::SmtAnswer answer = detail::checkOnce(problem, ii, latency, modelOptions, query);
   TwillCheck check;
   check.status = answer.status;
   check.schedule = std::move(answer.schedule);

@@ -88,6 +88,14 @@ void addRegisterLimit(const SmtFrame& frame, SmtVariables& vars, ClauseWriter& w
 bool addRegisterFile(const SmtFrame& frame, SmtVariables& vars, ClauseWriter& writer,
                      BuildClock& clock);
 
+// The strategy family (smt_strategy.cpp), when the frame's options hold a strategy.
+void addStrategy(const SmtFrame& frame, const SmtVariables& vars, ClauseWriter& writer);
+// Its literals as addStrategy writes them, at most: `cycles` holds each op's cycles with an
+// order literal (the size estimate's).
+std::int64_t estimateStrategyLiterals(const Graph& graph, const Machine& machine,
+                                      const WarpStrategy& strategy,
+                                      const std::vector<std::int64_t>& cycles);
+
 // Declares the variables and adds every constraint family (smt_families.cpp); false when
 // `deadline` passed first (the model is then incomplete and must not be checked).
 bool buildSmtModel(const SmtFrame& frame, SmtVariables& vars, ClauseWriter& writer,

@@ -527,6 +527,7 @@ bool buildSmtModel(const SmtFrame& frame, SmtVariables& vars, ClauseWriter& writ
       [&] { addSpillDelay(frame, starts, vars.crossEdge, writer, clock); },
       [&] { addBlockingConcurrency(frame, vars.residue, vars.onWarp, writer, clock); },
       [&] { addWarpIssue(frame, vars.residue, vars.onWarp, writer, clock); },
+      [&] { addStrategy(frame, vars, writer); },
   };
   for (const auto& addFamily : families) {
     if (clock.outOfTime()) break;

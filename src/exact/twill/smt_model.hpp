@@ -25,7 +25,14 @@ struct SmtModelOptions {
   // warps are then interchangeable only within a warp group (orderWarps), so a model built for
   // a search without the family keeps the stronger symmetry breaking of the others.
   bool registerFile = false;
+  // The warp strategy whose family (kStrategy, smt_strategy.cpp) the model holds; none for the
+  // free problem. Its roles single out warps, so breakSymmetry is off with one. Not owned.
+  const WarpStrategy* strategy = nullptr;
 };
+
+// The model options of a Twill call: symmetry breaking as asked unless a strategy singles out
+// warps, the register-file family where the call may ask for it, the call's strategy.
+SmtModelOptions modelOptionsOf(const TwillOptions& options);
 
 struct SmtRestrictions {
   std::optional<std::int32_t> maxWarpsUsed;

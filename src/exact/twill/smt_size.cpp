@@ -180,6 +180,8 @@ SmtModelSize estimateSmtModelSize(const Problem& problem, std::int32_t ii, Cycle
       if (!repeats) size.literals += ii * (1 + 2 * terms);
     }
   }
+  if (options.strategy)
+    size.literals += estimateStrategyLiterals(graph, machine, *options.strategy, cycles);
   if (options.breakSymmetry) {
     // Warps in first-use order: op i's clause names the warp's use by ops 0..i - 1.
     size.literals += warps * (static_cast<std::int64_t>(count) * (count + 3) / 2);

@@ -110,7 +110,9 @@ StartOutcome adoptStart(const SearchSetup& setup, TwillSolution& solution) {
   const Cycle rawLatency = scheduleLatency(*setup.problem.graph, start.start);
   std::string text =
       fmt::format("the start came from {}: II {}, L {}", origin, *start.ii, rawLatency);
-  const VerificationReport report = verify(setup.problem, start);
+  VerifyOptions verifyOptions;
+  verifyOptions.strategy = setup.options.strategy;  // a start must follow the strategy too
+  const VerificationReport report = verify(setup.problem, start, verifyOptions);
   if (report.ok()) {
     outcome.verifiedStart = start;
     text += "; it verifies (the answer if nothing better is found)";

@@ -26,97 +26,6 @@ using namespace gaus::exact;
 
 namespace {
 
-// Three or four ops on two single units, one or two loop-carried edges, two interchangeable
-// warps, registers that do not all fit one warp (limit 32, 8 to 24 each) and spill cost 1:
-// small enough to enumerate every schedule and warp assignment. `issueWidth`: the machine's
-// warp issue width (one instruction stream per warp), none by default.
-Instance tinyWarpLoop(std::uint64_t seed, std::optional<std::int32_t> issueWidth = std::nullopt) {
-  RandomGraphOptions options;
-  options.ops = 3 + static_cast<std::int32_t>(seed % 2);
-  options.averageDegree = 1.0;
-  options.opTypes = {{"ALU", 1, 2, 1, 1, 2.0}, {"MUL", 1, 2, 0, 1, 1.0}};
-  options.backEdges = 1 + static_cast<std::int32_t>(seed % 2);
-  options.maxDistance = 1;
-  options.seed = seed;
-  auto generated = generateRandomGraph(options);
-  REQUIRE(generated);
-  Machine machine = generated->machine;
-  machine.name = "tiny_warps";
-  machine.warps = 2;
-  machine.registerLimit = 32;
-  machine.warpIssueWidth = issueWidth;
-  const Graph& graph = generated->graph;
-  GraphBuilder builder(fmt::format("tiny_warp_loop_{}", seed));
-  for (OpId op = 0; op < graph.numOps(); ++op) {
-    OpAttributes attributes = graph.opAttributes(op);
-    attributes.regs =
-        8 + static_cast<std::int32_t>((seed + static_cast<std::uint64_t>(op)) % 3) * 8;
-    attributes.spillCost = 1;
-    builder.addOp(attributes);
-  }
-  for (EdgeId e = 0; e < graph.numEdges(); ++e) builder.addEdge(graph.edgeAttributes(e));
-  return test::makeInstance(std::move(builder), std::move(machine));
-}
-
-// The fewest (warps used, then cross-warp edges) over every verifying schedule with starts in
-// [0, latency - duration] at `ii` and every assignment of one warp per op; nullopt when none
-// verifies.
-struct WarpCounts {
-  std::int32_t warps = 0;
-  std::int32_t crossEdges = 0;
-  auto operator<=>(const WarpCounts&) const = default;
-};
-std::optional<WarpCounts> bestWarpCounts(const Problem& problem, std::int32_t ii, Cycle latency) {
-  const Graph& graph = *problem.graph;
-  const auto ops = static_cast<std::size_t>(graph.numOps());
-  const std::int32_t warps = problem.machine->warps;
-  std::optional<WarpCounts> best;
-  test::anyScheduleWithin(problem, latency, ii, [&](const Schedule& starts) {
-    Schedule schedule = starts;
-    std::vector<WarpSet> sets(ops, 1);
-    std::int64_t assignments = 1;
-    for (std::size_t i = 0; i < ops; ++i) assignments *= warps;
-    for (std::int64_t code = 0; code < assignments; ++code) {
-      std::int64_t rest = code;
-      for (std::size_t i = 0; i < ops; ++i) {
-        sets[i] = WarpSet{1} << (rest % warps);
-        rest /= warps;
-      }
-      schedule.warps = sets;
-      if (!verify(problem, schedule).ok()) continue;
-      WarpSet all = 0;
-      for (WarpSet set : sets) all |= set;
-      std::int32_t crossing = 0;
-      for (EdgeId e = 0; e < graph.numEdges(); ++e) {
-        const OpId u = graph.edgeSource(e);
-        const OpId v = graph.edgeTarget(e);
-        if (u != v && sets[u] != sets[v]) ++crossing;
-      }
-      const WarpCounts counts{std::popcount(all), crossing};
-      if (!best || counts < *best) best = counts;
-    }
-    return false;  // visit every start assignment
-  });
-  return best;
-}
-
-// Every schedule of one iteration fits in this L: ops one after another, each waiting out its
-// duration, its out-delays and its spill cost, plus II - 1 cycles for a free residue (the
-// search's goBeyondStages bound, so the brute force covers what the search covers).
-Cycle generousLatency(const Graph& graph, std::int32_t ii) {
-  Cycle total = 0;
-  for (OpId op = 0; op < graph.numOps(); ++op) {
-    Cycle window = std::max<Cycle>(1, graph.duration(op));
-    for (EdgeId e : graph.outEdges(op)) {
-      if (graph.edgeDistance(e) == 0) {
-        window = std::max<Cycle>(window, graph.edgeDelay(e) + graph.spillCost(op));
-      }
-    }
-    total += window + (ii - 1);
-  }
-  return total;
-}
-
 TwillSolution solveTiny(const Instance& instance, LatencySearch order) {
   TwillOptions options;
   options.search.latencySearch = order;
@@ -134,8 +43,8 @@ Instance loadStandIn() {
 // Checks the search's II and L on a tiny loop against enumeration: II proven minimal with no
 // verifying schedule below it, L minimal at II. Returns the enumeration's best warp counts at
 // (II, L) for the caller's checks of the minimizations.
-WarpCounts checkIiAndLatencyAgainstBruteForce(const Problem& problem,
-                                              const TwillSolution& solution) {
+test::WarpCounts checkIiAndLatencyAgainstBruteForce(const Problem& problem,
+                                                    const TwillSolution& solution) {
   REQUIRE(solution.result.status == ModelStatus::kOptimal);
   REQUIRE(solution.result.schedule);
   CHECK(verify(problem, *solution.result.schedule).ok());
@@ -145,11 +54,12 @@ WarpCounts checkIiAndLatencyAgainstBruteForce(const Problem& problem,
   CHECK(solution.twill.iiBound.provenMinimal);
   for (std::int32_t smaller = 1; smaller < ii; ++smaller) {
     INFO("II " << smaller);
-    CHECK_FALSE(bestWarpCounts(problem, smaller, generousLatency(*problem.graph, smaller)));
+    CHECK_FALSE(
+        test::bestWarpCounts(problem, smaller, test::generousLatency(*problem.graph, smaller)));
   }
   // L minimal at II (the search's answer, Algorithm 1's first SAT L).
-  CHECK_FALSE(bestWarpCounts(problem, ii, latency - 1));
-  const auto best = bestWarpCounts(problem, ii, latency);
+  CHECK_FALSE(test::bestWarpCounts(problem, ii, latency - 1));
+  const auto best = test::bestWarpCounts(problem, ii, latency);
   REQUIRE(best);
   return *best;
 }
@@ -159,7 +69,7 @@ WarpCounts checkIiAndLatencyAgainstBruteForce(const Problem& problem,
 TEST_CASE("twill proven claims: II, L, warps and cross-warp edges match brute force",
           "[exact][twill][search]") {
   for (std::uint64_t seed = 1; seed <= 8; ++seed) {
-    const Instance instance = tinyWarpLoop(seed);
+    const Instance instance = test::tinyWarpLoop(seed);
     const Problem problem = instance.problem(ProblemKind::kModuloWarp);
     INFO("seed " << seed);
     const TwillSolution solution = solveTiny(instance, LatencySearch::kAscending);
@@ -183,7 +93,7 @@ TEST_CASE("twill with one stream per warp: II and L match brute force", "[exact]
   // every start and warp assignment, judged by the verifier, which checks the issue slots.
   // Four seeds keep it fast (each enumerates up to 10^5 schedules under load).
   for (std::uint64_t seed = 1; seed <= 4; ++seed) {
-    const Instance instance = tinyWarpLoop(seed, 1);
+    const Instance instance = test::tinyWarpLoop(seed, 1);
     const Problem problem = instance.problem(ProblemKind::kModuloWarp);
     INFO("seed " << seed);
     const TwillSolution solution = solveTiny(instance, LatencySearch::kAscending);
@@ -194,7 +104,7 @@ TEST_CASE("twill with one stream per warp: II and L match brute force", "[exact]
 
 TEST_CASE("twill L search: ascending and bisect find the same II and L", "[exact][twill][search]") {
   std::vector<Instance> instances;
-  for (std::uint64_t seed = 1; seed <= 8; ++seed) instances.push_back(tinyWarpLoop(seed));
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) instances.push_back(test::tinyWarpLoop(seed));
   instances.push_back(test::toyFlashAttention());
   for (const Instance& instance : instances) {
     INFO(instance.graph->name());
