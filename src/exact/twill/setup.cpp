@@ -128,7 +128,8 @@ bool strategyFailsAtEveryIi(const SearchSetup& setup, TwillSolution& solution) {
   query.minimizeCore = true;
   const Graph& graph = *setup.work.graph;
   Cycle latency = 1;
-  for (OpId op = 0; op < graph.numOps(); ++op) latency = std::max<Cycle>(latency, graph.duration(op));
+  for (OpId op = 0; op < graph.numOps(); ++op)
+    latency = std::max<Cycle>(latency, graph.duration(op));
   const SmtAnswer answer =
       checkOnce(setup.work, setup.iis.first, latency, setup.modelOptions, query);
   logAttempt(solution, smtAttempt("smt", setup.iis.first, latency, answer,
